@@ -1,0 +1,71 @@
+/*
+** main.c — the `swimlane` command: dispatch to a subcommand.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+typedef struct subcommand {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *summary;
+} subcommand;
+
+/* Modules not built into this binary leave their slot NULL (see CMakeLists.txt). */
+#ifndef SL_HAVE_SCHEMA
+#define sl_cmd_schema NULL
+#endif
+#ifndef SL_HAVE_RUN
+#define sl_cmd_run NULL
+#endif
+#ifndef SL_HAVE_CONVERT
+#define sl_cmd_convert NULL
+#endif
+#ifndef SL_HAVE_CHECK
+#define sl_cmd_check_trace NULL
+#endif
+#ifndef SL_HAVE_OVERHEAD
+#define sl_cmd_sched_overhead NULL
+#endif
+#ifndef SL_HAVE_L0
+#define sl_cmd_l0 NULL
+#endif
+
+static const subcommand commands[] = {
+    {"run", sl_cmd_run, "run a workload on the simulated chip and capture it"},
+    {"convert", sl_cmd_convert, "convert a capture to a Perfetto trace"},
+    {"sched-overhead", sl_cmd_sched_overhead, "scheduler-overhead analysis of a capture"},
+    {"check-trace", sl_cmd_check_trace, "validate a Chrome-JSON or Perfetto protobuf trace"},
+    {"l0", sl_cmd_l0, "replay one task under the pipe model (core swimlane)"},
+    {"schema", sl_cmd_schema, "summarize the schema: records, phases, lanes, levels"},
+};
+
+static void usage(FILE *out) {
+  fputs("usage: swimlane <command> [options]\n\ncommands:\n", out);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (commands[i].fn) fprintf(out, "  %-15s %s\n", commands[i].name, commands[i].summary);
+  fputs("\nRun 'swimlane <command> --help' for a command's options.\n", out);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    if (strcmp(argv[1], commands[i].name) != 0) continue;
+    if (!commands[i].fn) {
+      fprintf(stderr, "swimlane: '%s' is not built into this binary\n", argv[1]);
+      return 2;
+    }
+    return commands[i].fn(argc - 1, argv + 1);
+  }
+  fprintf(stderr, "swimlane: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# tools/dev.sh — set up a fresh Debian machine, build, and run swimlane.
+#
+#   tools/dev.sh demo    install what is missing, build, run the main job
+#   tools/dev.sh test    install what is missing, build, run every test suite
+#                        (plain, ASan+UBSan, and the concurrency suite under TSan)
+#   tools/dev.sh build   install + build only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+PACKAGES=(cmake ninja-build pkg-config gcc libc6-dev
+          liblua5.4-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
+          libcjson-dev libcmocka-dev libyajl-dev)
+
+install_missing() {
+  local missing=() p
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "== installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+}
+
+# build DIR [cmake options...]
+build() {
+  local dir=$1; shift
+  cmake -S "$ROOT" -B "$ROOT/$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug "$@" >/dev/null
+  cmake --build "$ROOT/$dir" -j"$(nproc)"
+}
+
+demo() {
+  build build
+  local sw="$ROOT/build/tools/cli/swimlane"
+  "$sw" schema
+}
+
+run_tests() {
+  build build
+  echo "== test suite (plain build)"
+  ctest --test-dir build --output-on-failure -j"$(nproc)" -LE bench
+  echo "== test suite (ASan + UBSan)"
+  build build-asan -DSL_SANITIZE=ON
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -LE 'bench|nosan'
+  echo "== concurrency suite (TSan)"
+  build build-tsan -DSL_TSAN=ON
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+    ctest --test-dir build-tsan --output-on-failure -j"$(nproc)" -L concurrency
+}
+
+case "${1:-}" in
+  demo)  install_missing; demo ;;
+  test)  install_missing; run_tests ;;
+  build) install_missing; build build ;;
+  *) echo "usage: tools/dev.sh demo|test|build" >&2; exit 2 ;;
+esac
