@@ -132,4 +132,23 @@ void sl_flag_at(int set, sl_pipe src, sl_pipe dst, int event_id, const char *fil
 #define sl_pipe_barrier(pipe) sl_barrier_at(pipe, __FILE__, __LINE__)
 void sl_barrier_at(sl_pipe pipe, const char *file, int line);
 
+/* ---- extensions (swimlane runtime) ------------------------------------------------- */
+
+/* The SPMD execution context the runtime builds per dispatch (args[48] / args[49]). */
+typedef struct sl_local_context { int32_t block_idx; int32_t block_num; } sl_local_context;
+typedef struct sl_global_context { int32_t sub_block_id; } sl_global_context;
+
+/* Descriptor accessors, so kernels do not depend on the descriptor's field names. */
+int sl_tensor_ndims(const sl_tensor_desc *t);
+int64_t sl_tensor_dim(const sl_tensor_desc *t, int i);      /* 0 beyond ndims            */
+int64_t sl_tensor_stride(const sl_tensor_desc *t, int i);   /* element stride            */
+uint64_t sl_tensor_numel(const sl_tensor_desc *t);
+int sl_tensor_dtype(const sl_tensor_desc *t);               /* raw DataType (0 = FLOAT32) */
+size_t sl_dtype_size(int dtype);                            /* 0 for unknown             */
+
+/* A 2-D row-major view of a tensor: rows x cols with row stride ld (elements).
+** 1-D tensors are one row. */
+typedef struct sl_view2d { char *base; int64_t rows, cols, ld; size_t es; } sl_view2d;
+sl_view2d sl_tensor_view2d(const sl_tensor_desc *t);
+
 #endif /* SL_KERNEL_API_H */

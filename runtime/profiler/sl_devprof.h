@@ -51,6 +51,9 @@ void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread);
 /* At scheduler-thread exit: publish every partly filled buffer this thread owns
 ** (its cores' AICPU-task and AICore buffers, its phase buffer). */
 void sl_devprof_flush_scheduler(sl_devprof *dp, int thread, const int *cores, int ncores);
+/* (Contract detail) every sl_devprof_on_dispatch to a core must be matched by one
+** sl_devprof_aicore_reserve + _commit on that core's AICore thread; the flush waits
+** (bounded, 2 s) for the last dispatched record's commit before publishing it. */
 
 /* ---- orchestrator side --------------------------------------------------------------- */
 
@@ -58,6 +61,13 @@ void sl_devprof_flush_scheduler(sl_devprof *dp, int thread, const int *cores, in
 void sl_devprof_orch_submit(sl_devprof *dp, uint64_t start, uint64_t end, uint64_t task_id,
                             uint32_t submit_idx);
 void sl_devprof_flush_orch(sl_devprof *dp);
+
+/* ---- AICPU lifecycle (extension) ----------------------------------------------------- */
+
+/* Level >= 2, optional: the control-plane timestamps of AICPU thread `thread`
+** (seed 000's aicpu_lifecycle_records). Call once per thread, any time before
+** the thread exits; exported only for threads that called it. */
+void sl_devprof_lifecycle(sl_devprof *dp, int thread, const sl_aicpu_lifecycle_record *rec);
 
 /* ---- AICore side -------------------------------------------------------------------- */
 

@@ -1,0 +1,120 @@
+--[[
+** emit_lanes.lua — generated/sl_lanes.h/.c: the Perfetto views (pids) and lanes
+** (tid bases, strides, thread-name patterns) from schema/lanes.lua.
+--]]
+local util = require("util")
+
+local HEADER = [[
+${banner}
+#ifndef SL_LANES_H
+#define SL_LANES_H
+
+/* Perfetto processes ("views"), one per pid. */
+enum sl_view_id {
+${view_enum}
+  SL_VIEW_COUNT
+};
+
+/* Lanes (Perfetto threads) the converter routes records to. */
+enum sl_lane_id {
+${lane_enum}
+  SL_LANE_COUNT
+};
+
+typedef struct sl_view_info {
+  int pid;
+  const char *key;
+  const char *process_name;
+  int sort_index;          /* process_sort_index, -1 = not emitted */
+  const char *when;        /* when the converter emits this view   */
+} sl_view_info;
+
+typedef struct sl_lane_info {
+  const char *key;
+  enum sl_view_id view;
+  int pid;
+  int tid_base;            /* tid = tid_base + index * tid_stride                     */
+  int tid_stride;
+  const char *name;        /* pattern: {index} instance, {TYPE} core type upper-case */
+  int sort_index;          /* thread_sort_index, -1 = not emitted                    */
+  const char *indexed_by;
+} sl_lane_info;
+
+extern const sl_view_info sl_view_table[SL_VIEW_COUNT];
+extern const sl_lane_info sl_lane_table[SL_LANE_COUNT];
+
+const sl_view_info *sl_view_by_key(const char *key);
+const sl_lane_info *sl_lane_by_key(const char *key);
+static inline int sl_lane_tid(const sl_lane_info *lane, int index) {
+  return lane->tid_base + index * lane->tid_stride;
+}
+/* The lane every phase of a scheduler stream from `producer` ("aicpu" | "aicore")
+** goes to regardless of the phase's own lane, or NULL when the phase's lane applies. */
+const sl_lane_info *sl_lane_for_producer(const char *producer);
+
+#endif /* SL_LANES_H */
+]]
+
+local SOURCE = [[
+${banner}
+#include "sl_lanes.h"
+
+#include <stddef.h>
+#include <string.h>
+
+const sl_view_info sl_view_table[SL_VIEW_COUNT] = {
+${views}
+};
+
+const sl_lane_info sl_lane_table[SL_LANE_COUNT] = {
+${lanes}
+};
+
+const sl_view_info *sl_view_by_key(const char *key) {
+  for (int i = 0; key && i < SL_VIEW_COUNT; i++)
+    if (strcmp(sl_view_table[i].key, key) == 0) return &sl_view_table[i];
+  return NULL;
+}
+
+const sl_lane_info *sl_lane_by_key(const char *key) {
+  for (int i = 0; key && i < SL_LANE_COUNT; i++)
+    if (strcmp(sl_lane_table[i].key, key) == 0) return &sl_lane_table[i];
+  return NULL;
+}
+
+const sl_lane_info *sl_lane_for_producer(const char *producer) {
+  if (!producer) return NULL;
+${producer_lanes}
+  return NULL;
+}
+]]
+
+return function(model)
+  local view_enum, views, view_index = {}, {}, {}
+  for i, v in ipairs(model.views) do
+    view_index[v.key] = i - 1
+    view_enum[#view_enum + 1] = string.format("  SL_VIEW_%s = %d, /* pid %d */", util.upper(v.key), i - 1, v.pid)
+    views[#views + 1] = string.format("    {%d, %s, %s, %d, %s},", v.pid, util.cstr(v.key),
+      util.cstr(v.process_name), v.sort_index or -1, util.cstr(v.when))
+  end
+  local lane_enum, lanes = {}, {}
+  for i, l in ipairs(model.lanes) do
+    lane_enum[#lane_enum + 1] = string.format("  SL_LANE_%s = %d,", util.upper(l.key), i - 1)
+    lanes[#lanes + 1] = string.format("    {%s, SL_VIEW_%s, %d, %d, %d, %s, %d, %s},", util.cstr(l.key),
+      util.upper(l.view), l.pid, l.tid_base, l.tid_stride, util.cstr(l.name), l.sort_index or -1,
+      util.cstr(l.indexed_by))
+  end
+  local pl = {}
+  for _, p in ipairs(model.producer_lanes) do
+    pl[#pl + 1] = string.format("  if (strcmp(producer, %s) == 0) return &sl_lane_table[SL_LANE_%s];",
+      util.cstr(p.producer), util.upper(p.lane))
+  end
+  local banner = util.banner("c", { "lanes.lua" }, "Perfetto views and lanes.")
+  return {
+    { path = "sl_lanes.h", text = util.fill(HEADER, { banner = banner, view_enum = table.concat(view_enum, "\n"),
+                                                     lane_enum = table.concat(lane_enum, "\n") }) },
+    { path = "sl_lanes.c", text = util.fill(SOURCE, { banner = banner, views = table.concat(views, "\n"),
+                                                     lanes = table.concat(lanes, "\n"),
+                                                     producer_lanes = table.concat(pl, "\n") }) },
+  }
+end

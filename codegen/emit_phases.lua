@@ -1,0 +1,182 @@
+--[[
+** emit_phases.lua — generated/sl_phases.h/.c: the phase-kind enum, the phase table
+** (names, roles, producers, lanes, colours, union variant) and name/id lookups
+** with legacy aliases and retired names.
+--]]
+local util = require("util")
+
+local HEADER = [[
+${banner}
+#ifndef SL_PHASES_H
+#define SL_PHASES_H
+
+#include <stdint.h>
+
+#include "sl_lanes.h"
+
+/* Scheduler phase kinds (sl_sched_phase_record.kind). Ids are stable and never reused. */
+enum sl_phase_kind {
+${enum}
+};
+#define SL_PHASE_ID_LIMIT ${id_limit}u /* one past the largest id */
+
+enum sl_phase_role { SL_PHASE_ROLE_OUTER = 0, SL_PHASE_ROLE_INNER = 1, SL_PHASE_ROLE_MARKER = 2 };
+
+/* How a phase record's union is read (the phase's `variant`). */
+enum sl_phase_variant {
+  SL_PHASE_VARIANT_NONE = 0,
+${variants}
+};
+
+/* Bit masks of sl_phase_info.producers / .runtimes */
+#define SL_PRODUCER_AICPU 1u
+#define SL_PRODUCER_AICORE 2u
+#define SL_RUNTIME_TMR 1u
+#define SL_RUNTIME_HBG 2u
+
+typedef struct sl_phase_info {
+  uint32_t id;
+  const char *name;            /* JSON "kind" string                                  */
+  const char *display;         /* label stem in Perfetto                              */
+  const char *aicore_display;  /* label stem on an A5 HBG AICore Scheduler lane       */
+  enum sl_phase_role role;
+  const char *role_name;       /* "outer" | "inner" | "marker"                        */
+  unsigned producers;          /* SL_PRODUCER_* mask                                  */
+  unsigned runtimes;           /* SL_RUNTIME_* mask                                   */
+  const char *lane;            /* lane key (sl_lanes.h)                               */
+  enum sl_lane_id lane_id;
+  const char *parents;         /* inner phases: comma-separated parent names, or NULL */
+  const char *cname;           /* Perfetto colour, NULL for markers                   */
+  enum sl_phase_variant variant;
+  const char *variant_name;    /* NULL when the union is unused                       */
+  const char *render_as;       /* draw under this phase's name, or NULL               */
+  const char *tasks_processed; /* what tasks_processed counts                         */
+} sl_phase_info;
+
+extern const sl_phase_info sl_phase_table[];  /* sorted by id */
+extern const unsigned sl_phase_table_len;
+
+/* Phase by id; NULL for unknown or retired ids. */
+const sl_phase_info *sl_phase_by_id(uint32_t id);
+/* Phase by JSON name, legacy aliases resolved (fanout -> resolve); NULL for
+** unknown and retired names. */
+const sl_phase_info *sl_phase_by_name(const char *name);
+/* 1 if `name` is a retired phase name (parsed in old captures, never drawn). */
+int sl_phase_is_retired(const char *name);
+/* 1 if `id` is a retired id. */
+int sl_phase_id_is_retired(uint32_t id);
+/* The current name of a legacy alias, or NULL. */
+const char *sl_phase_alias_target(const char *name);
+/* The union variant of a phase kind (unknown kinds: the union's default). */
+enum sl_phase_variant sl_phase_variant_of(uint32_t kind);
+
+#endif /* SL_PHASES_H */
+]]
+
+local SOURCE = [[
+${banner}
+#include "sl_phases.h"
+
+#include <stddef.h>
+#include <string.h>
+
+const sl_phase_info sl_phase_table[] = {
+${rows}
+};
+const unsigned sl_phase_table_len = ${count}u;
+
+static const char *const retired_names[] = {${retired_names}};
+static const uint32_t retired_ids[] = {${retired_ids}};
+static const struct { const char *from, *to; } aliases[] = {
+${aliases}
+};
+
+const sl_phase_info *sl_phase_by_id(uint32_t id) {
+  switch (id) {
+${by_id}
+  default: return NULL;
+  }
+}
+
+const char *sl_phase_alias_target(const char *name) {
+  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+    if (aliases[i].from && strcmp(aliases[i].from, name) == 0) return aliases[i].to;
+  return NULL;
+}
+
+const sl_phase_info *sl_phase_by_name(const char *name) {
+  if (!name) return NULL;
+  const char *target = sl_phase_alias_target(name);
+  if (target) name = target;
+  for (unsigned i = 0; i < sl_phase_table_len; i++)
+    if (strcmp(sl_phase_table[i].name, name) == 0) return &sl_phase_table[i];
+  return NULL;
+}
+
+int sl_phase_is_retired(const char *name) {
+  for (size_t i = 0; name && i < sizeof retired_names / sizeof retired_names[0]; i++)
+    if (retired_names[i] && strcmp(retired_names[i], name) == 0) return 1;
+  return 0;
+}
+
+int sl_phase_id_is_retired(uint32_t id) {
+  for (size_t i = 0; i < sizeof retired_ids / sizeof retired_ids[0]; i++)
+    if (retired_ids[i] == id && i < ${n_retired_ids}u) return 1;
+  return 0;
+}
+
+enum sl_phase_variant sl_phase_variant_of(uint32_t kind) {
+  const sl_phase_info *p = sl_phase_by_id(kind);
+  return p ? p->variant : ${default_variant};
+}
+]]
+
+local function variant_enum(name) return "SL_PHASE_VARIANT_" .. util.upper(name) end
+
+return function(model)
+  local union = model.phase_record and model.phase_record.union
+  local enum, by_id, rows = {}, {}, {}
+  local max_id = 0
+  for i, p in ipairs(model.phases) do
+    enum[#enum + 1] = string.format("  %s = %d,", p.enum, p.id)
+    by_id[#by_id + 1] = string.format("  case %d: return &sl_phase_table[%d];", p.id, i - 1)
+    if p.id > max_id then max_id = p.id end
+    rows[#rows + 1] = string.format(
+      "    {.id = %d, .name = %s, .display = %s, .aicore_display = %s,\n" ..
+      "     .role = SL_PHASE_ROLE_%s, .role_name = %s, .producers = %du, .runtimes = %du,\n" ..
+      "     .lane = %s, .lane_id = SL_LANE_%s, .parents = %s, .cname = %s,\n" ..
+      "     .variant = %s, .variant_name = %s, .render_as = %s,\n" ..
+      "     .tasks_processed = %s},",
+      p.id, util.cstr(p.name), util.cstr(p.display), util.cstr(p.aicore_display), p.role:upper(),
+      util.cstr(p.role), p.producer_mask, p.runtime_mask, util.cstr(p.lane), util.upper(p.lane),
+      p.parent and util.cstr(table.concat(p.parent, ",")) or "NULL", util.cstr(p.cname),
+      p.variant and variant_enum(p.variant.name) or "SL_PHASE_VARIANT_NONE",
+      p.variant and util.cstr(p.variant.name) or "NULL", util.cstr(p.render_as), util.cstr(p.tasks_processed))
+  end
+  local variants = {}
+  for i, v in ipairs(union and union.variants or {}) do
+    variants[#variants + 1] = string.format("  %s = %d,", variant_enum(v.name), i)
+  end
+  local retired_names, retired_ids = {}, {}
+  for _, n in ipairs(model.retired_names) do retired_names[#retired_names + 1] = util.cstr(n) end
+  for _, id in ipairs(model.retired_ids) do retired_ids[#retired_ids + 1] = string.format("%du", id) end
+  local aliases = {}
+  for _, a in ipairs(model.aliases) do
+    aliases[#aliases + 1] = string.format("    {%s, %s},", util.cstr(a.from), util.cstr(a.to))
+  end
+  if #aliases == 0 then aliases[1] = "    {NULL, NULL}," end
+  local banner = util.banner("c", { "phases.lua" }, "Scheduler phase kinds and their table.")
+  local h = util.fill(HEADER, {
+    banner = banner, enum = table.concat(enum, "\n"), id_limit = max_id + 1,
+    variants = table.concat(variants, "\n"),
+  })
+  local c = util.fill(SOURCE, {
+    banner = banner, rows = table.concat(rows, "\n"), count = #model.phases,
+    retired_names = #retired_names > 0 and table.concat(retired_names, ", ") or "NULL",
+    retired_ids = #retired_ids > 0 and table.concat(retired_ids, ", ") or "0u",
+    n_retired_ids = #retired_ids,
+    aliases = table.concat(aliases, "\n"), by_id = table.concat(by_id, "\n"),
+    default_variant = union and variant_enum(union.default.name) or "SL_PHASE_VARIANT_NONE",
+  })
+  return { { path = "sl_phases.h", text = h }, { path = "sl_phases.c", text = c } }
+end

@@ -1,0 +1,60 @@
+--[[
+** summary.lua — the text `swimlane schema` prints: records with sizes, phases with
+** ids / roles / lanes, Perfetto views and lanes, perf levels, platforms.
+--]]
+local util = require("util")
+
+return function(model)
+  local b = util.buffer()
+  b:addf("swimlane schema %s (fingerprint %s)", model.schema.dir, model.fingerprint)
+  b:add("")
+  b:add("records:")
+  b:addf("  %-30s %7s %5s  %-13s %s", "struct", "size", "align", "min level", "buffer kind")
+  for _, rec in ipairs(model.records) do
+    for _, lay in ipairs(rec.layouts or { rec.layout }) do
+      local kind = rec.spec.buffer and string.format("%s (%d)", rec.spec.buffer.kind, rec.spec.buffer.id) or "-"
+      b:addf("  %-30s %7d %5d  %-13s %s", lay.ctype, lay.size, lay.align, rec.min_level and rec.min_level.name or "-", kind)
+    end
+  end
+  b:add("")
+  b:add("phases:")
+  b:addf("  %3s %-19s %-7s %-13s %-9s %-13s %-9s %s", "id", "name", "role", "producers", "runtimes", "lane", "variant", "colour")
+  for _, p in ipairs(model.phases) do
+    local role = p.role
+    if p.parent then role = role end
+    b:addf("  %3d %-19s %-7s %-13s %-9s %-13s %-9s %s%s", p.id, p.name, role, table.concat(p.producers, "+"),
+      table.concat(p.runtimes, "+"), p.lane, p.variant and p.variant.name or "-", p.cname or "-",
+      p.parent and ("  (inside " .. table.concat(p.parent, "/") .. ")") or
+      (p.render_as and ("  (drawn as " .. p.render_as .. ")") or ""))
+  end
+  local aliases = {}
+  for _, a in ipairs(model.aliases) do aliases[#aliases + 1] = a.from .. " -> " .. a.to end
+  b:add("  legacy aliases: " .. table.concat(aliases, ", "))
+  local retired = {}
+  for _, id in ipairs(model.retired_ids) do retired[#retired + 1] = "id " .. id end
+  for _, n in ipairs(model.retired_names) do retired[#retired + 1] = n end
+  b:add("  retired (parsed, never drawn): " .. table.concat(retired, ", "))
+  b:add("")
+  b:add("views:")
+  for _, v in ipairs(model.views) do
+    b:addf("  pid %d %-20s sort %-3s %s", v.pid, v.process_name, v.sort_index and tostring(v.sort_index) or "-", v.when or "")
+    for _, l in ipairs(model.lanes) do
+      if l.view == v.key then
+        local tid = l.tid_stride ~= 0 and string.format("%d + %d*i", l.tid_base, l.tid_stride) or tostring(l.tid_base)
+        b:addf("        lane %-19s tid %-13s %-28s %s", l.key, tid, l.name, l.indexed_by or "")
+      end
+    end
+  end
+  b:add("")
+  b:add("levels:")
+  for _, l in ipairs(model.levels) do
+    b:addf("  %d %-14s %s", l.value, l.name, l.collects)
+  end
+  b:add("")
+  b:add("platforms:")
+  for _, p in ipairs(model.platforms) do
+    b:addf("  %-8s %10d Hz  %3d cores  %d AICPU threads  ready queue %4d  %s", p.name, p.clock_freq_hz,
+      p.max_cores, p.max_aicpu_threads, p.readyqueue_size, p.is_sim and ("(simulates " .. p.arch .. ")") or "")
+  end
+  return b:text()
+end

@@ -1,0 +1,95 @@
+--[[
+** util.lua — small helpers shared by the generator's modules: banners, name
+** mangling, text templates, sorted iteration.
+--]]
+local M = {}
+
+M.GENERATOR = "codegen/main.lua"
+
+-- Banner lines every generated file starts with; `style` is the comment style.
+function M.banner(style, sources, what)
+  local src = {}
+  for i, s in ipairs(sources) do src[i] = "schema/" .. s end
+  local lines = {
+    "generated from " .. table.concat(src, ", ") .. " by " .. M.GENERATOR .. "; do not edit.",
+    what,
+    "Regenerate: cmake --build <build dir> --target regen",
+  }
+  if style == "c" then
+    local out = { "/*" }
+    for _, l in ipairs(lines) do out[#out + 1] = "** " .. l end
+    out[#out + 1] = "*/"
+    return table.concat(out, "\n") .. "\n"
+  end
+  local prefix = (style == "proto") and "// " or "# "
+  local out = {}
+  for _, l in ipairs(lines) do out[#out + 1] = prefix .. l end
+  return table.concat(out, "\n") .. "\n"
+end
+
+function M.upper(s) return (s:gsub("[^%w]", "_"):upper()) end
+
+-- snake_case -> CamelCase
+function M.camel(s)
+  return (s:gsub("^%l", string.upper):gsub("_(%w)", function(c) return c:upper() end))
+end
+
+-- protobuf-c's C names for a message of package swimlane
+function M.pb_type(msg) return "Swimlane__" .. msg end
+function M.pb_init(msg)
+  local snake = msg:gsub("(%l)(%u)", "%1_%2"):gsub("(%u)(%u%l)", "%1_%2"):lower()
+  return "swimlane__" .. snake .. "__init"
+end
+
+-- C string literal
+function M.cstr(s)
+  if s == nil then return "NULL" end
+  return '"' .. s:gsub('[\\"]', "\\%0"):gsub("\n", "\\n") .. '"'
+end
+
+-- Keys of a table in sorted order (deterministic iteration over maps).
+function M.sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b)
+    if type(a) == type(b) then return a < b end
+    return type(a) < type(b)
+  end)
+  return keys
+end
+
+-- "${name}" substitution in a long-string template. Missing keys are an error.
+function M.fill(template, vars)
+  return (template:gsub("%${([%w_]+)}", function(k)
+    local v = vars[k]
+    if v == nil then error("template variable '" .. k .. "' is not set", 2) end
+    return tostring(v)
+  end))
+end
+
+-- A growing list of lines.
+function M.buffer()
+  local b = { lines = {} }
+  function b:add(...)
+    local parts = { ... }
+    self.lines[#self.lines + 1] = table.concat(parts)
+    return self
+  end
+  function b:addf(fmt, ...)
+    self.lines[#self.lines + 1] = string.format(fmt, ...)
+    return self
+  end
+  function b:text() return table.concat(self.lines, "\n") .. "\n" end
+  return b
+end
+
+function M.align_up(n, a) return (n + a - 1) // a * a end
+
+function M.contains(list, value)
+  for _, v in ipairs(list or {}) do
+    if v == value then return true end
+  end
+  return false
+end
+
+return M

@@ -1,0 +1,71 @@
+/*
+** generated from schema/lanes.lua by codegen/main.lua; do not edit.
+** Perfetto views and lanes.
+** Regenerate: cmake --build <build dir> --target regen
+*/
+
+#ifndef SL_LANES_H
+#define SL_LANES_H
+
+/* Perfetto processes ("views"), one per pid. */
+enum sl_view_id {
+  SL_VIEW_ORCHESTRATOR = 0, /* pid 1 */
+  SL_VIEW_SCHEDULER = 1, /* pid 2 */
+  SL_VIEW_SCHEDULER_VIEW = 2, /* pid 3 */
+  SL_VIEW_WORKER_VIEW = 3, /* pid 4 */
+  SL_VIEW_GRAPH_EXECUTION = 4, /* pid 5 */
+  SL_VIEW_AICPU_LIFECYCLE = 5, /* pid 6 */
+  SL_VIEW_COUNT
+};
+
+/* Lanes (Perfetto threads) the converter routes records to. */
+enum sl_lane_id {
+  SL_LANE_ORCH = 0,
+  SL_LANE_HOST_ORCH = 1,
+  SL_LANE_HOST_H2D = 2,
+  SL_LANE_SCHED = 3,
+  SL_LANE_SCHED_SUB = 4,
+  SL_LANE_HBG_P = 5,
+  SL_LANE_AICORE_SCHED = 6,
+  SL_LANE_SHARED_READY_QUEUE = 7,
+  SL_LANE_OVERHEAD_COUNTERS = 8,
+  SL_LANE_SCHED_VIEW_CORE = 9,
+  SL_LANE_WORKER_CORE = 10,
+  SL_LANE_WORKER_AICPU = 11,
+  SL_LANE_GRAPH = 12,
+  SL_LANE_LIFECYCLE = 13,
+  SL_LANE_COUNT
+};
+
+typedef struct sl_view_info {
+  int pid;
+  const char *key;
+  const char *process_name;
+  int sort_index;          /* process_sort_index, -1 = not emitted */
+  const char *when;        /* when the converter emits this view   */
+} sl_view_info;
+
+typedef struct sl_lane_info {
+  const char *key;
+  enum sl_view_id view;
+  int pid;
+  int tid_base;            /* tid = tid_base + index * tid_stride                     */
+  int tid_stride;
+  const char *name;        /* pattern: {index} instance, {TYPE} core type upper-case */
+  int sort_index;          /* thread_sort_index, -1 = not emitted                    */
+  const char *indexed_by;
+} sl_lane_info;
+
+extern const sl_view_info sl_view_table[SL_VIEW_COUNT];
+extern const sl_lane_info sl_lane_table[SL_LANE_COUNT];
+
+const sl_view_info *sl_view_by_key(const char *key);
+const sl_lane_info *sl_lane_by_key(const char *key);
+static inline int sl_lane_tid(const sl_lane_info *lane, int index) {
+  return lane->tid_base + index * lane->tid_stride;
+}
+/* The lane every phase of a scheduler stream from `producer` ("aicpu" | "aicore")
+** goes to regardless of the phase's own lane, or NULL when the phase's lane applies. */
+const sl_lane_info *sl_lane_for_producer(const char *producer);
+
+#endif /* SL_LANES_H */

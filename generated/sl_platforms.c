@@ -1,0 +1,59 @@
+/*
+** generated from schema/platforms.lua, schema/records.lua by codegen/main.lua; do not edit.
+** Platform constants.
+** Regenerate: cmake --build <build dir> --target regen
+*/
+
+#include "sl_platforms.h"
+
+#include <string.h>
+
+#include "sl_records.h"
+
+static const sl_data_header_layout data_header_a2a3 = {
+    sizeof(sl_data_header_a2a3), _Alignof(sl_data_header_a2a3),
+    offsetof(sl_data_header_a2a3, queues),
+    offsetof(sl_data_header_a2a3, queue_heads),
+    offsetof(sl_data_header_a2a3, queue_tails),
+    offsetof(sl_data_header_a2a3, num_cores),
+    offsetof(sl_data_header_a2a3, chip_swimlane_level),
+    offsetof(sl_data_header_a2a3, num_sched_phase_threads),
+    offsetof(sl_data_header_a2a3, num_orch_phase_threads),
+    offsetof(sl_data_header_a2a3, num_phase_cores),
+    offsetof(sl_data_header_a2a3, core_to_thread),
+    offsetof(sl_data_header_a2a3, backpressure)};
+
+static const sl_data_header_layout data_header_a5 = {
+    sizeof(sl_data_header_a5), _Alignof(sl_data_header_a5),
+    offsetof(sl_data_header_a5, queues),
+    offsetof(sl_data_header_a5, queue_heads),
+    offsetof(sl_data_header_a5, queue_tails),
+    offsetof(sl_data_header_a5, num_cores),
+    offsetof(sl_data_header_a5, chip_swimlane_level),
+    offsetof(sl_data_header_a5, num_sched_phase_threads),
+    offsetof(sl_data_header_a5, num_orch_phase_threads),
+    offsetof(sl_data_header_a5, num_phase_cores),
+    offsetof(sl_data_header_a5, core_to_thread),
+    offsetof(sl_data_header_a5, backpressure)};
+
+const sl_platform_info sl_platform_table[] = {
+    {.name = "a2a3", .arch = "a2a3", .is_sim = 0, .clock_freq_hz = 50000000ull,
+     .max_blockdim = 24, .cores_per_blockdim = 3, .max_cores = 72, .max_aicpu_threads = 4, .default_aicpu_threads = 4, .launch_aicpu_threads = 6, .sim_blockdim = 8, .prof_buffer_size = 1000, .aicore_buffer_size = 1024, .phase_records_per_thread = 16384, .slot_count = 4, .prof_buffers_per_core = 8, .aicore_buffers_per_core = 4, .sched_buffers_per_thread = 6, .orch_buffers_per_thread = 8, .readyqueue_buffers_per_thread = 16, .readyqueue_size = 992, .num_queue_shapes = 3, .backpressure_timeout_seconds = 30, .prof_timeout_seconds = 30, .host_phase_records_per_buffer = 512, .host_phase_buffers = 24,
+     .data_header = &data_header_a2a3},
+    {.name = "a2a3sim", .arch = "a2a3", .is_sim = 1, .clock_freq_hz = 50000000ull,
+     .max_blockdim = 24, .cores_per_blockdim = 3, .max_cores = 72, .max_aicpu_threads = 4, .default_aicpu_threads = 4, .launch_aicpu_threads = 6, .sim_blockdim = 8, .prof_buffer_size = 1000, .aicore_buffer_size = 1024, .phase_records_per_thread = 16384, .slot_count = 4, .prof_buffers_per_core = 8, .aicore_buffers_per_core = 4, .sched_buffers_per_thread = 6, .orch_buffers_per_thread = 8, .readyqueue_buffers_per_thread = 16, .readyqueue_size = 992, .num_queue_shapes = 3, .backpressure_timeout_seconds = 30, .prof_timeout_seconds = 30, .host_phase_records_per_buffer = 512, .host_phase_buffers = 24,
+     .data_header = &data_header_a2a3},
+    {.name = "a5", .arch = "a5", .is_sim = 0, .clock_freq_hz = 1000000000ull,
+     .max_blockdim = 36, .cores_per_blockdim = 3, .max_cores = 108, .max_aicpu_threads = 5, .default_aicpu_threads = 5, .launch_aicpu_threads = 14, .sim_blockdim = 8, .prof_buffer_size = 1000, .aicore_buffer_size = 1024, .phase_records_per_thread = 16384, .slot_count = 4, .prof_buffers_per_core = 8, .aicore_buffers_per_core = 4, .sched_buffers_per_thread = 6, .orch_buffers_per_thread = 8, .readyqueue_buffers_per_thread = 16, .readyqueue_size = 1456, .num_queue_shapes = 3, .backpressure_timeout_seconds = 30, .prof_timeout_seconds = 30, .host_phase_records_per_buffer = 512, .host_phase_buffers = 24,
+     .data_header = &data_header_a5},
+    {.name = "a5sim", .arch = "a5", .is_sim = 1, .clock_freq_hz = 1000000000ull,
+     .max_blockdim = 36, .cores_per_blockdim = 3, .max_cores = 108, .max_aicpu_threads = 5, .default_aicpu_threads = 5, .launch_aicpu_threads = 14, .sim_blockdim = 8, .prof_buffer_size = 1000, .aicore_buffer_size = 1024, .phase_records_per_thread = 16384, .slot_count = 4, .prof_buffers_per_core = 8, .aicore_buffers_per_core = 4, .sched_buffers_per_thread = 6, .orch_buffers_per_thread = 8, .readyqueue_buffers_per_thread = 16, .readyqueue_size = 1456, .num_queue_shapes = 3, .backpressure_timeout_seconds = 30, .prof_timeout_seconds = 30, .host_phase_records_per_buffer = 512, .host_phase_buffers = 24,
+     .data_header = &data_header_a5},
+};
+const unsigned sl_platform_table_len = 4u;
+
+const sl_platform_info *sl_platform_by_name(const char *name) {
+  for (unsigned i = 0; name && i < sl_platform_table_len; i++)
+    if (strcmp(sl_platform_table[i].name, name) == 0) return &sl_platform_table[i];
+  return NULL;
+}

@@ -1,0 +1,259 @@
+/*
+** sl_collector.c — collector lifecycle: configuration, creation of the region
+** and its buffers, start / stop of the host threads, metadata, finish, destroy.
+*/
+#include "sl_collector_internal.h"
+#include "sl_platforms.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WHAT "collector"
+
+void sl_collector_config_init(sl_collector_config *cfg, const struct sl_platform_info *platform) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->platform = platform;
+  cfg->level = 4;
+  cfg->num_cores = 6;
+  cfg->num_aicpu_threads = 3;
+}
+
+static unsigned pick(unsigned override, unsigned dflt) { return override ? override : dflt; }
+
+/* Resolve overrides against the platform table. */
+static void resolve_sizes(sl_collector *c) {
+  const sl_platform_info *p = c->plat;
+  const sl_pool_sizes *o = &c->cfg.sizes;
+  sl_pool_sizes *s = &c->sizes;
+  s->prof_buffer_size = pick(o->prof_buffer_size, p->prof_buffer_size);
+  s->aicore_buffer_size = pick(o->aicore_buffer_size, p->aicore_buffer_size);
+  s->phase_records = pick(o->phase_records, p->phase_records_per_thread);
+  s->slot_count = pick(o->slot_count, p->slot_count);
+  s->prof_buffers_per_core = pick(o->prof_buffers_per_core, p->prof_buffers_per_core);
+  s->aicore_buffers_per_core = pick(o->aicore_buffers_per_core, p->aicore_buffers_per_core);
+  s->sched_buffers_per_thread = pick(o->sched_buffers_per_thread, p->sched_buffers_per_thread);
+  s->orch_buffers_per_thread = pick(o->orch_buffers_per_thread, p->orch_buffers_per_thread);
+  s->readyqueue_size = pick(o->readyqueue_size, p->readyqueue_size);
+}
+
+static int check_config(const sl_collector_config *cfg) {
+  if (!cfg || !cfg->platform) {
+    fprintf(stderr, "swimlane: %s: no platform given\n", WHAT);
+    return -1;
+  }
+  const sl_platform_info *p = cfg->platform;
+  if (cfg->level > 4) {
+    fprintf(stderr, "swimlane: %s: perf level %u out of range 0..4\n", WHAT, cfg->level);
+    return -1;
+  }
+  if (cfg->num_cores < 1 || (unsigned)cfg->num_cores > p->max_cores) {
+    fprintf(stderr, "swimlane: %s: %d cores, %s allows 1..%u\n", WHAT, cfg->num_cores, p->name,
+            (unsigned)p->max_cores);
+    return -1;
+  }
+  if (cfg->num_aicpu_threads < 1 || cfg->num_aicpu_threads > 64) {
+    fprintf(stderr, "swimlane: %s: %d AICPU threads, expected 1..64\n", WHAT, cfg->num_aicpu_threads);
+    return -1;
+  }
+  if (cfg->core_types)
+    for (int i = 0; i < cfg->num_cores; i++)
+      if (cfg->core_types[i] > SL_CORE_AIV) {
+        fprintf(stderr, "swimlane: %s: core %d: unknown core type %u\n", WHAT, i, cfg->core_types[i]);
+        return -1;
+      }
+  return 0;
+}
+
+static int alloc_shards(sl_collector *c) {
+  c->shards = calloc((size_t)c->nshards, sizeof *c->shards);
+  if (!c->shards) return -1;
+  for (int i = 0; i < c->nshards; i++) {
+    sl_shard *s = &c->shards[i];
+    s->c = c;
+    s->index = i;
+    pthread_mutex_init(&s->handoff.mu, NULL);
+    pthread_cond_init(&s->handoff.cv, NULL);
+    for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+      size_t n = (size_t)sl_devprof_pool_count(c->dp, k);
+      s->records[k] = calloc(n, sizeof(sl_vec));
+      s->collected[k] = calloc(n, sizeof(uint64_t));
+      if (!s->records[k] || !s->collected[k]) return -1;
+    }
+  }
+  return 0;
+}
+
+static void free_shards(sl_collector *c) {
+  if (!c->shards) return;
+  for (int i = 0; i < c->nshards; i++) {
+    sl_shard *s = &c->shards[i];
+    pthread_mutex_destroy(&s->handoff.mu);
+    pthread_cond_destroy(&s->handoff.cv);
+    free(s->handoff.items);
+    for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+      if (s->records[k])
+        for (int j = 0; j < sl_devprof_pool_count(c->dp, k); j++) free(s->records[k][j].data);
+      free(s->records[k]);
+      free(s->collected[k]);
+    }
+  }
+  free(c->shards);
+  c->shards = NULL;
+}
+
+sl_collector *sl_collector_create(const sl_collector_config *cfg) {
+  if (check_config(cfg) != 0) return NULL;
+  sl_collector *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->cfg = *cfg;
+  c->plat = cfg->platform;
+  /* scheduler streams name the chip family: "a2a3sim" -> "a2a3" */
+  snprintf(c->platform, sizeof c->platform, "%s", cfg->platform_name ? cfg->platform_name : c->plat->name);
+  size_t pl = strlen(c->platform);
+  if (pl > 3 && strcmp(c->platform + pl - 3, "sim") == 0) c->platform[pl - 3] = '\0';
+  snprintf(c->runtime, sizeof c->runtime, "%s", cfg->runtime ? cfg->runtime : "tensormap_and_ringbuffer");
+  c->core_types = malloc((size_t)cfg->num_cores);
+  if (!c->core_types) goto oom;
+  for (int i = 0; i < cfg->num_cores; i++)
+    c->core_types[i] = cfg->core_types ? cfg->core_types[i] : (unsigned char)SL_CORE_AIV;
+  atomic_init(&c->running, 0);
+  atomic_init(&c->execution_complete, 0);
+  atomic_init(&c->truncated, 0);
+  atomic_init(&c->freezes, 0);
+  if (cfg->level == 0) return c; /* disabled: no region, no threads */
+
+  resolve_sizes(c);
+  sl_devprof_geometry g = {0};
+  g.level = cfg->level;
+  g.num_cores = cfg->num_cores;
+  g.num_threads = cfg->num_aicpu_threads;
+  g.records[SL_BUF_AICPU_TASK] = c->sizes.prof_buffer_size;
+  g.records[SL_BUF_AICORE_TASK] = c->sizes.aicore_buffer_size;
+  g.records[SL_BUF_SCHED_PHASE] = c->sizes.phase_records;
+  g.records[SL_BUF_ORCH_PHASE] = c->sizes.phase_records;
+  g.slot_count = c->sizes.slot_count;
+  g.readyqueue_size = c->sizes.readyqueue_size;
+  g.backpressure = cfg->backpressure;
+  g.backpressure_timeout_ns = cfg->backpressure_timeout_ns ? cfg->backpressure_timeout_ns : 30000000000ull;
+  if (cfg->backpressure && c->sizes.aicore_buffers_per_core < 2 && cfg->fixed_buffers) {
+    fprintf(stderr, "swimlane: %s: back-pressure with fixed buffers needs >= 2 AICore buffers per core "
+                    "(one is held until the core acknowledges the rotation)\n", WHAT);
+    goto fail;
+  }
+  c->dp = sl_devprof_create(&g, WHAT);
+  if (!c->dp) goto fail;
+  c->per_pool[SL_BUF_AICPU_TASK] = c->sizes.prof_buffers_per_core;
+  c->per_pool[SL_BUF_AICORE_TASK] = c->sizes.aicore_buffers_per_core;
+  c->per_pool[SL_BUF_SCHED_PHASE] = c->sizes.sched_buffers_per_thread;
+  c->per_pool[SL_BUF_ORCH_PHASE] = c->sizes.orch_buffers_per_thread;
+  if (sl_coll_buffers_init(c) != 0) goto oom;
+  /* one drain + one collector shard per AICPU thread, capped by the platform */
+  c->nshards = cfg->num_aicpu_threads;
+  if ((unsigned)c->nshards > c->plat->max_aicpu_threads) c->nshards = (int)c->plat->max_aicpu_threads;
+  if (alloc_shards(c) != 0) goto oom;
+  return c;
+oom:
+  fprintf(stderr, "swimlane: %s: out of memory\n", WHAT);
+fail:
+  sl_collector_destroy(c);
+  return NULL;
+}
+
+sl_devprof *sl_collector_device(sl_collector *c) { return c ? c->dp : NULL; }
+unsigned sl_collector_level(const sl_collector *c) { return c ? c->cfg.level : 0; }
+
+int sl_collector_start(sl_collector *c) {
+  if (!c || !c->dp || c->started) return 0;
+  if (sl_coll_threads_start(c) != 0) return -1;
+  c->started = 1;
+  return 0;
+}
+
+int sl_collector_stop(sl_collector *c) {
+  if (!c || !c->dp || c->stopped) return 0;
+  if (c->started) sl_coll_threads_stop(c);
+  else sl_coll_drain_sync(c);
+  c->stopped = 1;
+  return 0;
+}
+
+void sl_collector_mark_truncated(sl_collector *c) {
+  if (c) atomic_store(&c->truncated, 1);
+}
+
+int sl_collector_read_metadata(sl_collector *c) {
+  if (!c || !c->dp) return 0;
+  sl_collector_stop(c);
+  if (c->metadata_read) return 0;
+  c->core_to_thread = malloc(sizeof(int32_t) * (size_t)c->cfg.num_cores);
+  if (!c->core_to_thread) return -1;
+  for (int i = 0; i < c->cfg.num_cores; i++) {
+    int32_t t = atomic_load_explicit((_Atomic int32_t *)(void *)&c->dp->core_to_thread[i],
+                                     memory_order_relaxed);
+    c->core_to_thread[i] = (t >= 0 && t < c->cfg.num_aicpu_threads) ? t : -1;
+  }
+  c->metadata_read = 1;
+  return 0;
+}
+
+int sl_collector_finish(sl_collector *c, const char *dir) {
+  if (!c) return -1;
+  if (sl_collector_stop(c) != 0 || sl_collector_read_metadata(c) != 0) return -1;
+  if (sl_collector_reconcile(c) < 0) return -1;
+  return sl_collector_export(c, dir);
+}
+
+void sl_collector_destroy(sl_collector *c) {
+  if (!c) return;
+  if (c->dp) {
+    sl_collector_stop(c);
+    free_shards(c);
+    sl_coll_buffers_free(c);
+    sl_devprof_destroy(c->dp);
+  }
+  free(c->core_to_thread);
+  free(c->core_types);
+  free(c);
+}
+
+/* ---- merged per-instance view --------------------------------------------------- */
+
+sl_coll_view sl_coll_merged(const sl_collector *c, unsigned kind, int index) {
+  sl_coll_view v = {NULL, 0, 0};
+  size_t recsz = c->dp->record_size[kind], total = 0;
+  int nonempty = 0, last = -1;
+  for (int s = 0; s < c->nshards; s++) {
+    size_t n = c->shards[s].records[kind][index].n;
+    if (n) {
+      total += n;
+      nonempty++;
+      last = s;
+    }
+  }
+  if (nonempty == 0) return v;
+  if (nonempty == 1) { /* the common case: one shard saw this instance */
+    v.data = c->shards[last].records[kind][index].data;
+    v.n = total;
+    return v;
+  }
+  unsigned char *d = malloc(total * recsz);
+  if (!d) return v;
+  size_t at = 0;
+  for (int s = 0; s < c->nshards; s++) {
+    const sl_vec *sv = &c->shards[s].records[kind][index];
+    memcpy(d + at * recsz, sv->data, sv->n * recsz);
+    at += sv->n;
+  }
+  v.data = d;
+  v.n = total;
+  v.owned = 1;
+  return v;
+}
+
+void sl_coll_view_free(sl_coll_view *v) {
+  if (v->owned) free((void *)v->data);
+  v->data = NULL;
+  v->n = 0;
+  v->owned = 0;
+}

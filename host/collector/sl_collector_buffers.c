@@ -1,0 +1,178 @@
+/*
+** sl_collector_buffers.c — where record buffers come from and go back to.
+**
+** Every buffer is allocated here (and remembered, so destroy frees each one
+** exactly once whatever state the run ended in). A live pool is seeded with
+** its platform count: `slot_count` straight into its free queue, the rest into
+** the kind's recycled lane. After the collector copies a buffer out it goes on
+** the done list; the replenish thread moves it back to the recycled lane,
+** and drain threads top free queues up from there. Unless the configuration
+** fixes the buffer count, lanes that run below their watermark grow, up to
+** four times the initial count per kind.
+*/
+#include "sl_collector_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sl_buflist_init(sl_buflist *l) {
+  pthread_mutex_init(&l->mu, NULL);
+  l->bufs = NULL;
+  l->n = l->cap = 0;
+}
+
+void sl_buflist_destroy(sl_buflist *l) {
+  pthread_mutex_destroy(&l->mu);
+  free(l->bufs);
+  l->bufs = NULL;
+  l->n = l->cap = 0;
+}
+
+static int buflist_push_locked(sl_buflist *l, uint64_t buf) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 16;
+    uint64_t *b = realloc(l->bufs, cap * sizeof *b);
+    if (!b) return -1;
+    l->bufs = b;
+    l->cap = cap;
+  }
+  l->bufs[l->n++] = buf;
+  return 0;
+}
+
+int sl_buflist_push(sl_buflist *l, uint64_t buf) {
+  pthread_mutex_lock(&l->mu);
+  int rc = buflist_push_locked(l, buf);
+  pthread_mutex_unlock(&l->mu);
+  return rc;
+}
+
+static uint64_t buflist_pop(sl_buflist *l) {
+  pthread_mutex_lock(&l->mu);
+  uint64_t b = l->n ? l->bufs[--l->n] : 0;
+  pthread_mutex_unlock(&l->mu);
+  return b;
+}
+
+/* A new, prepared buffer of `kind`, registered for destroy; 0 on failure. */
+static uint64_t new_buffer(sl_collector *c, unsigned kind) {
+  size_t bytes = c->dp->buffer_bytes[kind];
+  void *p = aligned_alloc(64, bytes);
+  if (!p) return 0;
+  memset(p, 0, bytes);
+  sl_devprof_prepare_buffer(c->dp, kind, p);
+  if (sl_buflist_push(&c->blocks, (uint64_t)(uintptr_t)p) != 0) {
+    free(p);
+    return 0;
+  }
+  c->allocated[kind]++;
+  return (uint64_t)(uintptr_t)p;
+}
+
+int sl_coll_buffers_init(sl_collector *c) {
+  sl_devprof *dp = c->dp;
+  sl_buflist_init(&c->done);
+  sl_buflist_init(&c->blocks);
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+    sl_buflist_init(&c->recycled[k]);
+    int n = sl_devprof_pool_count(dp, k);
+    c->pool_mu[k] = calloc((size_t)n, sizeof(pthread_mutex_t));
+    if (!c->pool_mu[k]) return -1;
+    for (int i = 0; i < n; i++) pthread_mutex_init(&c->pool_mu[k][i], NULL);
+  }
+  unsigned slots = dp->g.slot_count;
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+    int live = 0;
+    for (int i = 0; i < sl_devprof_pool_count(dp, k); i++) {
+      if (!sl_devprof_pool_live(dp, k, i)) continue;
+      live++;
+      sl_free_queue *fq = &dp->pools[k][i].free_queue;
+      for (unsigned b = 0; b < c->per_pool[k]; b++) {
+        uint64_t buf = new_buffer(c, k);
+        if (!buf) return -1;
+        if (b >= slots || sl_fq_push(fq, slots, buf) != 0)
+          if (sl_buflist_push(&c->recycled[k], buf) != 0) return -1;
+      }
+    }
+    c->max_buffers[k] = c->cfg.fixed_buffers ? c->allocated[k] : c->allocated[k] * 4;
+    /* enough spare that every live pool can be refilled once without waiting */
+    c->watermark[k] = c->cfg.fixed_buffers ? 0 : (size_t)live;
+  }
+  return 0;
+}
+
+void sl_coll_buffers_free(sl_collector *c) {
+  for (size_t i = 0; i < c->blocks.n; i++) free((void *)(uintptr_t)c->blocks.bufs[i]);
+  sl_buflist_destroy(&c->blocks);
+  sl_buflist_destroy(&c->done);
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+    sl_buflist_destroy(&c->recycled[k]);
+    if (c->pool_mu[k] && c->dp)
+      for (int i = 0; i < sl_devprof_pool_count(c->dp, k); i++) pthread_mutex_destroy(&c->pool_mu[k][i]);
+    free(c->pool_mu[k]);
+    c->pool_mu[k] = NULL;
+  }
+}
+
+unsigned sl_coll_topup(sl_collector *c, unsigned kind, int index) {
+  sl_devprof *dp = c->dp;
+  if (!sl_devprof_pool_live(dp, kind, index)) return 0;
+  sl_free_queue *fq = &dp->pools[kind][index].free_queue;
+  unsigned slots = dp->g.slot_count, pushed = 0;
+  pthread_mutex_lock(&c->pool_mu[kind][index]);
+  while (sl_fq_depth(fq) < slots) {
+    uint64_t buf = buflist_pop(&c->recycled[kind]);
+    if (!buf) break;
+    if (sl_fq_push(fq, slots, buf) != 0) { /* cannot happen: we are the only writer */
+      sl_buflist_push(&c->recycled[kind], buf);
+      break;
+    }
+    pushed++;
+  }
+  pthread_mutex_unlock(&c->pool_mu[kind][index]);
+  return pushed;
+}
+
+unsigned sl_coll_topup_all(sl_collector *c) {
+  unsigned pushed = 0;
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++)
+    for (int i = 0; i < sl_devprof_pool_count(c->dp, k); i++) pushed += sl_coll_topup(c, k, i);
+  return pushed;
+}
+
+size_t sl_coll_recycle(sl_collector *c) {
+  size_t moved = 0;
+  /* done -> recycled, by the kind recorded with each buffer */
+  pthread_mutex_lock(&c->done.mu);
+  size_t n = c->done.n;
+  uint64_t *items = NULL;
+  if (n) {
+    items = c->done.bufs;
+    c->done.bufs = NULL;
+    c->done.n = c->done.cap = 0;
+  }
+  pthread_mutex_unlock(&c->done.mu);
+  for (size_t i = 0; i < n; i++) {
+    unsigned kind = (unsigned)(items[i] & 3u); /* kind rides in the low bits (64-aligned) */
+    uint64_t buf = items[i] & ~(uint64_t)63;
+    sl_devprof_prepare_buffer(c->dp, kind, (void *)(uintptr_t)buf);
+    sl_buflist_push(&c->recycled[kind], buf);
+    moved++;
+  }
+  free(items);
+  /* growth */
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+    pthread_mutex_lock(&c->recycled[k].mu);
+    size_t have = c->recycled[k].n;
+    pthread_mutex_unlock(&c->recycled[k].mu);
+    while (have < c->watermark[k] && c->allocated[k] < c->max_buffers[k]) {
+      uint64_t buf = new_buffer(c, k);
+      if (!buf) break;
+      sl_buflist_push(&c->recycled[k], buf);
+      have++;
+      moved++;
+    }
+  }
+  return moved;
+}

@@ -1,0 +1,124 @@
+/*
+** sl_collector_internal.h — the collector's private state, shared by its
+** modules: lifecycle (sl_collector.c), buffer supply (sl_collector_buffers.c),
+** host threads (sl_collector_threads.c), reconcile, JSON and protobuf export.
+*/
+#ifndef SL_COLLECTOR_INTERNAL_H
+#define SL_COLLECTOR_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sl_collector.h"
+#include "sl_devprof_region.h"
+
+/* A growable array of raw records of one kind. */
+typedef struct sl_vec {
+  unsigned char *data;
+  size_t n, cap; /* in records */
+} sl_vec;
+
+/* A mutex-guarded stack of buffer addresses (recycled lanes, the done list). */
+typedef struct sl_buflist {
+  pthread_mutex_t mu;
+  uint64_t *bufs;
+  size_t n, cap;
+} sl_buflist;
+
+/* Drain thread -> collector thread hand-off of one shard (FIFO, never drops). */
+typedef struct sl_handoff {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  sl_ready_entry *items;
+  size_t head, n, cap;
+} sl_handoff;
+
+typedef struct sl_shard {
+  struct sl_collector *c;
+  int index;
+  pthread_t drain_tid, collect_tid;
+  int drain_started, collect_started;
+  sl_handoff handoff;
+  sl_vec *records[SL_BUF_KIND_COUNT];      /* [pool instance]                 */
+  uint64_t *collected[SL_BUF_KIND_COUNT];  /* [pool instance]                 */
+  uint64_t uncommitted;                    /* AICore slots never committed    */
+  uint64_t bad_entries;                    /* malformed ready entries         */
+} sl_shard;
+
+struct sl_collector {
+  sl_collector_config cfg;
+  const struct sl_platform_info *plat;
+  char platform[32];           /* "a2a3" / "a5" for scheduler streams */
+  char runtime[64];
+  unsigned char *core_types;   /* [num_cores] */
+  sl_pool_sizes sizes;         /* resolved geometry */
+  sl_devprof *dp;              /* NULL at level 0 */
+
+  /* buffer supply */
+  unsigned per_pool[SL_BUF_KIND_COUNT];    /* buffers seeded per live pool        */
+  size_t allocated[SL_BUF_KIND_COUNT];     /* buffers in existence, per kind      */
+  size_t max_buffers[SL_BUF_KIND_COUNT];   /* growth cap                          */
+  size_t watermark[SL_BUF_KIND_COUNT];     /* recycled low-water mark             */
+  pthread_mutex_t *pool_mu[SL_BUF_KIND_COUNT]; /* one host writer per free queue  */
+  sl_buflist recycled[SL_BUF_KIND_COUNT];
+  sl_buflist done;                         /* collected buffers awaiting recycle  */
+  sl_buflist blocks;                       /* every allocation, freed at destroy  */
+
+  /* threads */
+  int nshards;
+  sl_shard *shards;
+  pthread_t replenish_tid;
+  int replenish_started;
+  atomic_int running;
+  atomic_int execution_complete;
+  atomic_int truncated;
+  atomic_uint freezes;         /* freeze windows opened (statistics) */
+  int started, stopped;
+
+  /* results */
+  int metadata_read;
+  int32_t *core_to_thread;     /* [num_cores] */
+  int reconciled, balanced;
+  sl_pool_account acct[SL_BUF_KIND_COUNT];
+  uint64_t uncommitted, bad_entries;
+};
+
+/* ---- sl_collector_buffers.c ---------------------------------------------------- */
+int sl_coll_buffers_init(sl_collector *c);         /* allocate + seed every live pool */
+void sl_coll_buffers_free(sl_collector *c);
+/* Top `kind`/`index`'s free queue up from the recycled lane; returns pushed count. */
+unsigned sl_coll_topup(sl_collector *c, unsigned kind, int index);
+unsigned sl_coll_topup_all(sl_collector *c);
+/* Move done buffers back into recycled lanes; grow lanes below their watermark.
+** Returns how many buffers moved or were allocated. */
+size_t sl_coll_recycle(sl_collector *c);
+int sl_buflist_push(sl_buflist *l, uint64_t buf);  /* 0 ok, -1 out of memory */
+void sl_buflist_init(sl_buflist *l);
+void sl_buflist_destroy(sl_buflist *l);
+
+/* ---- sl_collector_threads.c ---------------------------------------------------- */
+int sl_coll_threads_start(sl_collector *c);
+void sl_coll_threads_stop(sl_collector *c);
+/* One drain + collect pass on the calling thread (host threads not running). */
+void sl_coll_drain_sync(sl_collector *c);
+/* Copy one published buffer's records into the shard (exposed for tests). */
+void sl_coll_consume(sl_shard *s, const sl_ready_entry *e);
+
+const char *sl_coll_pool_name(unsigned kind);
+
+/* ---- vectors ------------------------------------------------------------------- */
+int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz);
+
+/* ---- sl_collector_json.c / _pb.c ----------------------------------------------- */
+/* All records of one pool instance, shards concatenated in shard order. */
+typedef struct sl_coll_view {
+  const unsigned char *data;
+  size_t n;
+  int owned; /* data must be freed */
+} sl_coll_view;
+sl_coll_view sl_coll_merged(const sl_collector *c, unsigned kind, int index);
+void sl_coll_view_free(sl_coll_view *v);
+
+#endif /* SL_COLLECTOR_INTERNAL_H */

@@ -1,0 +1,192 @@
+/*
+** sl_collector_json.c — chip_swimlane_records.json in seed 000's on-disk
+** schema, streamed with fprintf (every number printed from its integer type,
+** so 64-bit ids and cycle counts stay exact) into an all-or-nothing file.
+**
+** Sections by level (seed 000 §3.1): aicore_tasks (>= 1); scheduler_tasks and
+** aicpu_lifecycle_records when present (>= 2); scheduler_records and
+** metadata.core_to_thread (>= 3); aicpu_orchestrator_phases (4).
+** metadata also carries our capture block: truncation and the reconcile result.
+*/
+#include "sl_base.h"
+#include "sl_collector_internal.h"
+#include "sl_export.h"
+#include "sl_fingerprint.h"
+#include "sl_platforms.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void put_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+    else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+    else fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+static const char *bool_str(int b) { return b ? "true" : "false"; }
+
+static void write_metadata(sl_collector *c, FILE *f) {
+  fprintf(f, "  \"metadata\": {\n");
+  fprintf(f, "    \"clock_freq_hz\": %" PRIu64 ",\n", (uint64_t)c->plat->clock_freq_hz);
+  fprintf(f, "    \"num_cores\": %d,\n", c->cfg.num_cores);
+  fprintf(f, "    \"core_types\": [");
+  for (int i = 0; i < c->cfg.num_cores; i++)
+    fprintf(f, "%s\"%s\"", i ? ", " : "", c->core_types[i] == SL_CORE_AIC ? "aic" : "aiv");
+  fprintf(f, "],\n");
+  if (c->cfg.level >= SL_MIN_LEVEL_SCHED_PHASE && c->core_to_thread) {
+    fprintf(f, "    \"core_to_thread\": [");
+    for (int i = 0; i < c->cfg.num_cores; i++) fprintf(f, "%s%d", i ? ", " : "", (int)c->core_to_thread[i]);
+    fprintf(f, "],\n");
+  }
+  fprintf(f, "    \"platform\": ");
+  put_str(f, c->cfg.platform_name ? c->cfg.platform_name : c->plat->name);
+  fprintf(f, ",\n    \"runtime\": ");
+  put_str(f, c->runtime);
+  fprintf(f, ",\n    \"schema_fingerprint\": \"%s\",\n", SL_SCHEMA_FINGERPRINT);
+  fprintf(f, "    \"capture\": {\"truncated\": %s, \"balanced\": %s, \"pools\": {",
+          bool_str(atomic_load(&c->truncated)), bool_str(c->balanced));
+  static const unsigned order[] = {SL_BUF_AICORE_TASK, SL_BUF_AICPU_TASK, SL_BUF_SCHED_PHASE, SL_BUF_ORCH_PHASE};
+  for (unsigned j = 0; j < 4; j++) {
+    const sl_pool_account *a = &c->acct[order[j]];
+    fprintf(f, "%s\"%s\": {\"total\": %" PRIu64 ", \"collected\": %" PRIu64 ", \"dropped\": %" PRIu64
+               ", \"unflushed\": %" PRIu64 "}",
+            j ? ", " : "", sl_coll_pool_name(order[j]), a->total, a->collected, a->dropped, a->unflushed);
+  }
+  fprintf(f, "}}\n  }");
+}
+
+static void write_aicore(sl_collector *c, FILE *f) {
+  fprintf(f, ",\n  \"aicore_tasks\": [");
+  int first = 1;
+  for (int core = 0; core < c->cfg.num_cores; core++) {
+    sl_coll_view v = sl_coll_merged(c, SL_BUF_AICORE_TASK, core);
+    const sl_aicore_task_record *r = (const void *)v.data;
+    for (size_t i = 0; i < v.n; i++, first = 0) {
+      fputs(first ? "\n    " : ",\n    ", f);
+      sl_json_write_aicore_task(f, &r[i], (uint32_t)core);
+    }
+    sl_coll_view_free(&v);
+  }
+  fprintf(f, first ? "]" : "\n  ]");
+}
+
+static void write_sched_tasks(sl_collector *c, FILE *f) {
+  fprintf(f, ",\n  \"scheduler_tasks\": {\n    \"schema_version\": 1,\n    \"producer\": \"aicpu\",\n"
+             "    \"records\": [");
+  int first = 1;
+  for (int core = 0; core < c->cfg.num_cores; core++) {
+    sl_coll_view v = sl_coll_merged(c, SL_BUF_AICPU_TASK, core);
+    const sl_aicpu_task_record *r = (const void *)v.data;
+    for (size_t i = 0; i < v.n; i++, first = 0) {
+      fputs(first ? "\n      " : ",\n      ", f);
+      sl_json_write_aicpu_task(f, &r[i], (uint32_t)core);
+    }
+    sl_coll_view_free(&v);
+  }
+  fprintf(f, first ? "]\n  }" : "\n    ]\n  }");
+}
+
+static void write_lifecycle(sl_collector *c, FILE *f) {
+  int any = 0;
+  for (int t = 0; t < c->cfg.num_aicpu_threads; t++) any |= (int)sl_ld_acq32(&c->dp->lifecycle_set[t]);
+  if (!any) return;
+  fprintf(f, ",\n  \"aicpu_lifecycle_records\": [");
+  int first = 1;
+  for (int t = 0; t < c->cfg.num_aicpu_threads; t++) {
+    if (!sl_ld_acq32(&c->dp->lifecycle_set[t])) continue;
+    fputs(first ? "\n    " : ",\n    ", f);
+    sl_json_write_lifecycle(f, &c->dp->lifecycle[t]);
+    first = 0;
+  }
+  fprintf(f, "\n  ]");
+}
+
+static void write_stream(sl_collector *c, FILE *f, int t, const sl_coll_view *v, uint64_t dropped) {
+  const sl_sched_phase_record *r = (const void *)v->data;
+  fprintf(f, "\n      {\"platform\": ");
+  put_str(f, c->platform);
+  fprintf(f, ", \"runtime\": ");
+  put_str(f, c->runtime);
+  fprintf(f, ", \"producer\": \"aicpu\", \"scheduler_id\": %d, \"worker_id\": %d, \"core_type\": \"aicpu\", "
+             "\"physical_core_id\": null,\n       \"capture\": {\"committed\": %zu, \"dropped\": %" PRIu64
+             ", \"truncated\": %s},\n       \"records\": [",
+          t, t, v->n, dropped, bool_str(dropped != 0 || atomic_load(&c->truncated)));
+  for (size_t i = 0; i < v->n; i++) {
+    fputs(i ? ",\n         " : "\n         ", f);
+    sl_json_write_sched_phase(f, &r[i]);
+  }
+  fprintf(f, v->n ? "\n       ],\n       \"metrics\": [" : "],\n       \"metrics\": [");
+  for (size_t i = 0; i < v->n; i++) {
+    fputs(i ? ",\n         " : "\n         ", f);
+    sl_json_write_sched_phase_metrics(f, &r[i], i);
+  }
+  fprintf(f, v->n ? "\n       ]}" : "]}");
+}
+
+static void write_sched_records(sl_collector *c, FILE *f) {
+  fprintf(f, ",\n  \"scheduler_records\": {\n    \"schema_version\": 1,\n    \"streams\": [");
+  int first = 1;
+  for (int t = 0; t < c->cfg.num_aicpu_threads; t++) {
+    const sl_active_head *h = &c->dp->pools[SL_BUF_SCHED_PHASE][t].head;
+    uint64_t total = sl_ld_acq32(&h->total_record_count), dropped = sl_ld_acq32(&h->dropped_record_count);
+    if (!total) continue; /* a thread that emitted nothing has no stream */
+    sl_coll_view v = sl_coll_merged(c, SL_BUF_SCHED_PHASE, t);
+    if (!first) fputc(',', f);
+    write_stream(c, f, t, &v, dropped);
+    sl_coll_view_free(&v);
+    first = 0;
+  }
+  fprintf(f, first ? "]\n  }" : "\n    ]\n  }");
+}
+
+static void write_orch(sl_collector *c, FILE *f) {
+  fprintf(f, ",\n  \"aicpu_orchestrator_phases\": [\n    [");
+  sl_coll_view v = sl_coll_merged(c, SL_BUF_ORCH_PHASE, 0);
+  const sl_orch_phase_record *r = (const void *)v.data;
+  for (size_t i = 0; i < v.n; i++) {
+    fputs(i ? ",\n      " : "\n      ", f);
+    sl_json_write_orch_phase(f, &r[i]);
+  }
+  fprintf(f, v.n ? "\n    ]\n  ]" : "]\n  ]");
+  sl_coll_view_free(&v);
+}
+
+int sl_collector_export_json(sl_collector *c, const char *path) {
+  if (!c) return -1;
+  if (!c->dp) return 0;
+  if (!c->reconciled && sl_collector_reconcile(c) < 0) return -1;
+  sl_outfile of;
+  if (sl_outfile_open(&of, path) != 0) return -1;
+  FILE *f = of.fp;
+  unsigned level = c->cfg.level;
+  fprintf(f, "{\n  \"chip_swimlane_level\": %u,\n", level);
+  write_metadata(c, f);
+  if (level >= SL_MIN_LEVEL_AICORE_TASK) write_aicore(c, f);
+  if (level >= SL_MIN_LEVEL_AICPU_TASK) write_sched_tasks(c, f);
+  if (level >= SL_MIN_LEVEL_LIFECYCLE) write_lifecycle(c, f);
+  if (level >= SL_MIN_LEVEL_SCHED_PHASE) write_sched_records(c, f);
+  if (level >= SL_MIN_LEVEL_ORCH_PHASE) write_orch(c, f);
+  fprintf(f, "\n}\n");
+  return sl_outfile_commit(&of);
+}
+
+int sl_collector_export(sl_collector *c, const char *dir) {
+  if (!c) return -1;
+  if (!c->dp) return 0;
+  if (sl_mkdirs(dir) != 0) return -1;
+  char *json = sl_path_join(dir, "chip_swimlane_records.json");
+  char *pb = sl_path_join(dir, "chip_swimlane_records.pb");
+  int rc = (json && pb) ? 0 : -1;
+  if (rc == 0) rc = sl_collector_export_json(c, json);
+  if (rc == 0) rc = sl_collector_export_pb(c, pb);
+  if (rc != 0 && json) remove(json); /* both or neither */
+  free(json);
+  free(pb);
+  return rc;
+}

@@ -1,0 +1,84 @@
+/*
+** sl_collector_reconcile.c — the loss accounting check: for every pool kind
+** (all four, AICore included) collected + dropped must equal the device's
+** total, and no active buffer may still hold records (a missing flush).
+** Drops are legitimate (pools too small for the host's pace) and are reported
+** as warnings; any other difference is a silent loss and an error.
+*/
+#include "sl_base.h"
+#include "sl_collector_internal.h"
+
+#include <inttypes.h>
+
+static const char *const pool_names[SL_BUF_KIND_COUNT] = {
+    [SL_BUF_AICPU_TASK] = "aicpu_task", [SL_BUF_SCHED_PHASE] = "sched_phase",
+    [SL_BUF_ORCH_PHASE] = "orch_phase", [SL_BUF_AICORE_TASK] = "aicore_task"};
+
+const char *sl_coll_pool_name(unsigned kind) { return kind < SL_BUF_KIND_COUNT ? pool_names[kind] : "?"; }
+
+static const char *const pool_knobs[SL_BUF_KIND_COUNT] = {
+    [SL_BUF_AICPU_TASK] = "prof_buffers_per_core", [SL_BUF_SCHED_PHASE] = "sched_buffers_per_thread",
+    [SL_BUF_ORCH_PHASE] = "orch_buffers_per_thread", [SL_BUF_AICORE_TASK] = "aicore_buffers_per_core"};
+
+int sl_collector_reconcile(sl_collector *c) {
+  if (!c) return -1;
+  if (!c->dp) {
+    c->reconciled = c->balanced = 1;
+    return 0;
+  }
+  if (sl_collector_read_metadata(c) != 0) return -1;
+  sl_devprof *dp = c->dp;
+  int balanced = 1;
+  c->uncommitted = c->bad_entries = 0;
+  for (int s = 0; s < c->nshards; s++) {
+    c->uncommitted += c->shards[s].uncommitted;
+    c->bad_entries += c->shards[s].bad_entries;
+  }
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+    sl_pool_account a = {0, 0, 0, 0};
+    int n = sl_devprof_pool_count(dp, k);
+    for (int i = 0; i < n; i++) {
+      const sl_active_head *h = &dp->pools[k][i].head;
+      uint64_t total = sl_ld_acq32(&h->total_record_count);
+      uint64_t dropped = sl_ld_acq32(&h->dropped_record_count);
+      uint64_t collected = 0;
+      for (int s = 0; s < c->nshards; s++) collected += c->shards[s].collected[k][i];
+      uint64_t unflushed = sl_devprof_unflushed(dp, k, i);
+      if (collected + dropped != total) {
+        sl_error("collector", "%s pool %d: collected %" PRIu64 " + dropped %" PRIu64 " != total %" PRIu64
+                              " (unaccounted %" PRId64 ")",
+                 pool_names[k], i, collected, dropped, total, (int64_t)(total - collected - dropped));
+        balanced = 0;
+      }
+      if (unflushed) {
+        sl_error("collector", "%s pool %d: %" PRIu64 " records left in an active buffer "
+                              "(device flush missing; not recovered)", pool_names[k], i, unflushed);
+        balanced = 0;
+      }
+      a.total += total;
+      a.dropped += dropped;
+      a.collected += collected;
+      a.unflushed += unflushed;
+    }
+    if (a.dropped)
+      sl_warn("collector", "%s: %" PRIu64 " of %" PRIu64 " records dropped on the device "
+                           "(pools too small for the host's pace: raise %s, or enable back-pressure)",
+              pool_names[k], a.dropped, a.total, pool_knobs[k]);
+    c->acct[k] = a;
+  }
+  if (c->uncommitted)
+    sl_error("collector", "%" PRIu64 " AICore record slots were handed out but never committed", c->uncommitted);
+  if (c->bad_entries) {
+    sl_error("collector", "%" PRIu64 " malformed ready-queue entries ignored", c->bad_entries);
+    balanced = 0;
+  }
+  c->reconciled = 1;
+  c->balanced = balanced;
+  return balanced ? 0 : 1;
+}
+
+sl_pool_account sl_collector_account(const sl_collector *c, unsigned kind) {
+  sl_pool_account zero = {0, 0, 0, 0};
+  if (!c || kind >= SL_BUF_KIND_COUNT) return zero;
+  return c->acct[kind];
+}

@@ -1,0 +1,334 @@
+/*
+** sl_run.c — `swimlane run WORKLOAD`: parse the options, load the workload, build
+** the simulated chip and the collector, run, check the results, and write the
+** output directory <out>/<Class>_<Case>_<YYYYMMDD_HHMMSS>/.
+*/
+#include <errno.h>
+#include <lua.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "commands.h"
+#include "sl_base.h"
+#include "sl_collector.h"
+#include "sl_platforms.h"
+#include "sl_run_internal.h"
+
+typedef struct run_opts {
+  const char *workload, *case_name, *platform, *out_root;
+  int level, dep_gen, dump_args, rounds;
+  int aic, aiv, sched, ring;
+  int quiet;
+} run_opts;
+
+static void usage(FILE *f) {
+  fputs("usage: swimlane run WORKLOAD [--case NAME] [--platform a2a3sim|a5sim]\n"
+        "                    [--enable-chip-swimlane [0-4]] [--enable-dep-gen] [--dump-args 0-3]\n"
+        "                    [--rounds N] [-o DIR] [--aic N] [--aiv N] [--sched-threads N]\n"
+        "                    [--full-chip] [--ring N] [-q]\n"
+        "\nWORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
+        "A bare --enable-chip-swimlane means level 4; --rounds above 1 disables capture.\n"
+        "Defaults: 2 AIC + 4 AIV, 2 scheduler threads + 1 orchestrator; --full-chip = 24 AIC + 48 AIV,\n"
+        "3 scheduler threads.\n",
+        f);
+}
+
+/* Parse a whole decimal integer in [lo, hi]; -1 on anything else. */
+static int parse_int(const char *s, long lo, long hi, long *out) {
+  if (!s || !*s) return -1;
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (*end || errno || v < lo || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_opts(int argc, char **argv, run_opts *o) {
+  *o = (run_opts){NULL, NULL, "a2a3sim", "outputs", 0, 0, 0, 1, 2, 4, 2, 0, 0};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    long v;
+#define NEED_VALUE()                                                   \
+  do {                                                                 \
+    if (i + 1 >= argc) {                                               \
+      sl_error(NULL, "run: option %s needs a value", a);               \
+      return 2;                                                        \
+    }                                                                  \
+  } while (0)
+#define INT_OPT(name, lo, hi, dst)                                                    \
+  if (!strcmp(a, name)) {                                                             \
+    NEED_VALUE();                                                                     \
+    if (parse_int(argv[++i], lo, hi, &v)) {                                           \
+      sl_error(NULL, "run: %s expects an integer in %d..%d, got '%s'", name, lo, hi, argv[i]); \
+      return 2;                                                                       \
+    }                                                                                 \
+    dst = (int)v;                                                                     \
+    continue;                                                                         \
+  }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 1;
+    }
+    if (!strncmp(a, "--enable-chip-swimlane", 22)) {
+      const char *val = a[22] == '=' ? a + 23 : NULL;
+      if (a[22] && a[22] != '=') {
+        sl_error(NULL, "run: unknown option '%s'", a);
+        return 2;
+      }
+      if (!val && i + 1 < argc && argv[i + 1][0] != '-' && parse_int(argv[i + 1], -1000000, 1000000, &v) == 0)
+        val = argv[++i];
+      if (!val) {
+        o->level = 4;
+        continue;
+      }
+      if (parse_int(val, 0, 4, &v)) {
+        sl_error(NULL, "run: bad chip swimlane level '%s' (expected 0..4)", val);
+        return 2;
+      }
+      o->level = (int)v;
+      continue;
+    }
+    if (!strcmp(a, "--enable-dep-gen")) {
+      o->dep_gen = 1;
+      continue;
+    }
+    if (!strcmp(a, "-q")) {
+      o->quiet = 1;
+      continue;
+    }
+    if (!strcmp(a, "--full-chip")) {
+      o->aic = 24;
+      o->aiv = 48;
+      o->sched = 3;
+      continue;
+    }
+    INT_OPT("--dump-args", 0, 3, o->dump_args)
+    INT_OPT("--rounds", 1, 1000000, o->rounds)
+    INT_OPT("--aic", 0, 108, o->aic)
+    INT_OPT("--aiv", 0, 108, o->aiv)
+    INT_OPT("--sched-threads", 1, 8, o->sched)
+    INT_OPT("--ring", 1, 1 << 24, o->ring)
+    if (!strcmp(a, "--case")) {
+      NEED_VALUE();
+      o->case_name = argv[++i];
+      continue;
+    }
+    if (!strcmp(a, "--platform") || !strcmp(a, "-p")) {
+      NEED_VALUE();
+      o->platform = argv[++i];
+      continue;
+    }
+    if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+      NEED_VALUE();
+      o->out_root = argv[++i];
+      continue;
+    }
+    if (a[0] == '-') {
+      sl_error(NULL, "run: unknown option '%s'", a);
+      return 2;
+    }
+    if (o->workload) {
+      sl_error(NULL, "run: more than one workload given ('%s' and '%s')", o->workload, a);
+      return 2;
+    }
+    o->workload = a;
+  }
+  if (!o->workload) {
+    usage(stderr);
+    return 2;
+  }
+  return 0;
+}
+
+/* <root>/<Class>_<Case>_<YYYYMMDD_HHMMSS>[_N] — a directory no earlier run used. */
+static char *make_out_dir(const char *root, const char *klass, const char *kase) {
+  char stamp[32], rel[512];
+  time_t now = time(NULL);
+  struct tm tm;
+  localtime_r(&now, &tm);
+  strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", &tm);
+  if (sl_mkdirs(root)) return NULL;
+  for (int n = 1; n < 1000; n++) {
+    if (n == 1) snprintf(rel, sizeof rel, "%s_%s_%s", klass, kase, stamp);
+    else snprintf(rel, sizeof rel, "%s_%s_%s_%d", klass, kase, stamp, n);
+    for (char *p = rel; *p; p++)
+      if (*p == '/' || *p == ' ') *p = '_';
+    char *dir = sl_path_join(root, rel);
+    if (!dir) return NULL;
+    if (mkdir(dir, 0777) == 0) return dir;
+    int e = errno;
+    if (e != EEXIST) {
+      sl_error(dir, "cannot create output directory: %s", strerror(e));
+      free(dir);
+      return NULL;
+    }
+    free(dir);
+  }
+  sl_error(root, "cannot find a free output directory name");
+  return NULL;
+}
+
+/* SIGINT: stop submitting, let running kernels finish, mark the capture truncated. */
+static sl_rt *volatile g_rt;
+static sl_collector *volatile g_coll;
+static volatile sig_atomic_t g_sigint;
+static void on_sigint(int sig) {
+  (void)sig;
+  g_sigint = 1;
+  if (g_rt) sl_rt_interrupt(g_rt);
+  if (g_coll) sl_collector_mark_truncated(g_coll);
+}
+
+/* One round: build chip + collector, run, write outputs. 0 ok, 1 failure. */
+static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const char *case_name,
+                     const struct sl_platform_info *plat, int level, const char *out_dir) {
+  int rc = 0;
+  int ncores = o->aic + o->aiv;
+  unsigned char types[SL_RT_MAX_CORES];
+  for (int i = 0; i < ncores && i < SL_RT_MAX_CORES; i++) types[i] = i < o->aic ? SL_CORE_AIC : SL_CORE_AIV;
+  sl_collector *coll = NULL;
+  sl_devprof *dp = NULL;
+  if (level > 0) {
+    sl_collector_config cc;
+    sl_collector_config_init(&cc, plat);
+    cc.platform_name = o->platform;
+    cc.level = (unsigned)level;
+    cc.num_cores = ncores;
+    cc.core_types = types;
+    cc.num_aicpu_threads = o->sched + 1;
+    coll = sl_collector_create(&cc);
+    if (!coll) return 1;
+    dp = sl_collector_device(coll);
+  }
+  sl_rt_config rc_cfg = {plat->clock_freq_hz, o->aic, o->aiv, o->sched, (unsigned)level, dp, o->ring,
+                         o->dep_gen, o->dump_args};
+  sl_rt *rt = sl_rt_create(&rc_cfg);
+  if (!rt) {
+    sl_error(wl->path, "run: %s", sl_rt_config_error()[0] ? sl_rt_config_error() : "out of memory");
+    sl_collector_destroy(coll);
+    return 1;
+  }
+  sl_run_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.wl = wl;
+  ctx.rng = 0x9E3779B97F4A7C15ull;
+  sl_run_set_case(&ctx, case_idx);
+  g_coll = coll;
+  g_rt = rt;
+  if (coll && sl_collector_start(coll)) {
+    sl_rt_destroy(rt);
+    sl_collector_destroy(coll);
+    return 1;
+  }
+  int orc = sl_rt_run(rt, sl_run_orchestrate, &ctx);
+  g_rt = NULL;
+  int interrupted = sl_rt_interrupted(rt) || g_sigint;
+  if (orc && !interrupted) {
+    sl_error(wl->path, "%s", ctx.err[0] ? ctx.err : sl_rt_last_error(rt));
+    rc = 1;
+  }
+  if (coll) {
+    if (interrupted) sl_collector_mark_truncated(coll);
+    if (sl_collector_finish(coll, out_dir)) rc = 1;
+  }
+  g_coll = NULL;
+  if (out_dir) {
+    char name[300];
+    snprintf(name, sizeof name, "name_map_%s.json", case_name);
+    char *p = sl_path_join(out_dir, name);
+    if (!p || sl_write_name_map(wl, p)) rc = 1;
+    free(p);
+    if (o->dep_gen) {
+      p = sl_path_join(out_dir, "deps.json");
+      if (!p || sl_write_deps_json(rt, p)) rc = 1;
+      free(p);
+    }
+    if (o->dump_args) {
+      p = sl_path_join(out_dir, "args_dump");
+      if (!p || sl_write_args_dump(rt, o->dump_args, p)) rc = 1;
+      free(p);
+    }
+  }
+  sl_rt_stats st = sl_rt_get_stats(rt);
+  if (!o->quiet)
+    printf("swimlane: %s/%s on %s: %llu tasks (%llu kernel, %llu dummy, %llu predicated off, %llu alloc), "
+           "%llu dispatches\n",
+           wl->klass, case_name, o->platform, (unsigned long long)st.tasks, (unsigned long long)st.kernel_tasks,
+           (unsigned long long)st.dummy_tasks, (unsigned long long)st.skipped_tasks,
+           (unsigned long long)st.alloc_tasks, (unsigned long long)st.dispatches);
+  if (interrupted) {
+    sl_error(wl->path, "interrupted: the capture holds what was collected and is marked truncated");
+    rc = 130;
+  } else if (rc == 0 && sl_run_check(&ctx)) {
+    sl_error(wl->path, "result check failed: %s", ctx.err);
+    rc = 1;
+  }
+  sl_rt_destroy(rt);
+  sl_collector_destroy(coll);
+  return rc;
+}
+
+int sl_cmd_run(int argc, char **argv) {
+  run_opts o;
+  int prc = parse_opts(argc, argv, &o);
+  if (prc) return prc == 1 ? 0 : prc;
+  if (strcmp(o.platform, "a2a3sim") && strcmp(o.platform, "a5sim")) {
+    sl_error(NULL, "run: unknown platform '%s' (a2a3sim or a5sim)", o.platform);
+    return 2;
+  }
+  const struct sl_platform_info *plat = sl_platform_by_name(o.platform);
+  if (!plat) {
+    sl_error(NULL, "run: unknown platform '%s'", o.platform);
+    return 2;
+  }
+  if (o.aic + o.aiv < 1 || o.aic + o.aiv > (int)plat->max_cores) {
+    sl_error(NULL, "run: %d AIC + %d AIV cores do not fit %s (1..%d cores)", o.aic, o.aiv, o.platform,
+             (int)plat->max_cores);
+    return 2;
+  }
+  if (o.sched + 1 > (int)plat->max_aicpu_threads) {
+    sl_error(NULL, "run: %d scheduler threads + 1 orchestrator exceed %s's %d AICPU threads", o.sched,
+             o.platform, (int)plat->max_aicpu_threads);
+    return 2;
+  }
+  int level = o.level;
+  if (o.rounds > 1 && level > 0) {
+    fprintf(stderr, "swimlane: run: --rounds %d > 1: chip swimlane capture disabled\n", o.rounds);
+    level = 0;
+  }
+  sl_workload wl;
+  if (sl_workload_load(&wl, o.workload)) {
+    sl_workload_free(&wl);
+    return 1;
+  }
+  char case_name[128];
+  int case_idx = sl_workload_case(&wl, o.case_name, o.platform, case_name, sizeof case_name);
+  if (!case_idx) {
+    sl_workload_free(&wl);
+    return 1;
+  }
+  int want_dir = level > 0 || o.dep_gen || o.dump_args;
+  char *out_dir = want_dir ? make_out_dir(o.out_root, wl.klass, case_name) : NULL;
+  if (want_dir && !out_dir) {
+    sl_workload_free(&wl);
+    return 1;
+  }
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old);
+  int rc = 0;
+  for (int r = 0; r < o.rounds && rc == 0 && !g_sigint; r++)
+    rc = run_round(&o, &wl, case_idx, case_name, plat, level, r == 0 ? out_dir : NULL);
+  sigaction(SIGINT, &old, NULL);
+  if (out_dir && !o.quiet) printf("swimlane: outputs in %s\n", out_dir);
+  free(out_dir);
+  sl_workload_free(&wl);
+  return rc;
+}

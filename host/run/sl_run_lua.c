@@ -1,0 +1,512 @@
+/*
+** sl_run_lua.c — the orchestration API a workload's Lua sees as `rt`: tensors
+** (host buffers standing in for GM) and their views, submit, dummy, alloc_tensors.
+** orchestrate() runs on the orchestrator thread; check() on the main thread after
+** the run. The Lua state is never used by two threads at once.
+*/
+#include <lauxlib.h>
+#include <lua.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl_run_internal.h"
+
+#define TENSOR_MT "swimlane.tensor"
+#define DT_FLOAT32 0
+#define DT_INT32 2
+#define DT_INT64 7
+#define DT_UINT64 8
+#define DT_UINT32 10
+#define DT_BOOL 11
+
+static sl_run_ctx *ctx_of(lua_State *L) {
+  return (sl_run_ctx *)lua_touserdata(L, lua_upvalueindex(1));
+}
+
+static int parse_dtype(const char *s) {
+  if (!strcmp(s, "float32")) return DT_FLOAT32;
+  if (!strcmp(s, "int32")) return DT_INT32;
+  if (!strcmp(s, "int64")) return DT_INT64;
+  if (!strcmp(s, "uint64")) return DT_UINT64;
+  if (!strcmp(s, "uint32")) return DT_UINT32;
+  if (!strcmp(s, "bool")) return DT_BOOL;
+  return -1;
+}
+
+static sl_rt_tensor *check_tensor(lua_State *L, int idx) {
+  return (sl_rt_tensor *)luaL_checkudata(L, idx, TENSOR_MT);
+}
+
+static sl_rt_tensor *push_tensor(lua_State *L, const sl_rt_tensor *t) {
+  sl_rt_tensor *u = lua_newuserdatauv(L, sizeof *u, 0);
+  *u = *t;
+  luaL_setmetatable(L, TENSOR_MT);
+  return u;
+}
+
+static int64_t numel(const sl_rt_tensor *t) {
+  int64_t n = 1;
+  for (int i = 0; i < t->ndims; i++) n *= t->shape[i];
+  return n;
+}
+
+/* Byte address of logical element i (row-major over the view). */
+static void *elem(const sl_rt_tensor *t, int64_t i) {
+  int64_t off = t->start_offset;
+  for (int d = t->ndims - 1; d >= 0; d--) {
+    off += (i % t->shape[d]) * t->strides[d];
+    i /= t->shape[d];
+  }
+  return (char *)t->buf->data + off * (int64_t)sl_dtype_size(t->dtype);
+}
+
+static void store(lua_State *L, const sl_rt_tensor *t, int64_t i, int vidx) {
+  void *p = elem(t, i);
+  switch (t->dtype) {
+    case DT_FLOAT32: *(float *)p = (float)luaL_checknumber(L, vidx); break;
+    case DT_INT32: *(int32_t *)p = (int32_t)luaL_checkinteger(L, vidx); break;
+    case DT_UINT32: *(uint32_t *)p = (uint32_t)luaL_checkinteger(L, vidx); break;
+    case DT_BOOL: *(uint8_t *)p = (uint8_t)lua_toboolean(L, vidx); break;
+    default: *(int64_t *)p = (int64_t)luaL_checkinteger(L, vidx); break;
+  }
+}
+
+static void load(lua_State *L, const sl_rt_tensor *t, int64_t i) {
+  void *p = elem(t, i);
+  switch (t->dtype) {
+    case DT_FLOAT32: lua_pushnumber(L, *(float *)p); break;
+    case DT_INT32: lua_pushinteger(L, *(int32_t *)p); break;
+    case DT_UINT32: lua_pushinteger(L, *(uint32_t *)p); break;
+    case DT_BOOL: lua_pushboolean(L, *(uint8_t *)p); break;
+    default: lua_pushinteger(L, *(int64_t *)p); break;
+  }
+}
+
+static double next_random(sl_run_ctx *c) { /* xorshift64*, deterministic per run */
+  c->rng ^= c->rng >> 12;
+  c->rng ^= c->rng << 25;
+  c->rng ^= c->rng >> 27;
+  return (double)((c->rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+}
+
+static void read_shape(lua_State *L, int tidx, const char *key, int64_t *shape, int *nd) {
+  lua_getfield(L, tidx, key);
+  if (!lua_istable(L, -1)) luaL_error(L, "%s must be a list of sizes", key);
+  *nd = (int)lua_rawlen(L, -1);
+  if (*nd < 1 || *nd > 5) luaL_error(L, "%s must have 1..5 dimensions", key);
+  for (int i = 0; i < *nd; i++) {
+    lua_rawgeti(L, -1, i + 1);
+    shape[i] = luaL_checkinteger(L, -1);
+    if (shape[i] < 0) luaL_error(L, "%s[%d] is negative", key, i + 1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+static void init_tensor(lua_State *L, sl_run_ctx *c, sl_rt_tensor *t, int spec) {
+  lua_getfield(L, spec, "init");
+  int64_t n = numel(t);
+  if (lua_isnil(L, -1)) {
+  } else if (lua_isnumber(L, -1)) {
+    for (int64_t i = 0; i < n; i++) store(L, t, i, -1);
+  } else if (lua_isstring(L, -1)) {
+    const char *how = lua_tostring(L, -1);
+    for (int64_t i = 0; i < n; i++) {
+      if (!strcmp(how, "zeros")) lua_pushinteger(L, 0);
+      else if (!strcmp(how, "ones")) lua_pushinteger(L, 1);
+      else if (!strcmp(how, "iota")) lua_pushinteger(L, i);
+      else if (!strcmp(how, "random")) {
+        double r = next_random(c);
+        if (t->dtype == DT_FLOAT32) lua_pushnumber(L, r * 2.0 - 1.0);
+        else lua_pushinteger(L, (lua_Integer)(r * 100));
+      } else
+        luaL_error(L, "unknown init '%s' (zeros, ones, iota, random, a number or a table)", how);
+      store(L, t, i, -1);
+      lua_pop(L, 1);
+    }
+  } else if (lua_istable(L, -1)) {
+    if ((int64_t)lua_rawlen(L, -1) != n) luaL_error(L, "init table has %d values, tensor has %d",
+                                                   (int)lua_rawlen(L, -1), (int)n);
+    for (int64_t i = 0; i < n; i++) {
+      lua_rawgeti(L, -1, i + 1);
+      store(L, t, i, -1);
+      lua_pop(L, 1);
+    }
+  } else {
+    luaL_error(L, "bad init value");
+  }
+  lua_pop(L, 1);
+}
+
+static void contiguous_strides(sl_rt_tensor *t) {
+  int64_t s = 1;
+  for (int i = t->ndims - 1; i >= 0; i--) {
+    t->strides[i] = s;
+    s *= t->shape[i];
+  }
+}
+
+/* rt:tensor{shape=..., dtype=..., init=...} */
+static int l_tensor(lua_State *L) {
+  sl_run_ctx *c = ctx_of(L);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  sl_rt_tensor t;
+  memset(&t, 0, sizeof t);
+  read_shape(L, 2, "shape", t.shape, &t.ndims);
+  lua_getfield(L, 2, "dtype");
+  const char *dt = luaL_optstring(L, -1, "float32");
+  t.dtype = parse_dtype(dt);
+  if (t.dtype < 0) return luaL_error(L, "unknown dtype '%s'", dt);
+  lua_pop(L, 1);
+  contiguous_strides(&t);
+  uint64_t bytes = (uint64_t)numel(&t) * sl_dtype_size(t.dtype);
+  t.buf = sl_rt_buffer_new(c->rt, bytes);
+  if (!t.buf) return luaL_error(L, "out of memory for a %d-byte tensor", (int)bytes);
+  init_tensor(L, c, &t, 2);
+  push_tensor(L, &t);
+  return 1;
+}
+
+/* t:view{offset={...}, shape={...}} */
+static int l_view(lua_State *L) {
+  sl_rt_tensor *t = check_tensor(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  sl_rt_tensor v = *t;
+  int nd;
+  int64_t off[5] = {0, 0, 0, 0, 0};
+  read_shape(L, 2, "shape", v.shape, &nd);
+  if (nd != t->ndims) return luaL_error(L, "view shape has %d dims, tensor has %d", nd, t->ndims);
+  lua_getfield(L, 2, "offset");
+  if (lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    int ond;
+    read_shape(L, 2, "offset", off, &ond);
+    if (ond != nd) return luaL_error(L, "view offset has %d dims, tensor has %d", ond, nd);
+  } else {
+    lua_pop(L, 1);
+  }
+  for (int i = 0; i < nd; i++) {
+    if (off[i] + v.shape[i] > t->shape[i]) return luaL_error(L, "view exceeds dimension %d", i + 1);
+    v.start_offset += off[i] * t->strides[i];
+  }
+  push_tensor(L, &v);
+  return 1;
+}
+
+static int64_t check_index(lua_State *L, const sl_rt_tensor *t, int idx) {
+  lua_Integer i = luaL_checkinteger(L, idx);
+  if (i < 0 || i >= numel(t)) luaL_error(L, "index %d out of range (numel %d)", (int)i, (int)numel(t));
+  return i;
+}
+static int l_get(lua_State *L) {
+  sl_rt_tensor *t = check_tensor(L, 1);
+  load(L, t, check_index(L, t, 2));
+  return 1;
+}
+static int l_set(lua_State *L) {
+  sl_rt_tensor *t = check_tensor(L, 1);
+  store(L, t, check_index(L, t, 2), 3);
+  return 0;
+}
+static int l_numel(lua_State *L) {
+  lua_pushinteger(L, numel(check_tensor(L, 1)));
+  return 1;
+}
+static int l_shape(lua_State *L) {
+  sl_rt_tensor *t = check_tensor(L, 1);
+  lua_createtable(L, t->ndims, 0);
+  for (int i = 0; i < t->ndims; i++) {
+    lua_pushinteger(L, t->shape[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+/* Read a kernel field (func_id) of the submit table; -1 when absent. */
+static int kernel_field(lua_State *L, int spec, const char *key) {
+  lua_getfield(L, spec, key);
+  int v = -1;
+  if (!lua_isnil(L, -1)) {
+    if (!lua_isinteger(L, -1)) luaL_error(L, "submit: '%s' must be a func_id", key);
+    v = (int)lua_tointeger(L, -1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+static void read_scalar(lua_State *L, int idx, sl_rt_scalar *s) {
+  s->dtype = DT_INT64;
+  if (lua_istable(L, idx)) {
+    lua_rawgeti(L, idx, 2);
+    if (lua_isstring(L, -1)) {
+      s->dtype = parse_dtype(lua_tostring(L, -1));
+      if (s->dtype < 0) luaL_error(L, "submit: unknown scalar dtype '%s'", lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+    lua_rawgeti(L, idx, 1);
+    int v = lua_gettop(L);
+    if (!lua_isnumber(L, v) && !lua_isboolean(L, v))
+      luaL_error(L, "submit: scalar {value, dtype} needs a number or boolean value");
+    if (s->dtype == DT_FLOAT32) {
+      float f = (float)lua_tonumber(L, v);
+      uint32_t bits;
+      memcpy(&bits, &f, 4);
+      s->raw = bits;
+    } else if (s->dtype == DT_BOOL) {
+      s->raw = lua_toboolean(L, v) ? 1 : 0;
+    } else {
+      s->raw = (uint64_t)lua_tointeger(L, v);
+    }
+    lua_pop(L, 1);
+    return;
+  }
+  if (lua_isinteger(L, idx)) {
+    s->raw = (uint64_t)lua_tointeger(L, idx);
+  } else if (lua_isnumber(L, idx)) {
+    float f = (float)lua_tonumber(L, idx);
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    s->raw = bits;
+    s->dtype = DT_FLOAT32;
+  } else if (lua_isboolean(L, idx)) {
+    s->raw = lua_toboolean(L, idx);
+    s->dtype = DT_BOOL;
+  } else {
+    luaL_error(L, "submit: a scalar must be a number, a boolean or {value, dtype}");
+  }
+}
+
+static void push_task_id(lua_State *L, uint64_t id) { lua_pushinteger(L, (lua_Integer)id); }
+
+/* rt:submit{aic=, aiv0=, aiv1=, func=, args=, scalars=, block_num=, predicate=, deps=} */
+static int l_submit(lua_State *L) {
+  sl_run_ctx *c = ctx_of(L);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  sl_rt_submit s;
+  memset(&s, 0, sizeof s);
+  s.kernel_ids[0] = kernel_field(L, 2, "aic");
+  s.kernel_ids[1] = kernel_field(L, 2, "aiv0");
+  s.kernel_ids[2] = kernel_field(L, 2, "aiv1");
+  int f = kernel_field(L, 2, "func");
+  if (f >= 0) {
+    const sl_incore *ic = sl_workload_incore(c->wl, f);
+    if (!ic) return luaL_error(L, "submit: func_id %d is not an incore of this workload", f);
+    s.kernel_ids[ic->is_aic ? 0 : 1] = f;
+  }
+  const sl_incore *widest = NULL;
+  for (int i = 0; i < 3; i++) {
+    if (s.kernel_ids[i] < 0) continue;
+    const sl_incore *ic = sl_workload_incore(c->wl, s.kernel_ids[i]);
+    if (!ic) return luaL_error(L, "submit: func_id %d is not an incore of this workload", s.kernel_ids[i]);
+    if (ic->is_aic != (i == 0))
+      return luaL_error(L, "submit: func_id %d (%s) is an %s kernel, placed in an %s slot", ic->func_id,
+                        ic->name, ic->is_aic ? "aic" : "aiv", i == 0 ? "aic" : "aiv");
+    s.fns[i] = ic->fn;
+    if (!widest || ic->nsig > widest->nsig) widest = ic;
+  }
+  lua_getfield(L, 2, "block_num");
+  s.block_num = (int)luaL_optinteger(L, -1, 1);
+  lua_pop(L, 1);
+  lua_getfield(L, 2, "predicate");
+  s.predicate = lua_isnil(L, -1) ? 1 : lua_toboolean(L, -1);
+  lua_pop(L, 1);
+
+  sl_rt_tensor tensors[SL_RT_MAX_TENSOR_ARGS];
+  sl_arg_dir dirs[SL_RT_MAX_TENSOR_ARGS];
+  sl_rt_scalar scalars[SL_RT_MAX_SCALAR_ARGS];
+  uint64_t deps[64];
+  lua_getfield(L, 2, "args");
+  if (!lua_isnil(L, -1)) {
+    luaL_checktype(L, -1, LUA_TTABLE);
+    s.ntensors = (int)lua_rawlen(L, -1);
+    if (s.ntensors > SL_RT_MAX_TENSOR_ARGS) return luaL_error(L, "submit: more than 32 tensor args");
+    for (int i = 0; i < s.ntensors; i++) {
+      lua_rawgeti(L, -1, i + 1);
+      tensors[i] = *check_tensor(L, -1);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  if (!widest && s.ntensors)
+    return luaL_error(L, "submit: a task without kernels (dummy) takes no tensor args");
+  if (widest && widest->nsig_tensors != s.ntensors)
+    return luaL_error(L, "submit: %s's signature declares %d tensors, the task passes %d", widest->name,
+                      widest->nsig_tensors, s.ntensors);
+  for (int i = 0, k = 0; i < s.ntensors; k++) {
+    if (widest->sig[k] == SL_ARG_SCALAR) continue;
+    dirs[i++] = widest->sig[k];
+  }
+  lua_getfield(L, 2, "scalars");
+  if (!lua_isnil(L, -1)) {
+    luaL_checktype(L, -1, LUA_TTABLE);
+    s.nscalars = (int)lua_rawlen(L, -1);
+    if (s.nscalars > SL_RT_MAX_SCALAR_ARGS) return luaL_error(L, "submit: more than 16 scalars");
+    for (int i = 0; i < s.nscalars; i++) {
+      lua_rawgeti(L, -1, i + 1);
+      read_scalar(L, lua_gettop(L), &scalars[i]);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, 2, "deps");
+  if (!lua_isnil(L, -1)) {
+    luaL_checktype(L, -1, LUA_TTABLE);
+    s.ndeps = (int)lua_rawlen(L, -1);
+    if (s.ndeps > 64) return luaL_error(L, "submit: more than 64 explicit deps");
+    for (int i = 0; i < s.ndeps; i++) {
+      lua_rawgeti(L, -1, i + 1);
+      deps[i] = (uint64_t)luaL_checkinteger(L, -1);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  s.tensors = tensors;
+  s.dirs = dirs;
+  s.scalars = scalars;
+  s.explicit_deps = deps;
+  uint64_t id = sl_rt_submit_task(c->rt, &s);
+  if (id == UINT64_MAX) return luaL_error(L, "submit: %s", sl_rt_last_error(c->rt));
+  push_task_id(L, id);
+  return 1;
+}
+
+/* rt:dummy{deps = {...}} */
+static int l_dummy(lua_State *L) {
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lua_getfield(L, 2, "deps");
+  lua_newtable(L);
+  lua_insert(L, -2);
+  lua_setfield(L, -2, "deps");
+  lua_replace(L, 2);
+  return l_submit(L);
+}
+
+/* rt:alloc_tensors{{shape=, dtype=}, ...} -> tensors... */
+static int l_alloc(lua_State *L) {
+  sl_run_ctx *c = ctx_of(L);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  int n = (int)lua_rawlen(L, 2);
+  if (n < 1 || n > 16) return luaL_error(L, "alloc_tensors: 1..16 tensor specs");
+  sl_rt_tensor ts[16];
+  uint64_t bytes[16];
+  sl_rt_buffer *bufs[16];
+  for (int i = 0; i < n; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    int spec = lua_gettop(L);
+    memset(&ts[i], 0, sizeof ts[i]);
+    read_shape(L, spec, "shape", ts[i].shape, &ts[i].ndims);
+    lua_getfield(L, spec, "dtype");
+    ts[i].dtype = parse_dtype(luaL_optstring(L, -1, "float32"));
+    if (ts[i].dtype < 0) return luaL_error(L, "alloc_tensors: unknown dtype");
+    lua_pop(L, 2);
+    contiguous_strides(&ts[i]);
+    bytes[i] = (uint64_t)numel(&ts[i]) * sl_dtype_size(ts[i].dtype);
+  }
+  if (sl_rt_alloc_tensors(c->rt, bytes, n, bufs) == UINT64_MAX)
+    return luaL_error(L, "alloc_tensors: %s", sl_rt_last_error(c->rt));
+  for (int i = 0; i < n; i++) {
+    ts[i].buf = bufs[i];
+    push_tensor(L, &ts[i]);
+  }
+  return n;
+}
+
+static int l_scalar_f32(lua_State *L) {
+  float f = (float)luaL_checknumber(L, -1);
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  lua_pushinteger(L, bits);
+  return 1;
+}
+
+/* rt.close(a, b, tol): |a - b| <= tol * max(1, |b|) */
+static int l_close(lua_State *L) {
+  double a = luaL_checknumber(L, 1), b = luaL_checknumber(L, 2), tol = luaL_optnumber(L, 3, 1e-4);
+  lua_pushboolean(L, fabs(a - b) <= tol * fmax(1.0, fabs(b)));
+  return 1;
+}
+
+static void push_rt(lua_State *L, sl_run_ctx *c) {
+  if (luaL_newmetatable(L, TENSOR_MT)) {
+    static const luaL_Reg methods[] = {{"view", l_view},   {"get", l_get},     {"set", l_set},
+                                       {"numel", l_numel}, {"shape", l_shape}, {NULL, NULL}};
+    luaL_newlib(L, methods);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
+  static const luaL_Reg fns[] = {{"tensor", l_tensor},          {"submit", l_submit},
+                                 {"dummy", l_dummy},            {"alloc_tensors", l_alloc},
+                                 {"scalar_f32", l_scalar_f32},  {"close", l_close},
+                                 {NULL, NULL}};
+  lua_newtable(L);
+  lua_pushlightuserdata(L, c);
+  luaL_setfuncs(L, fns, 1);
+  int aic = 0, aiv = 0;
+  sl_rt_core_counts(c->rt, &aic, &aiv);
+  lua_pushinteger(L, aic);
+  lua_setfield(L, -2, "num_aic");
+  lua_pushinteger(L, aiv);
+  lua_setfield(L, -2, "num_aiv");
+  lua_pushinteger(L, aic < aiv / 2 ? aic : aiv / 2);
+  lua_setfield(L, -2, "num_clusters");
+}
+
+void sl_run_set_case(sl_run_ctx *c, int idx) {
+  lua_State *L = c->wl->L;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, c->wl->table_ref);
+  lua_getfield(L, -1, "cases");
+  lua_rawgeti(L, -1, idx);
+  lua_getfield(L, -1, "params");
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+  }
+  c->case_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_pop(L, 3);
+  c->state_ref = LUA_REFNIL;
+}
+
+static int traceback(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
+  return 1;
+}
+
+static int call_hook(sl_run_ctx *c, const char *name, int want_state) {
+  lua_State *L = c->wl->L;
+  int base = lua_gettop(L);
+  lua_pushcfunction(L, traceback);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, c->wl->table_ref);
+  lua_getfield(L, -1, name);
+  lua_remove(L, -2);
+  if (lua_isnil(L, -1)) {
+    lua_settop(L, base);
+    return 0;
+  }
+  push_rt(L, c);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, c->case_ref);
+  int nargs = 2;
+  if (want_state) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c->state_ref);
+    nargs = 3;
+  }
+  int rc = lua_pcall(L, nargs, 1, base + 1);
+  if (rc != LUA_OK) {
+    snprintf(c->err, sizeof c->err, "%s: %s", name, lua_tostring(L, -1));
+    lua_settop(L, base);
+    return -1;
+  }
+  if (!want_state) c->state_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_settop(L, base);
+  return 0;
+}
+
+int sl_run_orchestrate(void *ctx, sl_rt *rt) {
+  sl_run_ctx *c = ctx;
+  c->rt = rt;
+  return call_hook(c, "orchestrate", 0);
+}
+
+int sl_run_check(sl_run_ctx *c) { return call_hook(c, "check", 1); }

@@ -1,0 +1,256 @@
+/*
+** sl_run_workload.c — find a workload file, run it, and check the table it returns
+** (class, incores, cases, orchestrate); every problem names the file.
+*/
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "sl_base.h"
+#include "sl_run_internal.h"
+
+/* Bounded copy that always terminates (truncating long names). */
+static void copy_str(char *dst, size_t len, const char *src) {
+  size_t n = strlen(src);
+  if (n >= len) n = len - 1;
+  memcpy(dst, src, n);
+  dst[n] = 0;
+}
+
+static int is_file(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int resolve_path(sl_workload *wl, const char *arg) {
+  size_t n = strlen(arg);
+  if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".lua"))) {
+    if (!is_file(arg)) {
+      sl_error(arg, "no such workload file");
+      return -1;
+    }
+    snprintf(wl->path, sizeof wl->path, "%s", arg);
+  } else {
+    char rel[512];
+    snprintf(rel, sizeof rel, "lua/workloads/%s.lua", arg);
+    char *p = sl_path_join(sl_home(), rel);
+    if (!p) return -1;
+    if (!is_file(p)) {
+      sl_error(NULL, "unknown workload '%s' (no %s)", arg, p);
+      free(p);
+      return -1;
+    }
+    snprintf(wl->path, sizeof wl->path, "%s", p);
+    free(p);
+  }
+  const char *base = strrchr(wl->path, '/');
+  base = base ? base + 1 : wl->path;
+  copy_str(wl->name, sizeof wl->name, base);
+  char *dot = strrchr(wl->name, '.');
+  if (dot) *dot = 0;
+  return 0;
+}
+
+static int field_string(lua_State *L, int idx, const char *key, char *out, size_t len) {
+  lua_getfield(L, idx, key);
+  int ok = lua_type(L, -1) == LUA_TSTRING;
+  if (ok) copy_str(out, len, lua_tostring(L, -1));
+  lua_pop(L, 1);
+  return ok;
+}
+
+static int parse_dir(const char *s, sl_arg_dir *d) {
+  if (!strcasecmp(s, "in")) *d = SL_ARG_IN;
+  else if (!strcasecmp(s, "out")) *d = SL_ARG_OUT;
+  else if (!strcasecmp(s, "inout")) *d = SL_ARG_INOUT;
+  else if (!strcasecmp(s, "scalar")) *d = SL_ARG_SCALAR;
+  else return -1;
+  return 0;
+}
+
+static int load_incore(sl_workload *wl, lua_State *L, int i, sl_incore *ic) {
+  const char *f = wl->path;
+  int t = lua_gettop(L);
+  lua_getfield(L, t, "func_id");
+  if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > 0xFFFE) {
+    sl_error(f, "incores[%d].func_id must be an integer >= 0", i);
+    return -1;
+  }
+  ic->func_id = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  if (!field_string(L, t, "source", ic->source, sizeof ic->source)) {
+    sl_error(f, "incores[%d].source must be a string (kernel C file relative to the repository root)", i);
+    return -1;
+  }
+  ic->fn = sl_kernel_find(ic->source);
+  if (!ic->fn) {
+    sl_error(f, "incores[%d].source '%s' is not a kernel built into swimlane", i, ic->source);
+    return -1;
+  }
+  if (!field_string(L, t, "name", ic->name, sizeof ic->name)) {
+    const char *b = strrchr(ic->source, '/');
+    copy_str(ic->name, sizeof ic->name, b ? b + 1 : ic->source);
+    char *dot = strrchr(ic->name, '.');
+    if (dot) *dot = 0;
+  }
+  char ct[16];
+  if (!field_string(L, t, "core_type", ct, sizeof ct) || (strcmp(ct, "aic") && strcmp(ct, "aiv"))) {
+    sl_error(f, "incores[%d].core_type must be \"aic\" or \"aiv\"", i);
+    return -1;
+  }
+  ic->is_aic = !strcmp(ct, "aic");
+  lua_getfield(L, t, "signature");
+  if (!lua_istable(L, -1)) {
+    sl_error(f, "incores[%d].signature must be a list of \"in\"/\"out\"/\"inout\"/\"scalar\"", i);
+    return -1;
+  }
+  int n = (int)lua_rawlen(L, -1);
+  if (n > 64) n = 64;
+  for (int k = 1; k <= n; k++) {
+    lua_rawgeti(L, -1, k);
+    const char *s = lua_tostring(L, -1);
+    if (!s || parse_dir(s, &ic->sig[k - 1])) {
+      sl_error(f, "incores[%d].signature[%d] must be \"in\", \"out\", \"inout\" or \"scalar\"", i, k);
+      return -1;
+    }
+    if (ic->sig[k - 1] != SL_ARG_SCALAR) ic->nsig_tensors++;
+    lua_pop(L, 1);
+  }
+  ic->nsig = n;
+  lua_pop(L, 1);
+  return 0;
+}
+
+int sl_workload_load(sl_workload *wl, const char *arg) {
+  memset(wl, 0, sizeof *wl);
+  wl->table_ref = LUA_NOREF;
+  if (resolve_path(wl, arg)) return -1;
+  lua_State *L = sl_lua_new();
+  if (!L) {
+    sl_error(wl->path, "cannot create a Lua state");
+    return -1;
+  }
+  wl->L = L;
+  if (sl_lua_dofile(L, wl->path, 1)) return -1;
+  const char *f = wl->path;
+  if (!lua_istable(L, -1)) {
+    sl_error(f, "a workload file must return a table");
+    return -1;
+  }
+  int t = lua_gettop(L);
+  if (!field_string(L, t, "class", wl->klass, sizeof wl->klass)) {
+    sl_error(f, "missing string field 'class'");
+    return -1;
+  }
+  wl->has_orch_name = field_string(L, t, "orchestrator_name", wl->orch_name, sizeof wl->orch_name);
+  lua_getfield(L, t, "orchestrate");
+  if (!lua_isfunction(L, -1)) {
+    sl_error(f, "missing function 'orchestrate'");
+    return -1;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, t, "incores");
+  if (!lua_istable(L, -1) || lua_rawlen(L, -1) == 0) {
+    sl_error(f, "'incores' must be a non-empty list");
+    return -1;
+  }
+  int n = (int)lua_rawlen(L, -1);
+  if (n > SL_RUN_MAX_INCORES) {
+    sl_error(f, "too many incores (%d, at most %d)", n, SL_RUN_MAX_INCORES);
+    return -1;
+  }
+  for (int i = 1; i <= n; i++) {
+    lua_rawgeti(L, -1, i);
+    if (!lua_istable(L, -1)) {
+      sl_error(f, "incores[%d] must be a table", i);
+      return -1;
+    }
+    if (load_incore(wl, L, i, &wl->incores[i - 1])) return -1;
+    for (int k = 0; k < i - 1; k++)
+      if (wl->incores[k].func_id == wl->incores[i - 1].func_id) {
+        sl_error(f, "incores[%d]: func_id %d is used twice", i, wl->incores[k].func_id);
+        return -1;
+      }
+    lua_pop(L, 1);
+  }
+  wl->nincores = n;
+  lua_pop(L, 1);
+  lua_getfield(L, t, "cases");
+  if (!lua_istable(L, -1) || lua_rawlen(L, -1) == 0) {
+    sl_error(f, "'cases' must be a non-empty list");
+    return -1;
+  }
+  lua_pop(L, 1);
+  wl->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  return 0;
+}
+
+void sl_workload_free(sl_workload *wl) {
+  if (wl->L) lua_close(wl->L);
+  wl->L = NULL;
+}
+
+const sl_incore *sl_workload_incore(const sl_workload *wl, int func_id) {
+  for (int i = 0; i < wl->nincores; i++)
+    if (wl->incores[i].func_id == func_id) return &wl->incores[i];
+  return NULL;
+}
+
+static int lists_platform(lua_State *L, int case_idx, const char *platform) {
+  lua_getfield(L, case_idx, "platforms");
+  int found = 0;
+  if (lua_istable(L, -1)) {
+    int n = (int)lua_rawlen(L, -1);
+    for (int i = 1; i <= n && !found; i++) {
+      lua_rawgeti(L, -1, i);
+      const char *s = lua_tostring(L, -1);
+      found = s && !strcmp(s, platform);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return found;
+}
+
+int sl_workload_case(sl_workload *wl, const char *case_name, const char *platform, char *out,
+                     size_t outlen) {
+  lua_State *L = wl->L;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, wl->table_ref);
+  lua_getfield(L, -1, "cases");
+  int cases = lua_gettop(L), n = (int)lua_rawlen(L, cases), pick = 0;
+  char names[512] = "";
+  for (int i = 1; i <= n && !pick; i++) {
+    lua_rawgeti(L, cases, i);
+    int c = lua_gettop(L);
+    char nm[128];
+    if (!lua_istable(L, c) || !field_string(L, c, "name", nm, sizeof nm)) {
+      sl_error(wl->path, "cases[%d] must be a table with a string 'name'", i);
+      lua_settop(L, cases - 2);
+      return 0;
+    }
+    size_t used = strlen(names);
+    snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", nm);
+    if (case_name ? !strcmp(nm, case_name) : lists_platform(L, c, platform)) {
+      if (case_name && !lists_platform(L, c, platform)) {
+        sl_error(wl->path, "case '%s' does not list platform '%s' in its platforms", nm, platform);
+        lua_settop(L, cases - 2);
+        return 0;
+      }
+      pick = i;
+      snprintf(out, outlen, "%s", nm);
+    }
+    lua_pop(L, 1);
+  }
+  lua_settop(L, cases - 2);
+  if (!pick) {
+    if (case_name)
+      sl_error(wl->path, "unknown case '%s' (cases: %s)", case_name, names);
+    else
+      sl_error(wl->path, "no case lists platform '%s' (cases: %s)", platform, names);
+  }
+  return pick;
+}

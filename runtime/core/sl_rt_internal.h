@@ -1,0 +1,143 @@
+/*
+** sl_rt_internal.h — the runtime's private state: tasks, per-core registers,
+** scheduler threads. Shared by the orchestrator, scheduler and AICore modules.
+*/
+#ifndef SL_RT_INTERNAL_H
+#define SL_RT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "sl_phases.h"
+#include "sl_readyq.h"
+#include "sl_runtime.h"
+#include "sl_tensormap.h"
+
+/* Register protocol (anchor-datapath §1): COND bit 31 = FIN, bits 30..0 = token. */
+#define SL_REG_TASK_MASK 0x7FFFFFFFu
+#define SL_REG_FIN_BIT 0x80000000u
+#define SL_REG_TOKEN_LIMIT 0x7FFFFFF0u
+#define SL_REG_EXIT 0x7FFFFFF0u
+
+/* Queue shapes (sl_platforms: queue_shape_aic/aiv/mix). */
+enum { SL_SHAPE_AIC = 0, SL_SHAPE_AIV = 1, SL_SHAPE_MIX = 2, SL_SHAPE_COUNT = 3 };
+
+/* Phase kinds: the generated ids of schema/phases.lua. */
+enum {
+  SL_RT_PH_COMPLETE = SL_PHASE_COMPLETE,
+  SL_RT_PH_DISPATCH = SL_PHASE_DISPATCH,
+  SL_RT_PH_RELEASE = SL_PHASE_RELEASE,
+  SL_RT_PH_DUMMY = SL_PHASE_DUMMY,
+  SL_RT_PH_RESOLVE = SL_PHASE_RESOLVE,
+  SL_RT_PH_DUMMY_TASK = SL_PHASE_DUMMY_TASK,
+  SL_RT_PH_PREDICATED_SKIP = SL_PHASE_PREDICATED_SKIP,
+};
+
+struct sl_rt_task {
+  uint64_t id;
+  int kernel_ids[3];
+  sl_kernel_fn fns[3];
+  int nmembers;              /* active kernel slots */
+  int shape;                 /* SL_SHAPE_*, -1 for dummy / alloc */
+  int block_num;
+  int next_block;            /* guarded by the ready queue's mutex */
+  int predicate;
+  int is_dummy, is_alloc;
+  int ntensors, nscalars;
+  sl_rt_tensor *tensors;     /* ntensors (one allocation with dirs) */
+  sl_arg_dir *dirs;
+  sl_rt_scalar scalars[SL_RT_MAX_SCALAR_ARGS];
+  int64_t args[SL_ARG_SLOTS];   /* positional payload (descriptor pointers, scalars) */
+  sl_tensor_desc *descs;        /* ntensors, 64-byte aligned */
+
+  atomic_int fanin;          /* unresolved predecessors + 1 submit guard */
+  atomic_int pending;        /* subtasks not yet FIN'd */
+  pthread_mutex_t mu;        /* guards done + fanout against the orchestrator */
+  int done;
+  sl_rt_task **fanout;
+  int nfanout, capfanout;
+  sl_rt_task *release_next;  /* scheduler's deferred-release list */
+};
+
+/* One simulated AICore: its registers and the payload the scheduler fills before
+** publishing a token. Registers are atomics (release writes, acquire reads). */
+typedef struct sl_rt_core {
+  _Atomic uint32_t data_main_base; /* AICPU -> AICore token            */
+  _Atomic uint32_t cond;           /* AICore -> AICPU ACK / FIN + token  */
+  char pad0[56];
+  /* payload, written by the owning scheduler while the core is idle */
+  sl_kernel_fn fn;
+  int64_t args[SL_ARG_SLOTS];
+  sl_local_context lc;
+  sl_global_context gc;
+  uint64_t task_token;
+  int lane;
+  /* scheduler-private */
+  int id, is_aic, cluster, owner;
+  uint32_t seq;              /* dispatch counter for reg_task_id */
+  uint32_t token;            /* token in flight                  */
+  int busy, acked;
+  sl_rt_task *task;
+  uint64_t dispatch_ts;
+  pthread_t thread;
+  sl_rt *rt;
+  char pad1[64];
+} sl_rt_core;
+
+typedef struct sl_rt_sched {
+  sl_rt *rt;
+  int idx;
+  int cores[SL_RT_MAX_CORES];
+  int ncores;
+  int clusters[SL_RT_MAX_CORES];
+  int nclusters;
+  pthread_t thread;
+  sl_rt_task *release_head;  /* completed tasks awaiting release */
+  uint32_t pop_hit, pop_miss; /* since the last dispatch record */
+  uint64_t total_hit, total_miss, dispatches;
+} sl_rt_sched;
+
+struct sl_rt {
+  sl_rt_config cfg;
+  int ncores, nclusters;
+  sl_rt_core *cores;
+  sl_rt_sched sched[SL_RT_MAX_SCHED];
+  sl_readyq queues[SL_SHAPE_COUNT];
+  sl_readyq dummyq;
+  sl_tensormap tm;
+
+  /* orchestrator state */
+  uint32_t next_local;
+  uint32_t submit_idx;
+  sl_rt_task **tasks;        /* every task, in submit order (orchestrator appends) */
+  size_t ntasks, captasks;
+  sl_rt_edge *edges;
+  size_t nedges, capedges;
+  sl_rt_buffer *buffers;
+  char err[256];
+
+  atomic_uint_fast64_t submitted, released, inflight;
+  atomic_int orch_done;
+  atomic_int interrupted;
+  atomic_uint_fast64_t completed, kernel_tasks, dummy_tasks, skipped_tasks, alloc_tasks;
+
+  /* args dump */
+  pthread_mutex_t dump_mu;
+  sl_rt_dump_entry *dump;
+  size_t ndump, capdump;
+};
+
+/* sl_rt_orch.c */
+void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t);
+void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage);
+/* sl_rt_sched.c: resolve successors of a finished task; returns consumers visited. */
+int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t);
+void *sl_rt_sched_main(void *arg);
+/* sl_rt_aicore.c */
+void *sl_rt_aicore_main(void *arg);
+
+static inline void sl_rt_spin_hint(void);
+#include <sched.h>
+static inline void sl_rt_spin_hint(void) { sched_yield(); }
+
+#endif /* SL_RT_INTERNAL_H */

@@ -1,0 +1,406 @@
+/*
+** sl_rt_orch.c — the orchestrator side: submit_task / alloc_tensors, dependency
+** discovery through the tensormap, ring-slot back-pressure, the recorded graph
+** (deps.json) and args-dump capture.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl_rt_internal.h"
+#include "sl_tdesc.h"
+
+static void set_err(sl_rt *rt, const char *msg) { snprintf(rt->err, sizeof rt->err, "%s", msg); }
+const char *sl_rt_last_error(const sl_rt *rt) { return rt->err; }
+
+uint64_t sl_rt_tensor_id(const sl_rt_buffer *b) {
+  uint64_t h = 0xcbf29ce484222325ull, words[2] = {(uint64_t)(uintptr_t)b->data, (uint64_t)(uint32_t)b->version};
+  const unsigned char *p = (const unsigned char *)words;
+  for (size_t i = 0; i < sizeof words; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+sl_rt_buffer *sl_rt_buffer_new(sl_rt *rt, uint64_t bytes) {
+  sl_rt_buffer *b = calloc(1, sizeof *b);
+  if (!b) return NULL;
+  b->data = calloc(1, bytes ? (size_t)bytes : 1);
+  if (!b->data) {
+    free(b);
+    return NULL;
+  }
+  b->bytes = bytes;
+  b->creator_task = UINT64_MAX;
+  b->next = rt->buffers;
+  rt->buffers = b;
+  return b;
+}
+
+/* Byte span [lo, hi) a view touches. */
+static void span(const sl_rt_tensor *t, uint64_t *lo, uint64_t *hi) {
+  size_t es = sl_dtype_size(t->dtype);
+  uint64_t last = (uint64_t)t->start_offset;
+  int empty = 0;
+  for (int i = 0; i < t->ndims; i++) {
+    if (t->shape[i] <= 0) empty = 1;
+    else last += (uint64_t)(t->shape[i] - 1) * (uint64_t)t->strides[i];
+  }
+  *lo = (uint64_t)t->start_offset * es;
+  *hi = empty ? *lo : (last + 1) * es;
+}
+
+static int is_contiguous(const sl_rt_tensor *t) {
+  int64_t expect = 1;
+  for (int i = t->ndims - 1; i >= 0; i--) {
+    if (t->shape[i] != 1 && t->strides[i] != expect) return 0;
+    expect *= t->shape[i];
+  }
+  return 1;
+}
+
+static void fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t) {
+  memset(d, 0, sizeof *d);
+  SL_TD_ADDR(d) = (uint64_t)(uintptr_t)t->buf->data;
+  SL_TD_SIZE(d) = t->buf->bytes;
+  SL_TD_START(d) = (uint64_t)t->start_offset;
+  SL_TD_VERSION(d) = t->buf->version;
+  SL_TD_NDIMS(d) = (uint32_t)t->ndims;
+  SL_TD_DTYPE(d) = (uint8_t)t->dtype;
+  SL_TD_CONTIG(d) = (uint8_t)is_contiguous(t);
+  for (int i = 0; i < t->ndims && i < SL_TD_MAX_DIMS; i++) {
+    SL_TD_SHAPE(d, i) = (uint32_t)t->shape[i];
+    SL_TD_STRIDE(d, i) = (uint32_t)t->strides[i];
+  }
+}
+
+static int push_edge(sl_rt *rt, sl_rt_edge e) {
+  if (!rt->cfg.dep_gen) return 0;
+  if (rt->nedges == rt->capedges) {
+    size_t n = rt->capedges ? rt->capedges * 2 : 256;
+    sl_rt_edge *v = realloc(rt->edges, n * sizeof *v);
+    if (!v) return -1;
+    rt->edges = v;
+    rt->capedges = n;
+  }
+  rt->edges[rt->nedges++] = e;
+  return 0;
+}
+
+static int push_task(sl_rt *rt, sl_rt_task *t) {
+  if (rt->ntasks == rt->captasks) {
+    size_t n = rt->captasks ? rt->captasks * 2 : 256;
+    sl_rt_task **v = realloc(rt->tasks, n * sizeof *v);
+    if (!v) return -1;
+    rt->tasks = v;
+    rt->captasks = n;
+  }
+  rt->tasks[rt->ntasks++] = t;
+  return 0;
+}
+
+static sl_rt_task *new_task(sl_rt *rt) {
+  sl_rt_task *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  pthread_mutex_init(&t->mu, NULL);
+  t->id = (uint64_t)rt->next_local++;
+  t->block_num = 1;
+  t->predicate = 1;
+  t->shape = -1;
+  for (int i = 0; i < 3; i++) t->kernel_ids[i] = -1;
+  if (push_task(rt, t)) {
+    pthread_mutex_destroy(&t->mu);
+    free(t);
+    return NULL;
+  }
+  return t;
+}
+
+/* Make `succ` wait for `pred` unless pred already finished. */
+static int add_dep(sl_rt_task *pred, sl_rt_task *succ) {
+  int added = 0;
+  pthread_mutex_lock(&pred->mu);
+  if (!pred->done) {
+    if (pred->nfanout == pred->capfanout) {
+      int n = pred->capfanout ? pred->capfanout * 2 : 4;
+      sl_rt_task **v = realloc(pred->fanout, (size_t)n * sizeof *v);
+      if (!v) {
+        pthread_mutex_unlock(&pred->mu);
+        return -1;
+      }
+      pred->fanout = v;
+      pred->capfanout = n;
+    }
+    pred->fanout[pred->nfanout++] = succ;
+    atomic_fetch_add_explicit(&succ->fanin, 1, memory_order_relaxed);
+    added = 1;
+  }
+  pthread_mutex_unlock(&pred->mu);
+  return added;
+}
+
+void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
+  if (rt->cfg.dump_args) sl_rt_dump_task(rt, t, 0);
+  sl_readyq *q = (t->is_dummy || !t->predicate) ? &rt->dummyq : &rt->queues[t->shape];
+  if (sl_readyq_push(q, t)) { /* out of memory: nothing sane is left to do */
+    fputs("swimlane: runtime: out of memory in the ready queue\n", stderr);
+    abort();
+  }
+}
+
+/* Wait for a ring slot: the scheduler's release phase frees them. */
+static int wait_ring(sl_rt *rt) {
+  uint64_t cap = (uint64_t)(rt->cfg.ring_size > 0 ? rt->cfg.ring_size : 4096);
+  while (atomic_load_explicit(&rt->inflight, memory_order_acquire) >= cap) {
+    if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return -1;
+    sl_rt_spin_hint();
+  }
+  return 0;
+}
+
+static sl_rt_task *find_task(sl_rt *rt, uint64_t id) {
+  /* ids are dense local ids on ring 0: index == local id */
+  if ((id >> 32) != 0 || (size_t)id >= rt->ntasks) return NULL;
+  return rt->tasks[id];
+}
+
+uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
+  sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
+  uint64_t t0 = dp ? sl_rt_cycles(rt->cfg.clock_freq_hz) : 0;
+  if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
+    set_err(rt, "interrupted");
+    return UINT64_MAX;
+  }
+  if (s->ntensors < 0 || s->ntensors > SL_RT_MAX_TENSOR_ARGS || s->nscalars < 0 ||
+      s->nscalars > SL_RT_MAX_SCALAR_ARGS) {
+    set_err(rt, "too many task arguments (at most 32 tensors and 16 scalars)");
+    return UINT64_MAX;
+  }
+  int members = 0, has_aic = 0;
+  for (int i = 0; i < 3; i++)
+    if (s->kernel_ids[i] >= 0) {
+      if (!s->fns[i]) {
+        set_err(rt, "task member has no kernel function");
+        return UINT64_MAX;
+      }
+      members++;
+      if (i == 0) has_aic = 1;
+    }
+  if (s->block_num < 1) {
+    set_err(rt, "block_num must be >= 1");
+    return UINT64_MAX;
+  }
+  if (members > 1 && rt->nclusters == 0) {
+    set_err(rt, "MIX task needs a cluster (1 AIC + 2 AIV), this chip has none");
+    return UINT64_MAX;
+  }
+  if (members == 1 && ((has_aic && rt->cfg.num_aic == 0) || (!has_aic && rt->cfg.num_aiv == 0))) {
+    set_err(rt, "task needs a core type this chip has none of");
+    return UINT64_MAX;
+  }
+  for (int i = 0; i < s->ndeps; i++)
+    if (!find_task(rt, s->explicit_deps[i])) {
+      set_err(rt, "explicit dependency names an unknown task id");
+      return UINT64_MAX;
+    }
+  if (wait_ring(rt)) {
+    set_err(rt, "interrupted");
+    return UINT64_MAX;
+  }
+  sl_rt_task *t = new_task(rt);
+  if (!t) {
+    set_err(rt, "out of memory");
+    return UINT64_MAX;
+  }
+  memcpy(t->kernel_ids, s->kernel_ids, sizeof t->kernel_ids);
+  memcpy(t->fns, s->fns, sizeof t->fns);
+  /* A single AIV kernel always sits in slot aiv0. */
+  if (members == 1 && t->kernel_ids[2] >= 0) {
+    t->kernel_ids[1] = t->kernel_ids[2];
+    t->fns[1] = t->fns[2];
+    t->kernel_ids[2] = -1;
+    t->fns[2] = NULL;
+  }
+  t->nmembers = members;
+  t->is_dummy = members == 0;
+  t->shape = members == 0 ? -1 : members > 1 ? SL_SHAPE_MIX : has_aic ? SL_SHAPE_AIC : SL_SHAPE_AIV;
+  t->block_num = members == 0 ? 1 : s->block_num;
+  t->predicate = s->predicate;
+  t->ntensors = s->ntensors;
+  t->nscalars = s->nscalars;
+  atomic_init(&t->pending, t->block_num * (members ? members : 1));
+  atomic_init(&t->fanin, 1); /* submit guard */
+  if (t->ntensors) {
+    t->descs = aligned_alloc(64, ((size_t)t->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
+    t->tensors = malloc((size_t)t->ntensors * (sizeof *t->tensors + sizeof *t->dirs));
+    if (!t->descs || !t->tensors) {
+      set_err(rt, "out of memory");
+      return UINT64_MAX;
+    }
+  }
+  t->dirs = t->tensors ? (sl_arg_dir *)(t->tensors + t->ntensors) : NULL;
+  for (int i = 0; i < t->ntensors; i++) {
+    t->tensors[i] = s->tensors[i];
+    t->dirs[i] = s->dirs[i];
+    fill_desc(&t->descs[i], &t->tensors[i]);
+    t->args[i] = (int64_t)(uintptr_t)&t->descs[i];
+  }
+  for (int i = 0; i < t->nscalars; i++) {
+    t->scalars[i] = s->scalars[i];
+    t->args[t->ntensors + i] = (int64_t)s->scalars[i].raw;
+  }
+
+  /* Dependencies: explicit, creator (first use of an alloc_tensors buffer), tensormap. */
+  for (int i = 0; i < s->ndeps; i++) {
+    sl_rt_task *p = find_task(rt, s->explicit_deps[i]);
+    if (add_dep(p, t) < 0) goto oom;
+    if (push_edge(rt, (sl_rt_edge){p->id, t->id, -1, 0, 0, 0, -1})) goto oom;
+  }
+  for (int i = 0; i < t->ntensors; i++) {
+    const sl_rt_tensor *tt = &t->tensors[i];
+    uint64_t lo, hi;
+    span(tt, &lo, &hi);
+    uint64_t tid = sl_rt_tensor_id(tt->buf);
+    if (tt->buf->creator_task != UINT64_MAX) {
+      if (push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1})) goto oom;
+    }
+    sl_tm_hit hits[64];
+    size_t n = sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, hits, 64);
+    if (n > 64) n = 64; /* beyond 64 overlapping writers the oldest are implied by the rest */
+    for (size_t h = 0; h < n; h++) {
+      if (hits[h].producer == t) continue;
+      if (add_dep(hits[h].producer, t) < 0) goto oom;
+      if (push_edge(rt, (sl_rt_edge){hits[h].producer->id, t->id, i, 2, hits[h].covered, tid,
+                                     hits[h].prod_arg}))
+        goto oom;
+    }
+  }
+  for (int i = 0; i < t->ntensors; i++) {
+    if (t->dirs[i] == SL_ARG_IN) continue;
+    uint64_t lo, hi;
+    span(&t->tensors[i], &lo, &hi);
+    if (sl_tensormap_insert(&rt->tm, t->tensors[i].buf, lo, hi, t, i)) goto oom;
+  }
+
+  atomic_fetch_add_explicit(&rt->inflight, 1, memory_order_acq_rel);
+  atomic_fetch_add_explicit(&rt->submitted, 1, memory_order_acq_rel);
+  if (t->is_dummy) atomic_fetch_add_explicit(&rt->dummy_tasks, 1, memory_order_relaxed);
+  else if (!t->predicate) atomic_fetch_add_explicit(&rt->skipped_tasks, 1, memory_order_relaxed);
+  else atomic_fetch_add_explicit(&rt->kernel_tasks, 1, memory_order_relaxed);
+  uint64_t id = t->id;
+  if (atomic_fetch_sub_explicit(&t->fanin, 1, memory_order_acq_rel) == 1) sl_rt_make_ready(rt, t);
+  if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_cycles(rt->cfg.clock_freq_hz), id, rt->submit_idx);
+  rt->submit_idx++;
+  return id;
+oom:
+  set_err(rt, "out of memory while recording dependencies");
+  return UINT64_MAX;
+}
+
+uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out) {
+  sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
+  uint64_t t0 = dp ? sl_rt_cycles(rt->cfg.clock_freq_hz) : 0;
+  sl_rt_task *t = new_task(rt);
+  if (!t) {
+    set_err(rt, "out of memory");
+    return UINT64_MAX;
+  }
+  t->is_alloc = 1;
+  t->done = 1; /* completed inline by the orchestrator */
+  for (int i = 0; i < n; i++) {
+    out[i] = sl_rt_buffer_new(rt, bytes[i]);
+    if (!out[i]) {
+      set_err(rt, "out of memory");
+      return UINT64_MAX;
+    }
+    out[i]->creator_task = t->id;
+  }
+  atomic_fetch_add_explicit(&rt->alloc_tasks, 1, memory_order_relaxed);
+  if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_cycles(rt->cfg.clock_freq_hz), t->id, rt->submit_idx);
+  rt->submit_idx++;
+  return t->id;
+}
+
+/* ---- args dump ------------------------------------------------------------------------- */
+
+static int push_dump(sl_rt *rt, const sl_rt_dump_entry *e) {
+  if (rt->ndump == rt->capdump) {
+    size_t n = rt->capdump ? rt->capdump * 2 : 256;
+    sl_rt_dump_entry *v = realloc(rt->dump, n * sizeof *v);
+    if (!v) return -1;
+    rt->dump = v;
+    rt->capdump = n;
+  }
+  rt->dump[rt->ndump++] = *e;
+  return 0;
+}
+
+/* Gather a view into a logical row-major copy. */
+static void *gather(const sl_rt_tensor *t, uint64_t *bytes) {
+  size_t es = sl_dtype_size(t->dtype);
+  uint64_t numel = 1;
+  for (int i = 0; i < t->ndims; i++) numel *= (uint64_t)(t->shape[i] > 0 ? t->shape[i] : 0);
+  *bytes = numel * es;
+  unsigned char *out = malloc(*bytes ? (size_t)*bytes : 1);
+  if (!out) return NULL;
+  const unsigned char *base = t->buf->data;
+  int64_t idx[5] = {0, 0, 0, 0, 0};
+  for (uint64_t k = 0; k < numel; k++) {
+    int64_t off = t->start_offset;
+    for (int i = 0; i < t->ndims; i++) off += idx[i] * t->strides[i];
+    memcpy(out + k * es, base + (size_t)off * es, es);
+    for (int i = t->ndims - 1; i >= 0; i--) {
+      if (++idx[i] < t->shape[i]) break;
+      idx[i] = 0;
+    }
+  }
+  return out;
+}
+
+/* stage 0: inputs, inouts and scalars before dispatch; stage 1: outputs and inouts
+** after completion. Dummies and allocs have nothing to dump. */
+void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage) {
+  if (t->is_dummy || t->is_alloc) return;
+  sl_rt_dump_entry e;
+  memset(&e, 0, sizeof e);
+  e.task_id = t->id;
+  for (int i = 0; i < 3; i++)
+    if (t->kernel_ids[i] >= 0) e.func_ids[e.nfunc++] = t->kernel_ids[i];
+  e.stage = stage;
+  pthread_mutex_lock(&rt->dump_mu);
+  for (int i = 0; i < t->ntensors; i++) {
+    sl_arg_dir d = t->dirs[i];
+    if (stage == 0 && d == SL_ARG_OUT) continue;
+    if (stage == 1 && d == SL_ARG_IN) continue;
+    const sl_rt_tensor *tt = &t->tensors[i];
+    e.arg_index = i;
+    e.role = d == SL_ARG_IN ? 0 : d == SL_ARG_OUT ? 1 : 2;
+    e.is_scalar = 0;
+    e.dtype = tt->dtype;
+    e.ndims = tt->ndims;
+    memcpy(e.shape, tt->shape, sizeof e.shape);
+    memcpy(e.strides, tt->strides, sizeof e.strides);
+    e.start_offset = tt->start_offset;
+    e.payload = NULL;
+    e.payload_bytes = 0;
+    if (rt->cfg.dump_args == 2 || rt->cfg.dump_args == 1) e.payload = gather(tt, &e.payload_bytes);
+    push_dump(rt, &e);
+  }
+  if (stage == 0)
+    for (int i = 0; i < t->nscalars; i++) {
+      memset(e.shape, 0, sizeof e.shape);
+      memset(e.strides, 0, sizeof e.strides);
+      e.arg_index = t->ntensors + i;
+      e.role = 0;
+      e.is_scalar = 1;
+      e.dtype = t->scalars[i].dtype;
+      e.value = t->scalars[i].raw;
+      e.ndims = 0;
+      e.start_offset = 0;
+      e.payload = NULL;
+      e.payload_bytes = 0;
+      push_dump(rt, &e);
+    }
+  pthread_mutex_unlock(&rt->dump_mu);
+}

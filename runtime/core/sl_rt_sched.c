@@ -1,0 +1,290 @@
+/*
+** sl_rt_sched.c — one AICPU scheduler thread. Each loop iteration runs the outer
+** phases in order — complete (with nested resolve), dispatch, dummy, release — and,
+** at level >= 3, emits one phase record per phase that did work. Idle iterations
+** emit nothing and yield the CPU.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl_rt_internal.h"
+
+typedef struct phase_ctx {
+  sl_rt *rt;
+  sl_rt_sched *s;
+  sl_devprof *dp; /* non-NULL only at level >= 3 */
+  uint32_t iter;
+  uint64_t freq;
+} phase_ctx;
+
+static void depths(sl_rt *rt, int16_t d[3]) {
+  for (int i = 0; i < SL_SHAPE_COUNT; i++) {
+    int v = sl_readyq_depth(&rt->queues[i]);
+    d[i] = (int16_t)(v > 32767 ? 32767 : v);
+  }
+}
+
+static void emit(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a,
+                 uint32_t b, const int16_t *d0) {
+  int16_t d1[3];
+  depths(pc->rt, d1);
+  sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, d1);
+}
+
+/* Resolve a finished task's successors (any thread). Successors whose last
+** predecessor this was become ready. Returns the number of consumers visited. */
+int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t) {
+  pthread_mutex_lock(&t->mu);
+  t->done = 1;
+  sl_rt_task **fo = t->fanout;
+  int n = t->nfanout;
+  t->fanout = NULL;
+  t->nfanout = t->capfanout = 0;
+  pthread_mutex_unlock(&t->mu);
+  for (int i = 0; i < n; i++)
+    if (atomic_fetch_sub_explicit(&fo[i]->fanin, 1, memory_order_acq_rel) == 1)
+      sl_rt_make_ready(rt, fo[i]);
+  free(fo);
+  atomic_fetch_add_explicit(&rt->completed, 1, memory_order_relaxed);
+  return n;
+}
+
+/* A task's last subtask finished (or a dummy was retired): resolve, then queue the
+** ring slot for the release phase. Emits a nested resolve record when the walk
+** took at least 1 us. */
+static void on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0) {
+  if (pc->rt->cfg.dump_args) sl_rt_dump_task(pc->rt, t, 1);
+  uint64_t r0 = pc->dp ? sl_rt_cycles(pc->freq) : 0;
+  int visited = sl_rt_task_finished(pc->rt, t);
+  if (pc->dp) {
+    uint64_t r1 = sl_rt_cycles(pc->freq);
+    if (r1 - r0 >= pc->freq / 1000000u)
+      emit(pc, SL_RT_PH_RESOLVE, r0, r1, (uint32_t)visited, 0, 0, d0);
+  }
+  t->release_next = pc->s->release_head;
+  pc->s->release_head = t;
+}
+
+/* ---- complete -------------------------------------------------------------------------- */
+
+static int phase_complete(phase_ctx *pc) {
+  sl_rt *rt = pc->rt;
+  sl_rt_sched *s = pc->s;
+  const unsigned level = rt->cfg.level;
+  sl_devprof *dp = rt->cfg.dp;
+  int16_t d0[3] = {0, 0, 0};
+  uint64_t t0 = 0;
+  int done = 0;
+  for (int i = 0; i < s->ncores; i++) {
+    sl_rt_core *c = &rt->cores[s->cores[i]];
+    if (!c->busy) continue;
+    uint32_t v = atomic_load_explicit(&c->cond, memory_order_acquire);
+    if ((v & SL_REG_TASK_MASK) != c->token) continue;
+    if (!(v & SL_REG_FIN_BIT)) {
+      if (!c->acked && dp) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
+      c->acked = 1;
+      continue;
+    }
+    if (!done && pc->dp) {
+      t0 = sl_rt_cycles(pc->freq);
+      depths(rt, d0);
+    }
+    uint64_t finish = level >= 2 ? sl_rt_cycles(pc->freq) : 0;
+    if (dp) {
+      if (!c->acked) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
+      if (level >= 2) sl_devprof_complete_task(dp, c->id, s->idx, c->token, c->dispatch_ts, finish);
+    }
+    c->busy = 0;
+    sl_rt_task *t = c->task;
+    c->task = NULL;
+    done++;
+    if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1)
+      on_task_complete(pc, t, d0);
+  }
+  if (done && pc->dp) emit(pc, SL_RT_PH_COMPLETE, t0, sl_rt_cycles(pc->freq), (uint32_t)done, 0, 0, d0);
+  return done;
+}
+
+/* ---- dispatch -------------------------------------------------------------------------- */
+
+static uint32_t next_token(sl_rt_core *c) {
+  uint32_t tok = (++c->seq) & SL_REG_TASK_MASK;
+  if (tok >= SL_REG_TOKEN_LIMIT || tok == 0) { /* wrap, keeping parity of the skip even */
+    c->seq += (SL_REG_TASK_MASK + 1u - tok) & ~1u;
+    tok = (++c->seq) & SL_REG_TASK_MASK;
+    if (tok == 0) tok = (++c->seq) & SL_REG_TASK_MASK;
+  }
+  return tok;
+}
+
+/* Publish block `block` of member `slot` of task t to core c. */
+static void dispatch_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int block, int lane,
+                         uint64_t ts) {
+  sl_rt *rt = pc->rt;
+  c->fn = t->fns[slot];
+  memcpy(c->args, t->args, sizeof c->args);
+  c->lc.block_idx = block;
+  c->lc.block_num = t->block_num;
+  c->gc.sub_block_id = lane;
+  c->args[SL_SPMD_LOCAL_CONTEXT_INDEX] = (int64_t)(uintptr_t)&c->lc;
+  c->args[SL_SPMD_GLOBAL_CONTEXT_INDEX] = (int64_t)(uintptr_t)&c->gc;
+  c->task_token = t->id;
+  c->lane = lane;
+  c->task = t;
+  c->busy = 1;
+  c->acked = 0;
+  c->token = next_token(c);
+  c->dispatch_ts = ts;
+  if (rt->cfg.dp) sl_devprof_on_dispatch(rt->cfg.dp, c->id, pc->s->idx, c->token);
+  atomic_store_explicit(&c->data_main_base, c->token, memory_order_release);
+  pc->s->dispatches++;
+}
+
+/* Pop one block from queue `shape` for an idle slot; counts hits and misses. */
+static sl_rt_task *pop(phase_ctx *pc, int shape, int *block) {
+  sl_readyq *q = &pc->rt->queues[shape];
+  if (!sl_readyq_depth(q)) return NULL;
+  sl_rt_task *t = sl_readyq_pop_block(q, block);
+  if (t) pc->s->pop_hit++;
+  else pc->s->pop_miss++;
+  return t;
+}
+
+static int phase_dispatch(phase_ctx *pc) {
+  sl_rt *rt = pc->rt;
+  sl_rt_sched *s = pc->s;
+  int16_t d0[3] = {0, 0, 0};
+  uint64_t t0 = 0, ts = 0;
+  int published = 0;
+  if (pc->dp) depths(rt, d0);
+  if (pc->dp || rt->cfg.level >= 2) t0 = ts = sl_rt_cycles(pc->freq);
+  /* MIX first: a whole idle cluster takes one block of a MIX task. */
+  for (int k = 0; k < s->nclusters; k++) {
+    int cl = s->clusters[k];
+    sl_rt_core *aic = &rt->cores[cl], *v0 = &rt->cores[rt->cfg.num_aic + 2 * cl],
+               *v1 = &rt->cores[rt->cfg.num_aic + 2 * cl + 1];
+    if (aic->busy || v0->busy || v1->busy) continue;
+    int block;
+    sl_rt_task *t = pop(pc, SL_SHAPE_MIX, &block);
+    if (!t) break;
+    sl_rt_core *targets[3] = {aic, v0, v1};
+    for (int slot = 0; slot < 3; slot++) {
+      if (t->kernel_ids[slot] < 0) continue;
+      dispatch_one(pc, targets[slot], t, slot, block, slot == 2 ? 1 : 0, ts);
+      published++;
+    }
+  }
+  for (int i = 0; i < s->ncores; i++) {
+    sl_rt_core *c = &rt->cores[s->cores[i]];
+    if (c->busy) continue;
+    int block;
+    sl_rt_task *t = pop(pc, c->is_aic ? SL_SHAPE_AIC : SL_SHAPE_AIV, &block);
+    if (!t) continue;
+    int slot = c->is_aic ? 0 : (t->kernel_ids[1] >= 0 ? 1 : 2);
+    dispatch_one(pc, c, t, slot, block, c->is_aic ? 0 : (c->id - rt->cfg.num_aic) & 1, ts);
+    published++;
+  }
+  if (published && pc->dp) {
+    emit(pc, SL_RT_PH_DISPATCH, t0, sl_rt_cycles(pc->freq), (uint32_t)published, s->pop_hit,
+         s->pop_miss, d0);
+    s->total_hit += s->pop_hit;
+    s->total_miss += s->pop_miss;
+    s->pop_hit = s->pop_miss = 0;
+  }
+  return published;
+}
+
+/* ---- dummy: explicit dummies and false-predicate tasks ------------------------------- */
+
+static int phase_dummy(phase_ctx *pc) {
+  sl_rt *rt = pc->rt;
+  if (!sl_readyq_depth(&rt->dummyq)) return 0;
+  int16_t d0[3] = {0, 0, 0};
+  uint64_t t0 = 0;
+  if (pc->dp) {
+    depths(rt, d0);
+    t0 = sl_rt_cycles(pc->freq);
+  }
+  int n = 0, block;
+  sl_rt_task *t;
+  while ((t = sl_readyq_pop_block(&rt->dummyq, &block)) != NULL) {
+    if (pc->dp) {
+      uint64_t now = sl_rt_cycles(pc->freq);
+      uint32_t kind = t->is_dummy ? SL_RT_PH_DUMMY_TASK : SL_RT_PH_PREDICATED_SKIP;
+      sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, now, now, pc->iter, 1,
+                             (uint32_t)(t->id & 0xFFFFFFFFu), (uint32_t)(t->id >> 32), NULL, NULL);
+    }
+    on_task_complete(pc, t, d0);
+    n++;
+  }
+  if (n && pc->dp) emit(pc, SL_RT_PH_DUMMY, t0, sl_rt_cycles(pc->freq), (uint32_t)n, 0, 0, d0);
+  return n;
+}
+
+/* ---- release: give completed tasks' ring slots back to the orchestrator ---------------- */
+
+static int phase_release(phase_ctx *pc) {
+  sl_rt_sched *s = pc->s;
+  if (!s->release_head) return 0;
+  int16_t d0[3] = {0, 0, 0};
+  uint64_t t0 = 0;
+  if (pc->dp) {
+    depths(pc->rt, d0);
+    t0 = sl_rt_cycles(pc->freq);
+  }
+  int n = 0;
+  for (sl_rt_task *t = s->release_head; t; t = t->release_next) n++;
+  s->release_head = NULL;
+  atomic_fetch_sub_explicit(&pc->rt->inflight, (uint64_t)n, memory_order_acq_rel);
+  atomic_fetch_add_explicit(&pc->rt->released, (uint64_t)n, memory_order_acq_rel);
+  if (pc->dp) emit(pc, SL_RT_PH_RELEASE, t0, sl_rt_cycles(pc->freq), (uint32_t)n, 0, 0, d0);
+  return n;
+}
+
+static int any_busy(sl_rt *rt, sl_rt_sched *s) {
+  for (int i = 0; i < s->ncores; i++)
+    if (rt->cores[s->cores[i]].busy) return 1;
+  return 0;
+}
+
+static int finished(sl_rt *rt, sl_rt_sched *s) {
+  if (any_busy(rt, s) || s->release_head) return 0;
+  if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return 1;
+  if (!atomic_load_explicit(&rt->orch_done, memory_order_acquire)) return 0;
+  return atomic_load_explicit(&rt->released, memory_order_acquire) ==
+         atomic_load_explicit(&rt->submitted, memory_order_acquire);
+}
+
+void *sl_rt_sched_main(void *arg) {
+  sl_rt_sched *s = arg;
+  sl_rt *rt = s->rt;
+  phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->cfg.clock_freq_hz};
+  if (pc.dp)
+    for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
+  for (;;) {
+    pc.iter++;
+    int work = phase_complete(&pc);
+    if (!atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
+      work += phase_dispatch(&pc);
+      work += phase_dummy(&pc);
+    }
+    work += phase_release(&pc);
+    if (!work) {
+      if (finished(rt, s)) break;
+      pc.iter--; /* idle iterations are not counted as loop iterations */
+      sl_rt_spin_hint();
+    }
+  }
+  /* Residual pop deltas ride on a zero-width dispatch so the sums match the totals. */
+  if (pc.dp) {
+    uint64_t now = sl_rt_cycles(pc.freq);
+    emit(&pc, SL_RT_PH_DISPATCH, now, now, 0, s->pop_hit, s->pop_miss, NULL);
+  }
+  s->total_hit += s->pop_hit;
+  s->total_miss += s->pop_miss;
+  s->pop_hit = s->pop_miss = 0;
+  for (int i = 0; i < s->ncores; i++)
+    atomic_store_explicit(&rt->cores[s->cores[i]].data_main_base, SL_REG_EXIT, memory_order_release);
+  if (rt->cfg.dp) sl_devprof_flush_scheduler(rt->cfg.dp, s->idx, s->cores, s->ncores);
+  return NULL;
+}

@@ -1,0 +1,208 @@
+/*
+** sl_runtime.c — building the simulated chip, running a workload on it, and the
+** read-only views of the run (stats, task graph, args dump) afterwards.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sl_rt_internal.h"
+
+static _Thread_local char config_err[256];
+const char *sl_rt_config_error(void) { return config_err; }
+
+uint64_t sl_rt_cycles(uint64_t freq_hz) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  unsigned __int128 ns = (unsigned __int128)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  return (uint64_t)(ns * freq_hz / 1000000000u);
+}
+
+sl_rt *sl_rt_create(const sl_rt_config *cfg) {
+  config_err[0] = 0;
+  int ncores = cfg->num_aic + cfg->num_aiv;
+  if (cfg->num_aic < 0 || cfg->num_aiv < 0 || ncores < 1 || ncores > SL_RT_MAX_CORES) {
+    snprintf(config_err, sizeof config_err, "core counts must give 1..%d cores (got %d AIC + %d AIV)",
+             SL_RT_MAX_CORES, cfg->num_aic, cfg->num_aiv);
+    return NULL;
+  }
+  if (cfg->num_sched < 1 || cfg->num_sched > SL_RT_MAX_SCHED) {
+    snprintf(config_err, sizeof config_err, "scheduler threads must be 1..%d (got %d)", SL_RT_MAX_SCHED,
+             cfg->num_sched);
+    return NULL;
+  }
+  if (cfg->level > 4 || !cfg->clock_freq_hz) {
+    snprintf(config_err, sizeof config_err, "bad level %u or clock frequency", cfg->level);
+    return NULL;
+  }
+  sl_rt *rt = calloc(1, sizeof *rt);
+  if (!rt) return NULL;
+  rt->cfg = *cfg;
+  if (rt->cfg.level == 0) rt->cfg.dp = NULL;
+  if (!rt->cfg.dp) rt->cfg.level = 0;
+  rt->ncores = ncores;
+  rt->nclusters = cfg->num_aic < cfg->num_aiv / 2 ? cfg->num_aic : cfg->num_aiv / 2;
+  rt->cores = aligned_alloc(64, sizeof(sl_rt_core) * (size_t)ncores);
+  if (!rt->cores) {
+    free(rt);
+    return NULL;
+  }
+  memset(rt->cores, 0, sizeof(sl_rt_core) * (size_t)ncores);
+  /* Ownership: cluster c (its AIC and two AIVs) goes to scheduler c % S; cores outside
+  ** any cluster are dealt round-robin after that. */
+  int *owner = malloc(sizeof(int) * (size_t)ncores);
+  if (!owner) {
+    free(rt->cores);
+    free(rt);
+    return NULL;
+  }
+  for (int i = 0; i < ncores; i++) owner[i] = -1;
+  for (int c = 0; c < rt->nclusters; c++) {
+    int s = c % cfg->num_sched;
+    owner[c] = owner[cfg->num_aic + 2 * c] = owner[cfg->num_aic + 2 * c + 1] = s;
+    rt->sched[s].clusters[rt->sched[s].nclusters++] = c;
+  }
+  int rr = 0;
+  for (int i = 0; i < ncores; i++)
+    if (owner[i] < 0) owner[i] = rr++ % cfg->num_sched;
+  for (int i = 0; i < ncores; i++) {
+    sl_rt_core *c = &rt->cores[i];
+    c->id = i;
+    c->is_aic = i < cfg->num_aic;
+    c->owner = owner[i];
+    c->rt = rt;
+    sl_rt_sched *s = &rt->sched[owner[i]];
+    s->cores[s->ncores++] = i;
+  }
+  free(owner);
+  for (int s = 0; s < cfg->num_sched; s++) {
+    rt->sched[s].rt = rt;
+    rt->sched[s].idx = s;
+  }
+  int bad = sl_tensormap_init(&rt->tm, 4096);
+  for (int q = 0; q < SL_SHAPE_COUNT; q++) bad |= sl_readyq_init(&rt->queues[q]);
+  bad |= sl_readyq_init(&rt->dummyq);
+  pthread_mutex_init(&rt->dump_mu, NULL);
+  if (bad) {
+    sl_rt_destroy(rt);
+    return NULL;
+  }
+  return rt;
+}
+
+typedef struct orch_arg {
+  sl_rt *rt;
+  sl_rt_orch_fn fn;
+  void *ctx;
+  int rc;
+} orch_arg;
+
+static void *orch_main(void *p) {
+  orch_arg *a = p;
+  a->rc = a->fn(a->ctx, a->rt);
+  if (a->rt->cfg.level >= 4 && a->rt->cfg.dp) sl_devprof_flush_orch(a->rt->cfg.dp);
+  atomic_store_explicit(&a->rt->orch_done, 1, memory_order_release);
+  return NULL;
+}
+
+int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
+  int started_cores = 0, started_sched = 0, rc = 0;
+  for (; started_cores < rt->ncores; started_cores++)
+    if (pthread_create(&rt->cores[started_cores].thread, NULL, sl_rt_aicore_main,
+                       &rt->cores[started_cores]))
+      break;
+  for (; started_cores == rt->ncores && started_sched < rt->cfg.num_sched; started_sched++)
+    if (pthread_create(&rt->sched[started_sched].thread, NULL, sl_rt_sched_main, &rt->sched[started_sched]))
+      break;
+  orch_arg oa = {rt, orch, ctx, 0};
+  pthread_t ot;
+  int have_orch = 0;
+  if (started_cores == rt->ncores && started_sched == rt->cfg.num_sched) {
+    have_orch = pthread_create(&ot, NULL, orch_main, &oa) == 0;
+  }
+  if (!have_orch) {
+    snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
+    atomic_store(&rt->interrupted, 1);
+    atomic_store(&rt->orch_done, 1);
+    rc = -1;
+  } else {
+    pthread_join(ot, NULL);
+    rc = oa.rc;
+  }
+  for (int s = 0; s < started_sched; s++) pthread_join(rt->sched[s].thread, NULL);
+  if (started_sched < rt->cfg.num_sched) /* schedulers never started: stop the cores here */
+    for (int i = 0; i < started_cores; i++)
+      atomic_store_explicit(&rt->cores[i].data_main_base, SL_REG_EXIT, memory_order_release);
+  for (int i = 0; i < started_cores; i++) pthread_join(rt->cores[i].thread, NULL);
+  return rc;
+}
+
+void sl_rt_interrupt(sl_rt *rt) { atomic_store_explicit(&rt->interrupted, 1, memory_order_release); }
+int sl_rt_interrupted(const sl_rt *rt) {
+  return atomic_load_explicit(&((sl_rt *)rt)->interrupted, memory_order_acquire);
+}
+
+void sl_rt_destroy(sl_rt *rt) {
+  if (!rt) return;
+  for (size_t i = 0; i < rt->ntasks; i++) {
+    sl_rt_task *t = rt->tasks[i];
+    pthread_mutex_destroy(&t->mu);
+    free(t->fanout);
+    free(t->descs);
+    free(t->tensors);
+    free(t);
+  }
+  free(rt->tasks);
+  free(rt->edges);
+  for (sl_rt_buffer *b = rt->buffers, *n; b; b = n) {
+    n = b->next;
+    free(b->data);
+    free(b);
+  }
+  for (size_t i = 0; i < rt->ndump; i++) free(rt->dump[i].payload);
+  free(rt->dump);
+  pthread_mutex_destroy(&rt->dump_mu);
+  sl_tensormap_free(&rt->tm);
+  for (int q = 0; q < SL_SHAPE_COUNT; q++) sl_readyq_free(&rt->queues[q]);
+  sl_readyq_free(&rt->dummyq);
+  free(rt->cores);
+  free(rt);
+}
+
+sl_rt_stats sl_rt_get_stats(const sl_rt *rt) {
+  sl_rt *r = (sl_rt *)rt;
+  sl_rt_stats st = {0};
+  st.tasks = atomic_load(&r->submitted);
+  st.kernel_tasks = atomic_load(&r->kernel_tasks);
+  st.dummy_tasks = atomic_load(&r->dummy_tasks);
+  st.skipped_tasks = atomic_load(&r->skipped_tasks);
+  st.alloc_tasks = atomic_load(&r->alloc_tasks);
+  st.completed = atomic_load(&r->completed);
+  for (int s = 0; s < rt->cfg.num_sched; s++) {
+    st.dispatches += rt->sched[s].dispatches;
+    st.pop_hit += rt->sched[s].total_hit;
+    st.pop_miss += rt->sched[s].total_miss;
+  }
+  return st;
+}
+
+size_t sl_rt_task_count(const sl_rt *rt) { return rt->ntasks; }
+const sl_rt_task *sl_rt_task_at(const sl_rt *rt, size_t i) { return i < rt->ntasks ? rt->tasks[i] : NULL; }
+uint64_t sl_rt_task_id(const sl_rt_task *t) { return t->id; }
+void sl_rt_task_kernels(const sl_rt_task *t, int k[3]) { memcpy(k, t->kernel_ids, 3 * sizeof(int)); }
+int sl_rt_task_block_num(const sl_rt_task *t) { return t->block_num; }
+int sl_rt_task_is_alloc(const sl_rt_task *t) { return t->is_alloc; }
+int sl_rt_task_ntensors(const sl_rt_task *t) { return t->ntensors; }
+int sl_rt_task_nscalars(const sl_rt_task *t) { return t->nscalars; }
+const sl_rt_tensor *sl_rt_task_tensor(const sl_rt_task *t, int i) { return &t->tensors[i]; }
+sl_arg_dir sl_rt_task_dir(const sl_rt_task *t, int i) { return t->dirs[i]; }
+sl_rt_scalar sl_rt_task_scalar(const sl_rt_task *t, int i) { return t->scalars[i]; }
+size_t sl_rt_edge_count(const sl_rt *rt) { return rt->nedges; }
+const sl_rt_edge *sl_rt_edge_at(const sl_rt *rt, size_t i) { return i < rt->nedges ? &rt->edges[i] : NULL; }
+size_t sl_rt_dump_count(const sl_rt *rt) { return rt->ndump; }
+const sl_rt_dump_entry *sl_rt_dump_at(const sl_rt *rt, size_t i) { return i < rt->ndump ? &rt->dump[i] : NULL; }
+void sl_rt_core_counts(const sl_rt *rt, int *num_aic, int *num_aiv) {
+  *num_aic = rt->cfg.num_aic;
+  *num_aiv = rt->cfg.num_aiv;
+}

@@ -1,0 +1,178 @@
+/*
+** sl_runtime.h — the simulated chip and its tensormap_and_ringbuffer runtime.
+**
+** Threads: one AICore worker per core, S AICPU scheduler threads, one orchestrator
+** thread (AICPU thread index S). The orchestrator runs the caller's orchestration
+** function, which creates tensors and submits tasks through this API; dependencies
+** come from overlapping tensor regions (the tensormap). Schedulers pop ready tasks
+** per shape (AIC / AIV / MIX), dispatch them through per-core registers
+** (DATA_MAIN_BASE token, COND ACK/FIN) and resolve successors on completion.
+**
+** Profiling goes through runtime/profiler/sl_devprof.h; a NULL devprof is level 0
+** and no timestamp is taken for it.
+*/
+#ifndef SL_RUNTIME_H
+#define SL_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sl_devprof.h"
+#include "sl_kernel_api.h"
+#include "sl_kernels.h"
+
+#define SL_RT_MAX_TENSOR_ARGS 32
+#define SL_RT_MAX_SCALAR_ARGS 16
+#define SL_RT_MAX_CORES 108
+#define SL_RT_MAX_SCHED 8
+
+typedef struct sl_rt sl_rt;
+typedef struct sl_rt_task sl_rt_task;
+
+/* Core type of core id i: ids [0, num_aic) are AIC, the rest AIV. Cluster c is
+** AIC c with AIV num_aic + 2c and num_aic + 2c + 1. */
+typedef struct sl_rt_config {
+  uint64_t clock_freq_hz;  /* device clock: 50 MHz a2a3, 1 GHz a5           */
+  int num_aic, num_aiv;    /* cores                                          */
+  int num_sched;           /* AICPU scheduler threads (orchestrator is extra) */
+  unsigned level;          /* 0..4 (gates the hooks)                         */
+  sl_devprof *dp;          /* NULL at level 0                                */
+  int ring_size;           /* tasks in flight before submit waits (0 = 4096) */
+  int dep_gen;             /* keep the graph for deps.json                    */
+  int dump_args;           /* 0..3: args dump level                           */
+} sl_rt_config;
+
+/* Argument directions (signature entries). */
+typedef enum sl_arg_dir { SL_ARG_IN = 0, SL_ARG_OUT = 1, SL_ARG_INOUT = 2, SL_ARG_SCALAR = 3 } sl_arg_dir;
+
+/* A host buffer standing in for GM. */
+typedef struct sl_rt_buffer {
+  void *data;
+  uint64_t bytes;
+  uint64_t creator_task;  /* alloc_tensors task id, UINT64_MAX when created directly */
+  int32_t version;
+  struct sl_rt_buffer *next; /* runtime's list, for freeing */
+} sl_rt_buffer;
+
+/* A tensor (view) as the orchestration sees it. */
+typedef struct sl_rt_tensor {
+  sl_rt_buffer *buf;
+  int dtype;                 /* raw DataType (FLOAT32 = 0 ...) */
+  int ndims;
+  int64_t shape[5];
+  int64_t strides[5];        /* elements */
+  int64_t start_offset;      /* elements */
+} sl_rt_tensor;
+
+typedef struct sl_rt_scalar {
+  uint64_t raw;
+  int dtype;                 /* raw DataType of the value (for args dumps) */
+} sl_rt_scalar;
+
+/* One submit. kernel_ids: [aic, aiv0, aiv1], -1 = inactive. */
+typedef struct sl_rt_submit {
+  int kernel_ids[3];
+  sl_kernel_fn fns[3];
+  const sl_rt_tensor *tensors;   /* ntensors */
+  const sl_arg_dir *dirs;        /* ntensors */
+  int ntensors;
+  const sl_rt_scalar *scalars;   /* nscalars */
+  int nscalars;
+  int block_num;                 /* >= 1 */
+  int predicate;                 /* 0 = retire without running (predicated_skip) */
+  const uint64_t *explicit_deps; /* task ids; dummy tasks use these */
+  int ndeps;
+} sl_rt_submit;
+
+/* ---- lifecycle ------------------------------------------------------------------------- */
+
+sl_rt *sl_rt_create(const sl_rt_config *cfg); /* NULL on a bad config (message in sl_rt_error) */
+const char *sl_rt_config_error(void);
+
+/* Start AICore + scheduler threads, run orch(ctx, rt) on the orchestrator thread, wait
+** for every submitted task, stop and join all threads. Returns orch's result (0 ok).
+** Safe to call once. */
+typedef int (*sl_rt_orch_fn)(void *ctx, sl_rt *rt);
+int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx);
+
+/* Ask a running sl_rt_run to stop early (SIGINT): submits fail, queued tasks are
+** dropped, running kernels finish. Async-signal-safe. */
+void sl_rt_interrupt(sl_rt *rt);
+int sl_rt_interrupted(const sl_rt *rt);
+
+void sl_rt_destroy(sl_rt *rt);
+
+/* ---- orchestration API (orchestrator thread) ------------------------------------------- */
+
+/* New zeroed buffer of `bytes`; NULL on allocation failure. */
+sl_rt_buffer *sl_rt_buffer_new(sl_rt *rt, uint64_t bytes);
+/* Submit a task; returns its id ((ring << 32) | local), UINT64_MAX on error
+** (message via sl_rt_last_error). */
+uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s);
+/* alloc_tensors(): one runtime task (completed inline) creating `n` buffers. */
+uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out);
+const char *sl_rt_last_error(const sl_rt *rt);
+void sl_rt_core_counts(const sl_rt *rt, int *num_aic, int *num_aiv);
+
+/* ---- after the run ---------------------------------------------------------------------- */
+
+typedef struct sl_rt_stats {
+  uint64_t tasks;            /* submitted tasks (kernel, dummy, predicated)   */
+  uint64_t kernel_tasks, dummy_tasks, skipped_tasks, alloc_tasks;
+  uint64_t dispatches;       /* subtasks dispatched to cores                   */
+  uint64_t completed;        /* tasks completed                                */
+  uint64_t pop_hit, pop_miss;
+} sl_rt_stats;
+sl_rt_stats sl_rt_get_stats(const sl_rt *rt);
+
+/* The task graph (kept when cfg.dep_gen or cfg.dump_args). */
+typedef struct sl_rt_edge {
+  uint64_t pred, succ;
+  int arg;                   /* consumer slot, -1 explicit */
+  int source;                /* 0 explicit, 1 creator, 2 tensormap */
+  int covered;               /* tensormap: consumer region inside producer's */
+  uint64_t tensor_id;
+  int prod_arg;              /* producer slot (tensormap) */
+} sl_rt_edge;
+
+size_t sl_rt_task_count(const sl_rt *rt);
+const sl_rt_task *sl_rt_task_at(const sl_rt *rt, size_t i);
+uint64_t sl_rt_task_id(const sl_rt_task *t);
+void sl_rt_task_kernels(const sl_rt_task *t, int kernel_ids[3]);
+int sl_rt_task_block_num(const sl_rt_task *t);
+int sl_rt_task_is_alloc(const sl_rt_task *t);
+int sl_rt_task_ntensors(const sl_rt_task *t);
+int sl_rt_task_nscalars(const sl_rt_task *t);
+const sl_rt_tensor *sl_rt_task_tensor(const sl_rt_task *t, int i);
+sl_arg_dir sl_rt_task_dir(const sl_rt_task *t, int i);
+sl_rt_scalar sl_rt_task_scalar(const sl_rt_task *t, int i);
+size_t sl_rt_edge_count(const sl_rt *rt);
+const sl_rt_edge *sl_rt_edge_at(const sl_rt *rt, size_t i);
+
+/* Tensor id as deps.json writes it: FNV-1a over (buffer address, version). */
+uint64_t sl_rt_tensor_id(const sl_rt_buffer *b);
+
+/* ---- args dump (cfg.dump_args > 0): captured at ready time (before_dispatch) and on
+** completion (after_completion). ---------------------------------------------------------- */
+typedef struct sl_rt_dump_entry {
+  uint64_t task_id;
+  int func_ids[3];
+  int nfunc;
+  int arg_index;
+  int role;                  /* 0 input, 1 output, 2 inout */
+  int stage;                 /* 0 before_dispatch, 1 after_completion */
+  int is_scalar;
+  int dtype;
+  uint64_t value;            /* scalars: raw slot */
+  int ndims;
+  int64_t shape[5], strides[5], start_offset;
+  void *payload;             /* logical contiguous copy (level 2, or NULL) */
+  uint64_t payload_bytes;
+} sl_rt_dump_entry;
+size_t sl_rt_dump_count(const sl_rt *rt);
+const sl_rt_dump_entry *sl_rt_dump_at(const sl_rt *rt, size_t i);
+
+/* Device cycles now (monotonic clock scaled to freq). */
+uint64_t sl_rt_cycles(uint64_t freq_hz);
+
+#endif /* SL_RUNTIME_H */

@@ -1,0 +1,294 @@
+/*
+** sl_devprof.c — the device hooks: AICPU-task records committed on FIN,
+** AICore buffer rotation under completion-before-dispatch, lazily rotated
+** scheduler / orchestrator phase buffers, flush at thread exit, and the drop
+** accounting of every pool. Records are filled by the generated writers.
+**
+** Accounting invariant kept per pool instance: every record attempt bumps
+** head.total_record_count exactly once and ends up in exactly one of: a
+** published buffer's `count`, head.dropped_record_count, or (only if a flush
+** is missing) the active buffer — which the host reports as unflushed.
+*/
+#include "sl_devprof_region.h"
+#include "sl_prof_gates.h"
+#include "sl_writers.h"
+
+#include <sched.h>
+
+unsigned sl_devprof_level(const sl_devprof *dp) { return dp ? dp->g.level : 0; }
+
+static inline void *ptr_of(uint64_t v) { return (void *)(uintptr_t)v; }
+static inline int core_ok(const sl_devprof *dp, int core) { return core >= 0 && core < dp->g.num_cores; }
+static inline int thread_ok(const sl_devprof *dp, int t) { return t >= 0 && t < dp->g.num_threads; }
+
+static void count_total(sl_buffer_pool *pool) { sl_add_rlx32(&pool->head.total_record_count, 1); }
+static void count_dropped(sl_buffer_pool *pool, uint32_t n) {
+  if (n) sl_add_rlx32(&pool->head.dropped_record_count, n);
+}
+
+/* ---- AICPU-task and phase pools: one active buffer, count inside it ----------- */
+
+static void install(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, uint64_t buf) {
+  *sl_devprof_buffer_count(dp, kind, ptr_of(buf)) = 0;
+  sl_st_rel64(&pool->head.current_buf_ptr, buf);
+}
+
+static uint64_t current_or_pop(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool) {
+  uint64_t cur = sl_ld_rlx64(&pool->head.current_buf_ptr);
+  if (cur) return cur;
+  cur = sl_gate_pop_free(dp, pool);
+  if (cur) install(dp, kind, pool, cur);
+  return cur;
+}
+
+/* Publish the active buffer and take a replacement. On a failed publish the
+** records are counted dropped and the same buffer is reused (overwrite mode).
+** Returns the new active buffer (0 = none available). */
+static uint64_t switch_buffer(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
+  uint64_t cur = sl_ld_rlx64(&pool->head.current_buf_ptr);
+  uint32_t seq = sl_ld_rlx32(&pool->head.current_buf_seq);
+  uint32_t *count = sl_devprof_buffer_count(dp, kind, ptr_of(cur));
+  if (sl_gate_push_ready(dp, q, kind, (uint32_t)index, cur, seq) != 0) {
+    count_dropped(pool, *count);
+    *count = 0;
+    return cur;
+  }
+  sl_st_rel64(&pool->head.current_buf_ptr, 0);
+  sl_st_rel32(&pool->head.current_buf_seq, seq + 1);
+  return current_or_pop(dp, kind, pool);
+}
+
+/* Flush: publish a non-empty active buffer; it leaves the pool either way. */
+static void flush_pool(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
+  uint64_t cur = sl_ld_rlx64(&pool->head.current_buf_ptr);
+  if (!cur) return;
+  uint32_t *count = sl_devprof_buffer_count(dp, kind, ptr_of(cur));
+  if (*count == 0) return; /* an empty active buffer may stay */
+  uint32_t seq = sl_ld_rlx32(&pool->head.current_buf_seq);
+  if (sl_gate_push_ready(dp, q, kind, (uint32_t)index, cur, seq) != 0) {
+    count_dropped(pool, *count);
+    *count = 0;
+  }
+  sl_st_rel64(&pool->head.current_buf_ptr, 0);
+  sl_st_rel32(&pool->head.current_buf_seq, seq + 1);
+}
+
+/* A slot for one phase record (lazy rotation: a full buffer is published when
+** the next record arrives). NULL = dropped (already counted). */
+static void *phase_slot(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
+  count_total(pool);
+  uint64_t buf = current_or_pop(dp, kind, pool);
+  if (buf && *sl_devprof_buffer_count(dp, kind, ptr_of(buf)) >= dp->g.records[kind])
+    buf = switch_buffer(dp, kind, pool, index, q);
+  if (!buf) {
+    count_dropped(pool, 1);
+    return NULL;
+  }
+  uint32_t *count = sl_devprof_buffer_count(dp, kind, ptr_of(buf));
+  return (char *)ptr_of(buf) + dp->record_size[kind] * (*count)++;
+}
+
+void sl_devprof_complete_task(sl_devprof *dp, int core, int thread, uint32_t reg_task_id,
+                              uint64_t dispatch_cycles, uint64_t finish_cycles) {
+  if (!dp || dp->g.level < SL_MIN_LEVEL_AICPU_TASK || !core_ok(dp, core) || !thread_ok(dp, thread))
+    return;
+  sl_buffer_pool *pool = &dp->pools[SL_BUF_AICPU_TASK][core];
+  count_total(pool);
+  uint64_t buf = current_or_pop(dp, SL_BUF_AICPU_TASK, pool);
+  uint32_t *count = buf ? sl_devprof_buffer_count(dp, SL_BUF_AICPU_TASK, ptr_of(buf)) : NULL;
+  unsigned cap = dp->g.records[SL_BUF_AICPU_TASK];
+  if (!buf || *count >= cap) {
+    count_dropped(pool, 1);
+    return;
+  }
+  sl_aicpu_task_record *rec = (sl_aicpu_task_record *)ptr_of(buf) + *count;
+  sl_write_aicpu_task(dp->g.level, rec, dispatch_cycles, finish_cycles, reg_task_id);
+  if (++*count == cap) switch_buffer(dp, SL_BUF_AICPU_TASK, pool, core, thread);
+}
+
+void sl_devprof_sched_phase(sl_devprof *dp, int thread, uint32_t kind, uint64_t start, uint64_t end,
+                            uint32_t loop_iter, uint32_t tasks_processed, uint32_t a, uint32_t b,
+                            const int16_t depth_start[3], const int16_t depth_end[3]) {
+  if (!dp || dp->g.level < SL_MIN_LEVEL_SCHED_PHASE || !thread_ok(dp, thread) ||
+      !sl_devprof_pool_live(dp, SL_BUF_SCHED_PHASE, thread))
+    return;
+  static const int16_t zeros[3] = {0, 0, 0};
+  sl_buffer_pool *pool = &dp->pools[SL_BUF_SCHED_PHASE][thread];
+  sl_sched_phase_record *rec = phase_slot(dp, SL_BUF_SCHED_PHASE, pool, thread, thread);
+  if (rec)
+    sl_write_sched_phase(dp->g.level, rec, kind, start, end, loop_iter, tasks_processed, a, b,
+                         depth_start ? depth_start : zeros, depth_end ? depth_end : zeros);
+}
+
+void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread) {
+  if (!dp || dp->g.level < SL_MIN_LEVEL_SCHED_PHASE || !core_ok(dp, core)) return;
+  atomic_store_explicit((_Atomic int32_t *)(void *)&dp->core_to_thread[core], (int32_t)thread,
+                        memory_order_relaxed);
+}
+
+void sl_devprof_orch_submit(sl_devprof *dp, uint64_t start, uint64_t end, uint64_t task_id,
+                            uint32_t submit_idx) {
+  if (!dp || dp->g.level < SL_MIN_LEVEL_ORCH_PHASE) return;
+  sl_buffer_pool *pool = &dp->pools[SL_BUF_ORCH_PHASE][0];
+  sl_orch_phase_record *rec = phase_slot(dp, SL_BUF_ORCH_PHASE, pool, 0, dp->orch_thread);
+  if (rec) sl_write_orch_phase(dp->g.level, rec, start, end, task_id, submit_idx);
+}
+
+void sl_devprof_flush_orch(sl_devprof *dp) {
+  if (!dp || dp->g.level < SL_MIN_LEVEL_ORCH_PHASE) return;
+  flush_pool(dp, SL_BUF_ORCH_PHASE, &dp->pools[SL_BUF_ORCH_PHASE][0], 0, dp->orch_thread);
+}
+
+void sl_devprof_lifecycle(sl_devprof *dp, int thread, const sl_aicpu_lifecycle_record *rec) {
+  if (!dp || !rec || dp->g.level < SL_MIN_LEVEL_LIFECYCLE || !thread_ok(dp, thread)) return;
+  dp->lifecycle[thread] = *rec;
+  sl_st_rel32(&dp->lifecycle_set[thread], 1);
+}
+
+/* ---- AICore pool: the AICPU rotates, the AICore writes ------------------------- */
+
+/* Start a new generation on `core` with `buf` (0 = a generation without a
+** buffer: the AICore writes nothing and each dispatch counts one drop). The
+** pointer is published before the seq so an AICore that sees the new seq
+** also sees its buffer. */
+static void aicore_install(sl_devprof *dp, int core, uint64_t buf) {
+  sl_core_state *cs = &dp->cores[core];
+  sl_buffer_pool *pool = &dp->pools[SL_BUF_AICORE_TASK][core];
+  cs->gen_buf = buf;
+  cs->gen_start = cs->dispatched;
+  cs->gen_seq++;
+  sl_st_rel64(&pool->head.current_buf_ptr, buf);
+  sl_st_rel32(&pool->head.current_buf_seq, cs->gen_seq);
+}
+
+/* Wait (bounded) until the AICore has committed the record in `slot`. Its
+** release store of reg_task_id is what makes the whole buffer visible. */
+static void await_commit(sl_aicore_task_record *rec) {
+  if (sl_ld_acq32(&rec->reg_task_id) != SL_AICORE_UNCOMMITTED) return;
+  uint64_t deadline = sl_prof_now_ns() + 2000000000u;
+  while (sl_ld_acq32(&rec->reg_task_id) == SL_AICORE_UNCOMMITTED && sl_prof_now_ns() < deadline)
+    sched_yield();
+}
+
+/* Stamp and publish an AICore buffer holding `count` records. */
+static int publish_aicore(sl_devprof *dp, int core, int q, uint64_t buf, uint32_t seq, uint32_t count) {
+  sl_aicore_task_record *recs = ptr_of(buf);
+  await_commit(&recs[count - 1]);
+  *sl_devprof_buffer_count(dp, SL_BUF_AICORE_TASK, recs) = count;
+  return sl_gate_push_ready(dp, q, SL_BUF_AICORE_TASK, (uint32_t)core, buf, seq);
+}
+
+static int publish_stash(sl_devprof *dp, int core, int q) {
+  sl_core_state *cs = &dp->cores[core];
+  if (publish_aicore(dp, core, q, cs->stash.buf, cs->stash.seq, cs->stash.count) != 0) return -1;
+  cs->stash.buf = 0;
+  return 0;
+}
+
+/* A stash that cannot be published any more: its records are lost, counted. */
+static void retire_stash(sl_devprof *dp, int core, int q) {
+  sl_core_state *cs = &dp->cores[core];
+  if (!cs->stash.buf || publish_stash(dp, core, q) == 0) return;
+  count_dropped(&dp->pools[SL_BUF_AICORE_TASK][core], cs->stash.count);
+  cs->stash.buf = 0;
+}
+
+/* Rotation at a generation boundary: the full buffer cannot be published yet —
+** the AICore may still be committing the previous task's record — so it is
+** stashed until the core acknowledges the boundary dispatch. */
+static void aicore_rotate(sl_devprof *dp, int core, int thread, uint32_t reg_task_id) {
+  sl_core_state *cs = &dp->cores[core];
+  retire_stash(dp, core, thread);
+  cs->stash.buf = cs->gen_buf;
+  cs->stash.seq = cs->gen_seq;
+  cs->stash.count = (uint32_t)(cs->dispatched - cs->gen_start);
+  cs->stash.gate = reg_task_id;
+  cs->stash.last_token = cs->last_token;
+  cs->stash.gate_passed = 0;
+  aicore_install(dp, core, sl_gate_pop_free(dp, &dp->pools[SL_BUF_AICORE_TASK][core]));
+}
+
+void sl_devprof_on_dispatch(sl_devprof *dp, int core, int thread, uint32_t reg_task_id) {
+  if (!dp || !core_ok(dp, core) || !thread_ok(dp, thread)) return;
+  sl_core_state *cs = &dp->cores[core];
+  sl_buffer_pool *pool = &dp->pools[SL_BUF_AICORE_TASK][core];
+  if (cs->gen_buf) {
+    if (cs->dispatched - cs->gen_start >= dp->g.records[SL_BUF_AICORE_TASK])
+      aicore_rotate(dp, core, thread, reg_task_id);
+  } else {
+    uint64_t buf = sl_gate_pop_free(dp, pool); /* recover from a buffer-less generation */
+    if (buf) aicore_install(dp, core, buf);
+  }
+  if (!cs->gen_buf) count_dropped(pool, 1);
+  cs->dispatched++;
+  cs->last_token = reg_task_id;
+  count_total(pool);
+}
+
+void sl_devprof_on_ack(sl_devprof *dp, int core, int thread, uint32_t reg_task_id) {
+  if (!dp || !core_ok(dp, core) || !thread_ok(dp, thread)) return;
+  sl_core_state *cs = &dp->cores[core];
+  if (!cs->stash.buf) return;
+  /* Any event for a token after the stashed generation's last one proves the
+  ** core finished that record (it commits before taking the next token). */
+  if (reg_task_id != cs->stash.last_token) cs->stash.gate_passed = 1;
+  if (cs->stash.gate_passed) publish_stash(dp, core, thread); /* failure: retried next event */
+}
+
+void sl_devprof_flush_scheduler(sl_devprof *dp, int thread, const int *cores, int ncores) {
+  if (!dp || !thread_ok(dp, thread)) return;
+  for (int i = 0; i < ncores && cores; i++) {
+    int core = cores[i];
+    if (!core_ok(dp, core)) continue;
+    if (dp->g.level >= SL_MIN_LEVEL_AICPU_TASK)
+      flush_pool(dp, SL_BUF_AICPU_TASK, &dp->pools[SL_BUF_AICPU_TASK][core], core, thread);
+    sl_core_state *cs = &dp->cores[core];
+    retire_stash(dp, core, thread); /* first, so buffer seqs arrive in order */
+    if (cs->gen_buf && cs->dispatched > cs->gen_start) {
+      uint32_t live = (uint32_t)(cs->dispatched - cs->gen_start);
+      if (publish_aicore(dp, core, thread, cs->gen_buf, cs->gen_seq, live) != 0)
+        count_dropped(&dp->pools[SL_BUF_AICORE_TASK][core], live);
+      aicore_install(dp, core, 0); /* a later dispatch pops a fresh buffer */
+    }
+  }
+  if (dp->g.level >= SL_MIN_LEVEL_SCHED_PHASE && sl_devprof_pool_live(dp, SL_BUF_SCHED_PHASE, thread))
+    flush_pool(dp, SL_BUF_SCHED_PHASE, &dp->pools[SL_BUF_SCHED_PHASE][thread], thread, thread);
+}
+
+/* ---- AICore side --------------------------------------------------------------- */
+
+void sl_aicore_cursor_init(sl_aicore_cursor *cur) {
+  cur->buf = NULL;
+  cur->seq = UINT32_MAX;
+  cur->slot = 0;
+}
+
+sl_aicore_task_record *sl_devprof_aicore_reserve(sl_devprof *dp, int core, sl_aicore_cursor *cur) {
+  if (!dp || !cur || !core_ok(dp, core)) return NULL;
+  const sl_active_head *head = &dp->pools[SL_BUF_AICORE_TASK][core].head;
+  uint32_t seq = sl_ld_acq32(&head->current_buf_seq);
+  if (seq != cur->seq) { /* the AICPU rotated: follow it, from slot 0 */
+    cur->seq = seq;
+    cur->buf = ptr_of(sl_ld_acq64(&head->current_buf_ptr));
+    cur->slot = 0;
+  }
+  if (!cur->buf || cur->slot >= dp->g.records[SL_BUF_AICORE_TASK]) return NULL;
+  return (sl_aicore_task_record *)cur->buf + cur->slot++;
+}
+
+void sl_devprof_aicore_commit(sl_aicore_task_record *rec, uint64_t start, uint64_t end,
+                              uint64_t task_token_raw, uint32_t reg_task_id, uint32_t receive_to_start) {
+  if (!rec) return;
+  /* Fill an image with the generated writer, then store it so that
+  ** reg_task_id lands last, with release: it is the commit mark the AICPU
+  ** waits on before publishing the buffer. */
+  sl_aicore_task_record img;
+  if (!sl_write_aicore_task(SL_MIN_LEVEL_AICORE_TASK, &img, start, end, task_token_raw, reg_task_id,
+                            receive_to_start))
+    return;
+  rec->start_time = img.start_time;
+  rec->end_time = img.end_time;
+  rec->task_token_raw = img.task_token_raw;
+  rec->receive_to_start_cycles = img.receive_to_start_cycles;
+  sl_st_rel32(&rec->reg_task_id, img.reg_task_id);
+}

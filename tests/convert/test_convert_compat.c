@@ -1,0 +1,235 @@
+/*
+** test_convert_compat.c — `swimlane convert` on tests/fixtures/anchor-l4 against
+** the reference converter's outputs: the same slices per lane (matched by process
+** and thread name), the same flows and counters, timestamps within 1 ns, and the
+** same stdout (summary numbers and lines), with and without -v.
+*/
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "convert_harness.h"
+
+#ifdef SL_HAVE_CHECK
+int sl_cmd_check_trace(int argc, char **argv);
+#endif
+
+static char g_fix[1024];
+
+/* Lay the fixture out as the reference saw it: sample_l4/ + expected/. */
+static char *setup_fixture_dir(const char *tag) {
+  char *dir = h_scratch(tag);
+  assert_non_null(dir);
+  assert_int_equal(mkdir("sample_l4", 0755), 0);
+  assert_int_equal(mkdir("expected", 0755), 0);
+  const char *files[] = {"chip_swimlane_records.json", "deps.json", "name_map_sample.json"};
+  for (size_t i = 0; i < 3; i++) {
+    char from[1200], to[256];
+    snprintf(from, sizeof from, "%s/%s", g_fix, files[i]);
+    snprintf(to, sizeof to, "sample_l4/%s", files[i]);
+    assert_int_equal(h_copy(from, to), 0);
+  }
+  return dir;
+}
+
+/* ---- semantic trace comparison ----------------------------------------------------- */
+
+typedef struct names {
+  double pid[256], tid[256];
+  const char *pname[256], *tname[256];
+  int np, nt;
+  double ppid[64];
+  const char *ppname[64];
+} names;
+
+static void collect_names(cJSON *trace, names *n) {
+  memset(n, 0, sizeof *n);
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(trace)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (!ph || strcmp(ph, "M") || !nm) continue;
+    const char *val = h_str(cJSON_GetObjectItem(e, "args"), "name");
+    if (!strcmp(nm, "process_name") && n->np < 64) {
+      n->ppid[n->np] = h_num(e, "pid");
+      n->ppname[n->np++] = val;
+    } else if (!strcmp(nm, "thread_name") && n->nt < 256) {
+      n->pid[n->nt] = h_num(e, "pid");
+      n->tid[n->nt] = h_num(e, "tid");
+      n->tname[n->nt++] = val;
+    }
+  }
+}
+
+static const char *pname_of(const names *n, double pid) {
+  const char *r = "?";
+  for (int i = 0; i < n->np; i++)
+    if (n->ppid[i] == pid) r = n->ppname[i]; /* the last name given wins */
+  return r;
+}
+
+static const char *tname_of(const names *n, double pid, double tid) {
+  for (int i = 0; i < n->nt; i++)
+    if (n->pid[i] == pid && n->tid[i] == tid) return n->tname[i];
+  return "(unnamed)";
+}
+
+static long long ns(double us) { return llround(us * 1000.0); }
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One canonical line per event: lane by names, ts/dur in ns, the rest as JSON. */
+static char **canonical(cJSON *trace, size_t *count) {
+  names n;
+  collect_names(trace, &n);
+  size_t cap = (size_t)cJSON_GetArraySize(h_events(trace)), k = 0;
+  char **lines = calloc(cap + 1, sizeof *lines);
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(trace)) {
+    const char *ph = h_str(e, "ph");
+    double pid = h_num(e, "pid"), tid = h_num(e, "tid");
+    cJSON *rest = cJSON_Duplicate(e, 1);
+    cJSON_DeleteItemFromObject(rest, "pid");
+    cJSON_DeleteItemFromObject(rest, "tid");
+    cJSON_DeleteItemFromObject(rest, "ts");
+    cJSON_DeleteItemFromObject(rest, "dur");
+    char *js = cJSON_PrintUnformatted(rest);
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s|%s|%s|ts=%lld|dur=%lld|%s", ph, pname_of(&n, pid),
+             strcmp(ph, "M") ? tname_of(&n, pid, tid) : "", ns(h_num(e, "ts")),
+             cJSON_GetObjectItem(e, "dur") ? ns(h_num(e, "dur")) : -1, js);
+    lines[k++] = strdup(buf);
+    free(js);
+    cJSON_Delete(rest);
+  }
+  qsort(lines, k, sizeof *lines, cmp_str);
+  *count = k;
+  return lines;
+}
+
+static void compare_traces(const char *ours, const char *ref) {
+  cJSON *a = h_trace(ours), *b = h_trace(ref);
+  assert_non_null(a);
+  assert_non_null(b);
+  size_t na, nb;
+  char **la = canonical(a, &na), **lb = canonical(b, &nb);
+  for (size_t i = 0; i < na && i < nb; i++) {
+    if (strcmp(la[i], lb[i]) != 0) {
+      print_error("first difference:\n ours: %s\n  ref: %s\n", la[i], lb[i]);
+      fail();
+    }
+  }
+  assert_int_equal(na, nb);
+  /* spot checks that make the comparison meaningful */
+  assert_int_equal(na, 192);
+  assert_int_equal(h_count_slices(a, "SF_spmd(t2)", 4, -1), 2);
+  assert_int_equal(h_count_slices(a, "alloc(t4)", 4, 19002), 1);
+  for (size_t i = 0; i < na; i++) free(la[i]);
+  for (size_t i = 0; i < nb; i++) free(lb[i]);
+  free(la);
+  free(lb);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+}
+
+static void check_with(const char *tag, int verbose) {
+  char *dir = setup_fixture_dir(tag);
+  const char *out_name = verbose ? "expected/l4_v.trace.json" : "expected/l4.trace.json";
+  char *argv[] = {"convert", "sample_l4/chip_swimlane_records.json", "-o", (char *)out_name,
+                  verbose ? "-v" : NULL, NULL};
+  char *out = NULL, *err = NULL;
+  int rc = h_convert(verbose ? 5 : 4, argv, &out, &err);
+  assert_int_equal(rc, 0);
+  char ref[1200];
+  /* stdout: every line, every number */
+  snprintf(ref, sizeof ref, "%s/expected_l4%s.stdout", g_fix, verbose ? "_v" : "");
+  char *want = h_read(ref, NULL);
+  assert_non_null(want);
+  assert_string_equal(out, want);
+  /* stderr: the unmatched-row warning (our prefix differs, the text does not) */
+  assert_non_null(strstr(err, "1 aicpu_task(s) had no matching AICore record (top offenders: "
+                              "core 3: 1)"));
+  snprintf(ref, sizeof ref, "%s/expected_l4%s.trace.json", g_fix, verbose ? "_v" : "");
+  compare_traces(out_name, ref);
+  /* the layout matches json.dump(indent=2) byte for byte, so diffs stay readable */
+  size_t la, lb;
+  char *a = h_read(out_name, &la), *b = h_read(ref, &lb);
+  assert_non_null(a);
+  assert_non_null(b);
+  assert_int_equal(la, lb);
+  assert_memory_equal(a, b, la);
+#ifdef SL_HAVE_CHECK
+  char *cargv[] = {"check-trace", (char *)out_name, NULL};
+  assert_int_equal(sl_cmd_check_trace(2, cargv), 0);
+#endif
+  free(a);
+  free(b);
+  free(want);
+  free(out);
+  free(err);
+  free(dir);
+}
+
+static void test_fixture_plain(void **state) {
+  (void)state;
+  check_with("compat", 0);
+}
+
+static void test_fixture_verbose(void **state) {
+  (void)state;
+  check_with("compat_v", 1);
+}
+
+/* The comparison itself must be able to fail: perturb one timestamp by 2 ns. */
+static void test_comparison_detects_change(void **state) {
+  (void)state;
+  char *dir = h_scratch("compat_neg");
+  char ref[1200];
+  snprintf(ref, sizeof ref, "%s/expected_l4.trace.json", g_fix);
+  cJSON *t = h_trace(ref);
+  assert_non_null(t);
+  cJSON *e = cJSON_GetArrayItem(h_events(t), 11);
+  double ts = h_num(e, "ts");
+  cJSON_SetNumberValue(cJSON_GetObjectItem(e, "ts"), ts + 0.002);
+  char *txt = cJSON_Print(t);
+  h_write("changed.json", txt);
+  size_t na, nb;
+  cJSON *a = h_trace("changed.json"), *b = h_trace(ref);
+  char **la = canonical(a, &na), **lb = canonical(b, &nb);
+  int differs = 0;
+  for (size_t i = 0; i < na; i++) differs |= strcmp(la[i], lb[i]) != 0;
+  assert_true(differs);
+  for (size_t i = 0; i < na; i++) free(la[i]);
+  for (size_t i = 0; i < nb; i++) free(lb[i]);
+  free(la);
+  free(lb);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+  free(txt);
+  cJSON_Delete(t);
+  free(dir);
+}
+
+int main(void) {
+  const char *fx = getenv("SL_FIXTURES");
+  snprintf(g_fix, sizeof g_fix, "%s/anchor-l4", fx ? fx : "tests/fixtures");
+  if (g_fix[0] != '/') {
+    char cwd[512];
+    if (getcwd(cwd, sizeof cwd)) {
+      char tmp[1024];
+      snprintf(tmp, sizeof tmp, "%s/%s", cwd, g_fix);
+      snprintf(g_fix, sizeof g_fix, "%s", tmp);
+    }
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_fixture_plain),
+      cmocka_unit_test(test_fixture_verbose),
+      cmocka_unit_test(test_comparison_detects_change),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1 @@
+/* stub */ typedef int sl_stub_5165;

@@ -1,0 +1,216 @@
+/*
+** test_prof_stress.c — real producer threads (schedulers, AICores, the
+** orchestrator) against the real collector threads with tiny pools, so
+** buffers rotate hundreds of times, queues fill, back-pressure engages and
+** records drop. Every run must account exactly: collected + dropped == total
+** for all four pools, totals equal what the producers attempted, and every
+** collected record is intact and in order.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "prof_harness.h"
+#include "sl_collector_internal.h"
+#include "sl_phases.h"
+
+static const uint32_t kinds[] = {SL_PHASE_DISPATCH, SL_PHASE_COMPLETE, SL_PHASE_DUMMY_TASK, SL_PHASE_RESOLVE};
+
+static void tiny_pools(sl_collector_config *cfg) {
+  cfg->sizes.prof_buffer_size = 2;
+  cfg->sizes.aicore_buffer_size = 2;
+  cfg->sizes.phase_records = 2;
+  cfg->sizes.slot_count = 1;
+  cfg->sizes.prof_buffers_per_core = 2;
+  cfg->sizes.aicore_buffers_per_core = 2;
+  cfg->sizes.sched_buffers_per_thread = 2;
+  cfg->sizes.orch_buffers_per_thread = 2;
+  cfg->sizes.readyqueue_size = 4;
+  cfg->fixed_buffers = 1;
+  cfg->backpressure_timeout_ns = 20000000000ull;
+}
+
+/* Exact accounting + intact, ordered records. Returns total dropped. */
+static uint64_t check_capture(sl_collector *c, const harness_cfg *hc, unsigned level) {
+  int ncores = hc->sched_threads * hc->cores_per_thread;
+  uint64_t tasks = (uint64_t)ncores * (uint64_t)hc->tasks_per_core;
+  uint64_t expect[SL_BUF_KIND_COUNT] = {0};
+  expect[SL_BUF_AICORE_TASK] = tasks;
+  if (level >= 2) expect[SL_BUF_AICPU_TASK] = tasks;
+  if (level >= 3)
+    expect[SL_BUF_SCHED_PHASE] = (uint64_t)hc->sched_threads * (uint64_t)hc->tasks_per_core * (uint64_t)hc->phases_per_round;
+  if (level >= 4) expect[SL_BUF_ORCH_PHASE] = (uint64_t)hc->orch_submits;
+
+  assert_int_equal(sl_collector_reconcile(c), 0);
+  uint64_t dropped = 0;
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+    sl_pool_account a = sl_collector_account(c, k);
+    assert_int_equal(a.total, expect[k]);
+    assert_int_equal(a.collected + a.dropped, a.total);
+    assert_int_equal(a.unflushed, 0);
+    dropped += a.dropped;
+  }
+  for (int core = 0; core < ncores; core++) {
+    sl_coll_view v = sl_coll_merged(c, SL_BUF_AICORE_TASK, core);
+    const sl_aicore_task_record *r = (const void *)v.data;
+    uint32_t prev = 0;
+    for (size_t i = 0; i < v.n; i++) {
+      uint32_t tok = r[i].reg_task_id;
+      assert_true(tok > prev && tok <= (uint32_t)hc->tasks_per_core);
+      assert_int_equal(r[i].start_time, h_aicore_start(core, tok));
+      assert_int_equal(r[i].end_time, h_aicore_start(core, tok) + 5);
+      assert_int_equal(r[i].task_token_raw, h_aicore_token_raw(core, tok));
+      assert_int_equal(r[i].receive_to_start_cycles, (uint32_t)core);
+      prev = tok;
+    }
+    sl_coll_view_free(&v);
+    v = sl_coll_merged(c, SL_BUF_AICPU_TASK, core);
+    const sl_aicpu_task_record *q = (const void *)v.data;
+    prev = 0;
+    for (size_t i = 0; i < v.n; i++) {
+      uint32_t tok = q[i].reg_task_id;
+      assert_true(tok > prev);
+      assert_int_equal(q[i].dispatch_time, h_dispatch(core, tok));
+      assert_int_equal(q[i].finish_time, h_dispatch(core, tok) + 9);
+      prev = tok;
+    }
+    sl_coll_view_free(&v);
+  }
+  for (int t = 0; t < hc->sched_threads; t++) {
+    sl_coll_view v = sl_coll_merged(c, SL_BUF_SCHED_PHASE, t);
+    const sl_sched_phase_record *r = (const void *)v.data;
+    int64_t prev = -1;
+    for (size_t i = 0; i < v.n; i++) {
+      uint32_t n = (uint32_t)(r[i].start_time & 0xFFFFFFFFu);
+      assert_true((int64_t)n > prev);
+      assert_int_equal(r[i].start_time, h_phase_start(t, n));
+      assert_int_equal(r[i].kind, kinds[n % 4]);
+      assert_int_equal(r[i].tasks_processed, n);
+      assert_int_equal(r[i].shared_depth_at_end[1], t);
+      prev = n;
+    }
+    sl_coll_view_free(&v);
+  }
+  sl_coll_view v = sl_coll_merged(c, SL_BUF_ORCH_PHASE, 0);
+  const sl_orch_phase_record *o = (const void *)v.data;
+  for (size_t i = 0; i < v.n; i++) {
+    assert_true(i == 0 || o[i].submit_idx > o[i - 1].submit_idx);
+    assert_int_equal(o[i].task_id, h_orch_task(o[i].submit_idx));
+    assert_int_equal(o[i].start_time, 1000 + 2ull * o[i].submit_idx);
+  }
+  sl_coll_view_free(&v);
+  return dropped;
+}
+
+static const harness_cfg base = {.sched_threads = 2, .cores_per_thread = 2, .tasks_per_core = 400,
+                                 .phases_per_round = 2, .orch_submits = 600, .fin_before_commit = 1};
+
+/* Slow host, no back-pressure: pools run dry and the ready queues fill. */
+static void slow_host_drops_are_accounted(void **state) {
+  (void)state;
+  sl_collector_config cfg;
+  harness_config(&cfg, &base, 4);
+  tiny_pools(&cfg);
+  cfg.test_collect_delay_us = 30;
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  assert_int_equal(sl_collector_start(c), 0);
+  harness_run(sl_collector_device(c), &base);
+  assert_int_equal(sl_collector_stop(c), 0);
+  check_capture(c, &base, 4);
+  sl_collector_destroy(c);
+}
+
+/* The host starts only after the device finished: drops are certain. */
+static void absent_host_forces_drops(void **state) {
+  (void)state;
+  sl_collector_config cfg;
+  harness_config(&cfg, &base, 4);
+  tiny_pools(&cfg);
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  harness_run(sl_collector_device(c), &base);
+  assert_int_equal(sl_collector_stop(c), 0); /* final drain on this thread */
+  uint64_t dropped = check_capture(c, &base, 4);
+  assert_true(dropped > 0);
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) assert_true(sl_collector_account(c, k).dropped > 0);
+  sl_collector_destroy(c);
+}
+
+/* Back-pressure: producers block instead of dropping, whatever the host's pace. */
+static void backpressure_loses_nothing(void **state) {
+  (void)state;
+  sl_collector_config cfg;
+  harness_config(&cfg, &base, 4);
+  tiny_pools(&cfg);
+  cfg.backpressure = 1;
+  cfg.test_collect_delay_us = 30;
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  assert_int_equal(sl_collector_start(c), 0);
+  harness_run(sl_collector_device(c), &base);
+  assert_int_equal(sl_collector_stop(c), 0);
+  assert_int_equal(check_capture(c, &base, 4), 0);
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+    sl_pool_account a = sl_collector_account(c, k);
+    assert_int_equal(a.collected, a.total);
+  }
+  sl_collector_destroy(c);
+}
+
+/* Commit-then-FIN order, with a single scheduler and buffers that may grow. */
+static void growing_pools_commit_before_fin(void **state) {
+  (void)state;
+  harness_cfg hc = base;
+  hc.sched_threads = 1;
+  hc.cores_per_thread = 3;
+  hc.fin_before_commit = 0;
+  sl_collector_config cfg;
+  harness_config(&cfg, &hc, 4);
+  tiny_pools(&cfg);
+  cfg.fixed_buffers = 0;
+  cfg.backpressure = 1;
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  assert_int_equal(sl_collector_start(c), 0);
+  harness_run(sl_collector_device(c), &hc);
+  assert_int_equal(sl_collector_stop(c), 0);
+  assert_int_equal(check_capture(c, &hc, 4), 0);
+  sl_collector_destroy(c);
+}
+
+/* Each level collects exactly its record kinds (and no pool is fed below it). */
+static void levels_gate_collection(void **state) {
+  (void)state;
+  harness_cfg hc = base;
+  hc.tasks_per_core = 60;
+  hc.orch_submits = 50;
+  for (unsigned level = 1; level <= 4; level++) {
+    sl_collector_config cfg;
+    harness_config(&cfg, &hc, level);
+    tiny_pools(&cfg);
+    cfg.backpressure = 1;
+    sl_collector *c = sl_collector_create(&cfg);
+    assert_non_null(c);
+    assert_int_equal(sl_collector_start(c), 0);
+    harness_run(sl_collector_device(c), &hc);
+    assert_int_equal(sl_collector_stop(c), 0);
+    assert_int_equal(check_capture(c, &hc, level), 0);
+    sl_collector_destroy(c);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(slow_host_drops_are_accounted),
+      cmocka_unit_test(absent_host_forces_drops),
+      cmocka_unit_test(backpressure_loses_nothing),
+      cmocka_unit_test(growing_pools_commit_before_fin),
+      cmocka_unit_test(levels_gate_collection),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1052 @@
+/*
+** convert_engine.c — draw a joined capture: the views and lanes of seed §3.3,
+** in the reference converter's emission order (anchor-converter §9, §10).
+**
+** Per-record loops are here; what goes on which lane, its colour and its label
+** come from the Lua rules, asked once per distinct phase / function / lane.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_ctx.h"
+#include "convert_labels.h"
+
+/* ---- small helpers ------------------------------------------------------------------ */
+
+static void *xcalloc(sl_ctx *x, size_t n, size_t sz) {
+  void *p = calloc(n ? n : 1, sz);
+  if (!p) x->failed = 1;
+  return p;
+}
+
+const sl_group *sl_ctx_group(const sl_ctx *x, uint64_t id) {
+  size_t lo = 0, hi = x->ngroups;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (x->groups[mid].task_id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < x->ngroups && x->groups[lo].task_id == id ? &x->groups[lo] : NULL;
+}
+
+size_t sl_ctx_anchors(const sl_ctx *x, uint64_t id, size_t *first) {
+  size_t lo = 0, hi = x->nanchors;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (x->anchors[mid].task_id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  size_t n = 0;
+  while (lo + n < x->nanchors && x->anchors[lo + n].task_id == id) n++;
+  *first = lo;
+  return n;
+}
+
+long sl_ctx_complete_lookup(const sl_ctx *x, int64_t thread, double t) {
+  if (thread < 0 || (size_t)thread >= x->c->n_streams) return -1;
+  const size_t *idx = x->comp_idx + x->comp_off[thread];
+  size_t n = x->comp_off[thread + 1] - x->comp_off[thread];
+  const sl_phase_rec *ph = x->c->phases;
+  size_t lo = 0, hi = n; /* count of completes with start <= t */
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ph[idx[mid]].start_us <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo > 0 && t <= ph[idx[lo - 1]].end_us) return (long)idx[lo - 1];
+  if (lo < n) return (long)idx[lo];
+  return -1;
+}
+
+char *sl_ctx_task_label(sl_ctx *x, int64_t func_id, uint64_t task_id, int spmd) {
+  const char *mapped = x->m && func_id >= 0 ? sl_namemap_lookup(x->m, func_id) : NULL;
+  const char *base = sl_rules_func_name(x->r, func_id, mapped);
+  char *l = sl_task_label(base ? base : "task", task_id, spmd);
+  if (!l) x->failed = 1;
+  return l;
+}
+
+static void add_anchor(sl_ctx *x, uint64_t task_id, double start, double end, int64_t tid,
+                       uint64_t eid) {
+  if (x->nanchors == x->capanchors) {
+    size_t cap = x->capanchors ? x->capanchors * 2 : 64;
+    sl_anchor *a = realloc(x->anchors, cap * sizeof *a);
+    if (!a) {
+      x->failed = 1;
+      return;
+    }
+    x->anchors = a;
+    x->capanchors = cap;
+  }
+  x->anchors[x->nanchors] = (sl_anchor){task_id, start, end, tid, eid, (uint32_t)x->nanchors};
+  x->nanchors++;
+}
+
+static int anchor_cmp(const void *a, const void *b) {
+  const sl_anchor *p = a, *q = b;
+  if (p->task_id != q->task_id) return p->task_id < q->task_id ? -1 : 1;
+  return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+static int tid_hidden(const sl_ctx *x, int64_t pid, int64_t tid) {
+  if (pid != x->pid_worker && pid != x->pid_sv) return 0;
+  int64_t off = tid - x->core_base;
+  if (off < 0 || x->core_stride <= 0) return 0;
+  int64_t core = off / x->core_stride;
+  if (core >= (int64_t)x->ncores) return 0;
+  return x->core_lane_name[core] == NULL;
+}
+
+void sl_ctx_flow_pair(sl_ctx *x, const sl_flow *s, const sl_flow *f) {
+  if (tid_hidden(x, s->pid, s->tid) || tid_hidden(x, f->pid, f->tid)) return;
+  sl_sink_flow(x->s, s);
+  sl_sink_flow(x->s, f);
+}
+
+static const char *str_or(const sl_capture *c, sl_str s, const char *def) {
+  const char *v = sl_str_get(c, s);
+  return v ? v : def;
+}
+
+/* ---- preparation ------------------------------------------------------------------------ */
+
+static void prepare(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  size_t n = c->n_tasks;
+  sl_rules_lane_tid(x->r, "worker_core", &x->core_base, &x->core_stride);
+  sl_rules_lane_tid(x->r, "worker_aicpu", &x->aicpu_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, "sched", &x->sched_base, &x->sched_stride);
+  sl_rules_lane_tid(x->r, "aicore_sched", &x->hbg_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, "orch", &x->orch_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, "shared_ready_queue", &x->queue_tid, &(int64_t){0});
+  sl_rules_lane_tid(x->r, "graph", &x->graph_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, "lifecycle", &x->life_base, &(int64_t){0});
+  x->pid_orch = sl_rules_view(x->r, SL_VIEW_ORCH)->pid;
+  x->pid_sched = sl_rules_view(x->r, SL_VIEW_SCHED)->pid;
+  x->pid_sv = sl_rules_view(x->r, SL_VIEW_SCHEDVIEW)->pid;
+  x->pid_worker = sl_rules_view(x->r, SL_VIEW_WORKER)->pid;
+  x->pid_graph = sl_rules_view(x->r, SL_VIEW_GRAPH)->pid;
+  x->pid_life = sl_rules_view(x->r, SL_VIEW_LIFECYCLE)->pid;
+
+  x->row_eid = xcalloc(x, n, sizeof *x->row_eid);
+  x->row_bind = xcalloc(x, n, sizeof *x->row_bind);
+  x->row_sv_tid = xcalloc(x, n, sizeof *x->row_sv_tid);
+  x->row_sv_eid = xcalloc(x, n, sizeof *x->row_sv_eid);
+  x->groups = xcalloc(x, n, sizeof *x->groups);
+  if (x->failed) return;
+
+  /* cores, logical tasks, has_aicpu_data */
+  uint32_t maxcore = 0;
+  for (size_t i = 0; i < n; i++) {
+    const sl_task *t = &c->tasks[i];
+    if (t->core_id + 1 > maxcore) maxcore = t->core_id + 1;
+    if (t->dispatch_us >= 0 && t->finish_us > 0) x->has_aicpu_data = 1;
+    x->row_sv_eid[i] = SL_NO_EVENT;
+    if (i == 0 || c->tasks[i - 1].task_id != t->task_id) {
+      x->groups[x->ngroups++] = (sl_group){t->task_id, (uint32_t)i, 0, 0};
+    }
+    x->groups[x->ngroups - 1].count++;
+  }
+  if (c->n_core_to_thread > maxcore) maxcore = (uint32_t)c->n_core_to_thread;
+  x->ncores = maxcore;
+  x->core_lane_name = xcalloc(x, maxcore, sizeof *x->core_lane_name);
+  x->core_thread = xcalloc(x, maxcore, sizeof *x->core_thread);
+  if (x->failed) return;
+
+  /* SPMD set: block_num > 1, or several rows of one core type outside the block map */
+  for (size_t g = 0; g < x->ngroups; g++) {
+    sl_group *gr = &x->groups[g];
+    int64_t bn = x->d ? sl_deps_block_num(x->d, gr->task_id) : 0;
+    if (bn > 1) {
+      gr->spmd = 1;
+    } else if (bn == 0 && gr->count > 1) {
+      int same = 1;
+      for (uint32_t k = 1; k < gr->count; k++)
+        if (c->tasks[gr->first + k].core_type != c->tasks[gr->first].core_type) same = 0;
+      gr->spmd = (uint8_t)same;
+    }
+    if (gr->spmd) x->res->spmd_tasks++;
+  }
+
+  /* scheduler threads and completes per thread, sorted by start (stable) */
+  x->nthreads = sl_capture_sched_thread_count(c);
+  x->comp_off = xcalloc(x, c->n_streams + 1, sizeof *x->comp_off);
+  x->comp_idx = xcalloc(x, c->n_phases, sizeof *x->comp_idx);
+  if (x->failed) return;
+  size_t k = 0;
+  for (size_t t = 0; t < c->n_streams; t++) {
+    x->comp_off[t] = k;
+    const sl_sched_stream *st = &c->streams[t];
+    const char *prod = sl_str_get(c, st->producer);
+    if (prod && !strcmp(prod, "aicore")) continue; /* HBG AICore lanes are not threads */
+    for (size_t i = st->first; i < st->first + st->count; i++) {
+      const char *ph = sl_str_get(c, c->phases[i].phase);
+      if (!ph || strcmp(ph, "complete") != 0) continue;
+      /* insertion keeps equal starts in file order; completes per thread are few
+      ** relative to tasks, and arrive nearly sorted */
+      size_t j = k++;
+      while (j > x->comp_off[t] && c->phases[x->comp_idx[j - 1]].start_us > c->phases[i].start_us) {
+        x->comp_idx[j] = x->comp_idx[j - 1];
+        j--;
+      }
+      x->comp_idx[j] = i;
+    }
+  }
+  x->comp_off[c->n_streams] = k;
+}
+
+/* core -> scheduler thread: core_to_thread, else voting by dispatch records (§11.6). */
+static void map_cores(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  for (uint32_t i = 0; i < x->ncores; i++) x->core_thread[i] = -1;
+  size_t mapped = 0;
+  for (size_t i = 0; i < c->n_core_to_thread && i < x->ncores; i++) {
+    if (c->core_to_thread[i] >= 0) {
+      x->core_thread[i] = c->core_to_thread[i];
+      mapped++;
+    }
+  }
+  if (c->n_core_to_thread > 0) {
+    x->res->core_map_size = mapped;
+    return;
+  }
+  /* voting: each task's dispatch gives one vote per thread whose first dispatch
+  ** record contains it; most votes wins, first voted wins ties */
+  size_t nt = c->n_streams;
+  if (nt == 0) return;
+  uint64_t *votes = xcalloc(x, (size_t)x->ncores * nt, sizeof *votes);
+  uint64_t *first_vote = xcalloc(x, (size_t)x->ncores * nt, sizeof *first_vote);
+  /* dispatch records per thread sorted by start for a binary search */
+  size_t *doff = xcalloc(x, nt + 1, sizeof *doff);
+  size_t *didx = xcalloc(x, c->n_phases, sizeof *didx);
+  if (x->failed) goto out;
+  size_t k = 0;
+  for (size_t t = 0; t < nt; t++) {
+    doff[t] = k;
+    const sl_sched_stream *st = &c->streams[t];
+    for (size_t i = st->first; i < st->first + st->count; i++) {
+      const char *ph = sl_str_get(c, c->phases[i].phase);
+      if (ph && !strcmp(ph, "dispatch")) didx[k++] = i;
+    }
+  }
+  doff[nt] = k;
+  uint64_t stamp = 0;
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    const sl_task *tk = &c->tasks[i];
+    if (tk->dispatch_us < 0) continue;
+    for (size_t t = 0; t < nt; t++) {
+      /* first dispatch record (file order) containing the dispatch time */
+      for (size_t j = doff[t]; j < doff[t + 1]; j++) {
+        const sl_phase_rec *p = &c->phases[didx[j]];
+        if (p->start_us <= tk->dispatch_us && tk->dispatch_us <= p->end_us) {
+          size_t cell = (size_t)tk->core_id * nt + t;
+          if (votes[cell]++ == 0) first_vote[cell] = ++stamp;
+          break;
+        }
+      }
+    }
+  }
+  for (uint32_t core = 0; core < x->ncores; core++) {
+    uint64_t best = 0, best_stamp = 0;
+    int64_t th = -1;
+    for (size_t t = 0; t < nt; t++) {
+      size_t cell = (size_t)core * nt + t;
+      if (votes[cell] > best || (votes[cell] == best && best > 0 && first_vote[cell] < best_stamp)) {
+        best = votes[cell];
+        best_stamp = first_vote[cell];
+        th = (int64_t)t;
+      }
+    }
+    x->core_thread[core] = th;
+    if (th >= 0) mapped++;
+  }
+  x->res->core_map_inferred = 1;
+  x->res->core_map_size = mapped;
+out:
+  free(votes);
+  free(first_vote);
+  free(doff);
+  free(didx);
+}
+
+/* ---- Graph Execution (pid 5, §10.9) ---------------------------------------------------- */
+
+typedef struct graph_inst {
+  uint64_t outer;
+  double prep_start, prep_end, prep_dur, exec_start, exec_end;
+  int64_t nprep, nvisible, idx_min, idx_max;
+  int has_rows;
+  int64_t lane;
+} graph_inst;
+
+static int graph_decode(uint64_t raw, uint64_t *outer, int64_t *node) {
+  if (((raw >> 32) & 0xFFFFFFFFu) != 1) return 0;
+  uint64_t local = raw & 0xFFFFFFFFu;
+  *outer = local >> 10;
+  *node = (int64_t)(local & 1023);
+  return 1;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
+  return p < q ? -1 : p > q;
+}
+
+static void emit_graph(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  graph_inst *gi = NULL;
+  size_t ng = 0, cap = 0;
+  for (size_t i = 0; i < c->n_phases; i++) {
+    const sl_phase_rec *p = &c->phases[i];
+    const char *ph = sl_str_get(c, p->phase);
+    if (!ph || strcmp(ph, "graph_prepare") || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
+    if (p->task_id >> 32) continue;
+    size_t k = 0;
+    while (k < ng && gi[k].outer != p->task_id) k++;
+    if (k == ng) {
+      if (ng == cap) {
+        cap = cap ? cap * 2 : 8;
+        graph_inst *n2 = realloc(gi, cap * sizeof *gi);
+        if (!n2) {
+          free(gi);
+          x->failed = 1;
+          return;
+        }
+        gi = n2;
+      }
+      gi[ng++] = (graph_inst){.outer = p->task_id, .prep_start = INFINITY, .prep_end = -INFINITY,
+                              .exec_start = INFINITY, .exec_end = -INFINITY};
+    }
+    graph_inst *g = &gi[k];
+    if (p->start_us < g->prep_start) g->prep_start = p->start_us;
+    if (p->end_us > g->prep_end) g->prep_end = p->end_us;
+    g->prep_dur += p->end_us - p->start_us;
+    g->nprep++;
+  }
+  if (ng == 0) return;
+  int64_t *nodes = malloc((c->n_tasks + c->n_phases + 1) * sizeof *nodes);
+  if (!nodes) {
+    free(gi);
+    x->failed = 1;
+    return;
+  }
+  size_t nkept = 0;
+  for (size_t k = 0; k < ng; k++) {
+    graph_inst *g = &gi[k];
+    size_t nn = 0;
+    uint64_t outer;
+    int64_t node;
+    for (size_t i = 0; i < c->n_tasks; i++) {
+      const sl_task *t = &c->tasks[i];
+      if (!graph_decode(t->task_id, &outer, &node) || outer != g->outer) continue;
+      nodes[nn++] = node;
+      double s = t->dispatch_us >= 0 ? t->dispatch_us : t->receive_us;
+      double e = t->finish_us > 0 ? t->finish_us : t->end_us;
+      if (s < g->exec_start) g->exec_start = s;
+      if (e > g->exec_end) g->exec_end = e;
+    }
+    for (size_t i = 0; i < c->n_phases; i++) {
+      const sl_phase_rec *p = &c->phases[i];
+      const char *ph = sl_str_get(c, p->phase);
+      if (!ph || strcmp(ph, "dummy_task") || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
+      if (!graph_decode(p->task_id, &outer, &node) || outer != g->outer) continue;
+      nodes[nn++] = node;
+      if (p->start_us < g->exec_start) g->exec_start = p->start_us;
+      if (p->end_us > g->exec_end) g->exec_end = p->end_us;
+    }
+    if (nn == 0) continue;
+    qsort(nodes, nn, sizeof *nodes, cmp_i64);
+    int64_t distinct = 0;
+    for (size_t i = 0; i < nn; i++)
+      if (i == 0 || nodes[i] != nodes[i - 1]) distinct++;
+    g->nvisible = distinct;
+    g->idx_min = nodes[0];
+    g->idx_max = nodes[nn - 1];
+    g->has_rows = 1;
+    gi[nkept++] = *g;
+  }
+  free(nodes);
+  ng = nkept;
+  if (ng == 0) {
+    free(gi);
+    return;
+  }
+  /* stable sort by prepare start, then greedy lanes */
+  for (size_t i = 1; i < ng; i++) {
+    graph_inst v = gi[i];
+    size_t j = i;
+    while (j > 0 && gi[j - 1].prep_start > v.prep_start) {
+      gi[j] = gi[j - 1];
+      j--;
+    }
+    gi[j] = v;
+  }
+  double *lane_end = calloc(ng, sizeof *lane_end);
+  if (!lane_end) {
+    free(gi);
+    x->failed = 1;
+    return;
+  }
+  size_t nlanes = 0;
+  for (size_t k = 0; k < ng; k++) {
+    size_t l = 0;
+    while (l < nlanes && !(lane_end[l] <= gi[k].prep_start)) l++;
+    if (l == nlanes) nlanes++;
+    lane_end[l] = gi[k].exec_end;
+    gi[k].lane = (int64_t)l;
+  }
+  const sl_view *v = sl_rules_view(x->r, SL_VIEW_GRAPH);
+  sl_sink_process_name(x->s, x->pid_graph, v->name ? v->name : "Graph Execution");
+  sl_sink_process_sort(x->s, x->pid_graph, v->sort);
+  for (size_t l = 0; l < nlanes; l++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "Graph_%zu", l);
+    sl_sink_thread_name(x->s, x->pid_graph, x->graph_base + (int64_t)l, nm);
+  }
+  for (size_t k = 0; k < ng; k++) {
+    graph_inst *g = &gi[k];
+    char td[32], name[96];
+    snprintf(name, sizeof name, "GraphExecution(%s, %lld visible nodes)", sl_tdisp(td, g->outer),
+             (long long)g->nvisible);
+    sl_arg a[] = {
+        SL_ARG_U("outer_task_id", g->outer),
+        SL_ARG_I("visible_node_count", g->nvisible),
+        SL_ARG_I("visible_node_index_min", g->idx_min),
+        SL_ARG_I("visible_node_index_max", g->idx_max),
+        SL_ARG_I("prepare_slice_count", g->nprep),
+        SL_ARG_D("prepare_duration_us", g->prep_dur),
+        SL_ARG_D("execution_start_us", g->exec_start),
+        SL_ARG_D("execution_duration_us", g->exec_end - g->exec_start),
+        SL_ARG_S("synthetic_id_layout", "ring1:(outer_task_id << 10) | node_index"),
+    };
+    sl_slice ev = {.pid = x->pid_graph, .tid = x->graph_base + g->lane, .ts = g->prep_start,
+                   .dur = g->exec_end - g->prep_start, .name = name, .cat = "graph_execution",
+                   .cname = "rail_animation", .args = a, .nargs = sizeof a / sizeof *a};
+    sl_sink_slice(x->s, &ev);
+  }
+  free(lane_end);
+  free(gi);
+}
+
+/* ---- Worker View (pid 4) ---------------------------------------------------------------- */
+
+/* "{n}: [t1, t2]" into a growable buffer */
+typedef struct sbuf {
+  char *p;
+  size_t n, cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *s) {
+  size_t l = strlen(s);
+  if (b->n + l + 1 > b->cap) {
+    size_t cap = (b->n + l + 1) * 2;
+    char *p = realloc(b->p, cap);
+    if (!p) return;
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, s, l + 1);
+  b->n += l;
+}
+
+static const char *hint_list(sbuf *b, const uint64_t *ids, size_t n) {
+  char tmp[48];
+  b->n = 0;
+  snprintf(tmp, sizeof tmp, "%zu: [", n);
+  sb_add(b, tmp);
+  for (size_t i = 0; i < n; i++) {
+    if (i) sb_add(b, ", ");
+    sb_add(b, sl_tdisp(tmp, ids[i]));
+  }
+  sb_add(b, "]");
+  return b->p ? b->p : "";
+}
+
+static void emit_worker_meta(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  const sl_view *w = sl_rules_view(x->r, SL_VIEW_WORKER);
+  sl_sink_process_name(x->s, x->pid_worker, w->name ? w->name : "Worker View");
+  sl_sink_process_sort(x->s, x->pid_worker, w->sort);
+  if (x->has_aicpu_data) {
+    const sl_view *v = sl_rules_view(x->r, SL_VIEW_SCHEDVIEW);
+    sl_sink_process_name(x->s, x->pid_sv, v->name ? v->name : "Scheduler View");
+    sl_sink_process_sort(x->s, x->pid_sv, v->sort);
+  }
+  /* core lanes, ascending core id, typed by the first task on the core */
+  sl_str *first_type = xcalloc(x, x->ncores, sizeof *first_type);
+  uint8_t *used = xcalloc(x, x->ncores, 1);
+  if (x->failed) goto out;
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    uint32_t core = c->tasks[i].core_id;
+    if (!used[core]) {
+      used[core] = 1;
+      first_type[core] = c->tasks[i].core_type;
+    }
+  }
+  for (uint32_t core = 0; core < x->ncores; core++) {
+    if (!used[core]) continue;
+    const char *ty = sl_str_get(c, first_type[core]);
+    x->core_lane_name[core] = sl_rules_worker_lane(x->r, core, ty ? ty : "unknown");
+    if (x->core_lane_name[core])
+      sl_sink_thread_name(x->s, x->pid_worker, sl_core_tid(x, core), x->core_lane_name[core]);
+  }
+  size_t nlanes = x->nthreads + c->n_orch_threads;
+  for (size_t i = 0; i < nlanes; i++) {
+    const char *nm = sl_rules_lane(x->r, "aicpu_lane", (int64_t)i);
+    if (nm) sl_sink_thread_name(x->s, x->pid_worker, x->aicpu_base + (int64_t)i, nm);
+  }
+out:
+  free(first_type);
+  free(used);
+}
+
+static void emit_worker_bars(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  sbuf fan = {0}, fin = {0};
+  for (size_t g = 0; g < x->ngroups && !x->failed; g++) {
+    const sl_group *gr = &x->groups[g];
+    size_t nsucc = 0, npred = 0;
+    const uint64_t *succ = x->d ? sl_deps_succs(x->d, gr->task_id, &nsucc) : NULL;
+    const uint64_t *pred = x->d ? sl_deps_preds(x->d, gr->task_id, &npred) : NULL;
+    const char *fanout = hint_list(&fan, succ, nsucc);
+    const char *fanin = hint_list(&fin, pred, npred);
+    for (uint32_t k = 0; k < gr->count; k++) {
+      size_t i = gr->first + k;
+      const sl_task *t = &c->tasks[i];
+      x->row_eid[i] = x->event_id++;
+      if (!x->core_lane_name[t->core_id]) continue; /* hidden lane: keep ids stable */
+      char td[32], hint[160];
+      snprintf(hint, sizeof hint, "Task:%s, FuncId:%lld, CoreId:%u", sl_tdisp(td, t->task_id),
+               (long long)t->func_id, t->core_id);
+      char *label = sl_ctx_task_label(x, t->func_id, t->task_id, gr->spmd);
+      if (!label) break;
+      double ts = t->receive_us;
+      double dur = t->end_us - ts;
+      sl_arg a[] = {
+          SL_ARG_S("event-hint", hint),
+          SL_ARG_S("fanout-hint", fanout),
+          SL_ARG_S("fanin-hint", fanin),
+          SL_ARG_D("duration-us", dur),
+          SL_ARG_D("kernel-duration-us", t->duration_us),
+          SL_ARG_D("local_setup_us", t->local_setup_us),
+          SL_ARG_U("taskId", t->task_id),
+      };
+      sl_slice ev = {.pid = x->pid_worker, .tid = sl_core_tid(x, t->core_id), .ts = ts,
+                     .dur = dur, .name = label, .cat = "event", .has_id = 1,
+                     .id = x->row_eid[i], .args = a, .nargs = sizeof a / sizeof *a};
+      sl_sink_slice(x->s, &ev);
+      free(label);
+    }
+    /* (task, core) -> last event id on that core */
+    for (uint32_t k = 0; k < gr->count; k++) {
+      size_t i = gr->first + k;
+      x->row_bind[i] = x->row_eid[i];
+      for (uint32_t j = k + 1; j < gr->count; j++)
+        if (c->tasks[gr->first + j].core_id == c->tasks[i].core_id)
+          x->row_bind[i] = x->row_eid[gr->first + j];
+    }
+  }
+  free(fan.p);
+  free(fin.p);
+}
+
+/* ---- Scheduler View (pid 3) -------------------------------------------------------------- */
+
+typedef struct sv_item {
+  double dispatch;
+  size_t row;
+} sv_item;
+
+static int sv_cmp(const void *a, const void *b) {
+  const sv_item *p = a, *q = b;
+  if (p->dispatch != q->dispatch) return p->dispatch < q->dispatch ? -1 : 1;
+  return p->row < q->row ? -1 : p->row > q->row; /* stable */
+}
+
+static void emit_sched_view(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  size_t n = c->n_tasks;
+  /* bucket rows per core, then sort each bucket by dispatch */
+  size_t *off = xcalloc(x, (size_t)x->ncores + 1, sizeof *off);
+  sv_item *items = xcalloc(x, n, sizeof *items);
+  size_t *fill = xcalloc(x, (size_t)x->ncores + 1, sizeof *fill);
+  uint8_t *core_seen = xcalloc(x, x->ncores, 1);
+  if (x->failed) goto out;
+  for (size_t i = 0; i < n; i++) {
+    const sl_task *t = &c->tasks[i];
+    core_seen[t->core_id] = 1;
+    x->row_sv_tid[i] = sl_core_tid(x, t->core_id);
+    if (t->dispatch_us >= 0 && t->finish_us > 0) off[t->core_id + 1]++;
+  }
+  for (uint32_t k = 0; k < x->ncores; k++) off[k + 1] += off[k];
+  for (size_t i = 0; i < n; i++) {
+    const sl_task *t = &c->tasks[i];
+    if (t->dispatch_us >= 0 && t->finish_us > 0)
+      items[off[t->core_id] + fill[t->core_id]++] = (sv_item){t->dispatch_us, i};
+  }
+  double *lane_fin = NULL;
+  size_t lane_cap = 0;
+  for (uint32_t core = 0; core < x->ncores; core++) {
+    if (!core_seen[core]) continue;
+    size_t a = off[core], b = off[core + 1];
+    qsort(items + a, b - a, sizeof *items, sv_cmp);
+    size_t nl = 1;
+    if (lane_cap < 1) {
+      lane_fin = realloc(lane_fin, 16 * sizeof *lane_fin);
+      lane_cap = 16;
+    }
+    if (!lane_fin) {
+      x->failed = 1;
+      break;
+    }
+    lane_fin[0] = 0.0;
+    int used0 = 0, used1 = 0;
+    for (size_t k = a; k < b; k++) {
+      const sl_task *t = &c->tasks[items[k].row];
+      size_t l = 0;
+      while (l < nl && !(lane_fin[l] <= t->dispatch_us)) l++;
+      if (l == nl) {
+        if (nl == lane_cap) {
+          double *p = realloc(lane_fin, lane_cap * 2 * sizeof *p);
+          if (!p) {
+            x->failed = 1;
+            goto out2;
+          }
+          lane_fin = p;
+          lane_cap *= 2;
+        }
+        nl++;
+      }
+      lane_fin[l] = t->finish_us;
+      x->row_sv_tid[items[k].row] = sl_core_tid(x, core) + (int64_t)l;
+      if (l == 0) used0 = 1;
+      if (l == 1) used1 = 1;
+    }
+    if (!x->has_aicpu_data || !x->core_lane_name[core]) continue;
+    const char *ty = b > a ? sl_str_get(c, c->tasks[items[a].row].core_type) : NULL;
+    const char *name = sl_rules_worker_lane(x->r, core, ty ? ty : "unknown");
+    if (!name) continue;
+    if (used0 || b == a) sl_sink_thread_name(x->s, x->pid_sv, sl_core_tid(x, core), name);
+    if (used1) sl_sink_thread_name(x->s, x->pid_sv, sl_core_tid(x, core) + 1, name);
+  }
+out2:
+  free(lane_fin);
+  if (!x->has_aicpu_data || x->failed) goto out;
+  for (size_t g = 0; g < x->ngroups && !x->failed; g++) {
+    const sl_group *gr = &x->groups[g];
+    for (uint32_t k = 0; k < gr->count; k++) {
+      size_t i = gr->first + k;
+      const sl_task *t = &c->tasks[i];
+      if (!(t->dispatch_us >= 0 && t->finish_us > 0)) continue;
+      x->row_sv_eid[i] = x->event_id++;
+      if (!x->core_lane_name[t->core_id]) continue;
+      char td[32], hint[160];
+      snprintf(hint, sizeof hint, "Task:%s, FuncId:%lld, CoreId:%u", sl_tdisp(td, t->task_id),
+               (long long)t->func_id, t->core_id);
+      char *label = sl_ctx_task_label(x, t->func_id, t->task_id, gr->spmd);
+      if (!label) break;
+      double dur = t->finish_us - t->dispatch_us;
+      sl_arg a[] = {
+          SL_ARG_S("event-hint", hint),
+          SL_ARG_D("dispatch-time-us", t->dispatch_us),
+          SL_ARG_D("finish-time-us", t->finish_us),
+          SL_ARG_D("aicpu-duration-us", dur),
+          SL_ARG_U("taskId", t->task_id),
+      };
+      sl_slice ev = {.pid = x->pid_sv, .tid = x->row_sv_tid[i], .ts = t->dispatch_us,
+                     .dur = dur, .name = label, .cat = "event", .has_id = 1,
+                     .id = x->row_sv_eid[i], .args = a, .nargs = sizeof a / sizeof *a};
+      sl_sink_slice(x->s, &ev);
+      free(label);
+    }
+  }
+out:
+  free(off);
+  free(items);
+  free(fill);
+  free(core_seen);
+}
+
+/* ---- AICPU Scheduler (pid 2) and its Worker View markers ----------------------------------- */
+
+/* Rows attributed to each complete record (§10.6 "finish rows"). */
+static uint32_t *attribute_finishes(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  uint32_t *attr = xcalloc(x, c->n_phases, sizeof *attr);
+  if (!attr || c->n_core_to_thread == 0) return attr;
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    const sl_task *t = &c->tasks[i];
+    if (t->finish_us < 0 || t->core_id >= c->n_core_to_thread) continue;
+    int64_t th = c->core_to_thread[t->core_id];
+    if (th < 0 || (size_t)th >= c->n_streams) continue;
+    long ci = sl_ctx_complete_lookup(x, th, t->finish_us);
+    if (ci >= 0) attr[ci]++;
+  }
+  return attr;
+}
+
+typedef struct custom_lane {
+  const char *name;
+  int64_t tid;
+} custom_lane;
+
+static int64_t custom_lane_tid(sl_ctx *x, custom_lane **lanes, size_t *n, const char *name) {
+  for (size_t i = 0; i < *n; i++)
+    if (!strcmp((*lanes)[i].name, name)) return (*lanes)[i].tid;
+  custom_lane *p = realloc(*lanes, (*n + 1) * sizeof *p);
+  if (!p) {
+    x->failed = 1;
+    return 0;
+  }
+  *lanes = p;
+  int64_t tid = 32000 + (int64_t)*n;
+  p[(*n)++] = (custom_lane){name, tid};
+  sl_sink_thread_name(x->s, x->pid_sched, tid, name);
+  return tid;
+}
+
+static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int64_t thread,
+                        const sl_phase_style *st) {
+  char td[32], namebuf[64];
+  int has_id = (p->flags & SL_PH_HAS_TASK_ID) != 0;
+  double dur = p->end_us - p->start_us;
+  if (!(dur > 0.02)) dur = dur > 0.02 ? dur : 0.02;
+  int64_t tid = x->aicpu_base + thread;
+  uint64_t eid = x->event_id++;
+  char *label = NULL;
+  const char *name;
+  sl_arg a[4];
+  size_t na = 0;
+  a[na++] = SL_ARG_I("loop_iter", p->loop_iter);
+  a[na++] = has_id ? SL_ARG_U("task_id", p->task_id) : SL_ARG_NIL("task_id");
+  if (!strcmp(phase, "predicated_skip")) {
+    int64_t fid = -1;
+    int spmd = 0;
+    if (has_id && x->d) {
+      fid = sl_deps_first_func_id(x->d, p->task_id);
+      spmd = sl_deps_block_num(x->d, p->task_id) > 1;
+      const sl_group *g = sl_ctx_group(x, p->task_id);
+      if (g) spmd = g->spmd;
+    }
+    if (has_id) {
+      label = sl_ctx_task_label(x, fid, p->task_id, spmd);
+      name = label ? label : "task";
+    } else {
+      name = "unknown";
+    }
+    a[na++] = SL_ARG_S("event-hint", name);
+    a[na++] = SL_ARG_B("predicated_pass", 0);
+  } else {
+    const char *stem = !strcmp(phase, "dummy_task") ? "dummy" : st->display;
+    if (has_id)
+      snprintf(namebuf, sizeof namebuf, "%s(%s)", stem, sl_tdisp(td, p->task_id));
+    else
+      snprintf(namebuf, sizeof namebuf, "%s(unknown)", stem);
+    name = namebuf;
+    a[na++] = SL_ARG_S("event-hint", name);
+    a[na++] = SL_ARG_S("phase", phase);
+  }
+  sl_slice ev = {.pid = x->pid_worker, .tid = tid, .ts = p->start_us, .dur = dur, .name = name,
+                 .cat = "event", .has_id = 1, .id = eid, .args = a, .nargs = na};
+  sl_sink_slice(x->s, &ev);
+  if (has_id) add_anchor(x, p->task_id, p->start_us, p->start_us + dur, tid, eid);
+  free(label);
+}
+
+static void emit_scheduler(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  if (c->n_streams == 0) return;
+  uint32_t *attr = attribute_finishes(x);
+  if (!attr) return;
+  const sl_view *v = sl_rules_view(x->r, SL_VIEW_SCHED);
+  sl_sink_process_name(x->s, x->pid_sched, v->name ? v->name : "AICPU Scheduler");
+  sl_sink_process_sort(x->s, x->pid_sched, v->sort);
+  custom_lane *lanes = NULL;
+  size_t nlanes = 0;
+  for (size_t t = 0; t < c->n_streams && !x->failed; t++) {
+    const sl_sched_stream *stm = &c->streams[t];
+    const char *prod = sl_str_get(c, stm->producer);
+    const char *rt = sl_str_get(c, stm->runtime);
+    const char *plat = sl_str_get(c, stm->platform);
+    int hbg_core = prod && !strcmp(prod, "aicore");
+    int64_t main_tid = hbg_core ? x->hbg_base + (stm->physical_core_id >= 0 ? stm->physical_core_id
+                                                                           : (int64_t)t)
+                                : sl_sched_tid(x, (int64_t)t);
+    const char *lane_name =
+        hbg_core ? sl_rules_lane(x->r, "hbg_lane",
+                                 stm->physical_core_id >= 0 ? stm->physical_core_id : (int64_t)t)
+                 : sl_rules_lane(x->r, "sched_lane", (int64_t)t);
+    if (lane_name) sl_sink_thread_name(x->s, x->pid_sched, main_tid, lane_name);
+    int has_sub = 0;
+    for (size_t i = stm->first; i < stm->first + stm->count; i++) {
+      const char *ph = str_or(c, c->phases[i].phase, "unknown");
+      if (sl_rules_phase(x->r, ph, prod, rt, plat)->route == SL_ROUTE_SUB) has_sub = 1;
+    }
+    if (has_sub && lane_name) sl_sink_thread_name(x->s, x->pid_sched, main_tid + 1, lane_name);
+    int64_t marker_thread = stm->scheduler_id >= 0 && stm->has_meta ? stm->scheduler_id : (int64_t)t;
+    for (size_t i = stm->first; i < stm->first + stm->count && !x->failed; i++) {
+      const sl_phase_rec *p = &c->phases[i];
+      const char *ph = str_or(c, p->phase, "unknown");
+      const sl_phase_style *st = sl_rules_phase(x->r, ph, prod, rt, plat);
+      if (sl_rules_failed(x->r)) {
+        x->failed = 1;
+        break;
+      }
+      if (st->route == SL_ROUTE_HIDE) continue;
+      if (st->route == SL_ROUTE_MARKER) {
+        emit_marker(x, p, ph, marker_thread, st);
+        continue;
+      }
+      int64_t tid = main_tid;
+      if (st->route == SL_ROUTE_SUB) tid = main_tid + 1;
+      if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, &nlanes, st->lane);
+      int64_t tp = p->tasks_processed;
+      int is_complete = !strcmp(ph, "complete") && !hbg_core;
+      if (is_complete && !(p->flags & SL_PH_HAS_TASKS_PROCESSED)) tp = attr[i];
+      char name[128], td[32];
+      if (st->label == SL_LABEL_TASK && (p->flags & SL_PH_HAS_TASK_ID))
+        snprintf(name, sizeof name, "%s(%s)", st->display, sl_tdisp(td, p->task_id));
+      else if (st->label == SL_LABEL_TASK || st->label == SL_LABEL_NAME)
+        snprintf(name, sizeof name, "%s", st->display);
+      else
+        snprintf(name, sizeof name, "%s(%lld)", st->display, (long long)tp);
+      sl_arg a[8];
+      size_t na = 0;
+      a[na++] = SL_ARG_S("phase", ph);
+      a[na++] = SL_ARG_I("loop_iter", p->loop_iter);
+      a[na++] = SL_ARG_I("tasks_processed", tp);
+      if (p->flags & SL_PH_HAS_SHARED) {
+        a[na++] = SL_ARG_L("shared_at_start (aic,aiv,mix)", p->shared_at_start, 3);
+        a[na++] = SL_ARG_L("shared_at_end (aic,aiv,mix)", p->shared_at_end, 3);
+      }
+      if (is_complete) {
+        if (p->flags & SL_PH_HAS_TASKS_PROCESSED) {
+          a[na++] = SL_ARG_I("finishes_processed", p->tasks_processed);
+          a[na++] = SL_ARG_I("finish_rows_attributed", attr[i]);
+        } else {
+          a[na++] = SL_ARG_I("finishes_processed", attr[i]);
+        }
+      }
+      if (hbg_core && (p->flags & SL_PH_HAS_TASK_ID)) a[na++] = SL_ARG_U("task_id", p->task_id);
+      sl_slice ev = {.pid = x->pid_sched, .tid = tid, .ts = p->start_us,
+                     .dur = p->end_us - p->start_us, .name = name, .cat = "scheduler",
+                     .cname = st->cname, .args = a, .nargs = na};
+      sl_sink_slice(x->s, &ev);
+      if ((p->flags & SL_PH_HAS_SHARED) && (!strcmp(ph, "complete") || !strcmp(ph, "dispatch"))) {
+        sl_arg q[] = {SL_ARG_I("AIC", p->shared_at_end[0]), SL_ARG_I("AIV", p->shared_at_end[1]),
+                      SL_ARG_I("MIX", p->shared_at_end[2])};
+        sl_counter ce = {.pid = x->pid_sched, .tid = x->queue_tid, .ts = p->end_us,
+                         .name = "shared_ready_queue", .cat = "queue", .args = q, .nargs = 3};
+        sl_sink_counter(x->s, &ce);
+      }
+    }
+  }
+  sl_sink_thread_name(x->s, x->pid_sched, x->queue_tid, "shared_ready_queue (global)");
+  sl_sink_thread_sort(x->s, x->pid_sched, x->queue_tid, 100);
+  free(lanes);
+  free(attr);
+}
+
+/* ---- Orchestrator (pid 1) and alloc bars ---------------------------------------------------- */
+
+static int has_phase_task(const sl_capture *c, const char *phase, uint64_t id) {
+  for (size_t i = 0; i < c->n_phases; i++) {
+    const sl_phase_rec *p = &c->phases[i];
+    if (!(p->flags & SL_PH_HAS_TASK_ID) || p->task_id != id) continue;
+    const char *ph = sl_str_get(c, p->phase);
+    if (ph && !strcmp(ph, phase)) return 1;
+  }
+  return 0;
+}
+
+/* Sorted ids of marker records of a phase, for alloc classification. */
+static uint64_t *marker_ids(const sl_capture *c, const char *phase, size_t *n) {
+  uint64_t *ids = malloc((c->n_phases + 1) * sizeof *ids);
+  *n = 0;
+  if (!ids) return NULL;
+  for (size_t i = 0; i < c->n_phases; i++) {
+    const sl_phase_rec *p = &c->phases[i];
+    const char *ph = sl_str_get(c, p->phase);
+    if ((p->flags & SL_PH_HAS_TASK_ID) && ph && !strcmp(ph, phase)) ids[(*n)++] = p->task_id;
+  }
+  return ids;
+}
+
+static int id_in(const uint64_t *ids, size_t n, uint64_t id) {
+  for (size_t i = 0; i < n; i++)
+    if (ids[i] == id) return 1;
+  return 0;
+}
+
+static void emit_orchestrator(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  if (c->n_orch == 0) return;
+  const char *source = sl_str_get(c, c->orchestrator_source);
+  const char *pname = sl_rules_orchestrator_name(
+      x->r, source, x->m ? x->m->orchestrator_name : NULL);
+  sl_sink_process_name(x->s, x->pid_orch, pname ? pname : "AICPU Orchestrator");
+  sl_sink_process_sort(x->s, x->pid_orch, sl_rules_view(x->r, SL_VIEW_ORCH)->sort);
+  for (size_t i = 0; i < c->n_orch_threads; i++) {
+    const char *nm = sl_rules_orch_lane(x->r, (int64_t)i, source);
+    if (nm) sl_sink_thread_name(x->s, x->pid_orch, x->orch_base + (int64_t)i, nm);
+  }
+  size_t ndummy = 0, npred = 0;
+  uint64_t *dummies = marker_ids(c, "dummy_task", &ndummy);
+  uint64_t *preds = marker_ids(c, "predicated_skip", &npred);
+  if (!dummies || !preds) x->failed = 1;
+  uint64_t *warned = NULL;
+  size_t nwarned = 0;
+  for (size_t th = 0; th < c->n_orch_threads && !x->failed; th++) {
+    const sl_orch_thread *ot = &c->orch_threads[th];
+    int64_t tid = x->orch_base + (int64_t)th;
+    for (size_t i = ot->first; i < ot->first + ot->count; i++) {
+      const sl_orch_rec *o = &c->orch[i];
+      const char *ph = str_or(c, o->phase, "orch_submit");
+      int has_id = (o->flags & SL_ORCH_HAS_TASK_ID) && o->task_id_signed >= 0;
+      const char *stem = !strncmp(ph, "orch_", 5) ? ph + 5 : ph;
+      char name[96], td[32];
+      if (has_id)
+        snprintf(name, sizeof name, "%s(%s)", stem, sl_tdisp(td, o->task_id));
+      else
+        snprintf(name, sizeof name, "%s(%lld)", stem, (long long)o->submit_idx);
+      sl_arg a[] = {SL_ARG_S("phase", ph), SL_ARG_I("submit_idx", o->submit_idx),
+                    (o->flags & SL_ORCH_HAS_TASK_ID) ? SL_ARG_I("task_id", o->task_id_signed)
+                                                     : SL_ARG_I("task_id", -1)};
+      if ((o->flags & SL_ORCH_HAS_TASK_ID) && o->task_id_signed >= 0)
+        a[2] = SL_ARG_U("task_id", o->task_id);
+      sl_slice ev = {.pid = x->pid_orch, .tid = tid, .ts = o->start_us,
+                     .dur = o->end_us - o->start_us, .name = name, .cat = "orchestrator",
+                     .cname = sl_rules_orch_color(x->r, ph), .args = a, .nargs = 3};
+      sl_sink_slice(x->s, &ev);
+      if (strcmp(ph, "orch_submit") != 0 || !has_id) continue;
+      /* alloc classification (§10.7) */
+      uint64_t id = o->task_id;
+      int regular = 0, dummy = 0;
+      const int64_t *k = x->d ? sl_deps_kernel_ids(x->d, id) : NULL;
+      if (k) {
+        dummy = k[0] < 0 && k[1] < 0 && k[2] < 0;
+        regular = !dummy;
+        if (dummy && !id_in(dummies, ndummy, id) && !id_in(warned, nwarned, id)) {
+          uint64_t *w = realloc(warned, (nwarned + 1) * sizeof *w);
+          if (w) {
+            warned = w;
+            warned[nwarned++] = id;
+          }
+          fprintf(stderr,
+                  "Warning: dummy(%s) has no dummy_task scheduler record; its Worker View bar "
+                  "cannot be rendered.\n",
+                  sl_tdisp(td, id));
+        }
+      } else {
+        regular = sl_ctx_group(x, id) != NULL;
+        dummy = id_in(dummies, ndummy, id);
+      }
+      int predicated = id_in(preds, npred, id);
+      if (regular || dummy || predicated) continue;
+      double dur = o->end_us - o->start_us;
+      if (!(dur >= 0.02)) dur = 0.02;
+      int64_t atid = x->aicpu_base + (int64_t)x->nthreads + (int64_t)th;
+      uint64_t eid = x->event_id++;
+      char an[64];
+      snprintf(an, sizeof an, "alloc(%s)", sl_tdisp(td, id));
+      sl_arg aa[] = {SL_ARG_S("phase", "alloc"), SL_ARG_U("task_id", id),
+                     SL_ARG_S("event-hint", an)};
+      sl_slice ae = {.pid = x->pid_worker, .tid = atid, .ts = o->start_us, .dur = dur,
+                     .name = an, .cat = "event", .cname = "olive", .has_id = 1, .id = eid,
+                     .args = aa, .nargs = 3};
+      sl_sink_slice(x->s, &ae);
+      add_anchor(x, id, o->start_us, o->start_us + dur, atid, eid);
+    }
+  }
+  (void)has_phase_task;
+  free(warned);
+  free(dummies);
+  free(preds);
+}
+
+/* ---- AICPU Lifecycle (pid 6, seed §3.3; A5 HBG) --------------------------------------------- */
+
+static void emit_lifecycle(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  if (c->n_lifecycle == 0) return;
+  const sl_view *v = sl_rules_view(x->r, SL_VIEW_LIFECYCLE);
+  sl_sink_process_name(x->s, x->pid_life, v->name ? v->name : "AICPU Lifecycle");
+  sl_sink_process_sort(x->s, x->pid_life, v->sort);
+  int nspans = sl_rules_lifecycle_count(x->r);
+  for (size_t i = 0; i < c->n_lifecycle; i++) {
+    const sl_lifecycle_rec *lc = &c->lifecycle[i];
+    int64_t tid = x->life_base + lc->aicpu_thread_id;
+    const char *nm = sl_rules_lane(x->r, "lifecycle_lane", lc->aicpu_thread_id);
+    if (nm) sl_sink_thread_name(x->s, x->pid_life, tid, nm);
+    for (int s = 0; s < nspans; s++) {
+      const char *label, *sk, *ek;
+      if (!sl_rules_lifecycle_span(x->r, s, &label, &sk, &ek)) continue;
+      int si = -1, ei = -1;
+      for (int f = 0; f < SL_LC_FIELD_COUNT; f++) {
+        if (!strcmp(sl_lifecycle_keys[f], sk)) si = f;
+        if (!strcmp(sl_lifecycle_keys[f], ek)) ei = f;
+      }
+      if (si < 0 || ei < 0) continue;
+      if (!(lc->present & (1u << si)) || !(lc->present & (1u << ei))) continue;
+      if (lc->us[si] <= 0 && lc->us[ei] <= 0) continue;
+      sl_arg a[] = {SL_ARG_I("aicpu_thread_id", lc->aicpu_thread_id)};
+      sl_slice ev = {.pid = x->pid_life, .tid = tid, .ts = lc->us[si],
+                     .dur = lc->us[ei] - lc->us[si], .name = label, .cat = "lifecycle",
+                     .cname = "generic_work", .args = a, .nargs = 1};
+      sl_sink_slice(x->s, &ev);
+    }
+  }
+}
+
+/* ---- entry ------------------------------------------------------------------------------------ */
+
+int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, sl_rules *r,
+                    sl_trace_sink *sink, const sl_convert_opts *o, sl_convert_result *res) {
+  sl_ctx x = {.c = c, .d = d, .m = m, .r = r, .s = sink, .o = o, .res = res};
+  memset(res, 0, sizeof *res);
+  x.core_base = 10000;
+  x.core_stride = 10;
+  x.aicpu_base = 19000;
+  x.sched_base = 30000;
+  x.sched_stride = 10;
+  x.hbg_base = 31000;
+  x.orch_base = 4000;
+  x.queue_tid = 3999;
+  x.graph_base = 5000;
+  x.life_base = 6000;
+  prepare(&x);
+  if (!x.failed) map_cores(&x);
+  if (!x.failed) emit_graph(&x);
+  if (!x.failed) emit_worker_meta(&x);
+  if (!x.failed) emit_worker_bars(&x);
+  if (!x.failed) emit_sched_view(&x);
+  if (!x.failed) emit_scheduler(&x);
+  if (!x.failed) emit_orchestrator(&x);
+  if (!x.failed) emit_lifecycle(&x);
+  if (!x.failed) {
+    qsort(x.anchors, x.nanchors, sizeof *x.anchors, anchor_cmp);
+    sl_emit_flows(&x);
+  }
+  res->total_events = sink->nevents;
+  res->flow_pairs = x.flow_id;
+  if (!x.failed && o->overhead) sl_emit_overhead(&x);
+  if (sl_rules_failed(r)) x.failed = 1;
+  free(x.row_eid);
+  free(x.row_bind);
+  free(x.row_sv_tid);
+  free(x.row_sv_eid);
+  free(x.groups);
+  free(x.core_lane_name);
+  free(x.core_thread);
+  free(x.comp_off);
+  free(x.comp_idx);
+  free(x.anchors);
+  return x.failed ? -1 : 0;
+}

@@ -1,0 +1,77 @@
+/*
+** convert_labels.c — task id display, function letters, SPMD suffix.
+*/
+#include "convert_labels.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *sl_tdisp(char *buf, uint64_t raw) {
+  unsigned ring = (unsigned)((raw >> 32) & 0xFF);
+  unsigned long local = (unsigned long)(raw & 0xFFFFFFFFu);
+  if (ring == 0)
+    snprintf(buf, 32, "t%lu", local);
+  else
+    snprintf(buf, 32, "r%ut%lu", ring, local);
+  return buf;
+}
+
+char *sl_func_letters(char *buf, int64_t func_id) {
+  int n = snprintf(buf, 40, "%" PRId64 "_", func_id);
+  if (func_id < 0) return buf;
+  /* bijective base 26 of func_id + 1, most significant letter first */
+  char rev[16];
+  int k = 0;
+  uint64_t v = (uint64_t)func_id + 1;
+  while (v > 0) {
+    v -= 1;
+    rev[k++] = (char)('a' + (int)(v % 26));
+    v /= 26;
+  }
+  while (k > 0) buf[n++] = rev[--k];
+  buf[n] = 0;
+  return buf;
+}
+
+char *sl_func_default_name(char *buf, int64_t func_id) {
+  char l[40];
+  snprintf(buf, 48, "func_%s", sl_func_letters(l, func_id));
+  return buf;
+}
+
+static int contains_spmd(const char *s, size_t n) {
+  for (size_t i = 0; i + 4 <= n; i++)
+    if (tolower((unsigned char)s[i]) == 's' && tolower((unsigned char)s[i + 1]) == 'p' &&
+        tolower((unsigned char)s[i + 2]) == 'm' && tolower((unsigned char)s[i + 3]) == 'd')
+      return 1;
+  return 0;
+}
+
+char *sl_spmd_suffix(const char *label) {
+  const char *paren = strchr(label, '(');
+  size_t base_len = paren ? (size_t)(paren - label) : strlen(label);
+  if (!paren || contains_spmd(label, base_len)) return strdup(label);
+  size_t len = strlen(label);
+  char *out = malloc(len + 6);
+  if (!out) return NULL;
+  memcpy(out, label, base_len);
+  memcpy(out + base_len, "_spmd", 5);
+  memcpy(out + base_len + 5, paren, len - base_len + 1);
+  return out;
+}
+
+char *sl_task_label(const char *base, uint64_t raw, int spmd) {
+  char t[32];
+  sl_tdisp(t, raw);
+  size_t n = strlen(base) + strlen(t) + 8;
+  char *s = malloc(n);
+  if (!s) return NULL;
+  snprintf(s, n, "%s(%s)", base, t);
+  if (!spmd) return s;
+  char *r = sl_spmd_suffix(s);
+  free(s);
+  return r;
+}

@@ -1,0 +1,213 @@
+/*
+** convert_summary.c — the per-function statistics table printed after a
+** conversion (anchor-converter §14), with the reference's float summation order.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_labels.h"
+#include "sl_convert.h"
+
+typedef struct fstat {
+  int64_t func_id;
+  size_t first_seen;    /* order of first appearance */
+  uint64_t count;
+  double sum_exec;
+  double sum_local;
+  uint64_t n_local;
+  double sum_head, sum_tail, sum_prop;
+  uint64_t n_head, n_prop;
+  double total_latency;
+} fstat;
+
+typedef struct fmap {
+  fstat *v;
+  size_t n, cap;
+  int64_t *keys;   /* open addressing over func ids -> index+1 */
+  size_t *idx;
+  size_t hcap;
+} fmap;
+
+static size_t hslot(int64_t id, size_t cap) {
+  return (size_t)(((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+}
+
+static fstat *fmap_get(fmap *m, int64_t id) {
+  if (m->hcap == 0 || m->n * 2 >= m->hcap) {
+    size_t cap = m->hcap ? m->hcap * 2 : 64;
+    int64_t *keys = malloc(cap * sizeof *keys);
+    size_t *idx = calloc(cap, sizeof *idx);
+    if (!keys || !idx) {
+      free(keys);
+      free(idx);
+      return NULL;
+    }
+    for (size_t i = 0; i < m->n; i++) {
+      size_t s = hslot(m->v[i].func_id, cap);
+      while (idx[s]) s = (s + 1) & (cap - 1);
+      keys[s] = m->v[i].func_id;
+      idx[s] = i + 1;
+    }
+    free(m->keys);
+    free(m->idx);
+    m->keys = keys;
+    m->idx = idx;
+    m->hcap = cap;
+  }
+  size_t s = hslot(id, m->hcap);
+  while (m->idx[s]) {
+    if (m->keys[s] == id) return &m->v[m->idx[s] - 1];
+    s = (s + 1) & (m->hcap - 1);
+  }
+  if (m->n == m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 16;
+    fstat *v = realloc(m->v, cap * sizeof *v);
+    if (!v) return NULL;
+    m->v = v;
+    m->cap = cap;
+  }
+  fstat *f = &m->v[m->n];
+  memset(f, 0, sizeof *f);
+  f->func_id = id;
+  f->first_seen = m->n;
+  m->keys[s] = id;
+  m->idx[s] = ++m->n;
+  return f;
+}
+
+static int by_func(const void *a, const void *b) {
+  const fstat *p = a, *q = b;
+  return p->func_id < q->func_id ? -1 : p->func_id > q->func_id;
+}
+
+static void rep(FILE *out, char ch, int n) {
+  for (int i = 0; i < n; i++) putc(ch, out);
+  putc('\n', out);
+}
+
+static const char *level_desc(int level) {
+  switch (level) {
+  case 1: return "AICore timing only";
+  case 2: return "AICore + AICPU timing";
+  case 3: return "AICore + AICPU timing + scheduler phases";
+  case 4: return "full collection with orchestrator phases";
+  default: return "unknown";
+  }
+}
+
+void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m) {
+  int has_timing = c->level >= 2;
+  fmap fm = {0};
+  double min_disp = INFINITY, max_fin = -INFINITY, min_core = INFINITY, max_core = -INFINITY;
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    const sl_task *t = &c->tasks[i];
+    fstat *f = fmap_get(&fm, t->func_id);
+    if (!f) break;
+    f->count++;
+    f->sum_exec += t->duration_us;
+    f->sum_local += t->local_setup_us;
+    f->n_local++;
+    if (has_timing) {
+      f->sum_head += t->start_us - t->dispatch_us;
+      f->sum_tail += t->finish_us - t->end_us;
+      f->n_head++;
+      if (t->flags & SL_TASK_HAS_PROPAGATION) {
+        f->sum_prop += t->propagation_us;
+        f->n_prop++;
+      }
+      f->total_latency += t->finish_us - t->dispatch_us;
+      if (t->dispatch_us < min_disp) min_disp = t->dispatch_us;
+      if (t->finish_us > max_fin) max_fin = t->finish_us;
+    }
+    if (t->receive_us < min_core) min_core = t->receive_us;
+    if (t->end_us > max_core) max_core = t->end_us;
+  }
+  /* TOTAL latency sums groups in first-appearance order, exec in id order */
+  double total_latency = 0;
+  uint64_t total_count = 0;
+  for (size_t i = 0; i < fm.n; i++) total_latency += fm.v[i].total_latency;
+  if (fm.n) qsort(fm.v, fm.n, sizeof *fm.v, by_func);
+  double total_exec = 0;
+  for (size_t i = 0; i < fm.n; i++) total_exec += fm.v[i].sum_exec;
+
+  fputc('\n', out);
+  rep(out, '=', 140);
+  fputs("Task Statistics by Function\n", out);
+  fprintf(out, "  Source chip_swimlane_level: %d (%s; recorded in chip_swimlane_records.json)\n",
+          c->level, level_desc(c->level));
+  fputs("  Exec = kernel time on AICore; Latency = dispatch->finish (incl. head OH + Exec + tail OH)\n",
+        out);
+  fputs("  Head OH split (v3): Prop = NoC propagation (dispatch_ts\xe2\x86\x92"
+        "AICore receive); Local = dcci+ack (receive\xe2\x86\x92start)\n",
+        out);
+  rep(out, '=', 140);
+  fprintf(out, "%-8s %-12s %5s   %12s  %15s  %6s   %15s  %15s  %12s  %13s\n", "Func_ID",
+          "Func_Name", "Count", "Avg Exec(us)", "Avg Latency(us)", "Exec%", "Avg Head OH(us)",
+          "Avg Tail OH(us)", "Avg Prop(us)", "Avg Local(us)");
+  rep(out, '-', 140);
+  for (size_t i = 0; i < fm.n; i++) {
+    const fstat *f = &fm.v[i];
+    total_count += f->count;
+    char name[128], lat[32], ratio[32], head[32], tail[32], prop[32], local[32], def[48];
+    const char *mapped = m && f->func_id >= 0 ? sl_namemap_lookup(m, f->func_id) : NULL;
+    if (f->func_id < 0)
+      snprintf(name, sizeof name, "%s", sl_func_default_name(def, f->func_id));
+    else
+      snprintf(name, sizeof name, "%s", sl_rules_func_name(r, f->func_id, mapped));
+    if (has_timing) {
+      snprintf(lat, sizeof lat, "%.2f", f->total_latency / (double)f->count);
+      if (f->total_latency != 0)
+        snprintf(ratio, sizeof ratio, "%.1f%%", f->sum_exec / f->total_latency * 100.0);
+      else
+        snprintf(ratio, sizeof ratio, "0.0%%");
+      snprintf(head, sizeof head, "%.2f", f->n_head ? f->sum_head / (double)f->n_head : 0.0);
+      snprintf(tail, sizeof tail, "%.2f", f->n_head ? f->sum_tail / (double)f->n_head : 0.0);
+    } else {
+      strcpy(lat, "-");
+      strcpy(ratio, "-");
+      strcpy(head, "-");
+      strcpy(tail, "-");
+    }
+    if (f->n_prop)
+      snprintf(prop, sizeof prop, "%12.2f", f->sum_prop / (double)f->n_prop);
+    else
+      snprintf(prop, sizeof prop, "%12s", "-");
+    if (f->n_local)
+      snprintf(local, sizeof local, "%13.2f", f->sum_local / (double)f->n_local);
+    else
+      snprintf(local, sizeof local, "%13s", "-");
+    fprintf(out, "%-8lld %-12s %5llu   %12.2f  %15s  %6s   %15s  %15s  %s  %s\n",
+            (long long)f->func_id, name, (unsigned long long)f->count,
+            f->sum_exec / (double)f->count, lat, ratio, head, tail, prop, local);
+  }
+  rep(out, '-', 140);
+  char tl[32];
+  if (has_timing)
+    snprintf(tl, sizeof tl, "%.2f", total_latency);
+  else
+    strcpy(tl, "-");
+  fprintf(out, "%-21s %5llu   %12.2f  %15s\n", "TOTAL", (unsigned long long)total_count,
+          total_exec, tl);
+  if (has_timing && isfinite(min_disp) && isfinite(max_fin)) {
+    fprintf(out, "\nTotal Test Time: %.2f us (from earliest dispatch to latest finish)\n",
+            max_fin - min_disp);
+  } else if (c->level == 1 && c->n_tasks > 0) {
+    fprintf(out,
+            "\nAICore Observed Span: %.2f us (from earliest AICore receive to latest AICore end)\n",
+            max_core - min_core);
+  }
+  if (has_timing && total_count > 0 && total_latency > 0) {
+    double ae = total_exec / (double)total_count, al = total_latency / (double)total_count;
+    fputs("\n--- Task execution vs Scheduler overhead ---\n", out);
+    fprintf(out,
+            "  Per-task (all):  Avg Exec = %.2f us,  Avg Latency (dispatch->finish) = %.2f us,  "
+            "Exec/Latency = %.2f%%\n",
+            ae, al, total_exec / total_latency * 100.0);
+    fputs("  (Latency = dispatch\xe2\x86\x92" "finish; Exec = AICore kernel time per task)\n", out);
+  }
+  rep(out, '=', 110);
+  free(fm.v);
+  free(fm.keys);
+  free(fm.idx);
+}

@@ -1,0 +1,824 @@
+/*
+** sink_proto.c — Perfetto protobuf backend of sl_trace_sink (--format proto).
+**
+** The JSON backend can stream because Chrome JSON has complete ("X") events and
+** flows that name their slices later. Perfetto's TrackEvent has neither: a slice
+** is BEGIN + END on one track, and a flow id must sit on the slice's own event,
+** while the engine emits flows after all slices. So this backend keeps a compact
+** record per slice (its args already packed to protobuf bytes), and writes the
+** file in finish():
+**
+**   1. packet "state cleared" (sequence 1, flags CLEARED|NEEDS) interning every
+**      category and debug-annotation name; event names are interned on first use;
+**   2. a process track per pid and a thread track per (pid, tid) (ProcessDescriptor
+**      / ThreadDescriptor), counter tracks "<name> <key>" under the process;
+**   3. per lane, slices sorted by (start, longer first, arrival): BEGIN when a
+**      slice starts, END when the next slice starts at or after its end, so at
+**      equal timestamps END comes before the next BEGIN and a parent's BEGIN before
+**      its child's. A slice that overlaps without nesting goes to an overflow
+**      track under the thread track (where Perfetto's JSON importer spills it);
+**   4. flows: both ends carry the same flow id in flow_ids on the BEGIN of the
+**      slice they bind to (Perfetto orders source and sink by time);
+**   5. counters, per counter track in time order.
+**
+** Timestamps: ns = llround(us * 1000), as Perfetto's JSON importer converts.
+** Dropped relative to the JSON: slice "cname", the slice "id" key (it only
+** addresses flows), flow-event extras (input/output_task_count), the top-level
+** "metadata" object, and sort indexes (Perfetto orders processes by pid).
+*/
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl_pftrace.h"
+#include "sl_tables.h"
+#include "sl_trace_sink.h"
+
+#define SEQ_ID 1u
+
+typedef struct pproc {
+  int64_t pid;
+  uint64_t uuid;
+  uint32_t name; /* strtab id + 1, 0 = none */
+} pproc;
+
+typedef struct plane {
+  int64_t pid, tid;
+  uint32_t proc;
+  uint64_t uuid;
+  uint32_t name; /* strtab id + 1, 0 = none */
+  uint64_t *overflow; /* uuids of overflow tracks 1.. */
+  size_t noverflow, overflow_cap;
+} plane;
+
+typedef struct pslice {
+  uint32_t lane;
+  uint32_t name;     /* event-name iid */
+  int64_t start, end;
+  uint64_t seq;
+  uint64_t body_off; /* packed category_iids + debug_annotations */
+  uint32_t body_len;
+  uint32_t nflows;
+  uint64_t flow_first; /* into flow_ids after resolution */
+} pslice;
+
+typedef struct pflow_end {
+  uint64_t flow_id;
+  uint64_t slice;   /* index + 1 once bound, 0 = bind by position */
+  uint32_t lane;
+  int64_t ts;
+  uint64_t seq;
+  char ph;
+  int bp_e;
+} pflow_end;
+
+typedef struct pctrack {
+  uint32_t proc;
+  uint32_t name; /* strtab id (full "<name> <key>") */
+  uint64_t uuid;
+} pctrack;
+
+typedef struct pcount {
+  uint32_t track;
+  int is_double;
+  int64_t ts;
+  uint64_t seq;
+  union {
+    int64_t i;
+    double d;
+  } v;
+} pcount;
+
+typedef struct proto_sink {
+  sl_trace_sink base;
+  sl_pf_writer w;
+  uint64_t next_uuid, next_flow, seq;
+  sl_strtab strings;      /* process/thread/counter names */
+  sl_strtab names;        /* event names: iid = id + 1 */
+  sl_strtab cats;         /* categories: iid = id + 1 */
+  sl_strtab keys;         /* debug annotation names: iid = id + 1 */
+  uint8_t *name_sent;     /* event name iid already interned in the file */
+  pproc *procs;
+  size_t nprocs, procs_cap;
+  sl_u64map proc_of;
+  plane *lanes;
+  size_t nlanes, lanes_cap;
+  sl_u64map lane_of;
+  pslice *slices;
+  size_t nslices, slices_cap;
+  sl_u64map slice_of_id;  /* JSON slice id -> index + 1 (last wins) */
+  pflow_end *ends;
+  size_t nends, ends_cap;
+  sl_u64map open_flow;    /* hash(id, cat, name) -> proto flow id */
+  pctrack *ctracks;
+  size_t nctracks, ctracks_cap;
+  sl_u64map ctrack_of;
+  pcount *counts;
+  size_t ncounts, counts_cap;
+  uint8_t *arena;
+  size_t arena_len, arena_cap;
+  uint64_t negative_ts;   /* events dropped: Perfetto has no negative time */
+} proto_sink;
+
+/* ---- helpers ------------------------------------------------------------------------ */
+
+static int us_to_ns(double us, int64_t *ns) {
+  if (!isfinite(us)) return 0;
+  double v = us * 1000.0;
+  if (v < 0 || v > 9.2e18) return 0;
+  *ns = (int64_t)llround(v);
+  return 1;
+}
+
+static uint32_t intern(sl_strtab *t, const char *s) {
+  if (!s) s = "";
+  return sl_strtab_intern(t, s, strlen(s));
+}
+
+static uint32_t proc_index(proto_sink *p, int64_t pid) {
+  int fresh;
+  uint64_t *slot = sl_u64map_put(&p->proc_of, (uint64_t)pid, &fresh);
+  if (fresh) {
+    sl_grow((void **)&p->procs, &p->procs_cap, p->nprocs + 1, sizeof *p->procs);
+    p->procs[p->nprocs] = (pproc){.pid = pid, .uuid = p->next_uuid++};
+    *slot = p->nprocs++;
+  }
+  return (uint32_t)*slot;
+}
+
+static uint32_t lane_index(proto_sink *p, int64_t pid, int64_t tid) {
+  uint64_t key = sl_hash_bytes(&tid, sizeof tid, (uint64_t)pid * 0x9e3779b97f4a7c15ull);
+  int fresh;
+  uint64_t *slot = sl_u64map_put(&p->lane_of, key, &fresh);
+  if (fresh) {
+    uint32_t proc = proc_index(p, pid);
+    sl_grow((void **)&p->lanes, &p->lanes_cap, p->nlanes + 1, sizeof *p->lanes);
+    p->lanes[p->nlanes] = (plane){.pid = pid, .tid = tid, .proc = proc, .uuid = p->next_uuid++};
+    *slot = p->nlanes++;
+  }
+  return (uint32_t)*slot;
+}
+
+static uint64_t arena_put(proto_sink *p, const uint8_t *b, size_t n) {
+  sl_grow((void **)&p->arena, &p->arena_cap, p->arena_len + n, 1);
+  memcpy(p->arena + p->arena_len, b, n);
+  p->arena_len += n;
+  return p->arena_len - n;
+}
+
+/* ---- metadata ------------------------------------------------------------------------- */
+
+static void p_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
+  proto_sink *p = (proto_sink *)s;
+  p->procs[proc_index(p, pid)].name = intern(&p->strings, name) + 1;
+  s->nevents++;
+}
+static void p_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
+  (void)idx; /* Perfetto orders process groups by pid */
+  proc_index((proto_sink *)s, pid);
+  s->nevents++;
+}
+static void p_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char *name) {
+  proto_sink *p = (proto_sink *)s;
+  p->lanes[lane_index(p, pid, tid)].name = intern(&p->strings, name) + 1;
+  s->nevents++;
+}
+static void p_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t idx) {
+  (void)idx;
+  lane_index((proto_sink *)s, pid, tid);
+  s->nevents++;
+}
+
+/* ---- slices ------------------------------------------------------------------------------ */
+
+static void fill_annotation(proto_sink *p, Perfetto__Protos__DebugAnnotation *d,
+                            Perfetto__Protos__DebugAnnotation *items, const sl_arg *a) {
+  perfetto__protos__debug_annotation__init(d);
+  d->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+  d->name_iid = intern(&p->keys, a->key) + 1;
+  switch (a->type) {
+  case SL_ARG_INT:
+    d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+    d->int_value = a->v.i;
+    break;
+  case SL_ARG_UINT:
+    d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
+    d->uint_value = a->v.u;
+    break;
+  case SL_ARG_DOUBLE:
+    d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE;
+    d->double_value = a->v.d;
+    break;
+  case SL_ARG_STRING:
+    d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+    d->string_value = (char *)(a->v.s ? a->v.s : "");
+    break;
+  case SL_ARG_BOOL:
+    d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE;
+    d->bool_value = a->v.b != 0;
+    break;
+  case SL_ARG_NULL:
+    d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE;
+    d->legacy_json_value = "null";
+    break;
+  case SL_ARG_INTLIST:
+    for (size_t i = 0; i < a->v.list.n; i++) {
+      perfetto__protos__debug_annotation__init(&items[i]);
+      items[i].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+      items[i].int_value = a->v.list.v[i];
+    }
+    break;
+  }
+}
+
+/* Pack fields 3 (category_iids) and 4 (debug_annotations) of the TrackEvent. */
+static void pack_body(proto_sink *p, pslice *sl, const char *cat, const sl_arg *args,
+                      size_t nargs) {
+  Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  uint64_t cat_iid = 0;
+  if (cat && *cat) {
+    cat_iid = intern(&p->cats, cat) + 1;
+    te.n_category_iids = 1;
+    te.category_iids = &cat_iid;
+  }
+  size_t nitems = 0;
+  for (size_t i = 0; i < nargs; i++)
+    if (args[i].type == SL_ARG_INTLIST) nitems += args[i].v.list.n;
+  Perfetto__Protos__DebugAnnotation *anns = calloc(nargs ? nargs : 1, sizeof *anns);
+  Perfetto__Protos__DebugAnnotation **annp = calloc(nargs ? nargs : 1, sizeof *annp);
+  Perfetto__Protos__DebugAnnotation *items = calloc(nitems ? nitems : 1, sizeof *items);
+  Perfetto__Protos__DebugAnnotation **itemp = calloc(nitems ? nitems : 1, sizeof *itemp);
+  if (!anns || !annp || !items || !itemp) {
+    p->base.failed = 1;
+    goto out;
+  }
+  size_t used = 0;
+  for (size_t i = 0; i < nargs; i++) {
+    fill_annotation(p, &anns[i], items + used, &args[i]);
+    if (args[i].type == SL_ARG_INTLIST) {
+      for (size_t k = 0; k < args[i].v.list.n; k++) itemp[used + k] = &items[used + k];
+      anns[i].n_array_values = args[i].v.list.n;
+      anns[i].array_values = itemp + used;
+      used += args[i].v.list.n;
+    }
+    annp[i] = &anns[i];
+  }
+  te.n_debug_annotations = nargs;
+  te.debug_annotations = annp;
+  size_t len = protobuf_c_message_get_packed_size(&te.base);
+  uint8_t small[512];
+  uint8_t *buf = len <= sizeof small ? small : malloc(len);
+  if (!buf) {
+    p->base.failed = 1;
+    goto out;
+  }
+  protobuf_c_message_pack(&te.base, buf);
+  sl->body_off = arena_put(p, buf, len);
+  sl->body_len = (uint32_t)len;
+  if (buf != small) free(buf);
+out:
+  free(anns);
+  free(annp);
+  free(items);
+  free(itemp);
+}
+
+static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
+  proto_sink *p = (proto_sink *)s;
+  s->nevents++;
+  int64_t start, dur = 0;
+  if (!us_to_ns(ev->ts, &start)) {
+    p->negative_ts++;
+    return;
+  }
+  if (ev->dur > 0 && !us_to_ns(ev->dur, &dur)) dur = 0;
+  sl_grow((void **)&p->slices, &p->slices_cap, p->nslices + 1, sizeof *p->slices);
+  pslice *sl = &p->slices[p->nslices];
+  *sl = (pslice){.lane = lane_index(p, ev->pid, ev->tid),
+                 .name = intern(&p->names, ev->name) + 1,
+                 .start = start,
+                 .end = start + dur, /* negative durations become zero-length */
+                 .seq = p->seq++};
+  pack_body(p, sl, ev->cat, ev->args, ev->args ? ev->nargs : 0);
+  if (ev->has_id) *sl_u64map_put(&p->slice_of_id, ev->id, NULL) = p->nslices + 1;
+  p->nslices++;
+}
+
+/* ---- counters and flows ------------------------------------------------------------------ */
+
+static void p_counter(sl_trace_sink *s, const sl_counter *ev) {
+  proto_sink *p = (proto_sink *)s;
+  s->nevents++;
+  int64_t ts;
+  if (!us_to_ns(ev->ts, &ts)) {
+    p->negative_ts++;
+    return;
+  }
+  uint32_t proc = proc_index(p, ev->pid);
+  for (size_t i = 0; i < ev->nargs; i++) {
+    const sl_arg *a = &ev->args[i];
+    if (a->type != SL_ARG_INT && a->type != SL_ARG_UINT && a->type != SL_ARG_DOUBLE) continue;
+    /* Perfetto's JSON importer names each series "<name> <key>" in the process. */
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s %s", ev->name ? ev->name : "", a->key);
+    uint32_t name = intern(&p->strings, buf);
+    uint64_t key = sl_hash_bytes(buf, strlen(buf), (uint64_t)ev->pid);
+    int fresh;
+    uint64_t *slot = sl_u64map_put(&p->ctrack_of, key, &fresh);
+    if (fresh) {
+      sl_grow((void **)&p->ctracks, &p->ctracks_cap, p->nctracks + 1, sizeof *p->ctracks);
+      p->ctracks[p->nctracks] = (pctrack){.proc = proc, .name = name, .uuid = p->next_uuid++};
+      *slot = p->nctracks++;
+    }
+    sl_grow((void **)&p->counts, &p->counts_cap, p->ncounts + 1, sizeof *p->counts);
+    pcount *c = &p->counts[p->ncounts++];
+    *c = (pcount){.track = (uint32_t)*slot, .ts = ts, .seq = p->seq++};
+    if (a->type == SL_ARG_INT) c->v.i = a->v.i;
+    else if (a->type == SL_ARG_UINT && a->v.u <= INT64_MAX) c->v.i = (int64_t)a->v.u;
+    else {
+      c->is_double = 1;
+      c->v.d = a->type == SL_ARG_DOUBLE ? a->v.d : (double)a->v.u;
+    }
+  }
+}
+
+static uint64_t flow_key(const sl_flow *ev) {
+  uint64_t h = sl_hash_bytes(&ev->id, sizeof ev->id, 0x5bd1e995);
+  const char *cat = ev->cat ? ev->cat : "flow", *name = ev->name ? ev->name : "";
+  h = sl_hash_bytes(cat, strlen(cat) + 1, h);
+  return sl_hash_bytes(name, strlen(name) + 1, h);
+}
+
+static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
+  proto_sink *p = (proto_sink *)s;
+  s->nevents++;
+  int64_t ts;
+  if (!us_to_ns(ev->ts, &ts)) {
+    p->negative_ts++;
+    return;
+  }
+  /* (id, cat, name) names a JSON flow; each 's' opens a new proto flow id. */
+  uint64_t key = flow_key(ev);
+  uint64_t flow_id;
+  if (ev->phase == 's') {
+    flow_id = p->next_flow++;
+    *sl_u64map_put(&p->open_flow, key, NULL) = flow_id;
+  } else {
+    uint64_t *f = sl_u64map_get(&p->open_flow, key);
+    if (!f || !*f) return; /* a finish without a start: Perfetto drops it too */
+    flow_id = *f;
+  }
+  pflow_end e = {.flow_id = flow_id, .lane = lane_index(p, ev->pid, ev->tid), .ts = ts,
+                 .seq = p->seq++, .ph = ev->phase, .bp_e = ev->bp_enclosing};
+  if (ev->has_bind_id) {
+    uint64_t *idx = sl_u64map_get(&p->slice_of_id, ev->bind_id);
+    if (idx) e.slice = *idx;
+  }
+  sl_grow((void **)&p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends);
+  p->ends[p->nends++] = e;
+}
+
+static void p_metadata_json(sl_trace_sink *s, const char *obj) {
+  (void)s;
+  (void)obj; /* no place for free-form JSON in the trace protos we write */
+}
+
+/* ---- writing -------------------------------------------------------------------------------- */
+
+static int cmp_slices_order(const void *a, const void *b, void *arg);
+
+/* qsort has no context argument: the slices array is reached through this. */
+static const pslice *g_sort_slices;
+
+static int cmp_slice_idx(const void *a, const void *b) {
+  const pslice *x = &g_sort_slices[*(const uint32_t *)a];
+  const pslice *y = &g_sort_slices[*(const uint32_t *)b];
+  (void)cmp_slices_order;
+  if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  int64_t dx = x->end - x->start, dy = y->end - y->start;
+  if (dx != dy) return dx > dy ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+static int cmp_slices_order(const void *a, const void *b, void *arg) {
+  (void)arg;
+  return cmp_slice_idx(a, b);
+}
+
+static int cmp_end_pos(const void *a, const void *b) {
+  const pflow_end *x = a, *y = b;
+  if (!!x->slice != !!y->slice) return x->slice ? 1 : -1; /* unbound first */
+  if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_end_slice(const void *a, const void *b) {
+  const pflow_end *x = a, *y = b;
+  if (x->slice != y->slice) return x->slice < y->slice ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Bind flow ends given by position, the way Perfetto's JSON importer does:
+** 's' and 'f' with bp "e" to the slice on top of the lane's stack at ts, a bare
+** 'f' to the next slice that begins on the lane. */
+static void bind_by_position(proto_sink *p, const uint32_t *order) {
+  qsort(p->ends, p->nends, sizeof *p->ends, cmp_end_pos);
+  size_t *stack = NULL, depth = 0, cap = 0, si = 0;
+  uint32_t cur_lane = UINT32_MAX;
+  for (size_t i = 0; i < p->nends && !p->ends[i].slice; i++) {
+    pflow_end *e = &p->ends[i];
+    if (e->lane != cur_lane) {
+      cur_lane = e->lane;
+      depth = 0;
+      si = 0;
+      /* first slice of this lane: binary search in the sorted order */
+      size_t lo = 0, hi = p->nslices;
+      while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p->slices[order[mid]].lane < cur_lane) lo = mid + 1;
+        else hi = mid;
+      }
+      si = lo;
+    }
+    if (e->ph == 'f' && !e->bp_e) {
+      size_t k = si;
+      while (k < p->nslices && p->slices[order[k]].lane == cur_lane &&
+             p->slices[order[k]].start <= e->ts)
+        k++;
+      if (k < p->nslices && p->slices[order[k]].lane == cur_lane) e->slice = order[k] + 1;
+      continue;
+    }
+    while (si < p->nslices && p->slices[order[si]].lane == cur_lane &&
+           p->slices[order[si]].start <= e->ts) {
+      const pslice *sl = &p->slices[order[si]];
+      while (depth && p->slices[stack[depth - 1]].end <= sl->start) depth--;
+      sl_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
+      stack[depth++] = order[si++];
+    }
+    if (depth) e->slice = stack[depth - 1] + 1;
+  }
+  free(stack);
+}
+
+static void put_varint(uint8_t *b, size_t *n, uint64_t v) {
+  while (v >= 0x80) {
+    b[(*n)++] = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  b[(*n)++] = (uint8_t)v;
+}
+
+/* One TrackEvent packet: body (fields 3, 4) + type, name, track, flows. Packed
+** by hand around protobuf-c output so fields stay in number order. */
+static void write_event(proto_sink *p, uint64_t ts, uint64_t uuid, int type, uint64_t name_iid,
+                        const uint8_t *body, size_t body_len, const uint64_t *flows,
+                        size_t nflows) {
+  Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  te.has_type = 1;
+  te.type = (Perfetto__Protos__TrackEvent__Type)type;
+  te.has_track_uuid = 1;
+  te.track_uuid = uuid;
+  if (name_iid) {
+    te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
+    te.name_iid = name_iid;
+  }
+  te.n_flow_ids = nflows;
+  te.flow_ids = (uint64_t *)flows;
+  size_t tail = protobuf_c_message_get_packed_size(&te.base);
+
+  Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+  Perfetto__Protos__EventName en = PERFETTO__PROTOS__EVENT_NAME__INIT;
+  Perfetto__Protos__EventName *enp = &en;
+  if (name_iid && !p->name_sent[name_iid - 1]) {
+    p->name_sent[name_iid - 1] = 1;
+    en.has_iid = 1;
+    en.iid = name_iid;
+    en.name = (char *)sl_strtab_get(&p->names, (uint32_t)(name_iid - 1));
+    in.n_event_names = 1;
+    in.event_names = &enp;
+  }
+  size_t in_len = in.n_event_names ? protobuf_c_message_get_packed_size(&in.base) : 0;
+  size_t te_len = body_len + tail;
+  size_t cap = 64 + te_len + in_len;
+  uint8_t stackbuf[1024];
+  uint8_t *b = cap <= sizeof stackbuf ? stackbuf : malloc(cap);
+  if (!b) {
+    p->base.failed = 1;
+    return;
+  }
+  size_t n = 0;
+  b[n++] = 0x40; /* timestamp = 8 */
+  put_varint(b, &n, ts);
+  b[n++] = 0x50; /* trusted_packet_sequence_id = 10 */
+  put_varint(b, &n, SEQ_ID);
+  b[n++] = 0x5A; /* track_event = 11 */
+  put_varint(b, &n, te_len);
+  memcpy(b + n, body, body_len);
+  n += body_len;
+  protobuf_c_message_pack(&te.base, b + n);
+  n += tail;
+  if (in_len) {
+    b[n++] = 0x62; /* interned_data = 12 */
+    put_varint(b, &n, in_len);
+    protobuf_c_message_pack(&in.base, b + n);
+    n += in_len;
+  }
+  if (name_iid) {
+    b[n++] = 0x68; /* sequence_flags = 13 */
+    put_varint(b, &n, SL_PF_SEQ_NEEDS_STATE);
+  }
+  /* frame */
+  uint8_t hdr[11];
+  size_t h = 0;
+  hdr[h++] = 0x0A;
+  put_varint(hdr, &h, n);
+  if (fwrite(hdr, 1, h, p->base.fp) != h || fwrite(b, 1, n, p->base.fp) != n) p->base.failed = 1;
+  if (b != stackbuf) free(b);
+}
+
+static void write_first_packet(proto_sink *p) {
+  Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+  pk.has_trusted_packet_sequence_id = 1;
+  pk.trusted_packet_sequence_id = SEQ_ID;
+  pk.has_sequence_flags = 1;
+  pk.sequence_flags = SL_PF_SEQ_CLEARED | SL_PF_SEQ_NEEDS_STATE;
+  Perfetto__Protos__EventCategory *cats = calloc(p->cats.n + 1, sizeof *cats);
+  Perfetto__Protos__EventCategory **catp = calloc(p->cats.n + 1, sizeof *catp);
+  Perfetto__Protos__DebugAnnotationName *keys = calloc(p->keys.n + 1, sizeof *keys);
+  Perfetto__Protos__DebugAnnotationName **keyp = calloc(p->keys.n + 1, sizeof *keyp);
+  if (!cats || !catp || !keys || !keyp) {
+    p->base.failed = 1;
+    goto out;
+  }
+  for (size_t i = 0; i < p->cats.n; i++) {
+    perfetto__protos__event_category__init(&cats[i]);
+    cats[i].has_iid = 1;
+    cats[i].iid = i + 1;
+    cats[i].name = (char *)sl_strtab_get(&p->cats, (uint32_t)i);
+    catp[i] = &cats[i];
+  }
+  for (size_t i = 0; i < p->keys.n; i++) {
+    perfetto__protos__debug_annotation_name__init(&keys[i]);
+    keys[i].has_iid = 1;
+    keys[i].iid = i + 1;
+    keys[i].name = (char *)sl_strtab_get(&p->keys, (uint32_t)i);
+    keyp[i] = &keys[i];
+  }
+  in.n_event_categories = p->cats.n;
+  in.event_categories = catp;
+  in.n_debug_annotation_names = p->keys.n;
+  in.debug_annotation_names = keyp;
+  pk.interned_data = &in;
+  sl_pf_write_packet(&p->w, &pk);
+out:
+  free(cats);
+  free(catp);
+  free(keys);
+  free(keyp);
+}
+
+static void write_descriptor(proto_sink *p, uint64_t uuid, uint64_t parent, const char *name,
+                             Perfetto__Protos__ProcessDescriptor *proc,
+                             Perfetto__Protos__ThreadDescriptor *thread,
+                             Perfetto__Protos__CounterDescriptor *counter) {
+  Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+  pk.has_trusted_packet_sequence_id = 1;
+  pk.trusted_packet_sequence_id = SEQ_ID;
+  td.has_uuid = 1;
+  td.uuid = uuid;
+  if (parent) {
+    td.has_parent_uuid = 1;
+    td.parent_uuid = parent;
+  }
+  if (name) {
+    td.static_or_dynamic_name_case = PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+    td.name = (char *)name;
+  }
+  td.process = proc;
+  td.thread = thread;
+  td.counter = counter;
+  pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+  pk.track_descriptor = &td;
+  sl_pf_write_packet(&p->w, &pk);
+}
+
+static const char *opt_name(const proto_sink *p, uint32_t id1) {
+  return id1 ? sl_strtab_get(&p->strings, id1 - 1) : NULL;
+}
+
+static void write_tracks(proto_sink *p) {
+  for (size_t i = 0; i < p->nprocs; i++) {
+    Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+    pd.has_pid = 1;
+    pd.pid = (int32_t)p->procs[i].pid;
+    pd.process_name = (char *)opt_name(p, p->procs[i].name);
+    write_descriptor(p, p->procs[i].uuid, 0, NULL, &pd, NULL, NULL);
+  }
+  for (size_t i = 0; i < p->nlanes; i++) {
+    Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+    th.has_pid = th.has_tid = 1;
+    th.pid = (int32_t)p->lanes[i].pid;
+    th.tid = p->lanes[i].tid;
+    th.thread_name = (char *)opt_name(p, p->lanes[i].name);
+    write_descriptor(p, p->lanes[i].uuid, 0, NULL, NULL, &th, NULL);
+  }
+  for (size_t i = 0; i < p->nctracks; i++) {
+    Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+    write_descriptor(p, p->ctracks[i].uuid, p->procs[p->ctracks[i].proc].uuid,
+                     sl_strtab_get(&p->strings, p->ctracks[i].name), NULL, NULL, &cd);
+  }
+}
+
+/* The track of sub-lane k of a lane (0 = the thread track). */
+static uint64_t sublane_uuid(proto_sink *p, plane *ln, size_t k) {
+  if (k == 0) return ln->uuid;
+  while (ln->noverflow < k) {
+    uint64_t uuid = p->next_uuid++;
+    sl_grow((void **)&ln->overflow, &ln->overflow_cap, ln->noverflow + 1, sizeof *ln->overflow);
+    ln->overflow[ln->noverflow++] = uuid;
+    char name[300];
+    const char *base = opt_name(p, ln->name);
+    if (base) snprintf(name, sizeof name, "%s (overlap %zu)", base, ln->noverflow);
+    else snprintf(name, sizeof name, "%" PRId64 " (overlap %zu)", ln->tid, ln->noverflow);
+    write_descriptor(p, uuid, ln->uuid, name, NULL, NULL, NULL);
+  }
+  return ln->overflow[k - 1];
+}
+
+typedef struct substack {
+  uint32_t *idx;
+  size_t n, cap;
+} substack;
+
+static void emit_end(proto_sink *p, plane *ln, size_t k, const pslice *sl) {
+  write_event(p, (uint64_t)sl->end, sublane_uuid(p, ln, k),
+              PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, sl->name, NULL, 0, NULL, 0);
+}
+
+static void write_slices(proto_sink *p, const uint32_t *order, const uint64_t *flow_ids) {
+  substack *subs = NULL;
+  size_t nsubs = 0, subs_cap = 0;
+  for (size_t i = 0; i <= p->nslices; i++) {
+    int new_lane = i == p->nslices || i == 0 ||
+                   p->slices[order[i]].lane != p->slices[order[i - 1]].lane;
+    if (new_lane && i > 0) { /* close the previous lane: innermost first */
+      plane *ln = &p->lanes[p->slices[order[i - 1]].lane];
+      for (size_t k = 0; k < nsubs; k++) {
+        while (subs[k].n) emit_end(p, ln, k, &p->slices[subs[k].idx[--subs[k].n]]);
+      }
+    }
+    if (i == p->nslices) break;
+    const pslice *sl = &p->slices[order[i]];
+    plane *ln = &p->lanes[sl->lane];
+    size_t k = 0;
+    for (;; k++) {
+      if (k == nsubs) {
+        sl_grow((void **)&subs, &subs_cap, nsubs + 1, sizeof *subs);
+        subs[nsubs++] = (substack){0};
+      }
+      substack *st = &subs[k];
+      while (st->n && p->slices[st->idx[st->n - 1]].end <= sl->start)
+        emit_end(p, ln, k, &p->slices[st->idx[--st->n]]);
+      if (!st->n || p->slices[st->idx[st->n - 1]].end >= sl->end) break;
+    }
+    write_event(p, (uint64_t)sl->start, sublane_uuid(p, ln, k),
+                PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, sl->name,
+                p->arena + sl->body_off, sl->body_len, flow_ids + sl->flow_first, sl->nflows);
+    sl_grow((void **)&subs[k].idx, &subs[k].cap, subs[k].n + 1, sizeof *subs[k].idx);
+    subs[k].idx[subs[k].n++] = order[i];
+  }
+  for (size_t k = 0; k < nsubs; k++) free(subs[k].idx);
+  free(subs);
+}
+
+static int cmp_count(const void *a, const void *b) {
+  const pcount *x = a, *y = b;
+  if (x->track != y->track) return x->track < y->track ? -1 : 1;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void write_counters(proto_sink *p) {
+  qsort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
+  for (size_t i = 0; i < p->ncounts; i++) {
+    const pcount *c = &p->counts[i];
+    Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+    Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+    pk.has_timestamp = 1;
+    pk.timestamp = (uint64_t)c->ts;
+    pk.has_trusted_packet_sequence_id = 1;
+    pk.trusted_packet_sequence_id = SEQ_ID;
+    te.has_type = 1;
+    te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
+    te.has_track_uuid = 1;
+    te.track_uuid = p->ctracks[c->track].uuid;
+    if (c->is_double) {
+      te.counter_value_field_case =
+          PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
+      te.double_counter_value = c->v.d;
+    } else {
+      te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
+      te.counter_value = c->v.i;
+    }
+    pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+    pk.track_event = &te;
+    sl_pf_write_packet(&p->w, &pk);
+  }
+}
+
+static int p_finish(sl_trace_sink *s) {
+  proto_sink *p = (proto_sink *)s;
+  uint32_t *order = malloc((p->nslices + 1) * sizeof *order);
+  uint64_t *flow_ids = malloc((p->nends + 1) * sizeof *flow_ids);
+  p->name_sent = calloc(p->names.n + 1, 1);
+  if (!order || !flow_ids || !p->name_sent) {
+    s->failed = 1;
+    goto out;
+  }
+  for (size_t i = 0; i < p->nslices; i++) order[i] = (uint32_t)i;
+  g_sort_slices = p->slices;
+  qsort(order, p->nslices, sizeof *order, cmp_slice_idx);
+  bind_by_position(p, order);
+
+  /* Flow ids per slice, in arrival order; a flow needs both its ends bound. */
+  qsort(p->ends, p->nends, sizeof *p->ends, cmp_end_slice);
+  sl_u64map ends_per_flow = {0};
+  for (size_t i = 0; i < p->nends; i++)
+    if (p->ends[i].slice) (*sl_u64map_put(&ends_per_flow, p->ends[i].flow_id, NULL))++;
+  size_t nf = 0;
+  for (size_t i = 0; i < p->nends; i++) {
+    pflow_end *e = &p->ends[i];
+    if (!e->slice || *sl_u64map_get(&ends_per_flow, e->flow_id) < 2) continue;
+    pslice *sl = &p->slices[e->slice - 1];
+    if (!sl->nflows) sl->flow_first = nf;
+    sl->nflows++;
+    flow_ids[nf++] = e->flow_id;
+  }
+  sl_u64map_free(&ends_per_flow);
+
+  sl_pf_writer_init(&p->w, s->fp);
+  write_first_packet(p);
+  write_tracks(p);
+  write_slices(p, order, flow_ids);
+  write_counters(p);
+  if (p->w.failed) s->failed = 1;
+  if (p->negative_ts)
+    fprintf(stderr, "swimlane: warning: %" PRIu64 " events with a negative timestamp are not "
+                    "in the protobuf trace (Perfetto drops them)\n", p->negative_ts);
+out:
+  free(order);
+  free(flow_ids);
+  if (fflush(s->fp) != 0 || ferror(s->fp)) s->failed = 1;
+  return s->failed ? -1 : 0;
+}
+
+static void p_destroy(sl_trace_sink *s) {
+  proto_sink *p = (proto_sink *)s;
+  sl_pf_writer_free(&p->w);
+  sl_strtab_free(&p->strings);
+  sl_strtab_free(&p->names);
+  sl_strtab_free(&p->cats);
+  sl_strtab_free(&p->keys);
+  free(p->name_sent);
+  free(p->procs);
+  sl_u64map_free(&p->proc_of);
+  for (size_t i = 0; i < p->nlanes; i++) free(p->lanes[i].overflow);
+  free(p->lanes);
+  sl_u64map_free(&p->lane_of);
+  free(p->slices);
+  sl_u64map_free(&p->slice_of_id);
+  free(p->ends);
+  sl_u64map_free(&p->open_flow);
+  free(p->ctracks);
+  sl_u64map_free(&p->ctrack_of);
+  free(p->counts);
+  free(p->arena);
+  free(p);
+}
+
+static const sl_trace_sink_ops proto_ops = {
+    .process_name = p_process_name,
+    .process_sort = p_process_sort,
+    .thread_name = p_thread_name,
+    .thread_sort = p_thread_sort,
+    .slice = p_slice,
+    .counter = p_counter,
+    .flow = p_flow,
+    .metadata_json = p_metadata_json,
+    .finish = p_finish,
+    .destroy = p_destroy,
+};
+
+sl_trace_sink *sl_trace_sink_proto_new(FILE *fp) {
+  proto_sink *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->base.ops = &proto_ops;
+  p->base.fp = fp;
+  p->next_uuid = 1;
+  p->next_flow = 1;
+  return &p->base;
+}

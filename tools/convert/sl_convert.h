@@ -1,0 +1,46 @@
+/*
+** sl_convert.h — the conversion engine: a joined capture (tools/reader) plus
+** deps.json and a name map, drawn by the Lua rules through a trace sink.
+*/
+#ifndef SL_CONVERT_H
+#define SL_CONVERT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "convert_rules.h"
+#include "sl_capture.h"
+#include "sl_trace_sink.h"
+
+typedef struct sl_convert_opts {
+  int verbose;     /* print the reference's -v lines on `out`             */
+  int overhead;    /* emit the --overhead counter tracks                  */
+  FILE *out;       /* stdout of the command (verbose lines, warnings)     */
+} sl_convert_opts;
+
+/* What the summary needs to know after emission. */
+typedef struct sl_convert_result {
+  uint64_t total_events;     /* every event written, before overhead counters */
+  uint64_t flow_pairs;       /* flow ids used (all kinds)                     */
+  uint64_t dep_pairs;        /* Worker View dependency + hb_violation pairs   */
+  uint64_t hb_pairs;         /* Worker View hb_violation pairs                */
+  uint64_t spmd_tasks;       /* logical tasks in the SPMD set                 */
+  uint64_t overhead_points;  /* --overhead counter events                     */
+  int core_map_inferred;     /* core -> thread came from voting               */
+  size_t core_map_size;
+  int overhead_skipped;      /* --overhead without deps                       */
+} sl_convert_result;
+
+/* Emit the whole trace into sink (not finished). 0 ok, -1 on a rules error
+** (already reported). d and m may be NULL. Function ids must already be resolved
+** (sl_capture_resolve_func_ids). */
+int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, sl_rules *r,
+                    sl_trace_sink *sink, const sl_convert_opts *o, sl_convert_result *res);
+
+/* The per-function statistics table and the lines after it (anchor-converter §14). */
+void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m);
+
+/* `swimlane convert ...` */
+int sl_cmd_convert(int argc, char **argv);
+
+#endif

@@ -1,0 +1,378 @@
+/*
+** l0_perfetto.c — Insight trace.json -> Perfetto-friendly trace (lossless).
+**
+** Insight packs pipelined instructions of one pipe onto one track and draws
+** flags as B/E pairs; Perfetto needs properly nested slices and pairs B/E per
+** track LIFO. So, per core track (pid "core..."):
+**   - every X slice and every B/E pair (matched by id) becomes an interval;
+**   - intervals sorted by (ts, longest first) go to the lowest sub-lane whose
+**     last interval has ended (1e-9 tolerance); a track using more than one
+**     lane names every lane "<tid>#k", else keeps its tid;
+**   - B/E pairs come out as one X slice; flow events on a split track move to
+**     the lane of the flag with their id; thread_sort_index is rebuilt as
+**     base*100 + lane.
+** Everything else is copied; non-core X/B/E are dropped (as the reference does).
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l0_internal.h"
+
+#define EPS 1e-9
+
+typedef struct ival {
+  double ts, end;
+  const cJSON *src; /* event giving name and args */
+  char *id;         /* B/E id (printed), NULL for X */
+  size_t order;     /* collection order, for a stable sort */
+  int lane;
+} ival;
+
+typedef struct be_part {
+  char *id;
+  size_t order;
+  const cJSON *ev;
+} be_part;
+
+typedef struct track {
+  char *pid_s, *tid_s;
+  const cJSON *pid, *tid;
+  ival *iv;
+  size_t n, cap;
+  be_part *be;
+  size_t nbe, capbe;
+  int lanes;
+} track;
+
+typedef struct tracks {
+  track *t;
+  size_t n, cap;
+} tracks;
+
+static char *value_key(const cJSON *v) {
+  if (!v) return strdup("");
+  if (cJSON_IsString(v)) return strdup(v->valuestring);
+  char *s = cJSON_PrintUnformatted(v);
+  return s ? s : strdup("");
+}
+
+static int is_core_pid(const char *pid_s) { return strncmp(pid_s, "core", 4) == 0; }
+
+static track *find_track(tracks *ts, const char *pid_s, const char *tid_s, int create, const cJSON *pid,
+                         const cJSON *tid) {
+  for (size_t i = 0; i < ts->n; i++)
+    if (!strcmp(ts->t[i].pid_s, pid_s) && !strcmp(ts->t[i].tid_s, tid_s)) return &ts->t[i];
+  if (!create) return NULL;
+  if (ts->n == ts->cap) {
+    size_t cap = ts->cap ? ts->cap * 2 : 16;
+    track *p = realloc(ts->t, cap * sizeof *p);
+    if (!p) return NULL;
+    ts->t = p;
+    ts->cap = cap;
+  }
+  track *t = &ts->t[ts->n++];
+  memset(t, 0, sizeof *t);
+  t->pid_s = strdup(pid_s);
+  t->tid_s = strdup(tid_s);
+  t->pid = pid;
+  t->tid = tid;
+  return t;
+}
+
+static int push_ival(track *t, ival v) {
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    ival *p = realloc(t->iv, cap * sizeof *p);
+    if (!p) return -1;
+    t->iv = p;
+    t->cap = cap;
+  }
+  t->iv[t->n++] = v;
+  return 0;
+}
+
+static int push_be(track *t, be_part b) {
+  if (t->nbe == t->capbe) {
+    size_t cap = t->capbe ? t->capbe * 2 : 64;
+    be_part *p = realloc(t->be, cap * sizeof *p);
+    if (!p) return -1;
+    t->be = p;
+    t->capbe = cap;
+  }
+  t->be[t->nbe++] = b;
+  return 0;
+}
+
+static double num_field(const cJSON *ev, const char *key, double dflt) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(ev, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static const char *ph_of(const cJSON *ev) {
+  const cJSON *ph = cJSON_GetObjectItemCaseSensitive(ev, "ph");
+  return cJSON_IsString(ph) ? ph->valuestring : "";
+}
+
+static int be_cmp(const void *a, const void *b) {
+  const be_part *x = a, *y = b;
+  int c = strcmp(x->id, y->id);
+  if (c) return c;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Pair the B/E events of a track by id into intervals (first event of a group names it). */
+static int pair_flags(track *t, size_t *order) {
+  qsort(t->be, t->nbe, sizeof *t->be, be_cmp);
+  for (size_t i = 0; i < t->nbe;) {
+    size_t j = i;
+    const cJSON *src = t->be[i].ev;
+    double b = NAN, e = NAN;
+    for (; j < t->nbe && !strcmp(t->be[j].id, t->be[i].id); j++) {
+      const char *ph = ph_of(t->be[j].ev);
+      double ts = num_field(t->be[j].ev, "ts", 0.0);
+      if (ph[0] == 'B') b = ts; /* a repeated phase overwrites */
+      else e = ts;
+    }
+    double start = !isnan(b) ? b : e, end = !isnan(e) ? e : b;
+    if (start > end) {
+      double x = start;
+      start = end;
+      end = x;
+    }
+    if (push_ival(t, (ival){start, end, src, strdup(t->be[i].id), (*order)++, 0}) != 0) return -1;
+    i = j;
+  }
+  return 0;
+}
+
+static int ival_cmp(const void *a, const void *b) {
+  const ival *x = a, *y = b;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  double dx = x->end - x->ts, dy = y->end - y->ts;
+  if (dx != dy) return dx > dy ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int assign_lanes(track *t) {
+  qsort(t->iv, t->n, sizeof *t->iv, ival_cmp);
+  double *lane_end = NULL;
+  int lanes = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    int k = 0;
+    while (k < lanes && !(lane_end[k] <= t->iv[i].ts + EPS)) k++;
+    if (k == lanes) {
+      double *p = realloc(lane_end, (size_t)(lanes + 1) * sizeof *p);
+      if (!p) {
+        free(lane_end);
+        return -1;
+      }
+      lane_end = p;
+      lanes++;
+    }
+    lane_end[k] = t->iv[i].end;
+    t->iv[i].lane = k;
+  }
+  free(lane_end);
+  t->lanes = lanes;
+  return 0;
+}
+
+static cJSON *lane_tid(const track *t, int lane) {
+  if (t->lanes <= 1) return cJSON_Duplicate(t->tid, 1);
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s#%d", t->tid_s, lane);
+  return cJSON_CreateString(buf);
+}
+
+static int flag_lane(const track *t, const char *id) {
+  for (size_t i = 0; i < t->n; i++)
+    if (t->iv[i].id && !strcmp(t->iv[i].id, id)) return t->iv[i].lane;
+  return 0;
+}
+
+static void free_tracks(tracks *ts) {
+  for (size_t i = 0; i < ts->n; i++) {
+    track *t = &ts->t[i];
+    for (size_t k = 0; k < t->n; k++) free(t->iv[k].id);
+    for (size_t k = 0; k < t->nbe; k++) free(t->be[k].id);
+    free(t->iv);
+    free(t->be);
+    free(t->pid_s);
+    free(t->tid_s);
+  }
+  free(ts->t);
+}
+
+typedef struct sort_entry {
+  char *pid_s, *tid_s;
+  const cJSON *pid, *tid;
+  double base;
+} sort_entry;
+
+cJSON *l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
+  const cJSON *events = cJSON_GetObjectItemCaseSensitive(insight, "traceEvents");
+  if (!cJSON_IsObject(insight) || !cJSON_IsArray(events)) {
+    snprintf(err, errlen, "not a Chrome trace: no traceEvents array");
+    return NULL;
+  }
+  tracks ts = {0};
+  sort_entry *sorts = NULL;
+  size_t nsorts = 0, order = 0;
+  cJSON *out = NULL;
+  int oom = 0;
+
+  /* 1. original sort indexes; 2. intervals of core tracks */
+  const cJSON *ev;
+  cJSON_ArrayForEach(ev, events) {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
+    const cJSON *pid = cJSON_GetObjectItemCaseSensitive(ev, "pid");
+    const cJSON *tid = cJSON_GetObjectItemCaseSensitive(ev, "tid");
+    if (cJSON_IsString(name) && !strcmp(name->valuestring, "thread_sort_index")) {
+      const cJSON *args = cJSON_GetObjectItemCaseSensitive(ev, "args");
+      const cJSON *si = cJSON_GetObjectItemCaseSensitive(args, "sort_index");
+      char *p = value_key(pid), *t = value_key(tid);
+      size_t k = 0;
+      while (k < nsorts && (strcmp(sorts[k].pid_s, p) || strcmp(sorts[k].tid_s, t))) k++;
+      if (k == nsorts) {
+        sort_entry *q = realloc(sorts, (nsorts + 1) * sizeof *q);
+        if (!q) {
+          free(p);
+          free(t);
+          oom = 1;
+          goto done;
+        }
+        sorts = q;
+        sorts[nsorts++] = (sort_entry){p, t, pid, tid, 0};
+      } else {
+        free(p);
+        free(t);
+      }
+      sorts[k].base = cJSON_IsNumber(si) ? si->valuedouble : 0;
+      continue;
+    }
+    const char *ph = ph_of(ev);
+    if (strcmp(ph, "X") && strcmp(ph, "B") && strcmp(ph, "E")) continue;
+    char *p = value_key(pid);
+    if (!is_core_pid(p)) {
+      free(p);
+      continue;
+    }
+    char *t = value_key(tid);
+    track *tr = find_track(&ts, p, t, 1, pid, tid);
+    free(p);
+    free(t);
+    if (!tr) {
+      oom = 1;
+      goto done;
+    }
+    if (ph[0] == 'X') {
+      double t0 = num_field(ev, "ts", 0.0);
+      if (push_ival(tr, (ival){t0, t0 + num_field(ev, "dur", 0.0), ev, NULL, order++, 0}) != 0) oom = 1;
+    } else {
+      if (push_be(tr, (be_part){value_key(cJSON_GetObjectItemCaseSensitive(ev, "id")), order++, ev}) != 0)
+        oom = 1;
+    }
+    if (oom) goto done;
+  }
+  /* 3. pair flags, assign lanes */
+  for (size_t i = 0; i < ts.n; i++)
+    if (pair_flags(&ts.t[i], &order) != 0 || assign_lanes(&ts.t[i]) != 0) {
+      oom = 1;
+      goto done;
+    }
+
+  out = cJSON_Duplicate(insight, 1);
+  if (!out) {
+    oom = 1;
+    goto done;
+  }
+  cJSON *list = cJSON_CreateArray();
+  cJSON_ReplaceItemInObjectCaseSensitive(out, "traceEvents", list);
+  /* 5a. intervals as X slices */
+  for (size_t i = 0; i < ts.n; i++) {
+    const track *t = &ts.t[i];
+    for (size_t k = 0; k < t->n; k++) {
+      const ival *v = &t->iv[k];
+      cJSON *x = cJSON_CreateObject();
+      const cJSON *name = cJSON_GetObjectItemCaseSensitive(v->src, "name");
+      const cJSON *args = cJSON_GetObjectItemCaseSensitive(v->src, "args");
+      cJSON_AddStringToObject(x, "ph", "X");
+      cJSON_AddItemToObject(x, "name", name ? cJSON_Duplicate(name, 1) : cJSON_CreateString(""));
+      cJSON_AddNumberToObject(x, "ts", v->ts);
+      cJSON_AddNumberToObject(x, "dur", v->end - v->ts);
+      cJSON_AddItemToObject(x, "pid", cJSON_Duplicate(t->pid, 1));
+      cJSON_AddItemToObject(x, "tid", lane_tid(t, v->lane));
+      cJSON_AddItemToObject(x, "args", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
+      cJSON_AddItemToArray(list, x);
+    }
+  }
+  /* 5b. everything else, flows moved onto their flag's lane */
+  cJSON_ArrayForEach(ev, events) {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
+    const char *ph = ph_of(ev);
+    if (cJSON_IsString(name) && !strcmp(name->valuestring, "thread_sort_index")) continue;
+    if (!strcmp(ph, "X") || !strcmp(ph, "B") || !strcmp(ph, "E")) continue;
+    cJSON *copy = cJSON_Duplicate(ev, 1);
+    if (!copy) {
+      oom = 1;
+      goto done;
+    }
+    if (!strcmp(ph, "s") || !strcmp(ph, "t") || !strcmp(ph, "f")) {
+      char *p = value_key(cJSON_GetObjectItemCaseSensitive(ev, "pid"));
+      char *tk = value_key(cJSON_GetObjectItemCaseSensitive(ev, "tid"));
+      const track *t = is_core_pid(p) ? find_track(&ts, p, tk, 0, NULL, NULL) : NULL;
+      if (t && t->lanes > 1) {
+        char *id = value_key(cJSON_GetObjectItemCaseSensitive(ev, "id"));
+        cJSON_ReplaceItemInObjectCaseSensitive(copy, "tid", lane_tid(t, flag_lane(t, id)));
+        free(id);
+      }
+      free(p);
+      free(tk);
+    }
+    cJSON_AddItemToArray(list, copy);
+  }
+  /* 5c. rebuilt sort indexes */
+  for (size_t i = 0; i < nsorts; i++) {
+    const track *t = find_track(&ts, sorts[i].pid_s, sorts[i].tid_s, 0, NULL, NULL);
+    int lanes = t && t->lanes > 1 ? t->lanes : 1;
+    for (int k = 0; k < lanes; k++) {
+      cJSON *m = cJSON_CreateObject();
+      cJSON *args = cJSON_AddObjectToObject(m, "args");
+      cJSON_AddNumberToObject(args, "sort_index", sorts[i].base * 100 + k);
+      cJSON_AddStringToObject(m, "name", "thread_sort_index");
+      cJSON_AddStringToObject(m, "ph", "M");
+      cJSON_AddItemToObject(m, "pid", cJSON_Duplicate(sorts[i].pid, 1));
+      cJSON_AddItemToObject(m, "tid", lanes > 1 ? lane_tid(t, k) : cJSON_Duplicate(sorts[i].tid, 1));
+      cJSON_AddItemToArray(list, m);
+    }
+  }
+done:
+  if (oom) {
+    snprintf(err, errlen, "out of memory converting the trace");
+    cJSON_Delete(out);
+    out = NULL;
+  }
+  for (size_t i = 0; i < nsorts; i++) {
+    free(sorts[i].pid_s);
+    free(sorts[i].tid_s);
+  }
+  free(sorts);
+  free_tracks(&ts);
+  return out;
+}
+
+/* ---- self-check ------------------------------------------------------------------------ */
+
+void l0_count_cube(const cJSON *trace, long *mmad, long *fix) {
+  *mmad = *fix = 0;
+  const cJSON *events = cJSON_GetObjectItemCaseSensitive(trace, "traceEvents");
+  const cJSON *ev;
+  cJSON_ArrayForEach(ev, events) {
+    if (strcmp(ph_of(ev), "X") != 0) continue;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
+    if (!cJSON_IsString(name)) continue;
+    if (!strcmp(name->valuestring, "MMAD")) (*mmad)++;
+    else if (!strcmp(name->valuestring, "FIX_L0C_TO_DST")) (*fix)++;
+  }
+}

@@ -1,0 +1,92 @@
+/*
+** l0_util.c — files and processes for `swimlane l0`.
+*/
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "l0_internal.h"
+#include "sl_base.h"
+
+char *l0_read_file(const char *path, size_t *len) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) {
+    sl_error(path, "cannot open: %s", strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n - 1, fp);
+    n += got;
+    if (n + 1 < cap) break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  int bad = ferror(fp);
+  fclose(fp);
+  if (!buf || bad) {
+    sl_error(path, bad ? "read error" : "out of memory");
+    free(buf);
+    return NULL;
+  }
+  buf[n] = '\0';
+  if (len) *len = n;
+  return buf;
+}
+
+int l0_write_json(const char *path, const cJSON *doc) {
+  char *text = cJSON_Print(doc);
+  if (!text) {
+    sl_error(path, "out of memory printing JSON");
+    return -1;
+  }
+  sl_outfile of;
+  int rc = -1;
+  if (sl_outfile_open(&of, path) == 0) {
+    fputs(text, of.fp);
+    fputc('\n', of.fp);
+    rc = sl_outfile_commit(&of);
+  }
+  free(text);
+  return rc;
+}
+
+int l0_spawn(char *const argv[], const char *log_path) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    sl_error(NULL, "cannot start %s: %s", argv[0], strerror(errno));
+    return -1;
+  }
+  if (pid == 0) {
+    if (log_path) {
+      int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (fd >= 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+        close(fd);
+      }
+    }
+    execvp(argv[0], argv);
+    fprintf(stderr, "swimlane: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return -1;
+  if (WIFEXITED(st)) return WEXITSTATUS(st);
+  if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
+  return -1;
+}

@@ -1,0 +1,586 @@
+/*
+** overhead_model.c — the numbers of the scheduler-overhead report.
+**
+** Float sums follow the reference's accumulation order (per-core groups in
+** first-appearance order, records in time order) so the printed figures agree
+** with it digit for digit.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "overhead_model.h"
+#include "reader_util.h"
+#include "sl_base.h"
+
+/* ---- per-task-id folding ------------------------------------------------------------ */
+
+typedef struct idrow {
+  uint64_t id;
+  double disp_min, start_min, end_max, finish_max;
+  uint32_t type_mask;
+  size_t first_row;
+} idrow;
+
+typedef struct ids {
+  size_t n;
+  idrow *rows;
+  sl_u64map index;
+} ids;
+
+static int type_index(const sl_oh_overhead *oh, sl_str s) {
+  for (size_t i = 0; i < oh->n_types; i++)
+    if (oh->types[i] == s) return (int)i;
+  return -1;
+}
+
+static const sl_capture *g_cap; /* for sorting type names */
+static int cmp_type(const void *a, const void *b) {
+  return strcmp(sl_str_get(g_cap, *(const sl_str *)a), sl_str_get(g_cap, *(const sl_str *)b));
+}
+
+static int build_types(const sl_capture *c, sl_oh_overhead *oh) {
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    sl_str t = c->tasks[i].core_type;
+    const char *s = sl_str_get(c, t);
+    if (!s || !*s || type_index(oh, t) >= 0) continue;
+    if (oh->n_types == SL_OH_MAX_TYPES) return -1;
+    oh->types[oh->n_types++] = t;
+  }
+  g_cap = c;
+  qsort(oh->types, oh->n_types, sizeof oh->types[0], cmp_type);
+  return 0;
+}
+
+static int build_ids(const sl_capture *c, const sl_oh_overhead *oh, ids *out) {
+  size_t cap = 0;
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    const sl_task *t = &c->tasks[i];
+    uint32_t k;
+    int ti = type_index(oh, t->core_type);
+    if (sl_u64map_get(&out->index, t->task_id, &k)) {
+      idrow *r = &out->rows[k];
+      if (t->dispatch_us < r->disp_min) r->disp_min = t->dispatch_us;
+      if (t->start_us < r->start_min) r->start_min = t->start_us;
+      if (t->end_us > r->end_max) r->end_max = t->end_us;
+      if (t->finish_us > r->finish_max) r->finish_max = t->finish_us;
+      if (ti >= 0) r->type_mask |= 1u << ti;
+      continue;
+    }
+    idrow *r = SL_PUSH(out->rows, out->n, cap);
+    if (!r || sl_u64map_put(&out->index, t->task_id, (uint32_t)(out->n - 1)) != 0) return -1;
+    r->id = t->task_id;
+    r->disp_min = t->dispatch_us;
+    r->start_min = t->start_us;
+    r->end_max = t->end_us;
+    r->finish_max = t->finish_us;
+    r->type_mask = ti >= 0 ? 1u << ti : 0;
+    r->first_row = i;
+  }
+  return 0;
+}
+
+/* ready(id) = max end of its timed predecessors (self-edges dropped), else own dispatch */
+static double ready_of(const ids *I, const sl_deps *d, const idrow *r, int *has_pred, size_t *gate) {
+  size_t n;
+  const uint64_t *p = sl_deps_preds(d, r->id, &n);
+  double best = 0;
+  int found = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t k;
+    if (p[i] == r->id || !sl_u64map_get(&I->index, p[i], &k)) continue;
+    const idrow *q = &I->rows[k];
+    /* max over (end, id): ties on end go to the larger id (Part 6's tuple max) */
+    if (!found || q->end_max > best || (q->end_max == best && q->id > I->rows[*gate].id)) {
+      best = q->end_max;
+      *gate = k;
+    }
+    found = 1;
+  }
+  *has_pred = found;
+  return found ? best : r->disp_min;
+}
+
+/* ---- Part 1: overhead sweep ------------------------------------------------------------ */
+
+typedef struct ev {
+  double t;
+  int8_t type;   /* -1: window marker */
+  int8_t kind;   /* 0 running, 1 ready-waiting */
+  int8_t delta;
+} ev;
+
+static int cmp_ev(const void *a, const void *b) {
+  double x = ((const ev *)a)->t, y = ((const ev *)b)->t;
+  return x < y ? -1 : x > y;
+}
+
+static double clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static int compute_overhead(const sl_capture *c, const ids *I, const double *ready, sl_oh_overhead *oh) {
+  /* k_T */
+  for (size_t ti = 0; ti < oh->n_types; ti++) {
+    sl_u64map seen = {0};
+    for (size_t i = 0; i < c->n_tasks; i++)
+      if (c->tasks[i].core_type == oh->types[ti] && sl_u64map_put(&seen, c->tasks[i].core_id, 0) != 0) {
+        sl_u64map_free(&seen);
+        return -1;
+      }
+    oh->cores[ti] = seen.n;
+    sl_u64map_free(&seen);
+  }
+  double w0 = oh->w0, w1 = oh->w1;
+  size_t cap = 0, n = 0;
+  ev *e = NULL;
+#define ADD(T, TY, K, D) \
+  do { ev *x_ = SL_PUSH(e, n, cap); if (!x_) goto oom; x_->t = (T); x_->type = (int8_t)(TY); x_->kind = (K); x_->delta = (D); } while (0)
+  ADD(w0, -1, 0, 0);
+  ADD(w1, -1, 0, 0);
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    int ti = type_index(oh, c->tasks[i].core_type);
+    if (ti < 0) continue;
+    double s = clamp(c->tasks[i].start_us, w0, w1), en = clamp(c->tasks[i].end_us, w0, w1);
+    if (en > s) {
+      ADD(s, ti, 0, 1);
+      ADD(en, ti, 0, -1);
+    }
+  }
+  for (size_t k = 0; k < I->n; k++) {
+    double r = clamp(ready[k], w0, w1), dd = clamp(I->rows[k].disp_min, w0, w1);
+    if (dd > r)
+      for (size_t ti = 0; ti < oh->n_types; ti++)
+        if (I->rows[k].type_mask & (1u << ti)) {
+          ADD(r, ti, 1, 1);
+          ADD(dd, ti, 1, -1);
+        }
+  }
+#undef ADD
+  qsort(e, n, sizeof *e, cmp_ev);
+  /* distinct times */
+  size_t nd = 0;
+  for (size_t i = 0; i < n; i++)
+    if (i == 0 || e[i].t != e[i - 1].t) nd++;
+  oh->n_steps = nd ? nd - 1 : 0;
+  oh->times = malloc((oh->n_steps + 1) * sizeof *oh->times);
+  if (!oh->times) goto oom;
+  for (size_t ti = 0; ti < oh->n_types; ti++) {
+    oh->cum[ti] = malloc((oh->n_steps + 1) * sizeof *oh->cum[ti]);
+    if (!oh->cum[ti]) goto oom;
+  }
+  int64_t rc[SL_OH_MAX_TYPES] = {0}, wc[SL_OH_MAX_TYPES] = {0};
+  size_t i = 0, step = 0;
+  while (i < n) {
+    double a = e[i].t;
+    size_t j = i;
+    while (j < n && e[j].t == a) {
+      if (e[j].type >= 0) {
+        if (e[j].kind == 0)
+          rc[e[j].type] += e[j].delta;
+        else
+          wc[e[j].type] += e[j].delta;
+      }
+      j++;
+    }
+    if (j == n) break; /* the last time opens no interval */
+    double b = e[j].t;
+    oh->times[step] = a;
+    for (size_t ti = 0; ti < oh->n_types; ti++) oh->cum[ti][step] = (int32_t)wc[ti];
+    step++;
+    double len = b - a;
+    int all = oh->n_types > 0, any_work = 0, has = 1;
+    for (size_t ti = 0; ti < oh->n_types; ti++) {
+      int idle = (int64_t)oh->cores[ti] - rc[ti] > 0;
+      int ov = idle && wc[ti] > 0;
+      if (ov) oh->overhead_us[ti] += len;
+      if (!ov) all = 0;
+      if (wc[ti] > 0) {
+        any_work = 1;
+        if (!idle) has = 0;
+      }
+    }
+    if (all) oh->all_overhead_us += len;
+    if (any_work && has) oh->has_overhead_us += len;
+    i = j;
+  }
+  free(e);
+  return 0;
+oom:
+  free(e);
+  return -1;
+}
+
+/* count of undispatched-ready tasks of a type at time t (step function lookup) */
+static int32_t ready_at(const sl_oh_overhead *oh, size_t ti, double t) {
+  if (!oh->n_steps || t < oh->times[0]) return 0;
+  size_t lo = 0, hi = oh->n_steps; /* first index with times > t */
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (oh->times[mid] <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return oh->cum[ti][lo - 1];
+}
+
+/* ---- per-core grouping ----------------------------------------------------------------- */
+
+typedef struct core_groups {
+  size_t n_cores;
+  uint32_t *core;     /* first-appearance order */
+  size_t *off;        /* rows of core i: row[off[i] .. off[i+1]) */
+  size_t *row;
+} core_groups;
+
+static int group_by_core(const sl_capture *c, core_groups *g) {
+  sl_u64map idx = {0};
+  size_t cap = 0;
+  size_t *cnt = NULL, capc = 0;
+  memset(g, 0, sizeof *g);
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    uint32_t k;
+    if (!sl_u64map_get(&idx, c->tasks[i].core_id, &k)) {
+      k = (uint32_t)g->n_cores;
+      uint32_t *slot = SL_PUSH(g->core, g->n_cores, cap);
+      if (!slot || sl_u64map_put(&idx, c->tasks[i].core_id, k) != 0) goto oom;
+      *slot = c->tasks[i].core_id;
+      if (sl_grow((void **)&cnt, &capc, g->n_cores, sizeof *cnt) != 0) goto oom;
+      cnt[k] = 0;
+    }
+    cnt[k]++;
+  }
+  g->off = malloc((g->n_cores + 1) * sizeof *g->off);
+  g->row = malloc((c->n_tasks ? c->n_tasks : 1) * sizeof *g->row);
+  if (!g->off || !g->row) goto oom;
+  g->off[0] = 0;
+  for (size_t i = 0; i < g->n_cores; i++) g->off[i + 1] = g->off[i] + cnt[i];
+  for (size_t i = 0; i < g->n_cores; i++) cnt[i] = g->off[i];
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    uint32_t k;
+    sl_u64map_get(&idx, c->tasks[i].core_id, &k);
+    g->row[cnt[k]++] = i;
+  }
+  free(cnt);
+  sl_u64map_free(&idx);
+  return 0;
+oom:
+  free(cnt);
+  sl_u64map_free(&idx);
+  return -1;
+}
+
+static void groups_free(core_groups *g) {
+  free(g->core);
+  free(g->off);
+  free(g->row);
+}
+
+static const sl_task *g_tasks;
+/* stable by start (row index breaks ties) */
+static int cmp_start(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  double sx = g_tasks[x].start_us, sy = g_tasks[y].start_us;
+  if (sx != sy) return sx < sy ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+/* tuple (start, end, dispatch) */
+static int cmp_tuple(const void *a, const void *b) {
+  const sl_task *x = &g_tasks[*(const size_t *)a], *y = &g_tasks[*(const size_t *)b];
+  if (x->start_us != y->start_us) return x->start_us < y->start_us ? -1 : 1;
+  if (x->end_us != y->end_us) return x->end_us < y->end_us ? -1 : 1;
+  if (x->dispatch_us != y->dispatch_us) return x->dispatch_us < y->dispatch_us ? -1 : 1;
+  return 0;
+}
+
+/* ---- Part 2 --------------------------------------------------------------------------- */
+
+static void compute_switch(const sl_capture *c, const core_groups *g, const sl_oh_overhead *oh, sl_oh_switch *sw) {
+  double w0 = oh->w0, w1 = oh->w1;
+  int have_lower = 0;
+  g_tasks = c->tasks;
+  for (size_t ci = 0; ci < g->n_cores; ci++) {
+    size_t *rows = g->row + g->off[ci], n = g->off[ci + 1] - g->off[ci];
+    int ti = type_index(oh, c->tasks[rows[0]].core_type); /* the core's first row in task order */
+    qsort(rows, n, sizeof *rows, cmp_tuple);
+    double tot = 0.0;
+    for (size_t i = 0; i + 1 < n; i++) {
+      const sl_task *a = &c->tasks[rows[i]], *b = &c->tasks[rows[i + 1]];
+      double ga = a->end_us > w0 ? a->end_us : w0, gb = b->start_us < w1 ? b->start_us : w1;
+      double gap = gb - ga;
+      if (gap <= 0 || !(b->dispatch_us < a->end_us)) continue;
+      tot += gap;
+      if (ti < 0) continue;
+      sw->n_events[ti]++;
+      sw->event_sum[ti] += gap;
+      /* split [ga, gb] at the ready-count steps strictly inside it */
+      size_t lo = 0, hi = oh->n_steps;
+      while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (oh->times[mid] <= ga)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      double prev = ga;
+      for (size_t k = lo; k <= oh->n_steps; k++) {
+        double next = (k < oh->n_steps && oh->times[k] < gb) ? oh->times[k] : gb;
+        if (ready_at(oh, (size_t)ti, prev) > 0)
+          sw->split_overhead[ti] += next - prev;
+        else
+          sw->split_independent[ti] += next - prev;
+        if (next == gb) break;
+        prev = next;
+      }
+    }
+    if (ti < 0) continue;
+    if (sw->n_cores[ti] == 0 || tot < sw->core_min[ti]) sw->core_min[ti] = tot;
+    if (sw->n_cores[ti] == 0 || tot > sw->core_max[ti]) sw->core_max[ti] = tot;
+    sw->core_sum[ti] += tot;
+    sw->n_cores[ti]++;
+    if (!have_lower || tot < sw->lower) sw->lower = tot;
+    have_lower = 1;
+  }
+  sw->upper = 0.0;
+  for (size_t ti = 0; ti < oh->n_types; ti++)
+    if (sw->n_cores[ti]) sw->upper += sw->core_min[ti];
+}
+
+/* ---- Parts 3/4 -------------------------------------------------------------------------- */
+
+static void compute_head_tail(const sl_capture *c, const core_groups *g, double *heads, double *tails) {
+  size_t k = 0;
+  g_tasks = c->tasks;
+  for (size_t ci = 0; ci < g->n_cores; ci++) {
+    size_t *rows = g->row + g->off[ci], n = g->off[ci + 1] - g->off[ci];
+    qsort(rows, n, sizeof *rows, cmp_start);
+    int have_last = 0;
+    double last_end = 0;
+    for (size_t i = 0; i < n; i++) {
+      const sl_task *t = &c->tasks[rows[i]];
+      double head = t->start_us - t->dispatch_us;
+      if (have_last && t->start_us - last_end < head) head = t->start_us - last_end;
+      heads[k] = head > 0.0 ? head : 0.0;
+      double tail = t->finish_us - t->end_us;
+      tails[k] = tail > 0.0 ? tail : 0.0;
+      k++;
+      last_end = t->end_us;
+      have_last = 1;
+    }
+  }
+}
+
+/* ---- Part 5 ----------------------------------------------------------------------------- */
+
+static const sl_phase_rec *g_ph;
+static int cmp_phase_start(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  double sx = g_ph[x].start_us, sy = g_ph[y].start_us;
+  if (sx != sy) return sx < sy ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+static int64_t thread_of_core(const sl_capture *c, uint32_t core) {
+  if (core < c->n_core_to_thread && c->core_to_thread[core] >= 0) return c->core_to_thread[core];
+  return -1;
+}
+
+static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, sl_oh_report *r) {
+  const sl_strtab *st = &c->strings;
+  sl_str s_complete = SL_STR_NONE, s_async = SL_STR_NONE, s_dispatch = SL_STR_NONE;
+  for (uint32_t i = 1; i < st->n; i++) {
+    if (!strcmp(st->strs[i], "complete")) s_complete = i;
+    if (!strcmp(st->strs[i], "async_poll")) s_async = i;
+    if (!strcmp(st->strs[i], "dispatch")) s_dispatch = i;
+  }
+  /* logical tasks: each id counted on the thread of its final (latest finish) row */
+  size_t nthr = c->n_streams;
+  int64_t *logical = calloc(nthr ? nthr : 1, sizeof *logical);
+  double *fin = malloc((I->n ? I->n : 1) * sizeof *fin);
+  int64_t *fin_thr = malloc((I->n ? I->n : 1) * sizeof *fin_thr);
+  size_t *work = NULL;
+  size_t capw = 0;
+  if (!logical || !fin || !fin_thr) goto oom;
+  for (size_t k = 0; k < I->n; k++) fin_thr[k] = -1;
+  int any_final = 0;
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    const sl_task *t = &c->tasks[i];
+    int64_t th = thread_of_core(c, t->core_id);
+    if (th < 0) continue;
+    uint32_t k;
+    sl_u64map_get(&I->index, t->task_id, &k);
+    if (fin_thr[k] < 0 || t->finish_us > fin[k]) {
+      fin[k] = t->finish_us;
+      fin_thr[k] = th;
+    }
+    any_final = 1;
+  }
+  for (size_t k = 0; k < I->n; k++)
+    if (fin_thr[k] >= 0 && (size_t)fin_thr[k] < nthr) logical[fin_thr[k]]++;
+
+  r->threads = calloc(nthr ? nthr : 1, sizeof *r->threads);
+  if (!r->threads) goto oom;
+  for (size_t tix = 0; tix < nthr; tix++) {
+    const sl_sched_stream *s = &c->streams[tix];
+    size_t nw = 0;
+    for (size_t i = s->first; i < s->first + s->count; i++) {
+      sl_str p = c->phases[i].phase;
+      if (p != SL_STR_NONE && (p == s_complete || p == s_async || p == s_dispatch)) {
+        size_t *slot = SL_PUSH(work, nw, capw);
+        if (!slot) goto oom;
+        *slot = i;
+      }
+    }
+    if (!nw) continue;
+    g_ph = c->phases;
+    qsort(work, nw, sizeof *work, cmp_phase_start);
+    sl_oh_thread *t = &r->threads[r->n_threads++];
+    t->index = tix;
+    int have_prev = 0;
+    double prev_end = 0;
+    for (size_t w = 0; w < nw; w++) {
+      const sl_phase_rec *p = &c->phases[work[w]];
+      if (have_prev && p->start_us > prev_end) t->idle_us += p->start_us - prev_end;
+      double dur = p->end_us - p->start_us;
+      if (dur > 0) {
+        if (p->phase == s_complete)
+          t->complete_us += dur;
+        else if (p->phase == s_async)
+          t->async_poll_us += dur;
+        else
+          t->dispatch_us += dur;
+      }
+      if (p->phase == s_complete) t->finishes += p->tasks_processed;
+      if (p->phase == s_dispatch && (p->flags & SL_PH_HAS_POP)) {
+        t->pop_hit += p->pop_hit;
+        t->pop_miss += p->pop_miss;
+      }
+      if (p->loop_iter > t->loops) t->loops = p->loop_iter;
+      if (!have_prev || p->end_us > prev_end) prev_end = p->end_us;
+      have_prev = 1;
+    }
+    t->total_us = t->complete_us + t->async_poll_us + t->dispatch_us + t->idle_us;
+    t->logical_tasks = any_final ? logical[tix] : t->finishes;
+  }
+  /* DAG stats: the first row of each id decides its thread */
+  for (size_t k = 0; k < I->n; k++) {
+    int64_t th = thread_of_core(c, c->tasks[I->rows[k].first_row].core_id);
+    if (th < 0) continue;
+    sl_oh_thread *t = NULL;
+    for (size_t j = 0; j < r->n_threads; j++)
+      if ((int64_t)r->threads[j].index == th) t = &r->threads[j];
+    if (!t) continue;
+    size_t out, in;
+    sl_deps_succs(d, I->rows[k].id, &out);
+    sl_deps_preds(d, I->rows[k].id, &in);
+    t->fanout_edges += (int64_t)out;
+    if ((int64_t)out > t->fanout_max) t->fanout_max = (int64_t)out;
+    t->fanin_edges += (int64_t)in;
+    if ((int64_t)in > t->fanin_max) t->fanin_max = (int64_t)in;
+  }
+  free(work);
+  free(logical);
+  free(fin);
+  free(fin_thr);
+  return 0;
+oom:
+  free(work);
+  free(logical);
+  free(fin);
+  free(fin_thr);
+  return -1;
+}
+
+/* ---- Part 6 ------------------------------------------------------------------------------- */
+
+static int compute_critical(const ids *I, const sl_deps *d, double w0, sl_oh_critical *cp) {
+  if (!I->n) return 0;
+  size_t cur = 0;
+  for (size_t k = 1; k < I->n; k++)
+    if (I->rows[k].finish_max > I->rows[cur].finish_max) cur = k;
+  double makespan_end = I->rows[cur].finish_max;
+  double path_start = I->rows[cur].start_min;
+  uint8_t *seen = calloc(I->n, 1);
+  if (!seen) return -1;
+  for (;;) {
+    const idrow *r = &I->rows[cur];
+    seen[cur] = 1;
+    double ex = r->end_max - r->start_min;
+    cp->exec += ex > 0.0 ? ex : 0.0;
+    int has;
+    size_t gate = 0;
+    double pend = ready_of(I, d, r, &has, &gate);
+    if (!has || seen[gate]) { /* root (a cycle in a malformed DAG also ends the walk) */
+      double h = r->start_min - r->disp_min;
+      cp->sched += h > 0.0 ? h : 0.0;
+      if (r->start_min < path_start) path_start = r->start_min;
+      break;
+    }
+    double s = r->start_min - pend;
+    cp->sched += s > 0.0 ? s : 0.0;
+    cp->hops++;
+    cur = gate;
+    if (I->rows[cur].start_min < path_start) path_start = I->rows[cur].start_min;
+  }
+  (void)w0;
+  free(seen);
+  cp->span = makespan_end - path_start;
+  cp->found = 1;
+  return 0;
+}
+
+/* ---- driver -------------------------------------------------------------------------------- */
+
+int sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r) {
+  memset(r, 0, sizeof *r);
+  ids I = {0};
+  core_groups g = {0};
+  double *ready = NULL;
+  r->n_tasks = c->n_tasks;
+  if (!c->n_tasks) return 0;
+  if (build_types(c, &r->oh) != 0) {
+    sl_error(c->path, "more than %d core types", SL_OH_MAX_TYPES);
+    return -1;
+  }
+  r->oh.w0 = c->tasks[0].start_us;
+  r->oh.w1 = c->tasks[0].end_us;
+  for (size_t i = 1; i < c->n_tasks; i++) {
+    if (c->tasks[i].start_us < r->oh.w0) r->oh.w0 = c->tasks[i].start_us;
+    if (c->tasks[i].end_us > r->oh.w1) r->oh.w1 = c->tasks[i].end_us;
+  }
+  if (build_ids(c, &r->oh, &I) != 0) goto oom;
+  ready = malloc(I.n * sizeof *ready);
+  r->heads = malloc(c->n_tasks * sizeof *r->heads);
+  r->tails = malloc(c->n_tasks * sizeof *r->tails);
+  if (!ready || !r->heads || !r->tails) goto oom;
+  for (size_t k = 0; k < I.n; k++) {
+    int has;
+    size_t gate = 0;
+    ready[k] = ready_of(&I, d, &I.rows[k], &has, &gate);
+  }
+  if (compute_overhead(c, &I, ready, &r->oh) != 0) goto oom;
+  if (group_by_core(c, &g) != 0) goto oom;
+  compute_switch(c, &g, &r->oh, &r->sw);
+  compute_head_tail(c, &g, r->heads, r->tails);
+  if (compute_threads(c, &I, d, r) != 0) goto oom;
+  if (compute_critical(&I, d, r->oh.w0, &r->cp) != 0) goto oom;
+  free(ready);
+  groups_free(&g);
+  free(I.rows);
+  sl_u64map_free(&I.index);
+  return 0;
+oom:
+  free(ready);
+  groups_free(&g);
+  free(I.rows);
+  sl_u64map_free(&I.index);
+  sl_error(c->path, "out of memory");
+  return -1;
+}
+
+void sl_oh_report_free(sl_oh_report *r) {
+  free(r->oh.times);
+  for (size_t i = 0; i < SL_OH_MAX_TYPES; i++) free(r->oh.cum[i]);
+  free(r->heads);
+  free(r->tails);
+  free(r->threads);
+  memset(r, 0, sizeof *r);
+}

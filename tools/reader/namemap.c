@@ -1,0 +1,179 @@
+/*
+** namemap.c — name_map_<case>.json (func_id -> human name, orchestrator name)
+** and its discovery next to a records file (anchor-converter.md §6).
+*/
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader_util.h"
+#include "sl_base.h"
+#include "sl_capture.h"
+
+void sl_namemap_free(sl_namemap *m) {
+  if (!m) return;
+  for (size_t i = 0; i < m->n; i++) {
+    free(m->keys[i]);
+    free(m->names[i]);
+  }
+  free(m->keys);
+  free(m->names);
+  free(m->orchestrator_name);
+  free(m->path);
+  free(m);
+}
+
+sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) {
+  cJSON *root = cJSON_ParseWithLength(data, len);
+  if (!root) {
+    const char *at = cJSON_GetErrorPtr();
+    long off = at ? (long)(at - (const char *)data) : -1;
+    if (off >= 0 && (size_t)off >= len)
+      sl_error(name, "$: truncated JSON");
+    else
+      sl_error(name, "$: invalid JSON near byte %ld", off);
+    return NULL;
+  }
+  sl_namemap *m = calloc(1, sizeof *m);
+  if (!m || !(m->path = strdup(name))) goto oom;
+  m->level = -1;
+  if (!cJSON_IsObject(root)) {
+    sl_error(name, "$: expected a JSON object");
+    goto fail;
+  }
+  const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(root, "level");
+  if (cJSON_IsNumber(lvl)) m->level = (int64_t)lvl->valuedouble;
+  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(root, "orchestrator_name");
+  if (orch && !cJSON_IsNull(orch)) {
+    if (!cJSON_IsString(orch)) {
+      sl_error(name, "$.orchestrator_name: expected a string or null");
+      goto fail;
+    }
+    if (!(m->orchestrator_name = strdup(orch->valuestring))) goto oom;
+  }
+  const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "callable_id_to_name");
+  if (map && !cJSON_IsNull(map)) {
+    if (!cJSON_IsObject(map)) {
+      sl_error(name, "$.callable_id_to_name: expected an object");
+      goto fail;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(map);
+    m->keys = calloc(n ? n : 1, sizeof *m->keys);
+    m->names = calloc(n ? n : 1, sizeof *m->names);
+    if (!m->keys || !m->names) goto oom;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, map) {
+      if (!cJSON_IsString(e)) {
+        sl_error(name, "$.callable_id_to_name.%s: expected a string name", e->string);
+        goto fail;
+      }
+      /* a repeated key keeps its first position and the last value, like a Python dict */
+      size_t j = 0;
+      while (j < m->n && strcmp(m->keys[j], e->string) != 0) j++;
+      char *v = strdup(e->valuestring);
+      if (!v) goto oom;
+      if (j < m->n) {
+        free(m->names[j]);
+        m->names[j] = v;
+        continue;
+      }
+      m->keys[m->n] = strdup(e->string);
+      m->names[m->n] = v;
+      if (!m->keys[m->n++]) goto oom;
+    }
+  }
+  cJSON_Delete(root);
+  return m;
+oom:
+  sl_error(name, "out of memory");
+fail:
+  cJSON_Delete(root);
+  sl_namemap_free(m);
+  return NULL;
+}
+
+sl_namemap *sl_namemap_load(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    sl_error(path, "Func names JSON not found");
+    return NULL;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    sl_error(path, "is a directory, expected a name map");
+    return NULL;
+  }
+  size_t len;
+  char *data = sl_slurp(path, &len);
+  if (!data) {
+    sl_error(path, "cannot read: %s", strerror(errno));
+    return NULL;
+  }
+  sl_namemap *m = sl_namemap_load_mem(path, data, len);
+  free(data);
+  return m;
+}
+
+const char *sl_namemap_lookup(const sl_namemap *m, int64_t func_id) {
+  if (!m) return NULL;
+  char key[32];
+  snprintf(key, sizeof key, "%lld", (long long)func_id);
+  for (size_t i = 0; i < m->n; i++)
+    if (strcmp(m->keys[i], key) == 0) return m->names[i];
+  return NULL;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int sl_namemap_discover(const char *records_path, char **out) {
+  *out = NULL;
+  char *dir = strdup(records_path);
+  if (!dir) return 0;
+  char *slash = strrchr(dir, '/');
+  if (slash)
+    slash[slash == dir ? 1 : 0] = 0;
+  else
+    strcpy(dir, ".");
+  DIR *d = opendir(dir);
+  if (!d) {
+    free(dir);
+    return 0;
+  }
+  char **found = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (strncmp(e->d_name, "name_map", 8) != 0 || len < 13 || strcmp(e->d_name + len - 5, ".json") != 0) continue;
+    char *full = strcmp(dir, ".") == 0 && !slash ? strdup(e->d_name) : sl_path_join(dir, e->d_name);
+    struct stat st;
+    char **slot;
+    if (full && stat(full, &st) == 0 && S_ISREG(st.st_mode) && (slot = SL_PUSH(found, n, cap)) != NULL)
+      *slot = full;
+    else
+      free(full);
+  }
+  closedir(d);
+  free(dir);
+  qsort(found, n, sizeof *found, cmp_str);
+  int rc = 0;
+  if (n == 1) {
+    *out = found[0];
+    found[0] = NULL;
+    rc = 1;
+  } else if (n > 1) {
+    char list[1024] = "";
+    size_t l = 0;
+    for (size_t i = 0; i < n && l < sizeof list; i++) {
+      const char *b = strrchr(found[i], '/');
+      l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", b ? b + 1 : found[i]);
+    }
+    sl_warn(NULL, "multiple sibling name maps found next to %s: %s; pass --func-names explicitly.", records_path, list);
+  }
+  for (size_t i = 0; i < n; i++) free(found[i]);
+  free(found);
+  return rc;
+}

@@ -1,0 +1,164 @@
+/*
+** reader_capture.c — the reader's entry points: open a capture (JSON or
+** protobuf, told apart by content), free it, find the newest capture under
+** outputs/, count scheduler threads.
+*/
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader_raw.h"
+#include "reader_util.h"
+#include "sl_base.h"
+
+static sl_capture *capture_new(const char *name) {
+  sl_capture *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->path = strdup(name);
+  c->num_cores = -1;
+  if (!c->path || sl_strtab_init(&c->strings) != 0) {
+    sl_capture_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+void sl_capture_free(sl_capture *c) {
+  if (!c) return;
+  free(c->path);
+  sl_strtab_free(&c->strings);
+  free(c->core_types);
+  free(c->core_to_thread);
+  free(c->tasks);
+  free(c->streams);
+  free(c->phases);
+  free(c->orch_threads);
+  free(c->orch);
+  free(c->lifecycle);
+  free(c->unmatched);
+  for (size_t i = 0; i < c->n_warnings; i++) free(c->warnings[i]);
+  free(c->warnings);
+  free(c);
+}
+
+/* JSON captures start (after blanks) with '{'; anything else is taken as protobuf. */
+static int looks_like_json(const unsigned char *d, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') continue;
+    return d[i] == '{' || d[i] == '[' || d[i] == '"' || (d[i] >= '0' && d[i] <= '9') || d[i] == '-' ||
+           d[i] == 't' || d[i] == 'f' || d[i] == 'n';
+  }
+  return 1; /* empty / blank: let the JSON parser report it */
+}
+
+static sl_capture *finish(sl_raw *raw, sl_capture *c, int rc, const sl_read_opts *opts) {
+  if (rc == 0) rc = sl_raw_finish(raw, c, opts && opts->quiet);
+  sl_raw_free(raw);
+  if (rc != 0) {
+    sl_capture_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len, const sl_read_opts *opts) {
+  sl_capture *c = capture_new(name);
+  if (!c) {
+    sl_error(name, "out of memory");
+    return NULL;
+  }
+  sl_raw raw;
+  memset(&raw, 0, sizeof raw);
+  raw.name = c->path;
+  int rc;
+  if (looks_like_json(data, len)) {
+    rc = sl_parse_json(&raw, c, NULL, data, len);
+  } else {
+    c->format = SL_FORMAT_PROTOBUF;
+    rc = sl_parse_pb(&raw, c, data, len);
+  }
+  return finish(&raw, c, rc, opts);
+}
+
+sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    sl_error(path, "cannot open: %s", strerror(errno));
+    return NULL;
+  }
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    sl_error(path, "is a directory, expected a chip_swimlane_records file");
+    return NULL;
+  }
+  /* peek at the first bytes to tell JSON from protobuf */
+  unsigned char head[64];
+  size_t n = fread(head, 1, sizeof head, f);
+  if (!looks_like_json(head, n)) {
+    fclose(f);
+    size_t len = 0;
+    char *data = sl_slurp(path, &len);
+    if (!data) {
+      sl_error(path, "cannot read: %s", strerror(errno));
+      return NULL;
+    }
+    sl_capture *c = sl_capture_read_mem(path, data, len, opts);
+    free(data);
+    return c;
+  }
+  rewind(f);
+  sl_capture *c = capture_new(path);
+  if (!c) {
+    fclose(f);
+    sl_error(path, "out of memory");
+    return NULL;
+  }
+  sl_raw raw;
+  memset(&raw, 0, sizeof raw);
+  raw.name = c->path;
+  int rc = sl_parse_json(&raw, c, f, NULL, 0);
+  fclose(f);
+  return finish(&raw, c, rc, opts);
+}
+
+char *sl_find_latest_records(const char *dir) {
+  char *outputs = sl_path_join(dir ? dir : ".", "outputs");
+  if (!outputs) return NULL;
+  DIR *d = opendir(outputs);
+  char *best = NULL;
+  struct timespec best_t = {0, 0};
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      if (e->d_name[0] == '.') continue;
+      char *sub = sl_path_join(outputs, e->d_name);
+      char *cand = sub ? sl_path_join(sub, "chip_swimlane_records.json") : NULL;
+      free(sub);
+      struct stat st;
+      if (cand && stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+          (!best || st.st_mtim.tv_sec > best_t.tv_sec ||
+           (st.st_mtim.tv_sec == best_t.tv_sec && st.st_mtim.tv_nsec > best_t.tv_nsec))) {
+        free(best);
+        best = cand;
+        best_t = st.st_mtim;
+      } else {
+        free(cand);
+      }
+    }
+    closedir(d);
+  }
+  free(outputs);
+  return best;
+}
+
+size_t sl_capture_sched_thread_count(const sl_capture *c) {
+  int64_t max = -1;
+  for (size_t i = 0; i < c->n_core_to_thread; i++)
+    if (c->core_to_thread[i] > max) max = c->core_to_thread[i];
+  for (size_t i = 0; i < c->n_streams; i++)
+    if (c->streams[i].count && (int64_t)i > max) max = (int64_t)i;
+  return max >= 0 ? (size_t)(max + 1) : c->n_streams;
+}

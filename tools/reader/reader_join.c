@@ -1,0 +1,326 @@
+/*
+** reader_join.c — from cycle-domain rows to the joined µs model (the
+** reference's read_perf_data, anchor-converter.md §3): validation, the
+** (core_id, reg_task_id) join, base time, cycles -> µs, stable task sort.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader_raw.h"
+#include "reader_util.h"
+#include "sl_base.h"
+
+const char *const sl_lifecycle_keys[SL_LC_FIELD_COUNT] = {
+  "handshake_start_cycles", "handshake_complete_cycles",
+  "config_start_cycles", "topology_complete_cycles",
+  "context_publish_start_cycles", "context_publish_complete_cycles",
+  "bootstrap_wait_start_cycles", "bootstrap_complete_cycles",
+  "register_release_start_cycles", "register_release_end_cycles",
+  "exit_signal_start_cycles", "exit_signal_end_cycles",
+  "exit_wait_start_cycles", "exit_wait_end_cycles",
+};
+
+void sl_raw_free(sl_raw *raw) {
+  free(raw->aicore);
+  free(raw->stask);
+  free(raw->ph_cycles);
+  free(raw->orch_cycles);
+  free(raw->lc_cycles);
+  memset(raw, 0, sizeof *raw);
+}
+
+/* AICore receive time in cycles: start - receive_to_start, non-positive -> 0. */
+static uint64_t receive_cycles(const sl_raw_aicore *a) { return a->start > a->r2s ? a->start - a->r2s : 0; }
+
+static void consider(uint64_t *base, uint64_t v) {
+  if (v > 0 && (*base == 0 || v < *base)) *base = v;
+}
+
+/* us(c): 0 -> 0.0; every positive c is >= base (base is their minimum). */
+static inline double to_us(const sl_capture *c, uint64_t cyc) {
+  return cyc == 0 ? 0.0 : (double)(cyc - c->base_cycles) * c->us_per_cycle;
+}
+
+/* ---- (core, reg) -> aicore row ------------------------------------------------------ */
+
+typedef struct join_map {
+  uint32_t *slot; /* row index + 1; 0 = empty */
+  size_t cap;
+} join_map;
+
+static size_t join_hash(uint64_t core, uint64_t reg, size_t cap) {
+  uint64_t k = reg * 0x9e3779b97f4a7c15ULL ^ (core + 0x632be59bd9b4e019ULL) * 0xff51afd7ed558ccdULL;
+  k ^= k >> 31;
+  return (size_t)k & (cap - 1);
+}
+
+static int join_build(join_map *m, const sl_raw *raw) {
+  m->cap = 64;
+  while (m->cap < raw->n_aicore * 2) m->cap *= 2;
+  m->slot = calloc(m->cap, sizeof *m->slot);
+  if (!m->slot) return -1;
+  for (size_t i = 0; i < raw->n_aicore; i++) {
+    const sl_raw_aicore *a = &raw->aicore[i];
+    size_t j = join_hash(a->core, a->reg, m->cap);
+    while (m->slot[j]) {
+      const sl_raw_aicore *b = &raw->aicore[m->slot[j] - 1];
+      if (b->core == a->core && b->reg == a->reg) break; /* a later row overwrites */
+      j = (j + 1) & (m->cap - 1);
+    }
+    m->slot[j] = (uint32_t)(i + 1);
+  }
+  return 0;
+}
+
+static const sl_raw_aicore *join_find(const join_map *m, const sl_raw *raw, uint64_t core, uint64_t reg) {
+  size_t j = join_hash(core, reg, m->cap);
+  while (m->slot[j]) {
+    const sl_raw_aicore *b = &raw->aicore[m->slot[j] - 1];
+    if (b->core == core && b->reg == reg) return b;
+    j = (j + 1) & (m->cap - 1);
+  }
+  return NULL;
+}
+
+/* ---- tasks ------------------------------------------------------------------------ */
+
+static void fill_task(sl_capture *c, sl_task *t, const sl_raw_aicore *a, sl_str aiv) {
+  memset(t, 0, sizeof *t);
+  t->task_id = a->token;
+  t->func_id = -1;
+  t->core_id = (uint32_t)a->core;
+  t->core_type = a->core < c->n_core_types ? c->core_types[a->core] : aiv;
+  t->ring_id = (uint32_t)(a->token >> 32);
+  t->start_us = to_us(c, a->start);
+  t->end_us = to_us(c, a->end);
+  t->duration_us = t->end_us - t->start_us;
+  t->receive_us = to_us(c, receive_cycles(a));
+  t->local_setup_us = t->start_us - t->receive_us;
+  if (a->ncols == 6) t->flags |= SL_TASK_HAS_R2S;
+}
+
+typedef struct sort_key {
+  uint64_t id;
+  size_t pos;
+} sort_key;
+
+static int cmp_key(const void *x, const void *y) {
+  const sort_key *a = x, *b = y;
+  if (a->id != b->id) return a->id < b->id ? -1 : 1;
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Stable sort by task_id through a (id, position) key array. */
+static int sort_tasks(sl_capture *c) {
+  size_t n = c->n_tasks;
+  int sorted = 1;
+  for (size_t i = 1; i < n && sorted; i++)
+    if (c->tasks[i].task_id < c->tasks[i - 1].task_id) sorted = 0;
+  if (sorted) return 0;
+  sort_key *k = malloc(n * sizeof *k);
+  sl_task *out = malloc(n * sizeof *out);
+  if (!k || !out) {
+    free(k);
+    free(out);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++) k[i] = (sort_key){c->tasks[i].task_id, i};
+  qsort(k, n, sizeof *k, cmp_key);
+  for (size_t i = 0; i < n; i++) out[i] = c->tasks[k[i].pos];
+  free(k);
+  free(c->tasks);
+  c->tasks = out;
+  return 0;
+}
+
+static int cmp_drop(const void *x, const void *y) {
+  const sl_unmatched *a = x, *b = y;
+  return a->count < b->count ? 1 : a->count > b->count ? -1 : 0;
+}
+
+static int add_warning(sl_capture *c, char *msg) {
+  if (!msg) return -1;
+  char **w = realloc(c->warnings, (c->n_warnings + 1) * sizeof *w);
+  if (!w) {
+    free(msg);
+    return -1;
+  }
+  c->warnings = w;
+  c->warnings[c->n_warnings++] = msg;
+  return 0;
+}
+
+/* The reference's warning text for unmatched scheduler rows (top 3 cores). */
+static int unmatched_warning(sl_capture *c) {
+  size_t n = c->n_unmatched;
+  sl_unmatched *top = malloc(n * sizeof *top);
+  if (!top) return -1;
+  memcpy(top, c->unmatched, n * sizeof *top);
+  /* stable: insertion sort keeps first-drop order among equal counts */
+  for (size_t i = 1; i < n; i++) {
+    sl_unmatched x = top[i];
+    size_t j = i;
+    while (j > 0 && cmp_drop(&top[j - 1], &x) > 0) {
+      top[j] = top[j - 1];
+      j--;
+    }
+    top[j] = x;
+  }
+  char list[256] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < n && i < 3; i++)
+    len += (size_t)snprintf(list + len, sizeof list - len, "%score %u: %llu", i ? ", " : "", top[i].core_id,
+                            (unsigned long long)top[i].count);
+  free(top);
+  return add_warning(c, sl_strdupf("%llu aicpu_task(s) had no matching AICore record (top offenders: %s); the "
+                                   "missing AICore buffer(s) were dropped on rotation. Bump "
+                                   "PLATFORM_AICORE_BUFFERS_PER_CORE if you see this regularly.",
+                                   (unsigned long long)c->unmatched_total, list));
+}
+
+static int count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
+  c->unmatched_total++;
+  for (size_t i = 0; i < c->n_unmatched; i++)
+    if (c->unmatched[i].core_id == core) {
+      c->unmatched[i].count++;
+      return 0;
+    }
+  sl_unmatched *u = SL_PUSH(c->unmatched, c->n_unmatched, *cap);
+  if (!u) return -1;
+  u->core_id = core;
+  u->count = 1;
+  return 0;
+}
+
+/* ---- the whole finish step ------------------------------------------------------------ */
+
+int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
+  const char *name = raw->name;
+  if (raw->host_mode) {
+    sl_error(name, "$.metadata.orchestrator_source: host-orchestrated captures (host_build_graph host "
+                   "orchestration) are not supported by this reader yet");
+    return -1;
+  }
+  if (!raw->has_level) {
+    sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
+    return -1;
+  }
+  if (raw->level < 1 || raw->level > 4) {
+    sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: %lld (expected 1, 2, 3, or 4)",
+             (long long)raw->level);
+    return -1;
+  }
+  c->level = (int)raw->level;
+  if (!raw->has_clock || raw->clock <= 0) {
+    if (raw->has_clock)
+      sl_error(name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: %lld", (long long)raw->clock);
+    else
+      sl_error(name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: None");
+    return -1;
+  }
+  c->clock_freq_hz = (uint64_t)raw->clock;
+  c->us_per_cycle = 1e6 / (double)c->clock_freq_hz;
+
+  /* every row must name a known core */
+  uint64_t known = raw->has_core_types ? c->n_core_types : c->num_cores >= 0 ? (uint64_t)c->num_cores : 0;
+  if ((raw->n_aicore || raw->n_stask) && !raw->has_core_types && c->num_cores < 0) {
+    sl_error(name, "$.metadata.core_types: missing (the records name cores but the metadata lists none)");
+    return -1;
+  }
+  for (size_t i = 0; i < raw->n_aicore; i++)
+    if (raw->aicore[i].core >= known) {
+      sl_error(name, "$.aicore_tasks[%zu][0]: core %llu is not in metadata.core_types (%llu cores)",
+               raw->aicore[i].row, (unsigned long long)raw->aicore[i].core, (unsigned long long)known);
+      return -1;
+    }
+  for (size_t i = 0; i < raw->n_stask; i++)
+    if (raw->stask[i].core >= known) {
+      sl_error(name, "$.%s[%zu][0]: core %llu is not in metadata.core_types (%llu cores)", raw->sched_tasks_key,
+               raw->stask[i].row, (unsigned long long)raw->stask[i].core, (unsigned long long)known);
+      return -1;
+    }
+
+  /* base time: minimum strictly-positive timestamp over every stream */
+  uint64_t base = 0;
+  for (size_t i = 0; i < raw->n_aicore; i++) {
+    consider(&base, receive_cycles(&raw->aicore[i]));
+    consider(&base, raw->aicore[i].end);
+  }
+  for (size_t i = 0; i < raw->n_stask; i++) {
+    consider(&base, raw->stask[i].dispatch);
+    consider(&base, raw->stask[i].finish);
+  }
+  for (size_t i = 0; i < 2 * c->n_phases; i++) consider(&base, raw->ph_cycles[i]);
+  for (size_t i = 0; i < 2 * c->n_orch; i++) consider(&base, raw->orch_cycles[i]);
+  for (size_t i = 0; i < c->n_lifecycle; i++)
+    for (int k = 0; k < SL_LC_FIELD_COUNT; k++) consider(&base, raw->lc_cycles[i][k]);
+  /* Positive values outside the reference's set (an AICore start hidden by a large
+  ** receive_to_start) must not go below base: clamp base to them too. */
+  for (size_t i = 0; i < raw->n_aicore; i++) consider(&base, raw->aicore[i].start);
+  c->base_cycles = base;
+
+  sl_str aiv = sl_strtab_intern(&c->strings, "aiv", 3);
+  if (aiv == SL_STR_NONE) goto oom;
+  if (c->task_producer == SL_STR_NONE && raw->sched_tasks_key) {
+    c->task_producer = sl_strtab_intern(&c->strings, "aicpu", 5);
+    if (c->task_producer == SL_STR_NONE) goto oom;
+  }
+
+  /* join */
+  if (raw->n_stask == 0 && c->level == 1) {
+    c->tasks = malloc((raw->n_aicore ? raw->n_aicore : 1) * sizeof *c->tasks);
+    if (!c->tasks) goto oom;
+    for (size_t i = 0; i < raw->n_aicore; i++) fill_task(c, &c->tasks[i], &raw->aicore[i], aiv);
+    c->n_tasks = raw->n_aicore;
+  } else if (raw->n_stask) {
+    join_map m;
+    if (join_build(&m, raw) != 0) goto oom;
+    c->tasks = malloc(raw->n_stask * sizeof *c->tasks);
+    if (!c->tasks) {
+      free(m.slot);
+      goto oom;
+    }
+    size_t cap_unmatched = 0;
+    for (size_t i = 0; i < raw->n_stask; i++) {
+      const sl_raw_sched_task *s = &raw->stask[i];
+      const sl_raw_aicore *a = join_find(&m, raw, s->core, s->reg);
+      if (!a) {
+        if (count_unmatched(c, (uint32_t)s->core, &cap_unmatched) != 0) {
+          free(m.slot);
+          goto oom;
+        }
+        continue;
+      }
+      sl_task *t = &c->tasks[c->n_tasks++];
+      fill_task(c, t, a, aiv);
+      t->dispatch_us = to_us(c, s->dispatch);
+      t->finish_us = to_us(c, s->finish);
+      t->propagation_us = t->receive_us - t->dispatch_us;
+      t->flags |= SL_TASK_HAS_SCHED | SL_TASK_HAS_PROPAGATION;
+    }
+    free(m.slot);
+    if (c->n_unmatched && unmatched_warning(c) != 0) goto oom;
+  }
+  if (sort_tasks(c) != 0) goto oom;
+
+  for (size_t i = 0; i < c->n_phases; i++) {
+    c->phases[i].start_us = to_us(c, raw->ph_cycles[2 * i]);
+    c->phases[i].end_us = to_us(c, raw->ph_cycles[2 * i + 1]);
+  }
+  for (size_t i = 0; i < c->n_orch; i++) {
+    c->orch[i].start_us = to_us(c, raw->orch_cycles[2 * i]);
+    c->orch[i].end_us = to_us(c, raw->orch_cycles[2 * i + 1]);
+  }
+  for (size_t i = 0; i < c->n_lifecycle; i++)
+    for (int k = 0; k < SL_LC_FIELD_COUNT; k++) c->lifecycle[i].us[k] = to_us(c, raw->lc_cycles[i][k]);
+  if (c->n_orch) {
+    c->orchestrator_source = sl_strtab_intern(&c->strings, "aicpu", 5);
+    if (c->orchestrator_source == SL_STR_NONE) goto oom;
+  }
+  if (!quiet)
+    for (size_t i = 0; i < c->n_warnings; i++) sl_warn(name, "%s", c->warnings[i]);
+  return 0;
+oom:
+  sl_error(name, "out of memory");
+  return -1;
+}

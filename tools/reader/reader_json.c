@@ -1,0 +1,893 @@
+/*
+** reader_json.c — streaming parser of chip_swimlane_records.json (yajl).
+**
+** A stack of frames mirrors the JSON nesting; each frame knows which part of
+** the capture it is (its "context"), so every scalar is routed by (context,
+** key or index) straight into the raw cycle-domain rows, with no document tree.
+** Unknown keys are skipped whatever their shape. Integers are parsed from the
+** number text, so 64-bit ids and cycle counts never pass through a double.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#include "reader_raw.h"
+#include "reader_util.h"
+#include "sl_base.h"
+
+enum ctx {
+  C_ROOT, C_META, C_CORE_TYPES, C_C2T, C_HOST_CAPTURE,
+  C_AICORE, C_AICORE_ROW, C_STASKS, C_STASK_ROW, C_SCHED_TASKS,
+  C_OLD_PHASES, C_OLD_THREAD, C_PHASE, C_SHARED,
+  C_SCHED_RECORDS, C_STREAMS, C_STREAM, C_CAPTURE, C_STREAM_RECS, C_METRICS, C_METRIC,
+  C_ORCH, C_ORCH_THREAD, C_ORCH_REC, C_LIFECYCLE, C_LC, C_HOST_ORCH, C_SKIP
+};
+
+enum { T_NULL, T_BOOL, T_NUM, T_STR };
+
+#define MAX_DEPTH 64
+#define KEY_MAX 64
+
+typedef struct frame {
+  uint8_t ctx;
+  uint8_t is_map;
+  size_t idx;             /* array: index of the next element */
+  char key[KEY_MAX];      /* map: current key (truncated for paths) */
+  size_t keylen;          /* full length of the current key */
+} frame;
+
+typedef struct metric {
+  uint64_t record_index;
+  int has_index, has_pop, shared_bits;
+  int64_t pop_hit, pop_miss, s_start[3], s_end[3];
+  size_t pos;
+} metric;
+
+typedef struct pending_stream {
+  sl_sched_stream s;
+  int64_t idx;
+} pending_stream;
+
+typedef struct parser {
+  sl_raw *raw;
+  sl_capture *c;
+  int failed;
+  int depth;
+  frame st[MAX_DEPTH];
+  /* root/metadata duplicate-key guard */
+  uint32_t seen_root, seen_meta;
+  /* row accumulators */
+  uint64_t row[6];
+  size_t ncols;
+  sl_phase_rec ph;
+  uint64_t ph_start, ph_end;
+  int64_t sh[3];
+  size_t sh_n;
+  int sh_bits;            /* 1 = shared_at_start ok, 2 = shared_at_end ok */
+  metric mt;
+  int metric_mode;        /* shared arrays belong to a metric, not a phase */
+  sl_orch_rec orch;
+  uint64_t orch_start, orch_end;
+  sl_lifecycle_rec lc;
+  uint64_t lc_cyc[SL_LC_FIELD_COUNT];
+  /* streams */
+  pending_stream cur;
+  metric *metrics;
+  size_t n_metrics, cap_metrics;
+  pending_stream *pend;
+  size_t n_pend, cap_pend;
+  int seen_new_phases, seen_old_phases;
+  int seen_new_tasks, seen_old_tasks;
+} parser;
+
+/* ---- errors ---------------------------------------------------------------------- */
+
+static void path_of(const parser *p, char *buf, size_t cap) {
+  size_t n = (size_t)snprintf(buf, cap, "$");
+  for (int i = 1; i <= p->depth && n < cap; i++) {
+    const frame *f = &p->st[i];
+    if (f->is_map) {
+      if (f->keylen) n += (size_t)snprintf(buf + n, cap - n, ".%s%s", f->key, f->keylen >= KEY_MAX ? "..." : "");
+    } else {
+      n += (size_t)snprintf(buf + n, cap - n, "[%zu]", f->idx);
+    }
+  }
+}
+
+__attribute__((format(printf, 2, 3))) static int fail(parser *p, const char *fmt, ...) {
+  if (p->failed) return 0;
+  char path[512], msg[512];
+  path_of(p, path, sizeof path);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  sl_error(p->raw->name, "%s: %s", path, msg);
+  p->failed = 1;
+  return 0;
+}
+
+static int oom(parser *p) { return fail(p, "out of memory"); }
+
+static const char *type_name(int t) {
+  switch (t) {
+  case T_NULL: return "null";
+  case T_BOOL: return "a boolean";
+  case T_NUM: return "a number";
+  default: return "a string";
+  }
+}
+
+/* ---- value helpers ---------------------------------------------------------------- */
+
+typedef struct scalar {
+  int t;
+  const char *s;
+  size_t len;
+  int b;
+} scalar;
+
+/* A signed 64-bit integer. */
+static int want_i64(parser *p, const scalar *v, int64_t *out) {
+  if (v->t != T_NUM) return fail(p, "expected an integer, got %s", type_name(v->t));
+  int neg;
+  uint64_t mag;
+  int r = sl_parse_int(v->s, v->len, &neg, &mag);
+  if (r == -1) return fail(p, "expected an integer, got %.*s", (int)(v->len > 40 ? 40 : v->len), v->s);
+  if (r == -2 || (!neg && mag > INT64_MAX) || (neg && mag > (uint64_t)INT64_MAX + 1))
+    return fail(p, "integer %.*s out of range", (int)(v->len > 40 ? 40 : v->len), v->s);
+  *out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+  return 1;
+}
+
+/* A cycle count / uint64 value: negative values read as 0 ("absent"). */
+static int want_u64(parser *p, const scalar *v, uint64_t *out) {
+  if (v->t != T_NUM) return fail(p, "expected an integer, got %s", type_name(v->t));
+  int neg;
+  uint64_t mag;
+  int r = sl_parse_int(v->s, v->len, &neg, &mag);
+  if (r == -1) return fail(p, "expected an integer, got %.*s", (int)(v->len > 40 ? 40 : v->len), v->s);
+  if (r == -2) return fail(p, "integer %.*s out of range", (int)(v->len > 40 ? 40 : v->len), v->s);
+  *out = neg ? 0 : mag;
+  return 1;
+}
+
+/* A task id: integer (or integer string), negative wrapped to uint64; null -> *present = 0. */
+static int want_id(parser *p, const scalar *v, uint64_t *out, int64_t *sgn, int *present) {
+  *present = 0;
+  if (v->t == T_NULL) return 1;
+  if (v->t != T_NUM && v->t != T_STR) return fail(p, "expected a task id, got %s", type_name(v->t));
+  if (sl_normalize_id(v->s, v->len, out) != 0)
+    return fail(p, "expected a task id, got %.*s", (int)(v->len > 40 ? 40 : v->len), v->s);
+  if (sgn) *sgn = (int64_t)*out;
+  *present = 1;
+  return 1;
+}
+
+static int want_str(parser *p, const scalar *v, sl_str *out, int allow_null) {
+  if (v->t == T_NULL && allow_null) {
+    *out = SL_STR_NONE;
+    return 1;
+  }
+  if (v->t != T_STR) return fail(p, "expected a string, got %s", type_name(v->t));
+  *out = sl_strtab_intern(&p->c->strings, v->s, v->len);
+  if (*out == SL_STR_NONE) return oom(p);
+  return 1;
+}
+
+static int key_is(const frame *f, const char *k) {
+  return f->keylen == strlen(k) && strcmp(f->key, k) == 0;
+}
+
+static int lc_field(const frame *f) {
+  for (int i = 0; i < SL_LC_FIELD_COUNT; i++)
+    if (key_is(f, sl_lifecycle_keys[i])) return i;
+  return -1;
+}
+
+/* ---- scalars -------------------------------------------------------------------- */
+
+static int on_scalar(parser *p, const scalar *v) {
+  frame *f = &p->st[p->depth];
+  sl_raw *raw = p->raw;
+  sl_capture *c = p->c;
+  switch (f->ctx) {
+  case C_ROOT:
+    if (key_is(f, "chip_swimlane_level")) {
+      raw->has_level = 1;
+      if (v->t != T_NUM) return fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", type_name(v->t));
+      return want_i64(p, v, &raw->level);
+    }
+    if (key_is(f, "aicore_tasks") || key_is(f, "aicpu_tasks") || key_is(f, "scheduler_tasks") ||
+        key_is(f, "aicpu_scheduler_phases") || key_is(f, "scheduler_records") ||
+        key_is(f, "aicpu_orchestrator_phases") || key_is(f, "aicpu_lifecycle_records") ||
+        key_is(f, "metadata")) {
+      if (v->t == T_NULL) return 1; /* a section written as null is an absent section */
+      return fail(p, "expected %s, got %s", key_is(f, "metadata") || key_is(f, "scheduler_tasks") ||
+                  key_is(f, "scheduler_records") ? "an object" : "an array", type_name(v->t));
+    }
+    return 1;
+  case C_META:
+    if (key_is(f, "clock_freq_hz")) {
+      if (v->t == T_NULL) return 1;
+      raw->has_clock = 1;
+      return want_i64(p, v, &raw->clock);
+    }
+    if (key_is(f, "num_cores")) return v->t == T_NULL ? 1 : want_i64(p, v, &c->num_cores);
+    if (key_is(f, "orchestrator_source")) {
+      if (v->t == T_STR && v->len == 4 && memcmp(v->s, "host", 4) == 0) raw->host_mode = 1;
+      return 1;
+    }
+    if (key_is(f, "core_types") || key_is(f, "core_to_thread")) {
+      if (v->t == T_NULL) return 1;
+      return fail(p, "expected an array, got %s", type_name(v->t));
+    }
+    return 1;
+  case C_CORE_TYPES: {
+    sl_str s;
+    if (!want_str(p, v, &s, 0)) return 0;
+    sl_str *slot = SL_PUSH(c->core_types, c->n_core_types, raw->cap_ct);
+    if (!slot) return oom(p);
+    *slot = s;
+    return 1;
+  }
+  case C_C2T: {
+    int64_t t;
+    if (!want_i64(p, v, &t)) return 0;
+    int64_t *slot = SL_PUSH(c->core_to_thread, c->n_core_to_thread, raw->cap_c2t);
+    if (!slot) return oom(p);
+    *slot = t;
+    return 1;
+  }
+  case C_AICORE_ROW:
+  case C_STASK_ROW: {
+    size_t max = f->ctx == C_AICORE_ROW ? 6 : 4;
+    if (f->idx >= max)
+      return fail(p, "too many columns (expected %s)", f->ctx == C_AICORE_ROW ? "5 or 6" : "4");
+    return want_u64(p, v, &p->row[f->idx]);
+  }
+  case C_SCHED_TASKS:
+    if (key_is(f, "producer")) return want_str(p, v, &c->task_producer, 1);
+    if (key_is(f, "records")) {
+      if (v->t == T_NULL) return 1;
+      return fail(p, "expected an array, got %s", type_name(v->t));
+    }
+    return 1;
+  case C_PHASE: {
+    sl_phase_rec *r = &p->ph;
+    if (key_is(f, "kind")) {
+      if (v->t == T_NULL) return 1;
+      if (v->t != T_STR) return fail(p, "expected a phase name, got %s", type_name(v->t));
+      if (sl_phase_classify(c, r, v->s, v->len) != 0) return oom(p);
+      return 1;
+    }
+    if (key_is(f, "start_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->ph_start);
+    if (key_is(f, "end_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->ph_end);
+    if (key_is(f, "loop_iter")) {
+      if (v->t == T_NULL) return 1;
+      r->flags |= SL_PH_HAS_LOOP_ITER;
+      return want_i64(p, v, &r->loop_iter);
+    }
+    if (key_is(f, "tasks_processed")) {
+      if (v->t == T_NULL) return 1;
+      r->flags |= SL_PH_HAS_TASKS_PROCESSED;
+      return want_i64(p, v, &r->tasks_processed);
+    }
+    if (key_is(f, "pop_hit") || key_is(f, "pop_miss")) {
+      if (v->t == T_NULL) return 1;
+      r->flags |= SL_PH_HAS_POP;
+      return want_i64(p, v, key_is(f, "pop_hit") ? &r->pop_hit : &r->pop_miss);
+    }
+    if (key_is(f, "task_id")) {
+      int present;
+      if (!want_id(p, v, &r->task_id, NULL, &present)) return 0;
+      if (present) r->flags |= SL_PH_HAS_TASK_ID;
+      return 1;
+    }
+    return 1; /* extra fields are ignored; shared_at_* as a scalar is "not a list" */
+  }
+  case C_METRIC:
+    if (key_is(f, "record_index")) {
+      p->mt.has_index = 1;
+      return want_u64(p, v, &p->mt.record_index);
+    }
+    if (key_is(f, "pop_hit") || key_is(f, "pop_miss")) {
+      if (v->t == T_NULL) return 1;
+      p->mt.has_pop = 1;
+      return want_i64(p, v, key_is(f, "pop_hit") ? &p->mt.pop_hit : &p->mt.pop_miss);
+    }
+    return 1;
+  case C_SHARED:
+    if (f->idx < 3 && !want_i64(p, v, &p->sh[f->idx])) return 0;
+    p->sh_n = f->idx + 1;
+    return 1;
+  case C_STREAM: {
+    sl_sched_stream *s = &p->cur.s;
+    if (key_is(f, "platform")) return want_str(p, v, &s->platform, 1);
+    if (key_is(f, "runtime")) return want_str(p, v, &s->runtime, 1);
+    if (key_is(f, "producer")) return want_str(p, v, &s->producer, 1);
+    if (key_is(f, "core_type")) return want_str(p, v, &s->core_type, 1);
+    if (key_is(f, "scheduler_id")) {
+      if (!want_i64(p, v, &s->scheduler_id)) return 0;
+      p->cur.idx = s->scheduler_id;
+      if (s->scheduler_id < 0 || s->scheduler_id > 65535)
+        return fail(p, "scheduler_id %lld out of range", (long long)s->scheduler_id);
+      return 1;
+    }
+    if (key_is(f, "worker_id")) return v->t == T_NULL ? 1 : want_i64(p, v, &s->worker_id);
+    if (key_is(f, "physical_core_id")) {
+      if (v->t == T_NULL) return 1;
+      int present;
+      uint64_t u;
+      if (!want_id(p, v, &u, &s->physical_core_id, &present)) return 0;
+      return 1;
+    }
+    if (key_is(f, "records") || key_is(f, "metrics")) {
+      if (v->t == T_NULL) return 1;
+      return fail(p, "expected an array, got %s", type_name(v->t));
+    }
+    return 1;
+  }
+  case C_CAPTURE: {
+    sl_sched_stream *s = &p->cur.s;
+    if (key_is(f, "committed")) return want_u64(p, v, &s->committed);
+    if (key_is(f, "dropped")) return want_u64(p, v, &s->dropped);
+    if (key_is(f, "truncated")) {
+      if (v->t != T_BOOL) return fail(p, "expected a boolean, got %s", type_name(v->t));
+      s->truncated = v->b;
+    }
+    return 1;
+  }
+  case C_ORCH_REC: {
+    sl_orch_rec *r = &p->orch;
+    if (key_is(f, "submit_idx")) {
+      if (v->t == T_NULL) return 1;
+      r->flags |= SL_ORCH_HAS_SUBMIT_IDX;
+      return want_i64(p, v, &r->submit_idx);
+    }
+    if (key_is(f, "task_id")) {
+      int present;
+      if (!want_id(p, v, &r->task_id, &r->task_id_signed, &present)) return 0;
+      if (present) r->flags |= SL_ORCH_HAS_TASK_ID;
+      return 1;
+    }
+    if (key_is(f, "start_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_start);
+    if (key_is(f, "end_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_end);
+    if (key_is(f, "phase") || key_is(f, "kind")) {
+      /* legacy per-sub-step records name themselves orch_*; anything else stays orch_submit */
+      if (v->t == T_STR && v->len > 5 && memcmp(v->s, "orch_", 5) == 0) return want_str(p, v, &r->phase, 0);
+      return 1;
+    }
+    return 1;
+  }
+  case C_LC: {
+    if (key_is(f, "aicpu_thread_id")) return want_i64(p, v, &p->lc.aicpu_thread_id);
+    int i = lc_field(f);
+    if (i >= 0) {
+      if (v->t == T_NULL) return 1;
+      p->lc.present |= 1u << i;
+      return want_u64(p, v, &p->lc_cyc[i]);
+    }
+    return 1;
+  }
+  case C_STASKS:
+  case C_AICORE:
+    return fail(p, "expected a row (array), got %s", type_name(v->t));
+  case C_OLD_PHASES:
+  case C_ORCH:
+    return fail(p, "expected a per-thread array, got %s", type_name(v->t));
+  case C_OLD_THREAD:
+  case C_STREAM_RECS:
+  case C_ORCH_THREAD:
+  case C_METRICS:
+  case C_LIFECYCLE:
+  case C_STREAMS:
+    return fail(p, "expected an object, got %s", type_name(v->t));
+  case C_SCHED_RECORDS:
+    if (key_is(f, "streams") && v->t != T_NULL) return fail(p, "expected an array, got %s", type_name(v->t));
+    return 1;
+  case C_HOST_ORCH:
+    raw->host_mode = 1;
+    return 1;
+  default:
+    return 1;
+  }
+}
+
+/* ---- containers ----------------------------------------------------------------- */
+
+/* Which context a new container at the current position opens; C_SKIP for unknown
+** places, -1 after reporting a shape error. */
+static int child_ctx(parser *p, int is_map) {
+  frame *f = &p->st[p->depth];
+  sl_raw *raw = p->raw;
+#define WANT(cond, what) \
+  do { if (!(cond)) { fail(p, "expected %s, got %s", what, is_map ? "an object" : "an array"); return -1; } } while (0)
+#define ONCE(mask, bit) \
+  do { if ((mask) & (1u << (bit))) { fail(p, "duplicate key"); return -1; } (mask) |= 1u << (bit); } while (0)
+  switch (f->ctx) {
+  case C_ROOT:
+    if (key_is(f, "metadata")) { WANT(is_map, "an object"); ONCE(p->seen_root, 0); return C_META; }
+    if (key_is(f, "aicore_tasks")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 1); return C_AICORE; }
+    if (key_is(f, "aicpu_tasks")) {
+      WANT(!is_map, "an array");
+      ONCE(p->seen_root, 2);
+      if (p->seen_new_tasks) { fail(p, "both aicpu_tasks and scheduler_tasks are present"); return -1; }
+      p->seen_old_tasks = 1;
+      raw->sched_tasks_key = "aicpu_tasks";
+      return C_STASKS;
+    }
+    if (key_is(f, "scheduler_tasks")) {
+      WANT(is_map, "an object");
+      ONCE(p->seen_root, 3);
+      if (p->seen_old_tasks) { fail(p, "both aicpu_tasks and scheduler_tasks are present"); return -1; }
+      p->seen_new_tasks = 1;
+      raw->sched_tasks_key = "scheduler_tasks.records";
+      return C_SCHED_TASKS;
+    }
+    if (key_is(f, "aicpu_scheduler_phases")) {
+      WANT(!is_map, "an array");
+      ONCE(p->seen_root, 4);
+      if (p->seen_new_phases) { fail(p, "both aicpu_scheduler_phases and scheduler_records are present"); return -1; }
+      p->seen_old_phases = 1;
+      p->c->has_sched_phases = 1;
+      return C_OLD_PHASES;
+    }
+    if (key_is(f, "scheduler_records")) {
+      WANT(is_map, "an object");
+      ONCE(p->seen_root, 5);
+      if (p->seen_old_phases) { fail(p, "both aicpu_scheduler_phases and scheduler_records are present"); return -1; }
+      p->seen_new_phases = 1;
+      p->c->has_sched_phases = 1;
+      return C_SCHED_RECORDS;
+    }
+    if (key_is(f, "aicpu_orchestrator_phases")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 6); return C_ORCH; }
+    if (key_is(f, "aicpu_lifecycle_records")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 7); return C_LIFECYCLE; }
+    if (key_is(f, "host_orchestrator_phases")) return C_HOST_ORCH;
+    if (key_is(f, "chip_swimlane_level")) {
+      fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", is_map ? "an object" : "an array");
+      return -1;
+    }
+    return C_SKIP;
+  case C_META:
+    if (key_is(f, "core_types")) { WANT(!is_map, "an array"); ONCE(p->seen_meta, 0); raw->has_core_types = 1; return C_CORE_TYPES; }
+    if (key_is(f, "core_to_thread")) { WANT(!is_map, "an array"); ONCE(p->seen_meta, 1); return C_C2T; }
+    if (key_is(f, "host_capture")) { if (is_map) raw->host_mode = 1; return C_SKIP; }
+    if (key_is(f, "clock_freq_hz") || key_is(f, "num_cores")) WANT(0, "an integer");
+    return C_SKIP;
+  case C_AICORE: WANT(!is_map, "a row (array)"); memset(p->row, 0, sizeof p->row); return C_AICORE_ROW;
+  case C_STASKS: WANT(!is_map, "a row (array)"); memset(p->row, 0, sizeof p->row); return C_STASK_ROW;
+  case C_SCHED_TASKS:
+    if (key_is(f, "records")) { WANT(!is_map, "an array"); return C_STASKS; }
+    return C_SKIP;
+  case C_OLD_PHASES: {
+    WANT(!is_map, "a per-thread array");
+    pending_stream *ps = SL_PUSH(p->pend, p->n_pend, p->cap_pend);
+    if (!ps) { oom(p); return -1; }
+    memset(ps, 0, sizeof *ps);
+    ps->idx = (int64_t)f->idx;
+    ps->s.first = p->c->n_phases;
+    ps->s.physical_core_id = -1;
+    return C_OLD_THREAD;
+  }
+  case C_OLD_THREAD:
+  case C_STREAM_RECS:
+    WANT(is_map, "an object");
+    memset(&p->ph, 0, sizeof p->ph);
+    p->ph.phase_id = SL_PHASE_ID_UNKNOWN;
+    p->ph_start = p->ph_end = 0;
+    p->sh_bits = 0;
+    p->metric_mode = 0;
+    return C_PHASE;
+  case C_PHASE:
+  case C_METRIC:
+    if (key_is(f, "shared_at_start") || key_is(f, "shared_at_end")) {
+      if (is_map) return C_SKIP; /* not a list: the depths are simply not valid */
+      p->sh_n = 0;
+      return C_SHARED;
+    }
+    return C_SKIP;
+  case C_SCHED_RECORDS:
+    if (key_is(f, "streams")) { WANT(!is_map, "an array"); return C_STREAMS; }
+    return C_SKIP;
+  case C_STREAMS:
+    WANT(is_map, "an object");
+    memset(&p->cur, 0, sizeof p->cur);
+    p->cur.idx = (int64_t)f->idx;
+    p->cur.s.has_meta = 1;
+    p->cur.s.physical_core_id = -1;
+    p->cur.s.first = p->c->n_phases;
+    p->n_metrics = 0;
+    return C_STREAM;
+  case C_STREAM:
+    if (key_is(f, "capture")) { WANT(is_map, "an object"); p->cur.s.has_capture = 1; return C_CAPTURE; }
+    if (key_is(f, "records")) {
+      WANT(!is_map, "an array");
+      if (p->c->n_phases != p->cur.s.first) { fail(p, "duplicate key"); return -1; }
+      return C_STREAM_RECS;
+    }
+    if (key_is(f, "metrics")) { WANT(!is_map, "an array"); return C_METRICS; }
+    return C_SKIP;
+  case C_METRICS:
+    WANT(is_map, "an object");
+    memset(&p->mt, 0, sizeof p->mt);
+    p->mt.pos = f->idx;
+    p->metric_mode = 1;
+    return C_METRIC;
+  case C_ORCH: {
+    WANT(!is_map, "a per-thread array");
+    sl_orch_thread *t = SL_PUSH(p->c->orch_threads, p->c->n_orch_threads, raw->cap_orch_threads);
+    if (!t) { oom(p); return -1; }
+    t->first = p->c->n_orch;
+    t->count = 0;
+    return C_ORCH_THREAD;
+  }
+  case C_ORCH_THREAD:
+    WANT(is_map, "an object");
+    memset(&p->orch, 0, sizeof p->orch);
+    p->orch_start = p->orch_end = 0;
+    return C_ORCH_REC;
+  case C_LIFECYCLE:
+    WANT(is_map, "an object");
+    memset(&p->lc, 0, sizeof p->lc);
+    memset(p->lc_cyc, 0, sizeof p->lc_cyc);
+    return C_LC;
+  case C_HOST_ORCH:
+    raw->host_mode = 1;
+    return C_SKIP;
+  case C_AICORE_ROW:
+  case C_STASK_ROW:
+  case C_C2T:
+    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
+    return -1;
+  case C_CORE_TYPES:
+    fail(p, "expected a string, got %s", is_map ? "an object" : "an array");
+    return -1;
+  case C_SHARED:
+    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
+    return -1;
+  case C_CAPTURE:
+    if (key_is(f, "committed") || key_is(f, "dropped")) WANT(0, "an integer");
+    if (key_is(f, "truncated")) WANT(0, "a boolean");
+    return C_SKIP;
+  case C_ORCH_REC:
+    if (key_is(f, "start_cycles") || key_is(f, "end_cycles") || key_is(f, "submit_idx") || key_is(f, "task_id"))
+      WANT(0, "an integer");
+    return C_SKIP;
+  case C_LC:
+    if (lc_field(f) >= 0 || key_is(f, "aicpu_thread_id")) WANT(0, "an integer");
+    return C_SKIP;
+  default:
+    return C_SKIP;
+  }
+#undef WANT
+#undef ONCE
+}
+
+static int push_frame(parser *p, int is_map) {
+  int ctx = child_ctx(p, is_map);
+  if (ctx < 0) return 0;
+  if (p->depth + 1 >= MAX_DEPTH) return fail(p, "nesting deeper than %d levels", MAX_DEPTH);
+  frame *f = &p->st[++p->depth];
+  f->ctx = (uint8_t)ctx;
+  f->is_map = (uint8_t)is_map;
+  f->idx = 0;
+  f->keylen = 0;
+  f->key[0] = 0;
+  return 1;
+}
+
+/* After a value at the top frame: move an array to its next index. */
+static void advance(parser *p) {
+  frame *f = &p->st[p->depth];
+  if (!f->is_map) f->idx++;
+}
+
+static int finish_stream(parser *p) {
+  sl_capture *c = p->c;
+  pending_stream *cur = &p->cur;
+  cur->s.count = c->n_phases - cur->s.first;
+  for (size_t i = 0; i < p->n_metrics; i++) {
+    metric *m = &p->metrics[i];
+    if (!m->has_index) return fail(p, "metrics[%zu]: missing record_index", m->pos);
+    if (m->record_index >= cur->s.count)
+      return fail(p, "metrics[%zu].record_index: %llu out of range (the stream has %zu records)", m->pos,
+                  (unsigned long long)m->record_index, cur->s.count);
+    sl_phase_rec *r = &c->phases[cur->s.first + m->record_index];
+    if (m->has_pop) {
+      r->pop_hit = m->pop_hit;
+      r->pop_miss = m->pop_miss;
+      r->flags |= SL_PH_HAS_POP;
+    }
+    if (m->shared_bits == 3) {
+      memcpy(r->shared_at_start, m->s_start, sizeof m->s_start);
+      memcpy(r->shared_at_end, m->s_end, sizeof m->s_end);
+      r->flags |= SL_PH_HAS_SHARED;
+    }
+  }
+  for (size_t i = 0; i < p->n_pend; i++)
+    if (p->pend[i].idx == cur->idx) return fail(p, "duplicate scheduler_id %lld", (long long)cur->idx);
+  pending_stream *ps = SL_PUSH(p->pend, p->n_pend, p->cap_pend);
+  if (!ps) return oom(p);
+  *ps = *cur;
+  return 1;
+}
+
+static int end_container(parser *p) {
+  frame *f = &p->st[p->depth];
+  sl_raw *raw = p->raw;
+  sl_capture *c = p->c;
+  switch (f->ctx) {
+  case C_AICORE_ROW: {
+    if (f->idx < 5) return fail(p, "row has %zu columns (expected 5 or 6)", f->idx);
+    sl_raw_aicore *r = SL_PUSH(raw->aicore, raw->n_aicore, raw->cap_aicore);
+    if (!r) return oom(p);
+    r->core = p->row[0];
+    r->token = p->row[1];
+    r->reg = p->row[2];
+    r->start = p->row[3];
+    r->end = p->row[4];
+    r->r2s = f->idx == 6 ? p->row[5] : 0;
+    r->ncols = (uint8_t)f->idx;
+    r->row = p->st[p->depth - 1].idx;
+    break;
+  }
+  case C_STASK_ROW: {
+    if (f->idx != 4) return fail(p, "row has %zu columns (expected 4)", f->idx);
+    sl_raw_sched_task *r = SL_PUSH(raw->stask, raw->n_stask, raw->cap_stask);
+    if (!r) return oom(p);
+    r->core = p->row[0];
+    r->reg = p->row[1];
+    r->dispatch = p->row[2];
+    r->finish = p->row[3];
+    r->row = p->st[p->depth - 1].idx;
+    break;
+  }
+  case C_SHARED: {
+    int which = key_is(&p->st[p->depth - 1], "shared_at_start") ? 1 : 2;
+    if (p->sh_n == 3) {
+      if (p->metric_mode) {
+        memcpy(which == 1 ? p->mt.s_start : p->mt.s_end, p->sh, sizeof p->sh);
+        p->mt.shared_bits |= which;
+      } else {
+        memcpy(which == 1 ? p->ph.shared_at_start : p->ph.shared_at_end, p->sh, sizeof p->sh);
+        p->sh_bits |= which;
+      }
+    }
+    break;
+  }
+  case C_PHASE: {
+    sl_phase_rec *r = SL_PUSH(c->phases, c->n_phases, raw->cap_phases);
+    if (!r) return oom(p);
+    if (p->ph.phase == SL_STR_NONE && sl_phase_classify(c, &p->ph, NULL, 0) != 0) return oom(p);
+    if (p->sh_bits == 3) p->ph.flags |= SL_PH_HAS_SHARED;
+    *r = p->ph;
+    if (sl_grow((void **)&raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles) != 0)
+      return oom(p);
+    raw->ph_cycles[2 * (c->n_phases - 1)] = p->ph_start;
+    raw->ph_cycles[2 * (c->n_phases - 1) + 1] = p->ph_end;
+    break;
+  }
+  case C_OLD_THREAD:
+    p->pend[p->n_pend - 1].s.count = c->n_phases - p->pend[p->n_pend - 1].s.first;
+    break;
+  case C_METRIC: {
+    metric *m = SL_PUSH(p->metrics, p->n_metrics, p->cap_metrics);
+    if (!m) return oom(p);
+    *m = p->mt;
+    p->metric_mode = 0;
+    break;
+  }
+  case C_STREAM:
+    if (!finish_stream(p)) return 0;
+    break;
+  case C_ORCH_REC: {
+    sl_orch_rec *r = SL_PUSH(c->orch, c->n_orch, raw->cap_orch);
+    if (!r) return oom(p);
+    if (p->orch.phase == SL_STR_NONE) {
+      p->orch.phase = sl_strtab_intern(&c->strings, "orch_submit", 11);
+      if (p->orch.phase == SL_STR_NONE) return oom(p);
+    }
+    if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
+    *r = p->orch;
+    if (sl_grow((void **)&raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles) != 0)
+      return oom(p);
+    raw->orch_cycles[2 * (c->n_orch - 1)] = p->orch_start;
+    raw->orch_cycles[2 * (c->n_orch - 1) + 1] = p->orch_end;
+    break;
+  }
+  case C_ORCH_THREAD:
+    c->orch_threads[c->n_orch_threads - 1].count = c->n_orch - c->orch_threads[c->n_orch_threads - 1].first;
+    break;
+  case C_LC: {
+    sl_lifecycle_rec *r = SL_PUSH(c->lifecycle, c->n_lifecycle, raw->cap_lc);
+    if (!r) return oom(p);
+    *r = p->lc;
+    if (sl_grow((void **)&raw->lc_cycles, &raw->cap_lc_cycles, c->n_lifecycle, sizeof *raw->lc_cycles) != 0)
+      return oom(p);
+    memcpy(raw->lc_cycles[c->n_lifecycle - 1], p->lc_cyc, sizeof p->lc_cyc);
+    break;
+  }
+  case C_HOST_ORCH:
+    break;
+  default:
+    break;
+  }
+  p->depth--;
+  advance(p);
+  return 1;
+}
+
+/* ---- yajl callbacks ---------------------------------------------------------------- */
+
+static int cb_null(void *ctx) {
+  parser *p = ctx;
+  scalar v = {T_NULL, "null", 4, 0};
+  if (!on_scalar(p, &v)) return 0;
+  advance(p);
+  return 1;
+}
+static int cb_bool(void *ctx, int b) {
+  parser *p = ctx;
+  scalar v = {T_BOOL, b ? "true" : "false", b ? 4u : 5u, b};
+  if (!on_scalar(p, &v)) return 0;
+  advance(p);
+  return 1;
+}
+static int cb_number(void *ctx, const char *s, size_t len) {
+  parser *p = ctx;
+  scalar v = {T_NUM, s, len, 0};
+  if (!on_scalar(p, &v)) return 0;
+  advance(p);
+  return 1;
+}
+static int cb_string(void *ctx, const unsigned char *s, size_t len) {
+  parser *p = ctx;
+  scalar v = {T_STR, (const char *)s, len, 0};
+  if (!on_scalar(p, &v)) return 0;
+  advance(p);
+  return 1;
+}
+static int cb_start_map(void *ctx) {
+  parser *p = ctx;
+  if (p->depth == 0 && p->st[0].ctx == C_SKIP) { /* the document itself */
+    p->st[0].ctx = C_ROOT;
+    p->st[0].is_map = 1;
+    return 1;
+  }
+  return push_frame(p, 1);
+}
+static int cb_map_key(void *ctx, const unsigned char *k, size_t len) {
+  parser *p = ctx;
+  frame *f = &p->st[p->depth];
+  size_t n = len < KEY_MAX - 1 ? len : KEY_MAX - 1;
+  memcpy(f->key, k, n);
+  f->key[n] = 0;
+  f->keylen = memchr(k, 0, len) ? KEY_MAX + len : len; /* a NUL in a key never matches */
+  return 1;
+}
+static int cb_end_map(void *ctx) {
+  parser *p = ctx;
+  if (p->depth == 0) return 1;
+  return end_container(p);
+}
+static int cb_start_array(void *ctx) {
+  parser *p = ctx;
+  if (p->depth == 0 && p->st[0].ctx == C_SKIP) return fail(p, "expected a JSON object at the top level, got an array");
+  return push_frame(p, 0);
+}
+static int cb_end_array(void *ctx) { return end_container(ctx); }
+
+static const yajl_callbacks callbacks = {
+  cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
+  cb_start_map, cb_map_key, cb_end_map, cb_start_array, cb_end_array,
+};
+
+/* Scalar at the top level: yajl calls the scalar callbacks with depth 0, ctx SKIP. */
+static int top_is_scalar(parser *p) { return p->depth == 0 && p->st[0].ctx == C_SKIP; }
+
+static int report_yajl(parser *p, yajl_handle h, const unsigned char *chunk, size_t len, int at_end) {
+  if (p->failed) return -1;
+  unsigned char *msg = yajl_get_error(h, 0, chunk, len);
+  char path[512];
+  path_of(p, path, sizeof path);
+  const char *m = (const char *)msg;
+  if (at_end && p->depth > 0)
+    sl_error(p->raw->name, "%s: truncated JSON (the file ends inside this value)", path);
+  else if (at_end && top_is_scalar(p))
+    sl_error(p->raw->name, "$: empty or truncated JSON");
+  else
+    sl_error(p->raw->name, "%s: invalid JSON: %s", path, m ? m : "parse error");
+  if (msg) yajl_free_error(h, msg);
+  return -1;
+}
+
+static void parser_free(parser *p) {
+  free(p->metrics);
+  free(p->pend);
+}
+
+/* Lay the collected streams out by thread index (gaps stay empty streams). */
+static int build_streams(parser *p) {
+  sl_capture *c = p->c;
+  int64_t max = -1;
+  for (size_t i = 0; i < p->n_pend; i++)
+    if (p->pend[i].idx > max) max = p->pend[i].idx;
+  c->n_streams = (size_t)(max + 1);
+  if (!c->n_streams) return 0;
+  c->streams = calloc(c->n_streams, sizeof *c->streams);
+  if (!c->streams) {
+    sl_error(p->raw->name, "out of memory");
+    return -1;
+  }
+  for (size_t i = 0; i < c->n_streams; i++) {
+    c->streams[i].physical_core_id = -1;
+    c->streams[i].scheduler_id = (int64_t)i;
+    c->streams[i].worker_id = (int64_t)i;
+  }
+  for (size_t i = 0; i < p->n_pend; i++) c->streams[p->pend[i].idx] = p->pend[i].s;
+  return 0;
+}
+
+int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *data, size_t len) {
+  parser *p = calloc(1, sizeof *p);
+  if (!p) {
+    sl_error(raw->name, "out of memory");
+    return -1;
+  }
+  p->raw = raw;
+  p->c = c;
+  p->st[0].ctx = C_SKIP;
+  c->num_cores = -1;
+  yajl_handle h = yajl_alloc(&callbacks, NULL, p);
+  if (!h) {
+    free(p);
+    sl_error(raw->name, "out of memory");
+    return -1;
+  }
+  int rc = 0;
+  size_t total = 0;
+  if (fp) {
+    enum { CHUNK = 1 << 18 };
+    unsigned char *buf = malloc(CHUNK);
+    if (!buf) {
+      sl_error(raw->name, "out of memory");
+      rc = -1;
+    }
+    while (rc == 0) {
+      size_t n = fread(buf, 1, CHUNK, fp);
+      if (n == 0) {
+        if (ferror(fp)) {
+          sl_error(raw->name, "read error");
+          rc = -1;
+        }
+        break;
+      }
+      total += n;
+      if (yajl_parse(h, buf, n) != yajl_status_ok) rc = report_yajl(p, h, buf, n, 0);
+    }
+    free(buf);
+  } else {
+    total = len;
+    if (len && yajl_parse(h, data, len) != yajl_status_ok) rc = report_yajl(p, h, data, len, 0);
+  }
+  if (rc == 0) {
+    if (total == 0) {
+      sl_error(raw->name, "$: empty file");
+      rc = -1;
+    } else if (yajl_complete_parse(h) != yajl_status_ok) {
+      rc = report_yajl(p, h, (const unsigned char *)"", 0, 1);
+    } else if (top_is_scalar(p)) {
+      sl_error(raw->name, "$: expected a JSON object at the top level");
+      rc = -1;
+    }
+  }
+  if (rc == 0) rc = build_streams(p);
+  if (rc == 0 && p->seen_new_phases == 0 && p->seen_old_phases == 0) c->has_sched_phases = 0;
+  if (rc == 0 && p->seen_new_tasks | p->seen_new_phases) c->format = SL_FORMAT_JSON_SEED;
+  yajl_free(h);
+  parser_free(p);
+  free(p);
+  return rc;
+}

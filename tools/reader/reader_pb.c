@@ -1,0 +1,236 @@
+/*
+** reader_pb.c — the protobuf capture (chip_swimlane_records.pb, schema
+** generated/swimlane_capture.proto) into the same raw rows the JSON parser
+** fills, so both formats share one join.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader_raw.h"
+#include "reader_util.h"
+#include "sl_base.h"
+
+#if defined(SL_HAVE_GENERATED) && __has_include("swimlane_capture.pb-c.h")
+#include "sl_phases.h"
+#include "swimlane_capture.pb-c.h"
+
+static sl_str intern_opt(sl_capture *c, const char *s) {
+  if (!s || !*s) return SL_STR_NONE; /* proto3: empty string = not set */
+  sl_str r = sl_strtab_intern(&c->strings, s, strlen(s));
+  return r;
+}
+
+static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
+  const char *name = raw->name;
+  raw->has_level = 1;
+  raw->level = m->chip_swimlane_level;
+  if (m->metadata) {
+    const Swimlane__Metadata *md = m->metadata;
+    raw->has_clock = 1;
+    raw->clock = md->clock_freq_hz > INT64_MAX ? INT64_MAX : (int64_t)md->clock_freq_hz;
+    c->num_cores = md->num_cores;
+    raw->has_core_types = md->n_core_types > 0;
+    c->n_core_types = md->n_core_types;
+    c->core_types = calloc(md->n_core_types ? md->n_core_types : 1, sizeof *c->core_types);
+    c->n_core_to_thread = md->n_core_to_thread;
+    c->core_to_thread = calloc(md->n_core_to_thread ? md->n_core_to_thread : 1, sizeof *c->core_to_thread);
+    if (!c->core_types || !c->core_to_thread) return -1;
+    for (size_t i = 0; i < md->n_core_types; i++)
+      if ((c->core_types[i] = intern_opt(c, md->core_types[i])) == SL_STR_NONE &&
+          (c->core_types[i] = sl_strtab_intern(&c->strings, "", 0)) == SL_STR_NONE)
+        return -1;
+    for (size_t i = 0; i < md->n_core_to_thread; i++) c->core_to_thread[i] = md->core_to_thread[i];
+    c->task_producer = intern_opt(c, md->task_producer);
+  }
+  /* AICore rows: stream by stream */
+  for (size_t s = 0; s < m->n_aicore_tasks; s++) {
+    const Swimlane__AicoreTaskStream *st = m->aicore_tasks[s];
+    for (size_t i = 0; i < st->n_records; i++) {
+      const Swimlane__AicoreTaskRecord *r = st->records[i];
+      sl_raw_aicore *a = SL_PUSH(raw->aicore, raw->n_aicore, raw->cap_aicore);
+      if (!a) return -1;
+      a->core = st->core_id;
+      a->token = r->task_token_raw;
+      a->reg = r->reg_task_id;
+      a->start = r->start_time;
+      a->end = r->end_time;
+      a->r2s = r->receive_to_start_cycles;
+      a->ncols = 6;
+      a->row = raw->n_aicore - 1;
+    }
+  }
+  if (m->n_scheduler_tasks) raw->sched_tasks_key = "scheduler_tasks";
+  for (size_t s = 0; s < m->n_scheduler_tasks; s++) {
+    const Swimlane__AicpuTaskStream *st = m->scheduler_tasks[s];
+    for (size_t i = 0; i < st->n_records; i++) {
+      const Swimlane__AicpuTaskRecord *r = st->records[i];
+      sl_raw_sched_task *t = SL_PUSH(raw->stask, raw->n_stask, raw->cap_stask);
+      if (!t) return -1;
+      t->core = st->core_id;
+      t->reg = r->reg_task_id;
+      t->dispatch = r->dispatch_time;
+      t->finish = r->finish_time;
+      t->row = raw->n_stask - 1;
+    }
+  }
+  /* scheduler streams, laid out by scheduler_id */
+  if (m->n_scheduler_records) {
+    c->has_sched_phases = 1;
+    uint32_t max = 0;
+    for (size_t s = 0; s < m->n_scheduler_records; s++)
+      if (m->scheduler_records[s]->scheduler_id > max) max = m->scheduler_records[s]->scheduler_id;
+    if (max > 65535) {
+      sl_error(name, "scheduler_records: scheduler_id %u out of range", max);
+      return -2;
+    }
+    c->n_streams = (size_t)max + 1;
+    c->streams = calloc(c->n_streams, sizeof *c->streams);
+    if (!c->streams) return -1;
+    for (size_t i = 0; i < c->n_streams; i++) {
+      c->streams[i].physical_core_id = -1;
+      c->streams[i].scheduler_id = c->streams[i].worker_id = (int64_t)i;
+    }
+    for (size_t s = 0; s < m->n_scheduler_records; s++) {
+      const Swimlane__SchedPhaseStream *st = m->scheduler_records[s];
+      sl_sched_stream *out = &c->streams[st->scheduler_id];
+      if (out->has_meta) {
+        sl_error(name, "scheduler_records[%zu]: duplicate scheduler_id %u", s, st->scheduler_id);
+        return -2;
+      }
+      out->has_meta = 1;
+      out->scheduler_id = st->scheduler_id;
+      out->worker_id = st->worker_id;
+      out->platform = intern_opt(c, st->platform);
+      out->runtime = intern_opt(c, st->runtime);
+      out->producer = intern_opt(c, st->producer);
+      out->core_type = intern_opt(c, st->core_type);
+      out->physical_core_id = st->physical_core_id;
+      if (st->capture) {
+        out->has_capture = 1;
+        out->committed = st->capture->committed;
+        out->dropped = st->capture->dropped;
+        out->truncated = st->capture->truncated;
+      }
+      out->first = c->n_phases;
+      for (size_t i = 0; i < st->n_records; i++) {
+        const Swimlane__SchedPhaseRecord *r = st->records[i];
+        sl_phase_rec *p = SL_PUSH(c->phases, c->n_phases, raw->cap_phases);
+        if (!p) return -1;
+        memset(p, 0, sizeof *p);
+        const sl_phase_info *pi = sl_phase_by_id(r->kind);
+        if (pi) {
+          if (sl_phase_classify(c, p, pi->name, strlen(pi->name)) != 0) return -1;
+        } else {
+          char buf[32];
+          int n = snprintf(buf, sizeof buf, "kind_%u", r->kind);
+          if (sl_phase_classify(c, p, buf, (size_t)n) != 0) return -1;
+        }
+        p->loop_iter = r->loop_iter;
+        p->tasks_processed = r->tasks_processed;
+        p->flags |= SL_PH_HAS_LOOP_ITER | SL_PH_HAS_TASKS_PROCESSED | SL_PH_HAS_SHARED;
+        enum sl_phase_variant v = sl_phase_variant_of(r->kind);
+        if (v == SL_PHASE_VARIANT_DISPATCH) {
+          p->pop_hit = r->pop_hit;
+          p->pop_miss = r->pop_miss;
+          p->flags |= SL_PH_HAS_POP;
+        } else if (v == SL_PHASE_VARIANT_TASK) {
+          p->task_id = (uint64_t)r->ring_id << 32 | r->local_id;
+          p->flags |= SL_PH_HAS_TASK_ID;
+        }
+        p->shared_at_start[0] = r->shared_depth_at_start_aic;
+        p->shared_at_start[1] = r->shared_depth_at_start_aiv;
+        p->shared_at_start[2] = r->shared_depth_at_start_mix;
+        p->shared_at_end[0] = r->shared_depth_at_end_aic;
+        p->shared_at_end[1] = r->shared_depth_at_end_aiv;
+        p->shared_at_end[2] = r->shared_depth_at_end_mix;
+        if (sl_grow((void **)&raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles) != 0)
+          return -1;
+        raw->ph_cycles[2 * (c->n_phases - 1)] = r->start_time;
+        raw->ph_cycles[2 * (c->n_phases - 1) + 1] = r->end_time;
+      }
+      out->count = c->n_phases - out->first;
+    }
+  }
+  /* orchestrator threads, by thread_id */
+  size_t n_orch_threads = m->num_orch_phase_threads;
+  for (size_t s = 0; s < m->n_orchestrator_phases; s++)
+    if (m->orchestrator_phases[s]->thread_id >= n_orch_threads) n_orch_threads = m->orchestrator_phases[s]->thread_id + 1;
+  if (n_orch_threads > 65536) {
+    sl_error(name, "orchestrator_phases: thread_id out of range");
+    return -2;
+  }
+  if (n_orch_threads) {
+    c->orch_threads = calloc(n_orch_threads, sizeof *c->orch_threads);
+    if (!c->orch_threads) return -1;
+    c->n_orch_threads = n_orch_threads;
+    sl_str submit = sl_strtab_intern(&c->strings, "orch_submit", 11);
+    if (submit == SL_STR_NONE) return -1;
+    for (size_t t = 0; t < n_orch_threads; t++) {
+      c->orch_threads[t].first = c->n_orch;
+      for (size_t s = 0; s < m->n_orchestrator_phases; s++) {
+        const Swimlane__OrchPhaseStream *st = m->orchestrator_phases[s];
+        if (st->thread_id != t) continue;
+        for (size_t i = 0; i < st->n_records; i++) {
+          const Swimlane__OrchPhaseRecord *r = st->records[i];
+          sl_orch_rec *o = SL_PUSH(c->orch, c->n_orch, raw->cap_orch);
+          if (!o) return -1;
+          memset(o, 0, sizeof *o);
+          o->task_id = r->task_id;
+          o->task_id_signed = (int64_t)r->task_id;
+          o->submit_idx = r->submit_idx;
+          o->phase = submit;
+          o->flags = SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
+          if (sl_grow((void **)&raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles) != 0)
+            return -1;
+          raw->orch_cycles[2 * (c->n_orch - 1)] = r->start_time;
+          raw->orch_cycles[2 * (c->n_orch - 1) + 1] = r->end_time;
+        }
+      }
+      c->orch_threads[t].count = c->n_orch - c->orch_threads[t].first;
+    }
+  }
+  /* lifecycle */
+  for (size_t i = 0; i < m->n_aicpu_lifecycle_records; i++) {
+    const Swimlane__AicpuLifecycleRecord *r = m->aicpu_lifecycle_records[i];
+    sl_lifecycle_rec *l = SL_PUSH(c->lifecycle, c->n_lifecycle, raw->cap_lc);
+    if (!l) return -1;
+    memset(l, 0, sizeof *l);
+    l->aicpu_thread_id = r->aicpu_thread_id;
+    if (sl_grow((void **)&raw->lc_cycles, &raw->cap_lc_cycles, c->n_lifecycle, sizeof *raw->lc_cycles) != 0) return -1;
+    uint64_t v[SL_LC_FIELD_COUNT] = {
+      r->handshake_start_cycles, r->handshake_complete_cycles, r->config_start_cycles,
+      r->topology_complete_cycles, r->context_publish_start_cycles, r->context_publish_complete_cycles,
+      r->bootstrap_wait_start_cycles, r->bootstrap_complete_cycles, r->register_release_start_cycles,
+      r->register_release_end_cycles, r->exit_signal_start_cycles, r->exit_signal_end_cycles,
+      r->exit_wait_start_cycles, r->exit_wait_end_cycles,
+    };
+    memcpy(raw->lc_cycles[c->n_lifecycle - 1], v, sizeof v);
+    l->present = (1u << SL_LC_FIELD_COUNT) - 1;
+  }
+  return 0;
+}
+
+int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len) {
+  Swimlane__Capture *m = swimlane__capture__unpack(NULL, len, data);
+  if (!m) {
+    sl_error(raw->name, "not a JSON capture and not a valid protobuf capture (swimlane.Capture): "
+                        "truncated or corrupt data");
+    return -1;
+  }
+  int rc = convert(raw, c, m);
+  swimlane__capture__free_unpacked(m, NULL);
+  if (rc == -1) sl_error(raw->name, "out of memory");
+  return rc ? -1 : 0;
+}
+
+#else
+
+int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len) {
+  (void)c;
+  (void)data;
+  (void)len;
+  sl_error(raw->name, "not a JSON capture, and this build reads no protobuf captures (generated/ missing)");
+  return -1;
+}
+
+#endif

@@ -1,0 +1,60 @@
+/*
+** reader_raw.h — the cycle-domain rows a format parser (JSON or protobuf)
+** collects before the join. The parser fills an sl_raw and the capture's
+** streams / phase / orch / lifecycle arrays (with cycles in the parallel
+** *_cycles arrays); sl_raw_finish validates, joins and converts to µs.
+*/
+#ifndef SL_READER_RAW_H
+#define SL_READER_RAW_H
+
+#include <stdio.h>
+
+#include "sl_capture.h"
+
+typedef struct sl_raw_aicore {
+  uint64_t core, token, reg, start, end, r2s;
+  size_t row;          /* index in its JSON array, for error paths */
+  uint8_t ncols;
+} sl_raw_aicore;
+
+typedef struct sl_raw_sched_task {
+  uint64_t core, reg, dispatch, finish;
+  size_t row;
+} sl_raw_sched_task;
+
+typedef struct sl_raw {
+  const char *name;              /* file name for messages */
+  int has_level;
+  int64_t level;
+  int has_clock;
+  int64_t clock;
+  int has_core_types;
+  const char *sched_tasks_key;   /* "aicpu_tasks" or "scheduler_tasks.records" (paths) */
+  size_t n_aicore, cap_aicore;
+  sl_raw_aicore *aicore;
+  size_t n_stask, cap_stask;
+  sl_raw_sched_task *stask;
+  /* cycles of capture->phases[i]: ph_cycles[2i] start, [2i+1] end (same for orch) */
+  size_t cap_phases, cap_streams, cap_orch, cap_orch_threads, cap_lc, cap_ct, cap_c2t;
+  uint64_t *ph_cycles;
+  size_t cap_ph_cycles;
+  uint64_t *orch_cycles;
+  size_t cap_orch_cycles;
+  uint64_t (*lc_cycles)[SL_LC_FIELD_COUNT];
+  size_t cap_lc_cycles;
+  int host_mode;                 /* host-orchestrated capture (not supported) */
+} sl_raw;
+
+/* Look a scheduler phase name up: sets rec->phase_id, ->phase (renamed) and flags. */
+int sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len);
+
+/* Validate + join + convert. 0 ok; -1 error already printed. */
+int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet);
+void sl_raw_free(sl_raw *raw);
+
+/* Parsers: 0 ok, -1 error printed. */
+/* JSON: `fp` is streamed in chunks when non-NULL, else data[0..len) is parsed. */
+int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *data, size_t len);
+int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len);
+
+#endif

@@ -1,0 +1,349 @@
+/*
+** sl_capture.h — the joined, microsecond-domain model of one chip swimlane
+** capture, and the readers that build it.
+**
+** The on-disk capture (chip_swimlane_records.json, either the seed's format with
+** scheduler_tasks / scheduler_records or the reference's older one with
+** aicpu_tasks / aicpu_scheduler_phases, or the protobuf capture) is streamed,
+** joined on (core_id, reg_task_id) and converted from cycles to microseconds
+** exactly like the reference's read_perf_data (anchor-converter.md §3). Every
+** consumer (convert, sched-overhead, tests) reads this model, never the file.
+**
+** Layout: struct-of-records arrays with interned strings, so a 1M-task capture
+** stays around 100 bytes per task. 64-bit ids are kept exact (uint64_t); only
+** times are doubles, computed once as the reference does:
+**   us(c) = c <= 0 ? 0.0 : (double)(c - base_cycles) * (1e6 / clock_freq_hz)
+**
+** Ownership: everything hangs off one sl_capture and is freed by
+** sl_capture_free. Strings returned by sl_str_get live as long as the capture.
+*/
+#ifndef SL_CAPTURE_H
+#define SL_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- interned strings --------------------------------------------------------- */
+
+/* Index into the capture's string table. SL_STR_NONE means "absent" (JSON null
+** or key missing); sl_str_get returns NULL for it. */
+typedef uint32_t sl_str;
+#define SL_STR_NONE ((sl_str)0)
+
+typedef struct sl_strtab {
+  char **strs;      /* strs[0] is unused (SL_STR_NONE) */
+  uint32_t n, cap;
+  uint32_t *hash;   /* open-addressing index over strs, capacity hcap */
+  uint32_t hcap;
+} sl_strtab;
+
+/* ---- tasks (one per joined AICore row) ------------------------------------------ */
+
+enum sl_task_flags {
+  SL_TASK_HAS_SCHED = 1u << 0,       /* dispatch/finish came from a scheduler row (level >= 2) */
+  SL_TASK_HAS_PROPAGATION = 1u << 1, /* propagation_us is meaningful (absent at level 1) */
+  SL_TASK_HAS_R2S = 1u << 2,         /* the AICore row had the 6th receive_to_start column */
+};
+
+typedef struct sl_task {
+  uint64_t task_id;        /* task_token_raw, exact */
+  int64_t func_id;         /* -1 until sl_capture_resolve_func_ids */
+  double start_us;         /* AICore execution window */
+  double end_us;
+  double duration_us;      /* end_us - start_us */
+  double dispatch_us;      /* 0.0 at level 1 */
+  double finish_us;        /* 0.0 at level 1; 0.0 also means "absent" */
+  double receive_us;       /* us(start_cycles - receive_to_start) */
+  double local_setup_us;   /* start_us - receive_us */
+  double propagation_us;   /* receive_us - dispatch_us (flag SL_TASK_HAS_PROPAGATION) */
+  uint32_t core_id;
+  uint32_t ring_id;        /* (task_id >> 32) & 0xFFFFFFFF */
+  sl_str core_type;        /* "aic" / "aiv" (core_types[core_id]) */
+  uint32_t flags;          /* enum sl_task_flags */
+} sl_task;
+
+/* ---- scheduler phase records ---------------------------------------------------- */
+
+/* phase_id is an `enum sl_phase_kind` value from generated/sl_phases.h
+** (legacy aliases already renamed: fanout -> resolve, prestage -> early_dispatch),
+** or SL_PHASE_ID_UNKNOWN for retired (scan/poll/idle) and unknown names; those are
+** kept (the name is in `phase`) but flagged, and are never rendered. */
+#define SL_PHASE_ID_UNKNOWN (-1)
+
+enum sl_phase_flags {
+  SL_PH_HAS_TASKS_PROCESSED = 1u << 0,
+  SL_PH_HAS_POP = 1u << 1,          /* pop_hit / pop_miss present (dispatch) */
+  SL_PH_HAS_TASK_ID = 1u << 2,      /* task_id present and not null */
+  SL_PH_HAS_SHARED = 1u << 3,       /* both shared_at_start and shared_at_end are 3-element lists */
+  SL_PH_HAS_LOOP_ITER = 1u << 4,
+  SL_PH_RETIRED = 1u << 5,          /* legacy name no longer emitted (scan, poll, idle, ...) */
+  SL_PH_UNKNOWN = 1u << 6,          /* name not in the phase table (or kind missing) */
+  SL_PH_RENAMED = 1u << 7,          /* legacy alias was renamed (fanout, prestage) */
+};
+
+typedef struct sl_phase_rec {
+  double start_us;
+  double end_us;
+  uint64_t task_id;            /* flag SL_PH_HAS_TASK_ID; normalized to unsigned */
+  int64_t loop_iter;           /* 0 when absent */
+  int64_t tasks_processed;     /* 0 when absent (flag tells) */
+  int64_t pop_hit, pop_miss;   /* flag SL_PH_HAS_POP */
+  int64_t shared_at_start[3];  /* queue depths [AIC, AIV, MIX], flag SL_PH_HAS_SHARED */
+  int64_t shared_at_end[3];
+  int32_t phase_id;            /* enum sl_phase_kind or SL_PHASE_ID_UNKNOWN */
+  sl_str phase;                /* lowercase name after renames; "unknown" if kind missing */
+  uint32_t flags;              /* enum sl_phase_flags */
+} sl_phase_rec;
+
+/* One scheduler thread's stream. In the older format this is one inner list of
+** aicpu_scheduler_phases (index = thread); in the seed's format the stream with
+** scheduler_id == index (gaps are empty streams with has_meta == 0). */
+typedef struct sl_sched_stream {
+  size_t first, count;         /* records: capture->phases[first .. first+count) in file order */
+  int has_meta;                /* the new format's stream metadata below is present */
+  sl_str platform, runtime, producer, core_type;   /* "a2a3", "tensormap_and_ringbuffer", "aicpu", "aicpu" */
+  int64_t scheduler_id, worker_id;
+  int64_t physical_core_id;    /* -1 when null */
+  int has_capture;
+  uint64_t committed, dropped;
+  int truncated;
+} sl_sched_stream;
+
+/* ---- orchestrator records ----------------------------------------------------- */
+
+enum sl_orch_flags {
+  SL_ORCH_HAS_TASK_ID = 1u << 0,
+  SL_ORCH_HAS_SUBMIT_IDX = 1u << 1,
+};
+
+typedef struct sl_orch_rec {
+  double start_us;
+  double end_us;
+  uint64_t task_id;            /* normalized to unsigned (a negative id reads back as >= 2^63) */
+  int64_t task_id_signed;      /* the id as written, for "task_id >= 0" tests */
+  int64_t submit_idx;          /* 0 when absent */
+  sl_str phase;                /* "orch_submit" (or a legacy orch_* name when the record names one) */
+  uint32_t flags;              /* enum sl_orch_flags */
+} sl_orch_rec;
+
+typedef struct sl_orch_thread {
+  size_t first, count;         /* capture->orch[first .. first+count) */
+} sl_orch_thread;
+
+/* ---- a5 HBG AICPU lifecycle records -------------------------------------------- */
+
+enum sl_lifecycle_field {
+  SL_LC_HANDSHAKE_START, SL_LC_HANDSHAKE_COMPLETE,
+  SL_LC_CONFIG_START, SL_LC_TOPOLOGY_COMPLETE,
+  SL_LC_CONTEXT_PUBLISH_START, SL_LC_CONTEXT_PUBLISH_COMPLETE,
+  SL_LC_BOOTSTRAP_WAIT_START, SL_LC_BOOTSTRAP_COMPLETE,
+  SL_LC_REGISTER_RELEASE_START, SL_LC_REGISTER_RELEASE_END,
+  SL_LC_EXIT_SIGNAL_START, SL_LC_EXIT_SIGNAL_END,
+  SL_LC_EXIT_WAIT_START, SL_LC_EXIT_WAIT_END,
+  SL_LC_FIELD_COUNT
+};
+/* On-disk key of each field, e.g. "handshake_start_cycles". */
+extern const char *const sl_lifecycle_keys[SL_LC_FIELD_COUNT];
+
+typedef struct sl_lifecycle_rec {
+  int64_t aicpu_thread_id;
+  double us[SL_LC_FIELD_COUNT];  /* converted; 0.0 when absent or zero */
+  uint32_t present;              /* bit i set: field i was in the record */
+} sl_lifecycle_rec;
+
+/* ---- warnings ------------------------------------------------------------------ */
+
+/* Unmatched scheduler rows (no AICore record with the same (core, reg_task_id)),
+** per core in first-drop order. The reader also formats the reference's warning
+** into capture->warnings. */
+typedef struct sl_unmatched {
+  uint32_t core_id;
+  uint64_t count;
+} sl_unmatched;
+
+/* ---- the capture --------------------------------------------------------------- */
+
+typedef enum sl_capture_format {
+  SL_FORMAT_JSON_LEGACY = 0,  /* aicpu_tasks / aicpu_scheduler_phases */
+  SL_FORMAT_JSON_SEED = 1,    /* scheduler_tasks / scheduler_records */
+  SL_FORMAT_PROTOBUF = 2,
+} sl_capture_format;
+
+typedef struct sl_capture {
+  char *path;                  /* the file read */
+  sl_capture_format format;
+  int level;                   /* chip_swimlane_level, 1..4 */
+  uint64_t clock_freq_hz;
+  uint64_t base_cycles;        /* min strictly-positive timestamp (0 if none) */
+  double us_per_cycle;         /* 1e6 / clock_freq_hz */
+
+  sl_strtab strings;
+
+  /* metadata */
+  int64_t num_cores;           /* as written (-1 if absent) */
+  size_t n_core_types;
+  sl_str *core_types;          /* indexed by core_id */
+  size_t n_core_to_thread;
+  int64_t *core_to_thread;     /* hoisted; -1 = unassigned; empty if absent */
+  sl_str task_producer;        /* scheduler_tasks.producer ("aicpu" for the old aicpu_tasks) */
+  sl_str orchestrator_source;  /* "aicpu" when aicpu orchestrator phases exist, else NONE */
+
+  /* tasks, stable-sorted by task_id */
+  size_t n_tasks;
+  sl_task *tasks;
+
+  /* scheduler phases: has_sched_phases is 1 when the file carries the section
+  ** (even [[]]), matching "aicpu_scheduler_phases present" in the reference. */
+  int has_sched_phases;
+  size_t n_streams;
+  sl_sched_stream *streams;
+  size_t n_phases;
+  sl_phase_rec *phases;
+
+  /* orchestrator phases (level >= 4) */
+  size_t n_orch_threads;
+  sl_orch_thread *orch_threads;
+  size_t n_orch;
+  sl_orch_rec *orch;
+
+  /* a5 HBG AICPU lifecycle (level >= 2, optional) */
+  size_t n_lifecycle;
+  sl_lifecycle_rec *lifecycle;
+
+  /* warnings */
+  uint64_t unmatched_total;
+  size_t n_unmatched;
+  sl_unmatched *unmatched;     /* per core, first-drop order */
+  size_t n_warnings;
+  char **warnings;             /* formatted, without a "Warning: " prefix */
+} sl_capture;
+
+static inline const char *sl_str_get(const sl_capture *c, sl_str s) {
+  return s == SL_STR_NONE ? (const char *)0 : c->strings.strs[s];
+}
+
+/* ---- reading -------------------------------------------------------------------- */
+
+typedef struct sl_read_opts {
+  int quiet;   /* don't print warnings to stderr (they stay in capture->warnings) */
+} sl_read_opts;
+
+/* Read a capture: JSON (either format) or the protobuf capture (detected by content).
+** On error prints "swimlane: <path>: <JSON path>: <what>" to stderr and returns NULL.
+** Warnings (e.g. unmatched scheduler rows) go to stderr unless opts->quiet.
+** opts may be NULL. */
+sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts);
+/* Same, from memory (used by the fuzz targets); `name` names the input in errors. */
+sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len,
+                                const sl_read_opts *opts);
+void sl_capture_free(sl_capture *c);
+
+/* Newest (by mtime) chip_swimlane_records.json in a subfolder of <dir>/outputs, malloc'd; NULL if none.
+** dir NULL = current directory. */
+char *sl_find_latest_records(const char *dir);
+
+/* Number of scheduler threads in the reference's sense:
+** (max core_to_thread value >= 0, or max index of a non-empty phase stream) + 1,
+** else n_streams. */
+size_t sl_capture_sched_thread_count(const sl_capture *c);
+
+/* ---- deps.json -------------------------------------------------------------------- */
+
+/* The three maps the converter uses from dep_gen's deps.json (anchor-converter §5).
+** Each map is "None" (has_* == 0) under the reference's rules: file missing (all
+** three, silently), unreadable/invalid JSON (all three, one warning), `edges` not an
+** array (edges only, warning), no valid kernel_ids / no tasks (kernel / block). */
+typedef struct sl_u64map {
+  uint64_t *keys;
+  uint32_t *vals;      /* UINT32_MAX = empty slot */
+  size_t cap, n;
+} sl_u64map;
+
+enum sl_deps_status {
+  SL_DEPS_OK = 0,       /* parsed (individual maps may still be None) */
+  SL_DEPS_MISSING = 1,  /* no such file: every map None */
+  SL_DEPS_INVALID = 2,  /* unreadable or invalid JSON: every map None, `error` says why */
+};
+
+typedef struct sl_deps {
+  char *path;
+  int status;              /* enum sl_deps_status */
+  char *error;             /* SL_DEPS_INVALID: what went wrong (no file name) */
+  int has_edges;
+  /* pred -> successors: preds in first-appearance order, succs in edge order,
+  ** (pred, succ) pairs deduplicated keeping the first; self-edges kept. */
+  size_t n_preds;
+  uint64_t *preds;         /* [n_preds] */
+  size_t *succ_off;        /* [n_preds + 1]: succs of preds[i] are succs[succ_off[i] .. succ_off[i+1]) */
+  uint64_t *succs;
+  size_t n_edges;          /* deduplicated pair count */
+  sl_u64map pred_index;    /* pred id -> i */
+  /* inverted: succ -> preds in the order of iterating the edge map pred by pred */
+  size_t n_succ_keys;
+  uint64_t *succ_keys;
+  size_t *pred_off;
+  uint64_t *pred_list;
+  sl_u64map succ_index;
+
+  int has_kernel_map;
+  size_t n_kernel;
+  uint64_t *kernel_task;   /* [n_kernel] first-appearance order */
+  int64_t (*kernel_ids)[3];/* later duplicate entries overwrite the value */
+  sl_u64map kernel_index;
+
+  int has_block_map;
+  size_t n_block;
+  uint64_t *block_task;
+  int64_t *block_num;      /* max(int(block_num or 1), 1) */
+  sl_u64map block_index;
+} sl_deps;
+
+/* Load deps.json (streamed). Never fails hard: a missing file gives all-None maps
+** silently; bad content gives a warning on stderr ("swimlane: <path>: warning: ...")
+** and None maps as the reference does. Returns NULL only on out-of-memory. */
+sl_deps *sl_deps_load(const char *path);
+/* Same, without printing warnings (callers that treat problems as errors). */
+sl_deps *sl_deps_load_quiet(const char *path);
+sl_deps *sl_deps_load_mem(const char *name, const void *data, size_t len);
+void sl_deps_free(sl_deps *d);
+
+/* Successors of pred in edge order (NULL, *n = 0 if none). */
+const uint64_t *sl_deps_succs(const sl_deps *d, uint64_t pred, size_t *n);
+/* Predecessors of succ (NULL, *n = 0 if none). */
+const uint64_t *sl_deps_preds(const sl_deps *d, uint64_t succ, size_t *n);
+/* kernel_ids[3] of a task, NULL if not in the kernel map. */
+const int64_t *sl_deps_kernel_ids(const sl_deps *d, uint64_t task_id);
+/* block_num of a task, 0 if not in the block map. */
+int64_t sl_deps_block_num(const sl_deps *d, uint64_t task_id);
+
+/* Fill func_id of every task with func_id < 0 from the kernel map (§5): aic ->
+** kids[0] if >= 0; otherwise the first of kids[1], kids[2] that is >= 0. */
+void sl_capture_resolve_func_ids(sl_capture *c, const sl_deps *d);
+/* func_id for a task without an AICore row (predicated_skip marker): first
+** non-negative of kids[0..2], else -1. */
+int64_t sl_deps_first_func_id(const sl_deps *d, uint64_t task_id);
+
+/* ---- name map (name_map_<case>.json) ---------------------------------------------- */
+
+typedef struct sl_namemap {
+  char *path;
+  int64_t level;              /* -1 if absent */
+  char *orchestrator_name;    /* NULL if absent or null */
+  size_t n;
+  char **keys;                /* "<id>" strings, file order */
+  char **names;
+} sl_namemap;
+
+/* Load a name map; on error prints "swimlane: <path>: <what>" and returns NULL. */
+sl_namemap *sl_namemap_load(const char *path);
+sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len);
+void sl_namemap_free(sl_namemap *m);
+/* Name for func_id (looked up as str(func_id)), NULL if none. */
+const char *sl_namemap_lookup(const sl_namemap *m, int64_t func_id);
+
+/* Sibling discovery next to a records file: sorted name_map*.json regular files in
+** its directory. Returns 1 and *out (malloc'd) when exactly one; 0 when none; 0 with
+** the reference's "multiple sibling name maps" warning on stderr when several. */
+int sl_namemap_discover(const char *records_path, char **out);
+
+#endif /* SL_CAPTURE_H */
