@@ -46,7 +46,7 @@ local function writer_body(rec, spec, model)
     if c.when or c.compose then needs_variant = true end
   end
   if needs_variant then
-    lines[#lines + 1] = string.format("  const enum sl_phase_variant v = sl_phase_variant_of(r->%s);", rec.spec.phase_kind)
+    lines[#lines + 1] = string.format("  const enum sl_phase_variant v = sl_phase_variant_for(r->%s, producer);", rec.spec.phase_kind)
   end
   local open, close = spec.shape == "row" and "[" or "{", spec.shape == "row" and "]" or "}"
   lines[#lines + 1] = string.format("  fputc('%s', f);", open)
@@ -125,6 +125,7 @@ return function(model)
   h:add("#include <stdint.h>")
   h:add("#include <stdio.h>")
   h:add("")
+  h:add('#include "sl_phases.h"')
   h:add('#include "sl_platforms.h"')
   h:add('#include "sl_records.h"')
   h:add("")
@@ -171,7 +172,9 @@ return function(model)
   h:add("size_t sl_buffer_bytes(enum sl_buffer_kind kind, unsigned capacity);")
   h:add("")
   h:add("/* JSON writers (seed 000 §3.2 on-disk schema). Rows print as [a, b, c], objects as")
-  h:add("** {\"key\": value, ...}; 64-bit values exact; nothing before or after. */")
+  h:add("** {\"key\": value, ...}; 64-bit values exact; nothing before or after. The _for")
+  h:add("** forms take the stream's producer (SL_PRODUCER_*): an A5 HBG AICore Scheduler's")
+  h:add("** complete / dispatch / resolve records carry a task id instead of pop counts. */")
 
   c:add(banner)
   c:add('#include "sl_export.h"')
@@ -191,10 +194,28 @@ return function(model)
         for _, cp in ipairs(cps) do params[#params + 1] = cp.ctype .. " " .. cp.name end
         h:addf("/* %s: %s */", spec.section, rec.ctype)
         h:addf("void %s(%s);", fname, table.concat(params, ", "))
-        c:add("")
-        c:addf("void %s(%s) {", fname, table.concat(params, ", "))
-        c:add(writer_body(rec, spec, model))
-        c:add("}")
+        if rec.spec.phase_kind then
+          -- the union's meaning can depend on the stream's producer (A5 HBG AICore)
+          local names = { "f", "r" }
+          for _, cp in ipairs(cps) do names[#names + 1] = cp.name end
+          names[#names + 1] = "SL_PRODUCER_AICPU"
+          local fparams = { table.unpack(params) }
+          fparams[#fparams + 1] = "unsigned producer"
+          h:addf("void %s_for(%s);", fname, table.concat(fparams, ", "))
+          c:add("")
+          c:addf("void %s_for(%s) {", fname, table.concat(fparams, ", "))
+          c:add(writer_body(rec, spec, model))
+          c:add("}")
+          c:add("")
+          c:addf("void %s(%s) {", fname, table.concat(params, ", "))
+          c:addf("  %s_for(%s);", fname, table.concat(names, ", "))
+          c:add("}")
+        else
+          c:add("")
+          c:addf("void %s(%s) {", fname, table.concat(params, ", "))
+          c:add(writer_body(rec, spec, model))
+          c:add("}")
+        end
         if key == "export" and rec.spec.buffer then
           local args = {}
           for _, cp in ipairs(cps) do args[#args + 1] = "ctx ? ctx->" .. cp.name .. " : 0" end

@@ -12,13 +12,13 @@ ${banner}
 /* Perfetto processes ("views"), one per pid. */
 enum sl_view_id {
 ${view_enum}
-  SL_VIEW_COUNT
+  SL_VIEW_TABLE_LEN
 };
 
 /* Lanes (Perfetto threads) the converter routes records to. */
 enum sl_lane_id {
 ${lane_enum}
-  SL_LANE_COUNT
+  SL_LANE_TABLE_LEN
 };
 
 typedef struct sl_view_info {
@@ -40,8 +40,8 @@ typedef struct sl_lane_info {
   const char *indexed_by;
 } sl_lane_info;
 
-extern const sl_view_info sl_view_table[SL_VIEW_COUNT];
-extern const sl_lane_info sl_lane_table[SL_LANE_COUNT];
+extern const sl_view_info sl_view_table[SL_VIEW_TABLE_LEN];
+extern const sl_lane_info sl_lane_table[SL_LANE_TABLE_LEN];
 
 const sl_view_info *sl_view_by_key(const char *key);
 const sl_lane_info *sl_lane_by_key(const char *key);
@@ -62,22 +62,22 @@ ${banner}
 #include <stddef.h>
 #include <string.h>
 
-const sl_view_info sl_view_table[SL_VIEW_COUNT] = {
+const sl_view_info sl_view_table[SL_VIEW_TABLE_LEN] = {
 ${views}
 };
 
-const sl_lane_info sl_lane_table[SL_LANE_COUNT] = {
+const sl_lane_info sl_lane_table[SL_LANE_TABLE_LEN] = {
 ${lanes}
 };
 
 const sl_view_info *sl_view_by_key(const char *key) {
-  for (int i = 0; key && i < SL_VIEW_COUNT; i++)
+  for (int i = 0; key && i < SL_VIEW_TABLE_LEN; i++)
     if (strcmp(sl_view_table[i].key, key) == 0) return &sl_view_table[i];
   return NULL;
 }
 
 const sl_lane_info *sl_lane_by_key(const char *key) {
-  for (int i = 0; key && i < SL_LANE_COUNT; i++)
+  for (int i = 0; key && i < SL_LANE_TABLE_LEN; i++)
     if (strcmp(sl_lane_table[i].key, key) == 0) return &sl_lane_table[i];
   return NULL;
 }

@@ -49,6 +49,7 @@ typedef struct sl_phase_info {
   const char *cname;           /* Perfetto colour, NULL for markers                   */
   enum sl_phase_variant variant;
   const char *variant_name;    /* NULL when the union is unused                       */
+  enum sl_phase_variant aicore_variant; /* the variant from an A5 HBG AICore Scheduler  */
   const char *render_as;       /* draw under this phase's name, or NULL               */
   const char *tasks_processed; /* what tasks_processed counts                         */
 } sl_phase_info;
@@ -69,6 +70,8 @@ int sl_phase_id_is_retired(uint32_t id);
 const char *sl_phase_alias_target(const char *name);
 /* The union variant of a phase kind (unknown kinds: the union's default). */
 enum sl_phase_variant sl_phase_variant_of(uint32_t kind);
+/* Same for a record of a stream from `producer` (SL_PRODUCER_AICPU / _AICORE). */
+enum sl_phase_variant sl_phase_variant_for(uint32_t kind, unsigned producer);
 
 #endif /* SL_PHASES_H */
 ]]
@@ -86,7 +89,6 @@ ${rows}
 const unsigned sl_phase_table_len = ${count}u;
 
 static const char *const retired_names[] = {${retired_names}};
-static const uint32_t retired_ids[] = {${retired_ids}};
 static const struct { const char *from, *to; } aliases[] = {
 ${aliases}
 };
@@ -120,14 +122,23 @@ int sl_phase_is_retired(const char *name) {
 }
 
 int sl_phase_id_is_retired(uint32_t id) {
-  for (size_t i = 0; i < sizeof retired_ids / sizeof retired_ids[0]; i++)
-    if (retired_ids[i] == id && i < ${n_retired_ids}u) return 1;
-  return 0;
+  switch (id) {
+${retired_id_cases}
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 enum sl_phase_variant sl_phase_variant_of(uint32_t kind) {
   const sl_phase_info *p = sl_phase_by_id(kind);
   return p ? p->variant : ${default_variant};
+}
+
+enum sl_phase_variant sl_phase_variant_for(uint32_t kind, unsigned producer) {
+  const sl_phase_info *p = sl_phase_by_id(kind);
+  if (!p) return ${default_variant};
+  return producer == SL_PRODUCER_AICORE ? p->aicore_variant : p->variant;
 }
 ]]
 
@@ -145,13 +156,15 @@ return function(model)
       "    {.id = %d, .name = %s, .display = %s, .aicore_display = %s,\n" ..
       "     .role = SL_PHASE_ROLE_%s, .role_name = %s, .producers = %du, .runtimes = %du,\n" ..
       "     .lane = %s, .lane_id = SL_LANE_%s, .parents = %s, .cname = %s,\n" ..
-      "     .variant = %s, .variant_name = %s, .render_as = %s,\n" ..
+      "     .variant = %s, .variant_name = %s, .aicore_variant = %s, .render_as = %s,\n" ..
       "     .tasks_processed = %s},",
       p.id, util.cstr(p.name), util.cstr(p.display), util.cstr(p.aicore_display), p.role:upper(),
       util.cstr(p.role), p.producer_mask, p.runtime_mask, util.cstr(p.lane), util.upper(p.lane),
       p.parent and util.cstr(table.concat(p.parent, ",")) or "NULL", util.cstr(p.cname),
       p.variant and variant_enum(p.variant.name) or "SL_PHASE_VARIANT_NONE",
-      p.variant and util.cstr(p.variant.name) or "NULL", util.cstr(p.render_as), util.cstr(p.tasks_processed))
+      p.variant and util.cstr(p.variant.name) or "NULL",
+      p.aicore_variant and variant_enum(p.aicore_variant.name) or "SL_PHASE_VARIANT_NONE",
+      util.cstr(p.render_as), util.cstr(p.tasks_processed))
   end
   local variants = {}
   for i, v in ipairs(union and union.variants or {}) do
@@ -159,7 +172,7 @@ return function(model)
   end
   local retired_names, retired_ids = {}, {}
   for _, n in ipairs(model.retired_names) do retired_names[#retired_names + 1] = util.cstr(n) end
-  for _, id in ipairs(model.retired_ids) do retired_ids[#retired_ids + 1] = string.format("%du", id) end
+  for _, id in ipairs(model.retired_ids) do retired_ids[#retired_ids + 1] = string.format("  case %du:", id) end
   local aliases = {}
   for _, a in ipairs(model.aliases) do
     aliases[#aliases + 1] = string.format("    {%s, %s},", util.cstr(a.from), util.cstr(a.to))
@@ -173,8 +186,7 @@ return function(model)
   local c = util.fill(SOURCE, {
     banner = banner, rows = table.concat(rows, "\n"), count = #model.phases,
     retired_names = #retired_names > 0 and table.concat(retired_names, ", ") or "NULL",
-    retired_ids = #retired_ids > 0 and table.concat(retired_ids, ", ") or "0u",
-    n_retired_ids = #retired_ids,
+    retired_id_cases = #retired_ids > 0 and table.concat(retired_ids, "\n") or "  case UINT32_MAX: /* none */",
     aliases = table.concat(aliases, "\n"), by_id = table.concat(by_id, "\n"),
     default_variant = union and variant_enum(union.default.name) or "SL_PHASE_VARIANT_NONE",
   })

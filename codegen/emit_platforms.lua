@@ -115,9 +115,11 @@ return function(model)
     for _, f in ipairs(fields) do vals[#vals + 1] = string.format(".%s = %d", f, p[f]) end
     local lays = {}
     for _, rec in ipairs(per_platform) do lays[#lays + 1] = string.format(".%s = &%s_%s", rec.name, rec.name, p.arch) end
-    rows[#rows + 1] = string.format("    {.name = %s, .arch = %s, .is_sim = %d, .clock_freq_hz = %dull,\n     %s%s},",
-      util.cstr(p.name), util.cstr(p.arch), p.is_sim and 1 or 0, p.clock_freq_hz, table.concat(vals, ", "),
-      #lays > 0 and (",\n     " .. table.concat(lays, ", ")) or "")
+    local items = { ".name = " .. util.cstr(p.name), ".arch = " .. util.cstr(p.arch),
+                    ".is_sim = " .. (p.is_sim and 1 or 0), string.format(".clock_freq_hz = %dull", p.clock_freq_hz) }
+    for _, v in ipairs(vals) do items[#items + 1] = v end
+    for _, v in ipairs(lays) do items[#items + 1] = v end
+    rows[#rows + 1] = util.wrap("    {", items, "},")
   end
   local banner = util.banner("c", { "platforms.lua", "records.lua" }, "Platform constants.")
   return {

@@ -61,9 +61,11 @@ local function emit(model)
   end
   for _, m in ipairs(model.capture) do
     b:add("")
+    if m.doc then b:add("// " .. m.doc) end
     b:addf("message %s {", m.name)
     for _, f in ipairs(m.fields) do
-      b:addf("  %s%s %s = %d;", f.repeated and "repeated " or "", f.type, f.name, f.pb)
+      b:addf("  %s%s %s = %d;%s", f.repeated and "repeated " or "", f.type, f.name, f.pb,
+        f.doc and ("  // " .. f.doc) or "")
     end
     b:add("}")
   end

@@ -43,8 +43,9 @@ local function plain_writer(b, rec)
   local gate = "SL_MIN_LEVEL_" .. util.upper(rec.spec.writer)
   b:add("")
   b:addf("/* %s (%s; level >= %s). */", rec.spec.doc or rec.name, rec.ctype, gate)
-  b:addf("static inline int sl_write_%s(unsigned level, %s *r, %s) {", rec.spec.writer, rec.ctype,
-    table.concat(params, ", "))
+  table.insert(params, 1, rec.ctype .. " *r")
+  table.insert(params, 1, "unsigned level")
+  b:add(util.wrap(string.format("static inline int sl_write_%s(", rec.spec.writer), params, ") {"))
   b:addf("  if (level < %s) return 0;", gate)
   for _, l in ipairs(body) do b:add(l) end
   b:add("  return 1;")
@@ -80,7 +81,7 @@ local function phase_writers(b, rec, model)
             if p.variant == v then cases[#cases + 1] = "case " .. p.enum .. ":" end
           end
           if #cases > 0 then
-            body[#body + 1] = "  " .. table.concat(cases, " ")
+            body[#body + 1] = util.wrap("  ", cases, "", 100):gsub(",", "")
             for i, vm in ipairs(v.members) do
               body[#body + 1] = string.format("    r->%s.%s.%s = (%s)%s;", m.name, v.name, vm.name, vm.ctype, POSITIONAL[i])
             end
@@ -106,8 +107,9 @@ local function phase_writers(b, rec, model)
   b:addf("/* Any phase kind (%s; level >= %s). The positional values fill the union view", rec.ctype, gate)
   b:add("** of the kind's variant, field by field (the default view for kinds without one);")
   b:add("** NULL arrays are recorded as zeros. */")
-  b:addf("static inline int sl_write_%s(unsigned level, %s *r, %s) {", rec.spec.writer, rec.ctype,
-    table.concat(params, ", "))
+  table.insert(params, 1, rec.ctype .. " *r")
+  table.insert(params, 1, "unsigned level")
+  b:add(util.wrap(string.format("static inline int sl_write_%s(", rec.spec.writer), params, ") {"))
   b:addf("  if (level < %s) return 0;", gate)
   for _, l in ipairs(body) do b:add(l) end
   b:add("  return 1;")
@@ -145,9 +147,12 @@ local function phase_writers(b, rec, model)
     end
     b:add("")
     b:addf("/* %s (id %d): %s on lane %s. tasks_processed: %s */", p.name, p.id, p.role, p.lane, p.tasks_processed)
-    b:addf("static inline int sl_write_phase_%s(unsigned level, %s *r, %s) {", p.name, rec.ctype,
-      table.concat(pparams, ", "))
-    b:addf("  return sl_write_%s(level, r, %s);", rec.spec.writer, table.concat(args, ", "))
+    table.insert(pparams, 1, rec.ctype .. " *r")
+    table.insert(pparams, 1, "unsigned level")
+    table.insert(args, 1, "r")
+    table.insert(args, 1, "level")
+    b:add(util.wrap(string.format("static inline int sl_write_phase_%s(", p.name), pparams, ") {"))
+    b:add(util.wrap(string.format("  return sl_write_%s(", rec.spec.writer), args, ");"))
     b:add("}")
   end
 end

@@ -80,6 +80,10 @@ local function lay_fields(fields, start, ctx, err, allow_union, path_prefix)
       err(string.format("field '%s' is declared twice", f.name))
       return nil
     end
+    if f.doc ~= nil and type(f.doc) ~= "string" then
+      err(string.format("field '%s': doc must be a string", f.name))
+      return nil
+    end
     seen[f.name] = true
     local m = { name = f.name, spec = f, path = path_prefix .. f.name, pad = f.name:sub(1, 1) == "_" }
     local size, align
@@ -97,7 +101,7 @@ local function lay_fields(fields, start, ctx, err, allow_union, path_prefix)
       size, align = 0, 1
       local vseen = {}
       for vi, v in ipairs(f.variants) do
-        if type(v.name) ~= "string" or vseen[v.name] then
+        if type(v) ~= "table" or type(v.name) ~= "string" or vseen[v.name] then
           err(string.format("union '%s': variant %d needs a unique name", f.name, vi))
           return nil
         end
@@ -106,7 +110,11 @@ local function lay_fields(fields, start, ctx, err, allow_union, path_prefix)
         if not vm then return nil end
         local byname = {}
         for _, x in ipairs(vm) do byname[x.name] = x end
-        for _, c in ipairs(v.compose or {}) do
+        for _, c in ipairs(type(v.compose) == "table" and v.compose or {}) do
+          if type(c) ~= "table" then
+            err(string.format("union '%s': variant '%s': compose entries must be tables", f.name, v.name))
+            return nil
+          end
           for _, side in ipairs({ "hi", "lo" }) do
             if not byname[c[side]] then
               err(string.format("union '%s': variant '%s': compose '%s' names missing field '%s'",

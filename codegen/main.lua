@@ -22,14 +22,16 @@ usage: swimlane-gen [--schema DIR] [--out DIR] [--summary] [--check] [--quiet]
   --schema DIR  schema folder (default: the source tree's schema/)
   --out DIR     output folder (default: the source tree's generated/)
   --summary     validate and print a summary; write nothing
+  --fields      with --summary: list every record's fields with offsets and sizes
   --check       exit 1 (listing the files) if DIR's generated files differ from a fresh run
   --quiet       no progress output
 ]==]
 local CMD_USAGE = [==[
-usage: swimlane schema [--schema DIR] [--regen [--out DIR]]
+usage: swimlane schema [--schema DIR] [--fields] [--regen [--out DIR]]
   Validates the schema and prints a summary: records with sizes, phases with ids,
   roles and lanes, Perfetto views, perf levels, platforms.
   --schema DIR  schema folder (default: $SWIMLANE_HOME/schema)
+  --fields      also list every record's fields with offsets and sizes
   --regen       also regenerate the generated/ folder (or --out DIR)
 ]==]
 
@@ -48,14 +50,14 @@ local function parse_args(argv)
     elseif a == "--check" then opts.check = true
     elseif a == "--quiet" then opts.quiet = true
     elseif a == "--regen" then opts.regen = true
+    elseif a == "--fields" then opts.fields = true
     elseif a == "--command-schema" then opts.command = true
     elseif a == "-h" or a == "--help" then opts.help = true
     else return nil, "unknown option '" .. a .. "'" end
     i = i + 1
   end
   if opts.command then
-    opts.summary = not opts.regen
-    opts.quiet = true
+    opts.summary = true -- `swimlane schema` always prints the summary; --regen also writes
   end
   return opts
 end
@@ -122,7 +124,7 @@ local function main(argv)
   local opts, perr = parse_args(argv)
   if not opts then
     eprint(perr)
-    io.stderr:write(USAGE)
+    io.stderr:write(argv[1] == "--command-schema" and CMD_USAGE or USAGE)
     return 2
   end
   if opts.help then
@@ -142,8 +144,8 @@ local function main(argv)
     return 1
   end
   if opts.summary then
-    io.stdout:write(require("summary")(model))
-    return 0
+    io.stdout:write(require("summary")(model, opts.fields))
+    if not opts.regen then return 0 end
   end
   local files = generate(model)
   if opts.check then

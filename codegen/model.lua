@@ -25,6 +25,31 @@ local PLATFORM_FIELDS = {
 M.PLATFORM_FIELDS = PLATFORM_FIELDS
 
 local function is_int(v) return math.type(v) == "integer" end
+
+-- Optional text fields must be strings when present.
+local function check_strings(entry, keys, file, who, err)
+  local ok = true
+  for _, k in ipairs(keys) do
+    if entry[k] ~= nil and type(entry[k]) ~= "string" then
+      err(file, who, k .. " must be a string")
+      ok = false
+    end
+  end
+  return ok
+end
+
+-- The table entries of a list; anything else is reported (and skipped).
+local function entries(list, file, what, err)
+  local out = {}
+  for i, e in ipairs(type(list) == "table" and list or {}) do
+    if type(e) == "table" then
+      out[#out + 1] = e
+    else
+      err(file, string.format("%s #%d", what, i), "must be a table (got " .. type(e) .. ")")
+    end
+  end
+  return out
+end
 local function is_ident(v) return type(v) == "string" and v:match("^[a-z][a-z0-9_]*$") ~= nil end
 
 local function list_of(v, allowed)
@@ -46,9 +71,11 @@ local function build_levels(schema, model, err)
   local file = schema.paths.levels
   local levels = {}
   local by_name = {}
-  for i, l in ipairs(schema.levels.levels or {}) do
+  for i, l in ipairs(entries(schema.levels.levels, file, "level", err)) do
     local who = string.format("level %s", tostring(l.name or i))
-    if not is_int(l.value) or not is_ident(l.name) then
+    if not check_strings(l, { "collects", "device", "host", "notes" }, file, who, err) then
+      -- reported
+    elseif not is_int(l.value) or not is_ident(l.name) then
       err(file, who, "needs an integer value and a lowercase name")
     elseif by_name[l.name] then
       err(file, who, "name already used")
@@ -69,7 +96,8 @@ end
 -- ---- platforms --------------------------------------------------------------------
 local function eval_term(term, p)
   if is_int(term) then return term end
-  if type(term) == "string" then return p[term] end
+  if type(term) == "string" then return is_int(p[term]) and p[term] or nil end
+  if type(term) ~= "table" then return nil end
   local v = 1
   for _, x in ipairs(term) do
     local y = eval_term(x, p)
@@ -82,7 +110,7 @@ end
 local function build_platforms(schema, model, err)
   local file = schema.paths.platforms
   local out, by_name = {}, {}
-  for i, p in ipairs(schema.platforms.platforms or {}) do
+  for i, p in ipairs(entries(schema.platforms.platforms, file, "platform", err)) do
     local who = string.format("platform '%s'", tostring(p.name or i))
     if not is_ident(p.name) then
       err(file, who, "needs a lowercase name")
@@ -107,8 +135,8 @@ local function build_platforms(schema, model, err)
       for _, f in ipairs(PLATFORM_FIELDS) do
         if not is_int(r[f]) or r[f] < 0 then err(file, who, "constant '" .. f .. "' must be a non-negative integer") end
       end
-      for _, c in ipairs(schema.platforms.checks or {}) do
-        local op, want = c.equals[1], nil
+      for _, c in ipairs(entries(schema.platforms.checks, file, "check", err)) do
+        local op, want = type(c.equals) == "table" and c.equals[1] or nil, nil
         if op == "mul" then
           want = 1
           for j = 2, #c.equals do want = want * (eval_term(c.equals[j], r) or 0) end
@@ -131,8 +159,10 @@ local function build_platforms(schema, model, err)
   end
   model.constants = {}
   local seen = {}
-  for _, c in ipairs(schema.platforms.constants or {}) do
-    if not is_ident(c.name) or not is_int(c.value) or seen[c.name] then
+  for _, c in ipairs(entries(schema.platforms.constants, file, "constant", err)) do
+    if not check_strings(c, { "doc" }, file, "constant '" .. tostring(c.name) .. "'", err) then
+      -- reported
+    elseif not is_ident(c.name) or not is_int(c.value) or seen[c.name] then
       err(file, "constant '" .. tostring(c.name) .. "'", "needs a unique lowercase name and an integer value")
     else
       seen[c.name] = true
@@ -145,7 +175,7 @@ end
 local function build_dtypes(schema, model, err)
   local file = schema.paths.dtypes
   local out, names, raws = {}, {}, {}
-  for i, d in ipairs(schema.dtypes.dtypes or {}) do
+  for i, d in ipairs(entries(schema.dtypes.dtypes, file, "dtype", err)) do
     local who = string.format("dtype '%s'", tostring(d.name or i))
     if type(d.name) ~= "string" or not d.name:match("^[A-Z][A-Z0-9_]*$") then
       err(file, who, "needs an upper-case name")
@@ -170,10 +200,14 @@ end
 local function build_lanes(schema, model, err)
   local file = schema.paths.lanes
   local views, view_by_key, pids = {}, {}, {}
-  for i, v in ipairs(schema.lanes.views or {}) do
+  for i, v in ipairs(entries(schema.lanes.views, file, "view", err)) do
     local who = string.format("view '%s'", tostring(v.key or i))
-    if not is_ident(v.key) or not is_int(v.pid) or type(v.process_name) ~= "string" then
+    if not check_strings(v, { "when" }, file, who, err) then
+      -- reported
+    elseif not is_ident(v.key) or not is_int(v.pid) or type(v.process_name) ~= "string" then
       err(file, who, "needs key, integer pid and process_name")
+    elseif v.sort_index ~= nil and not is_int(v.sort_index) then
+      err(file, who, "sort_index must be an integer")
     elseif view_by_key[v.key] then
       err(file, who, "key already used")
     elseif pids[v.pid] then
@@ -184,9 +218,13 @@ local function build_lanes(schema, model, err)
     end
   end
   local lanes, lane_by_key = {}, {}
-  for i, l in ipairs(schema.lanes.lanes or {}) do
+  for i, l in ipairs(entries(schema.lanes.lanes, file, "lane", err)) do
     local who = string.format("lane '%s'", tostring(l.key or i))
-    if not is_ident(l.key) or not is_int(l.tid_base) or not is_int(l.tid_stride) or type(l.name) ~= "string" then
+    if not check_strings(l, { "indexed_by" }, file, who, err) then
+      -- reported
+    elseif (l.sort_index ~= nil and not is_int(l.sort_index)) then
+      err(file, who, "sort_index must be an integer")
+    elseif not is_ident(l.key) or not is_int(l.tid_base) or not is_int(l.tid_stride) or type(l.name) ~= "string" then
       err(file, who, "needs key, integer tid_base / tid_stride and a name pattern")
     elseif lane_by_key[l.key] then
       err(file, who, "key already used")
@@ -214,9 +252,9 @@ end
 -- ---- records ----------------------------------------------------------------------
 local function check_columns(file, who, spec, lay, err)
   local ctxs = {}
-  for _, c in ipairs(spec.context or {}) do
-    if not is_ident(c.name) or not layout.PRIMITIVES[c.type] then
-      err(file, who, "export context '" .. tostring(c.name) .. "' needs a name and a primitive type")
+  for _, c in ipairs(type(spec.context) == "table" and spec.context or {}) do
+    if type(c) ~= "table" or not is_ident(c.name) or not layout.PRIMITIVES[c.type] then
+      err(file, who, "export context '" .. tostring(type(c) == "table" and c.name or c) .. "' needs a name and a primitive type")
       return false
     end
     ctxs[c.name] = c
@@ -227,8 +265,22 @@ local function check_columns(file, who, spec, lay, err)
   for _, m in ipairs(lay.members) do
     if m.union then union = m end
   end
-  for i, c in ipairs(spec.columns or {}) do
+  if type(spec.columns) ~= "table" or #spec.columns == 0 then
+    err(file, who, "export needs a list of columns")
+    return false
+  end
+  for i, c in ipairs(spec.columns) do
+    if type(c) ~= "table" then
+      err(file, who, string.format("export column %d must be a table", i))
+      return false
+    end
     local what = string.format("export column %d (%s)", i, tostring(c.key or c.field or c.ctx))
+    for _, k in ipairs({ "key", "field", "ctx", "phase_name", "compose", "when" }) do
+      if c[k] ~= nil and type(c[k]) ~= "string" then
+        err(file, who, what .. ": " .. k .. " must be a string")
+        return false
+      end
+    end
     if spec.shape == "object" and type(c.key) ~= "string" then
       err(file, who, what .. ": object columns need a key")
       return false
@@ -269,18 +321,20 @@ local function build_records(schema, model, err)
   local file = schema.paths.records
   local declared = {}
   for _, r in ipairs(schema.records.records or {}) do
-    if type(r.name) == "string" then declared[r.name] = true end
+    if type(r) == "table" and type(r.name) == "string" then declared[r.name] = true end
   end
   local layouts = {}          -- name -> layout (platform-independent records)
   local records, by_name = {}, {}
   local kinds, kind_ids, writers = {}, {}, {}
-  for i, r in ipairs(schema.records.records or {}) do
+  local failed_protos, failed_kind = {}, false
+  for i, r in ipairs(entries(schema.records.records, file, "record", err)) do
     local who = string.format("record '%s'", tostring(r.name or i))
     local function rerr(msg) err(file, who, msg) end
     if not is_ident(r.name) then
       rerr("needs a lowercase C identifier name")
       goto continue
     end
+    if not check_strings(r, { "doc", "proto", "writer", "phase_kind", "min_level" }, file, who, err) then goto continue end
     if by_name[r.name] then
       rerr("declared twice")
       goto continue
@@ -349,11 +403,18 @@ local function build_records(schema, model, err)
             if m.record then
               rerr("field '" .. m.name .. "': nested structs cannot go into the capture")
             elseif #m.dims > 0 then
-              if type(pbs) ~= "table" or #pbs ~= n or type(m.spec.elements) ~= "table" or #m.spec.elements ~= n then
+              local good_elements = type(m.spec.elements) == "table" and #m.spec.elements == n
+              for _, el in ipairs(good_elements and m.spec.elements or {}) do
+                if not is_ident(el) then good_elements = false end
+              end
+              if type(pbs) ~= "table" or #pbs ~= n or not good_elements then
                 rerr(string.format("field '%s': an array in the capture needs %d pb numbers and %d element names", m.name, n, n))
                 pbs = {}
               end
             else
+              if pbs == nil then
+                rerr("field '" .. m.name .. "': a capture record's field needs a proto field number (pb)")
+              end
               pbs = { pbs }
             end
             for _, pb in ipairs(pbs) do
@@ -381,6 +442,11 @@ local function build_records(schema, model, err)
       records[#records + 1] = rec
     end
     ::continue::
+    if not by_name[r.name] then
+      -- a record that failed still "exists" for later checks: no follow-on errors
+      if type(r.proto) == "string" then failed_protos[r.proto] = true end
+      if r.buffer then failed_kind = true end
+    end
   end
   model.records, model.record_by_name = records, by_name
   model.buffer_kinds = {}
@@ -389,7 +455,7 @@ local function build_records(schema, model, err)
     model.buffer_kinds[#model.buffer_kinds + 1] = { id = id, kind = rec.spec.buffer.kind, record = rec }
   end
   for i, k in ipairs(model.buffer_kinds) do
-    if k.id ~= i - 1 then err(file, "buffer kind " .. k.kind, "ids must be 0..n-1 without gaps") end
+    if k.id ~= i - 1 and not failed_kind then err(file, "buffer kind " .. k.kind, "ids must be 0..n-1 without gaps") end
   end
   model.writers = {}
   for _, rec in ipairs(records) do
@@ -399,12 +465,15 @@ local function build_records(schema, model, err)
   -- capture container messages
   model.capture = {}
   local msg_names = {}
+  for name in pairs(failed_protos) do msg_names[name] = "record" end
   for _, rec in ipairs(records) do
     if rec.spec.proto then msg_names[rec.spec.proto] = "record" end
   end
-  for i, m in ipairs(schema.records.capture or {}) do
+  for i, m in ipairs(entries(schema.records.capture, file, "capture message", err)) do
     local who = string.format("capture message '%s'", tostring(m.name or i))
-    if type(m.name) ~= "string" or not m.name:match("^%u%w*$") or msg_names[m.name] then
+    if not check_strings(m, { "doc" }, file, who, err) then
+      -- reported
+    elseif type(m.name) ~= "string" or not m.name:match("^%u%w*$") or msg_names[m.name] then
       err(file, who, "needs a unique CamelCase name")
     else
       msg_names[m.name] = "capture"
@@ -414,9 +483,11 @@ local function build_records(schema, model, err)
   local SCALARS = { uint32 = 1, uint64 = 1, sint32 = 1, sint64 = 1, string = 1, bool = 1, int32 = 1, int64 = 1 }
   for _, m in ipairs(model.capture) do
     local nums = {}
-    for _, f in ipairs(m.fields or {}) do
+    for _, f in ipairs(entries(m.fields, file, "capture message '" .. m.name .. "' field", err)) do
       local who = string.format("capture message '%s': field '%s'", m.name, tostring(f.name))
-      if not is_ident(f.name) or not (SCALARS[f.type] or msg_names[f.type]) then
+      if not check_strings(f, { "doc" }, file, who, err) then
+        -- reported
+      elseif not is_ident(f.name) or not (SCALARS[f.type] or msg_names[f.type]) then
         err(file, who, "unknown type '" .. tostring(f.type) .. "'")
       elseif not is_int(f.pb) or nums[f.pb] then
         err(file, who, "needs a unique proto field number")
@@ -432,12 +503,17 @@ local function build_phases(schema, model, err)
   local file = schema.paths.phases
   local P = schema.phases
   local retired_ids, retired_names = {}, {}
-  for _, r in ipairs(P.retired or {}) do
-    if r.id ~= nil then retired_ids[r.id] = r.why or "retired" end
-    if r.name ~= nil then retired_names[r.name] = r.why or "retired" end
+  for i, r in ipairs(entries(P.retired, file, "retired", err)) do
+    local who = string.format("retired #%d", i)
+    if (r.id ~= nil and not is_int(r.id)) or (r.name ~= nil and not is_ident(r.name)) or (r.id == nil and r.name == nil) then
+      err(file, who, "needs an integer id and/or a lowercase name")
+    elseif check_strings(r, { "why" }, file, who, err) then
+      if r.id ~= nil then retired_ids[r.id] = r.why or "retired" end
+      if r.name ~= nil then retired_names[r.name] = r.why or "retired" end
+    end
   end
   local by_id, by_name, phases = {}, {}, {}
-  for i, p in ipairs(P.phases or {}) do
+  for i, p in ipairs(entries(P.phases, file, "phase", err)) do
     local who = string.format("phase '%s'", tostring(p.name or ("#" .. i)))
     local ok = true
     local function perr(msg)
@@ -463,20 +539,26 @@ local function build_phases(schema, model, err)
     if p.role ~= "marker" and type(p.cname) ~= "string" then perr("bars need a cname colour") end
     if type(p.tasks_processed) ~= "string" then perr("needs tasks_processed (what it counts)") end
     if p.role == "inner" and (type(p.parent) ~= "table" or #p.parent == 0) then perr("inner phases need a parent list") end
-    if p.variant ~= nil then
-      local u = model.phase_record and model.phase_record.union
-      if not (u and u.variant_by_name[p.variant]) then
-        perr("variant '" .. tostring(p.variant) .. "' is not a variant of the phase record's union")
+    if p.parent ~= nil and type(p.parent) ~= "table" then perr("parent must be a list of phase names") end
+    for _, key in ipairs({ "aicore_display", "render_as", "cname" }) do
+      if p[key] ~= nil and type(p[key]) ~= "string" then perr(key .. " must be a string") end
+    end
+    for _, key in ipairs({ "variant", "aicore_variant" }) do
+      if p[key] ~= nil then
+        local u = model.phase_record and model.phase_record.union
+        if not (u and u.variant_by_name[p[key]]) then
+          perr(key .. " '" .. tostring(p[key]) .. "' is not a variant of the phase record's union")
+        end
       end
     end
-    if ok then
-      by_id[p.id], by_name[p.name] = p, p
-      phases[#phases + 1] = p
-    end
+    -- known even when broken, so one mistake does not cascade into others
+    if is_int(p.id) and not by_id[p.id] then by_id[p.id] = p end
+    if is_ident(p.name) and not by_name[p.name] then by_name[p.name] = p end
+    if ok then phases[#phases + 1] = p end
   end
   for _, p in ipairs(phases) do
     local who = string.format("phase '%s'", p.name)
-    for _, parent in ipairs(p.parent or {}) do
+    for _, parent in ipairs(type(p.parent) == "table" and p.parent or {}) do
       if not by_name[parent] then
         err(file, who, "parent '" .. tostring(parent) .. "' is not a phase")
       elseif by_name[parent].role ~= "outer" then
@@ -497,6 +579,7 @@ local function build_phases(schema, model, err)
       runtimes = p.runtimes, runtime_mask = mask(p.runtimes, RUNTIMES),
       lane = p.lane, lane_entry = model.lane_by_key[p.lane], parent = p.parent, cname = p.cname,
       variant = p.variant and u and u.variant_by_name[p.variant] or nil,
+      aicore_variant = (p.aicore_variant or p.variant) and u and u.variant_by_name[p.aicore_variant or p.variant] or nil,
       render_as = p.render_as, tasks_processed = p.tasks_processed,
       enum = "SL_PHASE_" .. util.upper(p.name),
     }

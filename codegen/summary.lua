@@ -4,7 +4,25 @@
 --]]
 local util = require("util")
 
-return function(model)
+local layout = require("layout")
+
+local function field_lines(b, lay)
+  for _, m in ipairs(lay.members) do
+    if m.union then
+      b:addf("      @%-6d %-28s %4d B  union", m.offset, m.name, m.size)
+      for _, leaf in ipairs(layout.leaves({ members = { m } })) do
+        b:addf("      @%-6d   %-26s %4d B  %s", leaf.offset, leaf.variant.name .. "." .. leaf.member.name,
+          leaf.member.size, leaf.member.ctype)
+      end
+    else
+      local dims = ""
+      for _, d in ipairs(m.dims) do dims = dims .. "[" .. d .. "]" end
+      b:addf("      @%-6d %-28s %4d B  %s%s", m.offset, m.gap and "(padding)" or m.name, m.size, m.ctype, dims)
+    end
+  end
+end
+
+return function(model, with_fields)
   local b = util.buffer()
   b:addf("swimlane schema %s (fingerprint %s)", model.schema.dir, model.fingerprint)
   b:add("")
@@ -14,6 +32,7 @@ return function(model)
     for _, lay in ipairs(rec.layouts or { rec.layout }) do
       local kind = rec.spec.buffer and string.format("%s (%d)", rec.spec.buffer.kind, rec.spec.buffer.id) or "-"
       b:addf("  %-30s %7d %5d  %-13s %s", lay.ctype, lay.size, lay.align, rec.min_level and rec.min_level.name or "-", kind)
+      if with_fields then field_lines(b, lay) end
     end
   end
   b:add("")

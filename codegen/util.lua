@@ -83,6 +83,27 @@ function M.buffer()
   return b
 end
 
+-- head .. items joined by ", " .. tail, wrapped at `width` columns; continuation
+-- lines are indented to line up after `head`'s opening parenthesis.
+function M.wrap(head, items, tail, width)
+  width = width or 100
+  local pad = string.rep(" ", #head)
+  local lines, cur = {}, head
+  for i, item in ipairs(items) do
+    local piece = item .. (i < #items and "," or tail)
+    local sep = (cur == head) and "" or " "
+    if cur ~= head and #cur + #sep + #piece > width then
+      lines[#lines + 1] = cur
+      cur = pad .. piece
+    else
+      cur = cur .. sep .. piece
+    end
+  end
+  if #items == 0 then cur = cur .. tail end
+  lines[#lines + 1] = cur
+  return table.concat(lines, "\n")
+end
+
 function M.align_up(n, a) return (n + a - 1) // a * a end
 
 function M.contains(list, value)

@@ -38,8 +38,8 @@ static void sl_json_write_aicore_task_any(FILE *f, const void *record, const sl_
   sl_json_write_aicore_task(f, (const sl_aicore_task_record *)record, ctx ? ctx->core_id : 0);
 }
 
-void sl_json_write_sched_phase(FILE *f, const sl_sched_phase_record *r) {
-  const enum sl_phase_variant v = sl_phase_variant_of(r->kind);
+void sl_json_write_sched_phase_for(FILE *f, const sl_sched_phase_record *r, unsigned producer) {
+  const enum sl_phase_variant v = sl_phase_variant_for(r->kind, producer);
   fputc('{', f);
   fprintf(f, "\"start_cycles\": %" PRIu64, (uint64_t)r->start_time);
   fprintf(f, ", \"end_cycles\": %" PRIu64, (uint64_t)r->end_time);
@@ -53,13 +53,17 @@ void sl_json_write_sched_phase(FILE *f, const sl_sched_phase_record *r) {
   fputc('}', f);
 }
 
+void sl_json_write_sched_phase(FILE *f, const sl_sched_phase_record *r) {
+  sl_json_write_sched_phase_for(f, r, SL_PRODUCER_AICPU);
+}
+
 static void sl_json_write_sched_phase_any(FILE *f, const void *record, const sl_export_ctx *ctx) {
   (void)ctx;
   sl_json_write_sched_phase(f, (const sl_sched_phase_record *)record);
 }
 
-void sl_json_write_sched_phase_metrics(FILE *f, const sl_sched_phase_record *r, uint64_t record_index) {
-  const enum sl_phase_variant v = sl_phase_variant_of(r->kind);
+void sl_json_write_sched_phase_metrics_for(FILE *f, const sl_sched_phase_record *r, uint64_t record_index, unsigned producer) {
+  const enum sl_phase_variant v = sl_phase_variant_for(r->kind, producer);
   fputc('{', f);
   fprintf(f, "\"record_index\": %" PRIu64, (uint64_t)record_index);
   int first = 0;
@@ -76,6 +80,10 @@ void sl_json_write_sched_phase_metrics(FILE *f, const sl_sched_phase_record *r, 
   fprintf(f, "%s\"shared_at_end\": [%" PRId32 ",%" PRId32 ",%" PRId32 "]", first ? "" : ", ", (int32_t)r->shared_depth_at_end[0], (int32_t)r->shared_depth_at_end[1], (int32_t)r->shared_depth_at_end[2]);
   first = 0;
   fputc('}', f);
+}
+
+void sl_json_write_sched_phase_metrics(FILE *f, const sl_sched_phase_record *r, uint64_t record_index) {
+  sl_json_write_sched_phase_metrics_for(f, r, record_index, SL_PRODUCER_AICPU);
 }
 
 void sl_json_write_orch_phase(FILE *f, const sl_orch_phase_record *r) {

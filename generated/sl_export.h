@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sl_phases.h"
 #include "sl_platforms.h"
 #include "sl_records.h"
 
@@ -46,15 +47,19 @@ size_t sl_buffer_count_offset(enum sl_buffer_kind kind, unsigned capacity);
 size_t sl_buffer_bytes(enum sl_buffer_kind kind, unsigned capacity);
 
 /* JSON writers (seed 000 §3.2 on-disk schema). Rows print as [a, b, c], objects as
-** {"key": value, ...}; 64-bit values exact; nothing before or after. */
+** {"key": value, ...}; 64-bit values exact; nothing before or after. The _for
+** forms take the stream's producer (SL_PRODUCER_*): an A5 HBG AICore Scheduler's
+** complete / dispatch / resolve records carry a task id instead of pop counts. */
 /* scheduler_tasks.records: sl_aicpu_task_record */
 void sl_json_write_aicpu_task(FILE *f, const sl_aicpu_task_record *r, uint32_t core_id);
 /* aicore_tasks: sl_aicore_task_record */
 void sl_json_write_aicore_task(FILE *f, const sl_aicore_task_record *r, uint32_t core_id);
 /* scheduler_records.streams[].records: sl_sched_phase_record */
 void sl_json_write_sched_phase(FILE *f, const sl_sched_phase_record *r);
+void sl_json_write_sched_phase_for(FILE *f, const sl_sched_phase_record *r, unsigned producer);
 /* scheduler_records.streams[].metrics: sl_sched_phase_record */
 void sl_json_write_sched_phase_metrics(FILE *f, const sl_sched_phase_record *r, uint64_t record_index);
+void sl_json_write_sched_phase_metrics_for(FILE *f, const sl_sched_phase_record *r, uint64_t record_index, unsigned producer);
 /* aicpu_orchestrator_phases[]: sl_orch_phase_record */
 void sl_json_write_orch_phase(FILE *f, const sl_orch_phase_record *r);
 /* aicpu_lifecycle_records: sl_aicpu_lifecycle_record */

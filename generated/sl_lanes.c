@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
-const sl_view_info sl_view_table[SL_VIEW_COUNT] = {
+const sl_view_info sl_view_table[SL_VIEW_TABLE_LEN] = {
     {1, "orchestrator", "AICPU Orchestrator", 1, "orchestrator phases present (level 4)"},
     {2, "scheduler", "AICPU Scheduler", 2, "scheduler phases present (level 3)"},
     {3, "scheduler_view", "Scheduler View", 3, "any task has dispatch and finish times (level 2)"},
@@ -18,7 +18,7 @@ const sl_view_info sl_view_table[SL_VIEW_COUNT] = {
     {6, "aicpu_lifecycle", "AICPU Lifecycle", 6, "aicpu_lifecycle_records present (A5 HBG, level 2)"},
 };
 
-const sl_lane_info sl_lane_table[SL_LANE_COUNT] = {
+const sl_lane_info sl_lane_table[SL_LANE_TABLE_LEN] = {
     {"orch", SL_VIEW_ORCHESTRATOR, 1, 4000, 1, "Orch_{index}", -1, "orchestrator thread"},
     {"host_orch", SL_VIEW_ORCHESTRATOR, 1, 4000, 1, "Host_{index}", -1, "host orchestrator thread"},
     {"host_h2d", SL_VIEW_ORCHESTRATOR, 1, 4100, 0, "H2D", -1, "none (one lane)"},
@@ -36,13 +36,13 @@ const sl_lane_info sl_lane_table[SL_LANE_COUNT] = {
 };
 
 const sl_view_info *sl_view_by_key(const char *key) {
-  for (int i = 0; key && i < SL_VIEW_COUNT; i++)
+  for (int i = 0; key && i < SL_VIEW_TABLE_LEN; i++)
     if (strcmp(sl_view_table[i].key, key) == 0) return &sl_view_table[i];
   return NULL;
 }
 
 const sl_lane_info *sl_lane_by_key(const char *key) {
-  for (int i = 0; key && i < SL_LANE_COUNT; i++)
+  for (int i = 0; key && i < SL_LANE_TABLE_LEN; i++)
     if (strcmp(sl_lane_table[i].key, key) == 0) return &sl_lane_table[i];
   return NULL;
 }

@@ -15,7 +15,7 @@ enum sl_view_id {
   SL_VIEW_WORKER_VIEW = 3, /* pid 4 */
   SL_VIEW_GRAPH_EXECUTION = 4, /* pid 5 */
   SL_VIEW_AICPU_LIFECYCLE = 5, /* pid 6 */
-  SL_VIEW_COUNT
+  SL_VIEW_TABLE_LEN
 };
 
 /* Lanes (Perfetto threads) the converter routes records to. */
@@ -34,7 +34,7 @@ enum sl_lane_id {
   SL_LANE_WORKER_AICPU = 11,
   SL_LANE_GRAPH = 12,
   SL_LANE_LIFECYCLE = 13,
-  SL_LANE_COUNT
+  SL_LANE_TABLE_LEN
 };
 
 typedef struct sl_view_info {
@@ -56,8 +56,8 @@ typedef struct sl_lane_info {
   const char *indexed_by;
 } sl_lane_info;
 
-extern const sl_view_info sl_view_table[SL_VIEW_COUNT];
-extern const sl_lane_info sl_lane_table[SL_LANE_COUNT];
+extern const sl_view_info sl_view_table[SL_VIEW_TABLE_LEN];
+extern const sl_lane_info sl_lane_table[SL_LANE_TABLE_LEN];
 
 const sl_view_info *sl_view_by_key(const char *key);
 const sl_lane_info *sl_lane_by_key(const char *key);

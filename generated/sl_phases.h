@@ -64,6 +64,7 @@ typedef struct sl_phase_info {
   const char *cname;           /* Perfetto colour, NULL for markers                   */
   enum sl_phase_variant variant;
   const char *variant_name;    /* NULL when the union is unused                       */
+  enum sl_phase_variant aicore_variant; /* the variant from an A5 HBG AICore Scheduler  */
   const char *render_as;       /* draw under this phase's name, or NULL               */
   const char *tasks_processed; /* what tasks_processed counts                         */
 } sl_phase_info;
@@ -84,5 +85,7 @@ int sl_phase_id_is_retired(uint32_t id);
 const char *sl_phase_alias_target(const char *name);
 /* The union variant of a phase kind (unknown kinds: the union's default). */
 enum sl_phase_variant sl_phase_variant_of(uint32_t kind);
+/* Same for a record of a stream from `producer` (SL_PRODUCER_AICPU / _AICORE). */
+enum sl_phase_variant sl_phase_variant_for(uint32_t kind, unsigned producer);
 
 #endif /* SL_PHASES_H */

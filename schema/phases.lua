@@ -17,6 +17,8 @@
 **     cname           Perfetto colour name of the bar (markers: nil)
 **     variant         nil | a variant name of sl_sched_phase_record.phase_data
 **                     ("dispatch": pop_hit/pop_miss, "task": local_id/ring_id -> task_id)
+**     aicore_variant  the variant when an A5 HBG AICore Scheduler emits it (default: variant);
+**                     its task-bound bars carry the task id
 **     render_as       draw with another phase's name (HBG resolve_standalone -> resolve)
 **     tasks_processed what the record's tasks_processed counts
 **   }
@@ -31,11 +33,11 @@ return {
   phases = {
     { id = 0, name = "complete", display = "complete", aicore_display = "Completion", role = "outer",
       producers = { "aicpu", "aicore" }, runtimes = { "tmr", "hbg" }, lane = "sched",
-      cname = "good",
+      cname = "good", aicore_variant = "task",
       tasks_processed = "FIN'd subtasks + SPMD sub-block retires this iteration" },
     { id = 1, name = "dispatch", display = "dispatch", aicore_display = "Dispatch", role = "outer",
       producers = { "aicpu", "aicore" }, runtimes = { "tmr", "hbg" }, lane = "sched",
-      cname = "terrible", variant = "dispatch",
+      cname = "terrible", variant = "dispatch", aicore_variant = "task",
       tasks_processed = "subtasks published this iteration" },
     { id = 2, name = "release", display = "release", role = "outer",
       producers = { "aicpu" }, runtimes = { "tmr" }, lane = "sched",
@@ -51,7 +53,7 @@ return {
       tasks_processed = "blocks staged by speculative early dispatch this pass" },
     { id = 6, name = "resolve", display = "resolve", aicore_display = "Resolve", role = "inner", parent = { "complete", "dummy" },
       producers = { "aicpu", "aicore" }, runtimes = { "tmr", "hbg" }, lane = "sched_sub",
-      cname = "vsync_highlight_color",
+      cname = "vsync_highlight_color", aicore_variant = "task",
       tasks_processed = "consumers visited after completion (walks under 1 us are not emitted)" },
     { id = 7, name = "dummy_task", display = "dummy", role = "marker",
       producers = { "aicpu" }, runtimes = { "tmr", "hbg" }, lane = "worker_aicpu",

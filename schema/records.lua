@@ -42,7 +42,7 @@
 **                  metrics (sched phases): a second object writer, same column forms
 **   }
 **   capture = the protobuf container (proto emitter): list of messages
-**             { name, fields = list of { name, type, pb, repeated } }; types are proto
+**             { name, doc, fields = list of { name, type, pb, repeated, doc } }; types are proto
 **             scalars or record proto names / other capture messages
 --]]
 return {
@@ -268,16 +268,16 @@ return {
   },
 
   capture = {
-    { name = "Metadata", fields = {
+    { name = "Metadata", doc = "chip_swimlane_records.json \"metadata\"", fields = {
         { name = "clock_freq_hz", type = "uint64", pb = 1 },
         { name = "num_cores", type = "uint32", pb = 2 },
-        { name = "core_types", type = "string", pb = 3, repeated = true },
-        { name = "core_to_thread", type = "sint32", pb = 4, repeated = true },
+        { name = "core_types", type = "string", pb = 3, repeated = true, doc = "\"aic\" | \"aiv\" by core id" },
+        { name = "core_to_thread", type = "sint32", pb = 4, repeated = true, doc = "-1 = unassigned (level >= 3)" },
         { name = "platform", type = "string", pb = 5 },
         { name = "runtime", type = "string", pb = 6 },
-        { name = "task_producer", type = "string", pb = 7 },
+        { name = "task_producer", type = "string", pb = 7, doc = "scheduler_tasks.producer: aicpu | aicore" },
     } },
-    { name = "StreamCapture", fields = {
+    { name = "StreamCapture", doc = "per-stream accounting (scheduler_records.streams[].capture)", fields = {
         { name = "committed", type = "uint64", pb = 1 },
         { name = "dropped", type = "uint64", pb = 2 },
         { name = "truncated", type = "bool", pb = 3 },
@@ -299,7 +299,7 @@ return {
         { name = "runtime", type = "string", pb = 4 },
         { name = "producer", type = "string", pb = 5 },
         { name = "core_type", type = "string", pb = 6 },
-        { name = "physical_core_id", type = "sint64", pb = 7 },
+        { name = "physical_core_id", type = "sint64", pb = 7, doc = "-1 = null (AICPU producers)" },
         { name = "capture", type = "StreamCapture", pb = 8 },
         { name = "records", type = "SchedPhaseRecord", pb = 9, repeated = true },
     } },
@@ -308,8 +308,8 @@ return {
         { name = "capture", type = "StreamCapture", pb = 2 },
         { name = "records", type = "OrchPhaseRecord", pb = 3, repeated = true },
     } },
-    { name = "Capture", fields = {
-        { name = "schema_fingerprint", type = "string", pb = 1 },
+    { name = "Capture", doc = "the whole capture: everything chip_swimlane_records.json carries", fields = {
+        { name = "schema_fingerprint", type = "string", pb = 1, doc = "SL_SCHEMA_FINGERPRINT of the writer" },
         { name = "chip_swimlane_level", type = "uint32", pb = 2 },
         { name = "metadata", type = "Metadata", pb = 3 },
         { name = "aicore_tasks", type = "AicoreTaskStream", pb = 4, repeated = true },

@@ -3,8 +3,9 @@
 **
 ** Every buffer is allocated here (and remembered, so destroy frees each one
 ** exactly once whatever state the run ended in). A live pool is seeded with
-** its platform count: `slot_count` straight into its free queue, the rest into
-** the kind's recycled lane. After the collector copies a buffer out it goes on
+** its platform count: up to min(slot_count, count - 1) straight into its free
+** queue (the same limit every later top-up keeps), the rest into the kind's
+** recycled lane. After the collector copies a buffer out it goes on
 ** the done list; the replenish thread moves it back to the recycled lane,
 ** and drain threads top free queues up from there. Unless the configuration
 ** fixes the buffer count, lanes that run below their watermark grow, up to
@@ -83,6 +84,10 @@ int sl_coll_buffers_init(sl_collector *c) {
   }
   unsigned slots = dp->g.slot_count;
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+    /* A pool never queues more than its own share minus the active buffer,
+    ** so with a fixed buffer count one pool cannot hoard what another needs. */
+    unsigned share = c->per_pool[k] > 1 ? c->per_pool[k] - 1 : 1;
+    c->fq_limit[k] = share < slots ? share : slots;
     int live = 0;
     for (int i = 0; i < sl_devprof_pool_count(dp, k); i++) {
       if (!sl_devprof_pool_live(dp, k, i)) continue;
@@ -91,7 +96,7 @@ int sl_coll_buffers_init(sl_collector *c) {
       for (unsigned b = 0; b < c->per_pool[k]; b++) {
         uint64_t buf = new_buffer(c, k);
         if (!buf) return -1;
-        if (b >= slots || sl_fq_push(fq, slots, buf) != 0)
+        if (b >= c->fq_limit[k] || sl_fq_push(fq, slots, buf) != 0)
           if (sl_buflist_push(&c->recycled[k], buf) != 0) return -1;
       }
     }
@@ -121,7 +126,7 @@ unsigned sl_coll_topup(sl_collector *c, unsigned kind, int index) {
   sl_free_queue *fq = &dp->pools[kind][index].free_queue;
   unsigned slots = dp->g.slot_count, pushed = 0;
   pthread_mutex_lock(&c->pool_mu[kind][index]);
-  while (sl_fq_depth(fq) < slots) {
+  while (sl_fq_depth(fq) < c->fq_limit[kind]) {
     uint64_t buf = buflist_pop(&c->recycled[kind]);
     if (!buf) break;
     if (sl_fq_push(fq, slots, buf) != 0) { /* cannot happen: we are the only writer */

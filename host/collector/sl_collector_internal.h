@@ -61,6 +61,7 @@ struct sl_collector {
   size_t allocated[SL_BUF_KIND_COUNT];     /* buffers in existence, per kind      */
   size_t max_buffers[SL_BUF_KIND_COUNT];   /* growth cap                          */
   size_t watermark[SL_BUF_KIND_COUNT];     /* recycled low-water mark             */
+  unsigned fq_limit[SL_BUF_KIND_COUNT];    /* free-queue fill target per pool     */
   pthread_mutex_t *pool_mu[SL_BUF_KIND_COUNT]; /* one host writer per free queue  */
   sl_buflist recycled[SL_BUF_KIND_COUNT];
   sl_buflist done;                         /* collected buffers awaiting recycle  */

@@ -179,6 +179,10 @@ int sl_collector_export_json(sl_collector *c, const char *path) {
 int sl_collector_export(sl_collector *c, const char *dir) {
   if (!c) return -1;
   if (!c->dp) return 0;
+  if (!dir || !*dir) {
+    sl_error("collector", "no output directory for the capture");
+    return -1;
+  }
   if (sl_mkdirs(dir) != 0) return -1;
   char *json = sl_path_join(dir, "chip_swimlane_records.json");
   char *pb = sl_path_join(dir, "chip_swimlane_records.pb");

@@ -131,18 +131,22 @@ static void topup_owned(sl_shard *s) {
     for (int i = s->index; i < sl_devprof_pool_count(c->dp, k); i += c->nshards) sl_coll_topup(c, k, i);
 }
 
+/* Idle back-off: 64 quiet polls, then naps that double from 20 us to 1 ms,
+** so an idle collector leaves the (few) host CPUs to the device threads. */
+static unsigned backoff_us(unsigned naps) { return naps >= 6 ? 1000u : 20u << naps; }
+
 static void *drain_main(void *arg) {
   sl_shard *s = arg;
   sl_collector *c = s->c;
-  unsigned idle = 0;
+  unsigned idle = 0, naps = 0;
   while (atomic_load(&c->running)) {
     if (drain_pass(s)) {
-      idle = 0;
+      idle = naps = 0;
       continue;
     }
-    if (++idle % 64 == 0) { /* 64 quiet polls, then rest a little */
+    if (++idle % 64 == 0) {
       topup_owned(s);
-      nap_us(20);
+      nap_us(backoff_us(naps++));
     }
   }
   drain_pass(s); /* the device threads are joined: one last full pass */
@@ -242,10 +246,12 @@ static int update_freeze(sl_collector *c) {
 
 static void *replenish_main(void *arg) {
   sl_collector *c = arg;
+  unsigned naps = 0;
   while (atomic_load(&c->running)) {
     size_t work = sl_coll_recycle(c);
     if (c->dp->g.backpressure) work += (size_t)update_freeze(c);
-    if (!work) nap_us(20);
+    if (work) naps = 0;
+    else nap_us(backoff_us(naps++));
   }
   /* never leave a producer parked */
   sl_st_rel32(&c->dp->bp->rq_freeze_active, 0);

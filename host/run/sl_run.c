@@ -22,14 +22,14 @@ typedef struct run_opts {
   const char *workload, *case_name, *platform, *out_root;
   int level, dep_gen, dump_args, rounds;
   int aic, aiv, sched, ring;
-  int quiet;
+  int quiet, backpressure;
 } run_opts;
 
 static void usage(FILE *f) {
   fputs("usage: swimlane run WORKLOAD [--case NAME] [--platform a2a3sim|a5sim]\n"
         "                    [--enable-chip-swimlane [0-4]] [--enable-dep-gen] [--dump-args 0-3]\n"
         "                    [--rounds N] [-o DIR] [--aic N] [--aiv N] [--sched-threads N]\n"
-        "                    [--full-chip] [--ring N] [-q]\n"
+        "                    [--full-chip] [--ring N] [--backpressure] [-q]\n"
         "\nWORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
         "A bare --enable-chip-swimlane means level 4; --rounds above 1 disables capture.\n"
         "Defaults: 2 AIC + 4 AIV, 2 scheduler threads + 1 orchestrator; --full-chip = 24 AIC + 48 AIV,\n"
@@ -49,7 +49,7 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
-  *o = (run_opts){NULL, NULL, "a2a3sim", "outputs", 0, 0, 0, 1, 2, 4, 2, 0, 0};
+  *o = (run_opts){NULL, NULL, "a2a3sim", "outputs", 0, 0, 0, 1, 2, 4, 2, 0, 0, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     long v;
@@ -99,6 +99,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     }
     if (!strcmp(a, "-q")) {
       o->quiet = 1;
+      continue;
+    }
+    if (!strcmp(a, "--backpressure")) {
+      o->backpressure = 1;
       continue;
     }
     if (!strcmp(a, "--full-chip")) {
@@ -201,6 +205,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     cc.num_cores = ncores;
     cc.core_types = types;
     cc.num_aicpu_threads = o->sched + 1;
+    cc.backpressure = o->backpressure;
     coll = sl_collector_create(&cc);
     if (!coll) return 1;
     dp = sl_collector_device(coll);
@@ -220,6 +225,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   sl_run_set_case(&ctx, case_idx);
   g_coll = coll;
   g_rt = rt;
+  if (g_sigint) sl_rt_interrupt(rt); /* a signal that came before g_rt was set */
   if (coll && sl_collector_start(coll)) {
     sl_rt_destroy(rt);
     sl_collector_destroy(coll);
@@ -312,21 +318,25 @@ int sl_cmd_run(int argc, char **argv) {
     sl_workload_free(&wl);
     return 1;
   }
-  int want_dir = level > 0 || o.dep_gen || o.dump_args;
-  char *out_dir = want_dir ? make_out_dir(o.out_root, wl.klass, case_name) : NULL;
-  if (want_dir && !out_dir) {
-    sl_workload_free(&wl);
-    return 1;
-  }
+  /* Installed before the output directory exists, so once it does a SIGINT is ours. */
   struct sigaction sa, old;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
   sigemptyset(&sa.sa_mask);
+  g_sigint = 0;
   sigaction(SIGINT, &sa, &old);
+  int want_dir = level > 0 || o.dep_gen || o.dump_args;
+  char *out_dir = want_dir ? make_out_dir(o.out_root, wl.klass, case_name) : NULL;
+  if (want_dir && !out_dir) {
+    sigaction(SIGINT, &old, NULL);
+    sl_workload_free(&wl);
+    return 1;
+  }
   int rc = 0;
   for (int r = 0; r < o.rounds && rc == 0 && !g_sigint; r++)
     rc = run_round(&o, &wl, case_idx, case_name, plat, level, r == 0 ? out_dir : NULL);
   sigaction(SIGINT, &old, NULL);
+  if (g_sigint && rc == 0) rc = 130;
   if (out_dir && !o.quiet) printf("swimlane: outputs in %s\n", out_dir);
   free(out_dir);
   sl_workload_free(&wl);

@@ -29,7 +29,13 @@ function M.render(spec, plan)
   b.add("add_compile_definitions(_POSIX_C_SOURCE=200809L _DEFAULT_SOURCE)")
   for flag in (spec.extra_flags or ""):gmatch("%S+") do b.add("add_link_options(%s)", flag) end
   b.add("include_directories(")
-  for _, d in ipairs(spec.include_dirs) do b.add("  %s", util.cmq(d)) end
+  local seen = {}
+  for _, d in ipairs(spec.include_dirs) do
+    if not seen[d] then
+      seen[d] = true
+      b.add("  %s", util.cmq(d))
+    end
+  end
   b.add(")")
   b.add("")
   b.add("# one translation unit, compiled per sub-core arch")
@@ -46,6 +52,7 @@ function M.render(spec, plan)
   b.add("  -Wl,--whole-archive")
   for _, lib in ipairs(spec.libs) do b.add("  %s", util.cmq(lib)) end
   b.add("  -Wl,--no-whole-archive")
+  for _, lib in ipairs(spec.dep_libs or {}) do b.add("  %s", util.cmq(lib)) end
   b.add("  Threads::Threads m)")
   return b.text()
 end

@@ -65,12 +65,16 @@ function M.render(spec, plan)
   b.add("  }")
   b.add("}")
   b.add("")
-  b.add("/* Stamp `value` (little-endian, truncated to elem bytes) at every element step. */")
-  b.add("static void fill(unsigned char *buf, uint64_t bytes, size_t elem, int64_t value) {")
-  b.add("  for (uint64_t off = 0; off + elem <= bytes; off += elem)")
-  b.add("    for (size_t k = 0; k < elem; k++) buf[off + k] = (unsigned char)((uint64_t)value >> (8 * k));")
-  b.add("}")
-  b.add("")
+  local any_fill = false
+  for _, t in ipairs(spec.tensors) do any_fill = any_fill or t.init == "fill" end
+  if any_fill then
+    b.add("/* Stamp `value` (little-endian, truncated to elem bytes) at every element step. */")
+    b.add("static void fill(unsigned char *buf, uint64_t bytes, size_t elem, int64_t value) {")
+    b.add("  for (uint64_t off = 0; off + elem <= bytes; off += elem)")
+    b.add("    for (size_t k = 0; k < elem; k++) buf[off + k] = (unsigned char)((uint64_t)value >> (8 * k));")
+    b.add("}")
+    b.add("")
+  end
   b.add("int main(int argc, char **argv) {")
   b.add('  const char *out = argc > 1 ? argv[1] : "trace.json";')
   b.add("  alarm(kMaxSeconds); /* --max-time */")

@@ -2,6 +2,7 @@
 ** sl_rt_aicore.c — one simulated AICore: poll DATA_MAIN_BASE for a new token, ACK,
 ** run the kernel, FIN, and write this task's timing record (level >= 1).
 */
+#include "sl_park.h"
 #include "sl_rt_internal.h"
 
 void *sl_rt_aicore_main(void *arg) {
@@ -12,12 +13,22 @@ void *sl_rt_aicore_main(void *arg) {
   sl_aicore_cursor cursor;
   sl_aicore_cursor_init(&cursor);
   uint32_t last = 0;
+  int idle = 0;
   for (;;) {
     uint32_t tok = atomic_load_explicit(&core->data_main_base, memory_order_acquire);
     if (tok == last || tok == 0) {
-      sl_rt_spin_hint();
+      if (++idle < SL_RT_SPIN_BEFORE_PARK) {
+        sl_rt_spin_hint();
+        continue;
+      }
+      /* park: announce, re-check, sleep while the token is unchanged */
+      atomic_store(&core->sleeping, 1);
+      tok = atomic_load(&core->data_main_base);
+      if (tok == last || tok == 0) sl_park_wait(&core->data_main_base, tok, 1000000);
+      atomic_store(&core->sleeping, 0);
       continue;
     }
+    idle = 0;
     if (tok == SL_REG_EXIT) break;
     last = tok;
     uint64_t receive = 0;
@@ -33,7 +44,8 @@ void *sl_rt_aicore_main(void *arg) {
     uint64_t end = dp ? sl_rt_cycles(freq) : 0;
     uint64_t token_raw = core->task_token;
     /* tensormap_and_ringbuffer order: FIN, then the record (into the reserved slot). */
-    atomic_store_explicit(&core->cond, tok | SL_REG_FIN_BIT, memory_order_release);
+    atomic_store(&core->cond, tok | SL_REG_FIN_BIT);
+    sl_rt_ring(&rt->sched[core->owner]);
     if (rec)
       sl_devprof_aicore_commit(rec, start, end, token_raw, tok, (uint32_t)(start - receive));
   }

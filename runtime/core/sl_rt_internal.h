@@ -44,11 +44,11 @@ struct sl_rt_task {
   int predicate;
   int is_dummy, is_alloc;
   int ntensors, nscalars;
-  sl_rt_tensor *tensors;     /* ntensors (one allocation with dirs) */
+  /* the payload: args[] is built from these at dispatch (tensors first, then scalars) */
+  sl_rt_tensor *tensors;     /* ntensors; one allocation holding tensors, dirs, scalars */
   sl_arg_dir *dirs;
-  sl_rt_scalar scalars[SL_RT_MAX_SCALAR_ARGS];
-  int64_t args[SL_ARG_SLOTS];   /* positional payload (descriptor pointers, scalars) */
-  sl_tensor_desc *descs;        /* ntensors, 64-byte aligned */
+  sl_rt_scalar *scalars;     /* nscalars */
+  sl_tensor_desc *descs;     /* ntensors, 64-byte aligned */
 
   atomic_int fanin;          /* unresolved predecessors + 1 submit guard */
   atomic_int pending;        /* subtasks not yet FIN'd */
@@ -62,9 +62,10 @@ struct sl_rt_task {
 /* One simulated AICore: its registers and the payload the scheduler fills before
 ** publishing a token. Registers are atomics (release writes, acquire reads). */
 typedef struct sl_rt_core {
-  _Atomic uint32_t data_main_base; /* AICPU -> AICore token            */
+  _Alignas(64) _Atomic uint32_t data_main_base; /* AICPU -> AICore token */
   _Atomic uint32_t cond;           /* AICore -> AICPU ACK / FIN + token  */
-  char pad0[56];
+  _Atomic int sleeping;            /* AICore parked on data_main_base     */
+  char pad0[52];
   /* payload, written by the owning scheduler while the core is idle */
   sl_kernel_fn fn;
   int64_t args[SL_ARG_SLOTS];
@@ -85,6 +86,9 @@ typedef struct sl_rt_core {
 } sl_rt_core;
 
 typedef struct sl_rt_sched {
+  _Alignas(64) _Atomic uint32_t doorbell; /* bumped by FINs, new ready work, exit */
+  _Atomic int sleeping;                   /* the thread is parked on doorbell    */
+  char pad0[56];
   sl_rt *rt;
   int idx;
   int cores[SL_RT_MAX_CORES];
@@ -117,6 +121,8 @@ struct sl_rt {
   char err[256];
 
   atomic_uint_fast64_t submitted, released, inflight;
+  _Atomic uint32_t ring_bell;  /* bumped by the release phase             */
+  _Atomic int orch_sleeping;   /* orchestrator parked waiting for a slot  */
   atomic_int orch_done;
   atomic_int interrupted;
   atomic_uint_fast64_t completed, kernel_tasks, dummy_tasks, skipped_tasks, alloc_tasks;
@@ -126,6 +132,13 @@ struct sl_rt {
   sl_rt_dump_entry *dump;
   size_t ndump, capdump;
 };
+
+/* Idle polls (each a sched_yield) before a thread parks. */
+#define SL_RT_SPIN_BEFORE_PARK 16
+
+/* sl_rt_sched.c: wake scheduler s if it is parked. */
+void sl_rt_ring(sl_rt_sched *s);
+void sl_rt_ring_all(sl_rt *rt);
 
 /* sl_rt_orch.c */
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t);

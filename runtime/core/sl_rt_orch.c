@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl_park.h"
 #include "sl_rt_internal.h"
 #include "sl_tdesc.h"
 
@@ -147,14 +148,23 @@ void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
     fputs("swimlane: runtime: out of memory in the ready queue\n", stderr);
     abort();
   }
+  sl_rt_ring_all(rt);
 }
 
 /* Wait for a ring slot: the scheduler's release phase frees them. */
 static int wait_ring(sl_rt *rt) {
   uint64_t cap = (uint64_t)(rt->cfg.ring_size > 0 ? rt->cfg.ring_size : 4096);
+  int idle = 0;
   while (atomic_load_explicit(&rt->inflight, memory_order_acquire) >= cap) {
     if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return -1;
-    sl_rt_spin_hint();
+    if (++idle < SL_RT_SPIN_BEFORE_PARK) {
+      sl_rt_spin_hint();
+      continue;
+    }
+    uint32_t bell = atomic_load(&rt->ring_bell);
+    atomic_store(&rt->orch_sleeping, 1);
+    if (atomic_load(&rt->inflight) >= cap) sl_park_wait(&rt->ring_bell, bell, 200000);
+    atomic_store(&rt->orch_sleeping, 0);
   }
   return 0;
 }
@@ -233,23 +243,28 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
   atomic_init(&t->fanin, 1); /* submit guard */
   if (t->ntensors) {
     t->descs = aligned_alloc(64, ((size_t)t->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
-    t->tensors = malloc((size_t)t->ntensors * (sizeof *t->tensors + sizeof *t->dirs));
-    if (!t->descs || !t->tensors) {
+    if (!t->descs) {
       set_err(rt, "out of memory");
       return UINT64_MAX;
     }
   }
-  t->dirs = t->tensors ? (sl_arg_dir *)(t->tensors + t->ntensors) : NULL;
+  if (t->ntensors || t->nscalars) {
+    t->tensors = malloc((size_t)t->ntensors * (sizeof *t->tensors + sizeof *t->dirs) +
+                        (size_t)t->nscalars * sizeof *t->scalars + sizeof(sl_rt_scalar));
+    if (!t->tensors) {
+      set_err(rt, "out of memory");
+      return UINT64_MAX;
+    }
+    /* layout: tensors | scalars | dirs (keeps each array aligned) */
+    t->scalars = (sl_rt_scalar *)(t->tensors + t->ntensors);
+    t->dirs = (sl_arg_dir *)(t->scalars + t->nscalars);
+  }
   for (int i = 0; i < t->ntensors; i++) {
     t->tensors[i] = s->tensors[i];
     t->dirs[i] = s->dirs[i];
     fill_desc(&t->descs[i], &t->tensors[i]);
-    t->args[i] = (int64_t)(uintptr_t)&t->descs[i];
   }
-  for (int i = 0; i < t->nscalars; i++) {
-    t->scalars[i] = s->scalars[i];
-    t->args[t->ntensors + i] = (int64_t)s->scalars[i].raw;
-  }
+  for (int i = 0; i < t->nscalars; i++) t->scalars[i] = s->scalars[i];
 
   /* Dependencies: explicit, creator (first use of an alloc_tensors buffer), tensormap. */
   for (int i = 0; i < s->ndeps; i++) {
@@ -261,7 +276,7 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
     const sl_rt_tensor *tt = &t->tensors[i];
     uint64_t lo, hi;
     span(tt, &lo, &hi);
-    uint64_t tid = sl_rt_tensor_id(tt->buf);
+    uint64_t tid = rt->cfg.dep_gen ? sl_rt_tensor_id(tt->buf) : 0; /* only deps.json needs it */
     if (tt->buf->creator_task != UINT64_MAX) {
       if (push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1})) goto oom;
     }
@@ -361,7 +376,7 @@ static void *gather(const sl_rt_tensor *t, uint64_t *bytes) {
 /* stage 0: inputs, inouts and scalars before dispatch; stage 1: outputs and inouts
 ** after completion. Dummies and allocs have nothing to dump. */
 void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage) {
-  if (t->is_dummy || t->is_alloc) return;
+  if (t->is_dummy || t->is_alloc || !t->predicate) return; /* nothing ran */
   sl_rt_dump_entry e;
   memset(&e, 0, sizeof e);
   e.task_id = t->id;

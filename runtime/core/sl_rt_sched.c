@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl_park.h"
 #include "sl_rt_internal.h"
 
 typedef struct phase_ctx {
@@ -29,6 +30,21 @@ static void emit(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_
   int16_t d1[3];
   depths(pc->rt, d1);
   sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, d1);
+}
+
+void sl_rt_ring(sl_rt_sched *s) {
+  atomic_fetch_add(&s->doorbell, 1);
+  if (atomic_load(&s->sleeping)) sl_park_wake(&s->doorbell);
+}
+
+void sl_rt_ring_all(sl_rt *rt) {
+  for (int i = 0; i < rt->cfg.num_sched; i++) sl_rt_ring(&rt->sched[i]);
+}
+
+/* Publish a token and wake the core if it is parked. */
+static void publish(sl_rt_core *c, uint32_t tok) {
+  atomic_store(&c->data_main_base, tok);
+  if (atomic_load(&c->sleeping)) sl_park_wake(&c->data_main_base);
 }
 
 /* Resolve a finished task's successors (any thread). Successors whose last
@@ -122,7 +138,9 @@ static void dispatch_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, 
                          uint64_t ts) {
   sl_rt *rt = pc->rt;
   c->fn = t->fns[slot];
-  memcpy(c->args, t->args, sizeof c->args);
+  memset(c->args, 0, sizeof c->args);
+  for (int i = 0; i < t->ntensors; i++) c->args[i] = (int64_t)(uintptr_t)&t->descs[i];
+  for (int i = 0; i < t->nscalars; i++) c->args[t->ntensors + i] = (int64_t)t->scalars[i].raw;
   c->lc.block_idx = block;
   c->lc.block_num = t->block_num;
   c->gc.sub_block_id = lane;
@@ -136,7 +154,7 @@ static void dispatch_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, 
   c->token = next_token(c);
   c->dispatch_ts = ts;
   if (rt->cfg.dp) sl_devprof_on_dispatch(rt->cfg.dp, c->id, pc->s->idx, c->token);
-  atomic_store_explicit(&c->data_main_base, c->token, memory_order_release);
+  publish(c, c->token);
   pc->s->dispatches++;
 }
 
@@ -237,6 +255,8 @@ static int phase_release(phase_ctx *pc) {
   s->release_head = NULL;
   atomic_fetch_sub_explicit(&pc->rt->inflight, (uint64_t)n, memory_order_acq_rel);
   atomic_fetch_add_explicit(&pc->rt->released, (uint64_t)n, memory_order_acq_rel);
+  atomic_fetch_add(&pc->rt->ring_bell, 1);
+  if (atomic_load(&pc->rt->orch_sleeping)) sl_park_wake(&pc->rt->ring_bell);
   if (pc->dp) emit(pc, SL_RT_PH_RELEASE, t0, sl_rt_cycles(pc->freq), (uint32_t)n, 0, 0, d0);
   return n;
 }
@@ -245,6 +265,33 @@ static int any_busy(sl_rt *rt, sl_rt_sched *s) {
   for (int i = 0; i < s->ncores; i++)
     if (rt->cores[s->cores[i]].busy) return 1;
   return 0;
+}
+
+/* Anything that would make the next iteration do work (checked before parking):
+** a FIN to collect, ready work some idle core of ours could take, dummies, releases,
+** or the end of the run. */
+static int work_pending(sl_rt *rt, sl_rt_sched *s) {
+  int idle_aic = 0, idle_aiv = 0, idle_cluster = 0;
+  for (int i = 0; i < s->ncores; i++) {
+    sl_rt_core *c = &rt->cores[s->cores[i]];
+    if (!c->busy) {
+      if (c->is_aic) idle_aic = 1;
+      else idle_aiv = 1;
+    } else if (atomic_load_explicit(&c->cond, memory_order_acquire) == (c->token | SL_REG_FIN_BIT)) {
+      return 1;
+    }
+  }
+  for (int k = 0; k < s->nclusters && !idle_cluster; k++) {
+    int cl = s->clusters[k];
+    idle_cluster = !rt->cores[cl].busy && !rt->cores[rt->cfg.num_aic + 2 * cl].busy &&
+                   !rt->cores[rt->cfg.num_aic + 2 * cl + 1].busy;
+  }
+  if ((idle_aic && sl_readyq_depth(&rt->queues[SL_SHAPE_AIC])) ||
+      (idle_aiv && sl_readyq_depth(&rt->queues[SL_SHAPE_AIV])) ||
+      (idle_cluster && sl_readyq_depth(&rt->queues[SL_SHAPE_MIX])))
+    return 1;
+  return sl_readyq_depth(&rt->dummyq) || s->release_head || atomic_load(&rt->interrupted) ||
+         atomic_load(&rt->orch_done);
 }
 
 static int finished(sl_rt *rt, sl_rt_sched *s) {
@@ -261,6 +308,7 @@ void *sl_rt_sched_main(void *arg) {
   phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->cfg.clock_freq_hz};
   if (pc.dp)
     for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
+  int idle = 0;
   for (;;) {
     pc.iter++;
     int work = phase_complete(&pc);
@@ -269,11 +317,21 @@ void *sl_rt_sched_main(void *arg) {
       work += phase_dummy(&pc);
     }
     work += phase_release(&pc);
-    if (!work) {
-      if (finished(rt, s)) break;
-      pc.iter--; /* idle iterations are not counted as loop iterations */
-      sl_rt_spin_hint();
+    if (work) {
+      idle = 0;
+      continue;
     }
+    if (finished(rt, s)) break;
+    pc.iter--; /* idle iterations are not counted as loop iterations */
+    if (++idle < SL_RT_SPIN_BEFORE_PARK) {
+      sl_rt_spin_hint();
+      continue;
+    }
+    uint32_t bell = atomic_load(&s->doorbell);
+    atomic_store(&s->sleeping, 1);
+    if (!work_pending(rt, s)) sl_park_wait(&s->doorbell, bell, 200000);
+    atomic_store(&s->sleeping, 0);
+    idle = SL_RT_SPIN_BEFORE_PARK / 2;
   }
   /* Residual pop deltas ride on a zero-width dispatch so the sums match the totals. */
   if (pc.dp) {
@@ -283,8 +341,7 @@ void *sl_rt_sched_main(void *arg) {
   s->total_hit += s->pop_hit;
   s->total_miss += s->pop_miss;
   s->pop_hit = s->pop_miss = 0;
-  for (int i = 0; i < s->ncores; i++)
-    atomic_store_explicit(&rt->cores[s->cores[i]].data_main_base, SL_REG_EXIT, memory_order_release);
+  for (int i = 0; i < s->ncores; i++) publish(&rt->cores[s->cores[i]], SL_REG_EXIT);
   if (rt->cfg.dp) sl_devprof_flush_scheduler(rt->cfg.dp, s->idx, s->cores, s->ncores);
   return NULL;
 }

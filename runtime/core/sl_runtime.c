@@ -43,7 +43,7 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   if (!rt->cfg.dp) rt->cfg.level = 0;
   rt->ncores = ncores;
   rt->nclusters = cfg->num_aic < cfg->num_aiv / 2 ? cfg->num_aic : cfg->num_aiv / 2;
-  rt->cores = aligned_alloc(64, sizeof(sl_rt_core) * (size_t)ncores);
+  rt->cores = aligned_alloc(64, (sizeof(sl_rt_core) * (size_t)ncores + 63) & ~(size_t)63);
   if (!rt->cores) {
     free(rt);
     return NULL;
@@ -103,6 +103,7 @@ static void *orch_main(void *p) {
   a->rc = a->fn(a->ctx, a->rt);
   if (a->rt->cfg.level >= 4 && a->rt->cfg.dp) sl_devprof_flush_orch(a->rt->cfg.dp);
   atomic_store_explicit(&a->rt->orch_done, 1, memory_order_release);
+  sl_rt_ring_all(a->rt);
   return NULL;
 }
 
@@ -125,6 +126,7 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
     snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
     atomic_store(&rt->interrupted, 1);
     atomic_store(&rt->orch_done, 1);
+    sl_rt_ring_all(rt);
     rc = -1;
   } else {
     pthread_join(ot, NULL);
@@ -138,6 +140,7 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   return rc;
 }
 
+/* Async-signal-safe: one store; parked schedulers notice within their park timeout. */
 void sl_rt_interrupt(sl_rt *rt) { atomic_store_explicit(&rt->interrupted, 1, memory_order_release); }
 int sl_rt_interrupted(const sl_rt *rt) {
   return atomic_load_explicit(&((sl_rt *)rt)->interrupted, memory_order_acquire);

@@ -114,7 +114,7 @@ uint64_t sl_pipe_makespan(const sl_pipe_model *m);
 
 /* Write the timed model as Chrome-trace JSON in the MindStudio Insight layout:
 ** pid "core0.<subcore>", tid = pipe name, X slices for instructions, B/E pairs
-** for SET_FLAG / WAIT_FLAG, s/f flow arrows for cross-core flags,
+** for SET_FLAG / WAIT_FLAG (cross-core ones carry args.peer),
 ** thread_sort_index + process/thread names. `debug_line` adds source lines.
 ** Returns 0, or -1 on a write error. */
 int sl_pipe_write_insight(const sl_pipe_model *m, FILE *out, int debug_line);

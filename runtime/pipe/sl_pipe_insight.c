@@ -4,11 +4,14 @@
 ** Layout (what MindStudio Insight's simulator export looks like to a reader):
 ** one process per sub-core named "core0.<subcore>", one thread per pipe named
 ** by the pipe, instructions as X slices, SET_FLAG / WAIT_FLAG as B/E pairs
-** sharing an id, cross-core flags as s/f flow arrows, thread_sort_index
-** metadata giving the pipe order. Times are microseconds at the arch's AICore
-** clock; the exact cycle counts ride along in args.
+** sharing an id (a cross-core one names its peer sub-core in args.peer),
+** thread_sort_index metadata giving the pipe order. Times are microseconds at
+** the arch's AICore clock; the exact cycle counts ride along in args. No flow
+** arrows: a flag lasts one cycle, under Perfetto's 1 ns resolution, so an arrow
+** end would land on a slice edge and be dropped.
 */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sl_pipe.h"
@@ -22,6 +25,7 @@ typedef struct writer {
   FILE *out;
   int first;
   const sl_pipe_model *m;
+  int core; /* sub-core being written */
 } writer;
 
 static void put_str(FILE *out, const char *s) {
@@ -118,68 +122,23 @@ static void put_flag(writer *w, const char *pid, const sl_pipe_rec *r, long id, 
     fputs(", \"dst\": ", w->out);
     put_str(w->out, sl_pipe_lane_name(set ? r->peer : r->pipe));
     fprintf(w->out, ", \"event_id\": %d, \"cross_core\": %s", r->event_id, r->cross ? "true" : "false");
+    if (r->cross) /* the sub-core(s) on the other side of the cluster flag */
+      fprintf(w->out, ", \"peer\": \"%s\"", w->core == SL_SUBCORE_CUBE ? "veccore0+veccore1" : "cubecore0");
     put_cycles(w, r);
     put_source(w, r, debug_line);
     fputs("}}", w->out);
   }
 }
 
-static void put_flow(writer *w, const char *ph, const char *pid, const sl_pipe_rec *r, long id) {
-  begin_event(w);
-  fprintf(w->out, "\"name\": \"cross_core_flag\", \"cat\": \"flag\", \"ph\": \"%s\", \"pid\": ", ph);
-  put_str(w->out, pid);
-  fputs(", \"tid\": ", w->out);
-  put_str(w->out, sl_pipe_lane_name(r->pipe));
-  fprintf(w->out, ", \"id\": %ld, ", id);
-  put_us(w, "ts", r->end);
-  if (ph[0] == 'f') fputs(", \"bp\": \"e\"", w->out);
-  fputs("}", w->out);
-}
-
-/* Cross-core flag arrows: each cross wait gets an arrow from the set(s) that
-** released it, found again by per-key ordinals (as in the timing pass). */
-static void put_cross_flows(writer *w, const char pids[][32], long *next_id) {
-  const sl_pipe_model *m = w->m;
-  for (int c = 0; c < SL_SUBCORE_COUNT; c++) {
-    const sl_pipe_stream *s = &m->core[c];
-    for (size_t i = 0; i < s->n; i++) {
-      const sl_pipe_rec *wr = &s->recs[i];
-      if (wr->kind != SL_REC_WAIT || !wr->cross) continue;
-      size_t ordinal = 0;
-      for (size_t j = 0; j < i; j++) {
-        const sl_pipe_rec *o = &s->recs[j];
-        if (o->kind == SL_REC_WAIT && o->cross && o->pipe == wr->pipe && o->peer == wr->peer &&
-            o->event_id == wr->event_id)
-          ordinal++;
-      }
-      for (int q = 0; q < SL_SUBCORE_COUNT; q++) {
-        if (q == c || (c != SL_SUBCORE_CUBE && q != SL_SUBCORE_CUBE) || !m->core[q].ran) continue;
-        const sl_pipe_stream *ps = &m->core[q];
-        size_t k = 0;
-        for (size_t j = 0; j < ps->n; j++) {
-          const sl_pipe_rec *sr = &ps->recs[j];
-          if (sr->kind != SL_REC_SET || !sr->cross || sr->pipe != wr->peer || sr->peer != wr->pipe ||
-              sr->event_id != wr->event_id)
-            continue;
-          if (k++ != ordinal) continue;
-          long id = (*next_id)++;
-          put_flow(w, "s", pids[q], sr, id);
-          put_flow(w, "f", pids[c], wr, id);
-          break;
-        }
-      }
-    }
-  }
-}
-
 int sl_pipe_write_insight(const sl_pipe_model *m, FILE *out, int debug_line) {
-  writer w = {out, 1, m};
+  writer w = {out, 1, m, 0};
   char pids[SL_SUBCORE_COUNT][32];
   long id = 1;
   fputs("{\n  \"traceEvents\": [", out);
   for (int c = 0; c < SL_SUBCORE_COUNT; c++) {
     snprintf(pids[c], sizeof pids[c], "core0.%s", sl_subcore_names[c]);
     const sl_pipe_stream *s = &m->core[c];
+    w.core = c;
     if (!s->ran && !m->arch->export_idle_subcores) continue;
     put_meta(&w, pids[c], NULL, "process_name", "name", pids[c], 0);
     put_meta(&w, pids[c], NULL, "process_sort_index", "sort_index", NULL, c);
@@ -196,9 +155,19 @@ int sl_pipe_write_insight(const sl_pipe_model *m, FILE *out, int debug_line) {
       else put_slice(&w, pids[c], r, debug_line);
     }
   }
-  put_cross_flows(&w, pids, &id);
-  fprintf(out, "\n  ],\n  \"displayTimeUnit\": \"ns\",\n  \"otherData\": {\"arch\": \"%s\", \"core_mhz\": %u, "
-               "\"makespan_cycles\": %" PRIu64 "}\n}\n",
-          m->arch->name, m->arch->core_mhz, sl_pipe_makespan(m));
+
+  /* what the kernels issued, so a reader can tell a cut trace from a short run */
+  uint64_t mmad = 0, fix = 0;
+  for (int c = 0; c < SL_SUBCORE_COUNT; c++)
+    for (size_t i = 0; i < m->core[c].n; i++) {
+      const sl_pipe_rec *r = &m->core[c].recs[i];
+      if (r->kind != SL_REC_OP) continue;
+      mmad += !strcmp(r->mnemonic, "MMAD");
+      fix += !strcmp(r->mnemonic, "FIX_L0C_TO_DST");
+    }
+  fprintf(out,
+          "\n  ],\n  \"displayTimeUnit\": \"ns\",\n  \"otherData\": {\"arch\": \"%s\", \"core_mhz\": %u, "
+          "\"makespan_cycles\": %" PRIu64 ", \"issued\": {\"MMAD\": %" PRIu64 ", \"FIX_L0C_TO_DST\": %" PRIu64 "}}\n}\n",
+          m->arch->name, m->arch->core_mhz, sl_pipe_makespan(m), mmad, fix);
   return ferror(out) ? -1 : 0;
 }

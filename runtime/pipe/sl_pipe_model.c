@@ -98,23 +98,37 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
     refs = malloc(n * sizeof *refs);
     if (!refs) return -1;
   }
-  size_t k = 0;
+  /* running count per distinct key: keys are few (pipe pairs x events), flags many */
+  flag_ref *keys = NULL;
+  size_t nkeys = 0, k = 0;
   for (size_t i = 0; i < s->n; i++) {
     const sl_pipe_rec *r = &s->recs[i];
     if (r->kind != kind) continue;
     /* a set's key is (its pipe -> peer); a wait's is (peer -> its pipe) */
     int src = kind == SL_REC_SET ? (int)r->pipe : (int)r->peer;
     int dst = kind == SL_REC_SET ? (int)r->peer : (int)r->pipe;
-    size_t ordinal = 0;
-    for (size_t j = 0; j < k; j++) /* small: flags are few per kernel */
-      if (refs[j].src == src && refs[j].dst == dst && refs[j].ev == r->event_id && refs[j].cross == r->cross)
-        ordinal++;
+    size_t j = 0;
+    while (j < nkeys && !(keys[j].src == src && keys[j].dst == dst && keys[j].ev == r->event_id &&
+                          keys[j].cross == r->cross))
+      j++;
+    if (j == nkeys) {
+      flag_ref *nk = realloc(keys, (nkeys + 1) * sizeof *nk);
+      if (!nk) {
+        free(keys);
+        free(refs);
+        return -1;
+      }
+      keys = nk;
+      keys[nkeys++] = (flag_ref){src, dst, r->event_id, r->cross, 0, 0};
+    }
+    size_t ordinal = keys[j].ordinal++;
     refs[k] = (flag_ref){src, dst, r->event_id, r->cross, ordinal, i};
     ord[i] = ordinal;
     k++;
   }
+  free(keys);
   if (out) {
-    qsort(refs, n, sizeof *refs, flag_ref_cmp);
+    if (n) qsort(refs, n, sizeof *refs, flag_ref_cmp);
     out->refs = refs;
     out->n = n;
   } else {
@@ -125,6 +139,7 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
 
 static long find_set(const set_index *ix, int src, int dst, int ev, int cross, size_t ordinal) {
   flag_ref key = {src, dst, ev, cross, ordinal, 0};
+  if (!ix->n) return -1;
   const flag_ref *hit = bsearch(&key, ix->refs, ix->n, sizeof key, flag_ref_cmp);
   return hit ? (long)hit->idx : -1;
 }

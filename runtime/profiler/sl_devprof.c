@@ -193,9 +193,46 @@ static void retire_stash(sl_devprof *dp, int core, int q) {
   cs->stash.buf = 0;
 }
 
-/* Rotation at a generation boundary: the full buffer cannot be published yet —
-** the AICore may still be committing the previous task's record — so it is
-** stashed until the core acknowledges the boundary dispatch. */
+/* Has the AICore committed the last record of the stash? Its release store
+** of reg_task_id makes every record of the buffer visible. */
+static int stash_committed(sl_devprof *dp, int core) {
+  const sl_core_state *cs = &dp->cores[core];
+  const sl_aicore_task_record *recs = ptr_of(cs->stash.buf);
+  return sl_ld_acq32(&recs[cs->stash.count - 1].reg_task_id) != SL_AICORE_UNCOMMITTED;
+}
+
+/* Publish every stash of `thread`'s cores whose records are all committed.
+** Called while a rotation waits for a buffer: a stash held back only for its
+** ACK would otherwise keep buffers out of circulation while this thread —
+** the one that would observe the ACK — is blocked. */
+static void publish_committed_stashes(sl_devprof *dp, int thread) {
+  for (int c = 0; c < dp->g.num_cores; c++) {
+    sl_core_state *cs = &dp->cores[c];
+    if (atomic_load_explicit(&cs->owner, memory_order_relaxed) == thread && cs->stash.buf &&
+        stash_committed(dp, c))
+      publish_stash(dp, c, thread);
+  }
+}
+
+/* An empty AICore buffer for a rotation on `thread`. */
+static uint64_t aicore_pop(sl_devprof *dp, int core, int thread) {
+  sl_buffer_pool *pool = &dp->pools[SL_BUF_AICORE_TASK][core];
+  uint64_t buf = sl_fq_pop(&pool->free_queue, dp->g.slot_count);
+  if (buf || !dp->g.backpressure) return buf;
+  uint64_t deadline = sl_prof_now_ns() + dp->g.backpressure_timeout_ns;
+  for (;;) {
+    publish_committed_stashes(dp, thread);
+    sl_st_rel32(&dp->bp->fq_contended, 1);
+    sched_yield();
+    buf = sl_fq_pop(&pool->free_queue, dp->g.slot_count);
+    if (buf || sl_prof_now_ns() > deadline) return buf;
+  }
+}
+
+/* Rotation at a generation boundary. The full buffer is published at once if
+** the AICore already committed its last record; otherwise (the core signals
+** FIN before it writes the record) it is stashed until the core acknowledges
+** the boundary dispatch, or a waiting rotation finds it committed. */
 static void aicore_rotate(sl_devprof *dp, int core, int thread, uint32_t reg_task_id) {
   sl_core_state *cs = &dp->cores[core];
   retire_stash(dp, core, thread);
@@ -205,18 +242,21 @@ static void aicore_rotate(sl_devprof *dp, int core, int thread, uint32_t reg_tas
   cs->stash.gate = reg_task_id;
   cs->stash.last_token = cs->last_token;
   cs->stash.gate_passed = 0;
-  aicore_install(dp, core, sl_gate_pop_free(dp, &dp->pools[SL_BUF_AICORE_TASK][core]));
+  if (stash_committed(dp, core)) publish_stash(dp, core, thread); /* failure: stays stashed */
+  aicore_install(dp, core, aicore_pop(dp, core, thread));
 }
 
 void sl_devprof_on_dispatch(sl_devprof *dp, int core, int thread, uint32_t reg_task_id) {
   if (!dp || !core_ok(dp, core) || !thread_ok(dp, thread)) return;
   sl_core_state *cs = &dp->cores[core];
   sl_buffer_pool *pool = &dp->pools[SL_BUF_AICORE_TASK][core];
+  if (atomic_load_explicit(&cs->owner, memory_order_relaxed) != thread)
+    atomic_store_explicit(&cs->owner, thread, memory_order_relaxed);
   if (cs->gen_buf) {
     if (cs->dispatched - cs->gen_start >= dp->g.records[SL_BUF_AICORE_TASK])
       aicore_rotate(dp, core, thread, reg_task_id);
   } else {
-    uint64_t buf = sl_gate_pop_free(dp, pool); /* recover from a buffer-less generation */
+    uint64_t buf = aicore_pop(dp, core, thread); /* recover from a buffer-less generation */
     if (buf) aicore_install(dp, core, buf);
   }
   if (!cs->gen_buf) count_dropped(pool, 1);

@@ -77,11 +77,10 @@ sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what) {
     dp->pools[k] = zalloc64(sizeof(sl_buffer_pool) * (size_t)sl_devprof_pool_count(dp, k));
   dp->core_to_thread = zalloc64(sizeof(int32_t) * nc);
   dp->cores = zalloc64(sizeof(sl_core_state) * nc);
-  dp->threads = zalloc64(sizeof(sl_thread_state) * nt);
   dp->lifecycle = zalloc64(sizeof(sl_aicpu_lifecycle_record) * nt);
   dp->lifecycle_set = zalloc64(sizeof(uint32_t) * nt);
   int ok = dp->rq_entries && dp->rq_head && dp->rq_tail && dp->bp && dp->core_to_thread &&
-           dp->cores && dp->threads && dp->lifecycle && dp->lifecycle_set;
+           dp->cores && dp->lifecycle && dp->lifecycle_set;
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) ok = ok && dp->pools[k];
   if (!ok) {
     fprintf(stderr, "swimlane: %s: out of memory for the profiler region\n", what ? what : "profiler");
@@ -104,7 +103,6 @@ void sl_devprof_destroy(sl_devprof *dp) {
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) free(dp->pools[k]);
   free(dp->core_to_thread);
   free(dp->cores);
-  free(dp->threads);
   free(dp->lifecycle);
   free(dp->lifecycle_set);
   free(dp);

@@ -49,14 +49,8 @@ typedef struct sl_core_state {
     uint32_t seq, gate, count, last_token;
     int gate_passed;       /* the core has moved past it; publish may retry      */
   } stash;
-  uint32_t task_seq;       /* seq of the next AICPU-task buffer                   */
+  _Atomic int owner;      /* AICPU thread that dispatches to this core (others read it) */
 } sl_core_state;
-
-/* AICPU-private state of one thread's phase pools. */
-typedef struct sl_thread_state {
-  _Alignas(64) uint32_t phase_seq; /* next sched-phase buffer seq */
-  uint32_t orch_seq;               /* next orch-phase buffer seq (orchestrator) */
-} sl_thread_state;
 
 struct sl_devprof {
   sl_devprof_geometry g;
@@ -76,7 +70,6 @@ struct sl_devprof {
 
   /* device-private */
   sl_core_state *cores;                   /* [num_cores]                       */
-  sl_thread_state *threads;               /* [num_threads]                     */
   sl_aicpu_lifecycle_record *lifecycle;   /* [num_threads]                     */
   uint32_t *lifecycle_set;                /* [num_threads], 1 = filled         */
 };

@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,20 @@ static inline char *h_scratch(const char *tag) {
   char *d = mkdtemp(tmpl);
   if (!d || chdir(d) != 0) return NULL;
   return strdup(d);
+}
+
+static inline int h_rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(p);
+}
+
+/* Leave the scratch directory and delete it. */
+static inline void h_cleanup(char *dir) {
+  if (!dir) return;
+  if (chdir("/tmp") == 0) nftw(dir, h_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+  free(dir);
 }
 
 static inline char *h_read(const char *path, size_t *len) {

@@ -4,6 +4,7 @@
 ** and thread name), the same flows and counters, timestamps within 1 ns, and the
 ** same stdout (summary numbers and lines), with and without -v.
 */
+#define _XOPEN_SOURCE 700 /* nftw() for scratch-directory cleanup */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -172,7 +173,7 @@ static void check_with(const char *tag, int verbose) {
   free(want);
   free(out);
   free(err);
-  free(dir);
+  h_cleanup(dir);
 }
 
 static void test_fixture_plain(void **state) {
@@ -212,20 +213,12 @@ static void test_comparison_detects_change(void **state) {
   cJSON_Delete(b);
   free(txt);
   cJSON_Delete(t);
-  free(dir);
+  h_cleanup(dir);
 }
 
 int main(void) {
   const char *fx = getenv("SL_FIXTURES");
   snprintf(g_fix, sizeof g_fix, "%s/anchor-l4", fx ? fx : "tests/fixtures");
-  if (g_fix[0] != '/') {
-    char cwd[512];
-    if (getcwd(cwd, sizeof cwd)) {
-      char tmp[1024];
-      snprintf(tmp, sizeof tmp, "%s/%s", cwd, g_fix);
-      snprintf(g_fix, sizeof g_fix, "%s", tmp);
-    }
-  }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fixture_plain),
       cmocka_unit_test(test_fixture_verbose),

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "sl_devprof_region.h"
+#include "sl_phases.h"
 
 typedef struct fixture {
   sl_devprof *dp;

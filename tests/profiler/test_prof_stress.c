@@ -183,6 +183,23 @@ static void growing_pools_commit_before_fin(void **state) {
   sl_collector_destroy(c);
 }
 
+/* Free queues deeper than a pool's share: no pool may hoard the fixed buffers. */
+static void deep_free_queues_do_not_starve(void **state) {
+  (void)state;
+  sl_collector_config cfg;
+  harness_config(&cfg, &base, 4);
+  tiny_pools(&cfg);
+  cfg.sizes.slot_count = 4; /* more slots than buffers per pool */
+  cfg.backpressure = 1;
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  assert_int_equal(sl_collector_start(c), 0);
+  harness_run(sl_collector_device(c), &base);
+  assert_int_equal(sl_collector_stop(c), 0);
+  assert_int_equal(check_capture(c, &base, 4), 0);
+  sl_collector_destroy(c);
+}
+
 /* Each level collects exactly its record kinds (and no pool is fed below it). */
 static void levels_gate_collection(void **state) {
   (void)state;
@@ -210,6 +227,7 @@ int main(void) {
       cmocka_unit_test(absent_host_forces_drops),
       cmocka_unit_test(backpressure_loses_nothing),
       cmocka_unit_test(growing_pools_commit_before_fin),
+      cmocka_unit_test(deep_free_queues_do_not_starve),
       cmocka_unit_test(levels_gate_collection),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,18 +13,19 @@
 #include "sl_base.h"
 
 static void usage(FILE *out) {
-  fputs("usage: swimlane check-trace FILE [--format auto|json|proto] [--max-problems N]\n"
-        "                            [--strict]\n"
-        "\n"
-        "Validate a Chrome Trace Event JSON or Perfetto protobuf trace against the rules\n"
-        "Perfetto's importers apply (required fields, nesting per lane, flow binding,\n"
-        "sequence ids, interning). Exit 0 and an OK line when clean; one line per problem\n"
-        "and exit 1 otherwise.\n"
-        "\n"
-        "  --format F        auto (default: by extension, else by the first byte), json, proto\n"
-        "  --max-problems N  problem lines printed before the rest are only counted (50)\n"
-        "  --strict          fail on warnings too (fragile constructs Perfetto still imports)\n",
-        out);
+  fputs(
+      "usage: swimlane check-trace FILE [--format auto|json|proto] [--max-problems N]\n"
+      "                            [--strict]\n"
+      "\n"
+      "Validate a Chrome Trace Event JSON or Perfetto protobuf trace against the rules\n"
+      "Perfetto's importers apply (required fields, nesting per lane, flow binding,\n"
+      "sequence ids, interning). Exit 0 and an OK line when clean; one line per problem\n"
+      "and exit 1 otherwise.\n"
+      "\n"
+      "  --format F        auto (default: by extension, else by the first byte), json, proto\n"
+      "  --max-problems N  problem lines printed before the rest are only counted (50)\n"
+      "  --strict          fail on warnings too (fragile constructs Perfetto still imports)\n",
+      out);
 }
 
 static int has_suffix(const char *s, const char *suf) {
@@ -38,11 +39,19 @@ static char detect_format(const char *path, FILE *fp) {
   if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace") ||
       has_suffix(path, ".pb") || has_suffix(path, ".proto"))
     return 'p';
-  int c;
-  while ((c = getc(fp)) == ' ' || c == '\n' || c == '\r' || c == '\t') {}
+  /* A trace packet frame starts 0x0a (also '\n'), then a length byte; JSON
+  ** starts with optional whitespace, then '{' or '['. */
+  int b0 = getc(fp), b1 = getc(fp), c = b0;
+  if (b0 == 0x0A && b1 != EOF && b1 != '{' && b1 != '[' && b1 != ' ' && b1 != '\n' && b1 != '\r' &&
+      b1 != '\t') {
+    rewind(fp);
+    return 'p';
+  }
+  rewind(fp);
+  while ((c = getc(fp)) == ' ' || c == '\n' || c == '\r' || c == '\t') {
+  }
   rewind(fp);
   if (c == '{' || c == '[') return 'j';
-  if (c == 0x0A) return 'p';
   return 0;
 }
 
@@ -98,8 +107,8 @@ int sl_cmd_check_trace(int argc, char **argv) {
     fclose(fp);
     return 1;
   }
-  sl_check_ctx c = {.file = path, .out = stderr, .max_problems = (uint64_t)max_problems,
-                   .strict = strict};
+  sl_check_ctx c = {
+      .file = path, .out = stderr, .max_problems = (uint64_t)max_problems, .strict = strict};
   int rc = fmt == 'j' ? sl_check_json(&c, fp) : sl_check_proto(&c, fp);
   fclose(fp);
   if (rc != 0) return 1;
@@ -114,8 +123,7 @@ int sl_cmd_check_trace(int argc, char **argv) {
             c.problems == 1 ? "" : "s");
     return 1;
   }
-  printf("OK: %llu events, %llu slices, %llu flows, %llu tracks\n",
-         (unsigned long long)c.events, (unsigned long long)c.slices,
-         (unsigned long long)c.flows, (unsigned long long)c.tracks);
+  printf("OK: %llu events, %llu slices, %llu flows, %llu tracks\n", (unsigned long long)c.events,
+         (unsigned long long)c.slices, (unsigned long long)c.flows, (unsigned long long)c.tracks);
   return 0;
 }

@@ -1,7 +1,7 @@
 /*
 ** check_ctx.h — shared state of one `swimlane check-trace` run: the problem
-** reporter (one line per problem, capped) and the totals printed on success,
-** plus the small containers both checkers use (string interning, a u64 map).
+** reporter (one line per problem or warning, capped), the totals printed on
+** success, and the two checkers. Containers come from sl_tables.h.
 */
 #ifndef SL_CHECK_CTX_H
 #define SL_CHECK_CTX_H
@@ -13,12 +13,12 @@
 #include "sl_tables.h"
 
 typedef struct sl_check_ctx {
-  const char *file;       /* as given on the command line, for messages         */
-  FILE *out;              /* problem lines (stderr in the CLI)                  */
-  uint64_t max_problems;  /* lines printed before "... and N more"              */
-  uint64_t problems;      /* total found                                        */
-  uint64_t warnings;      /* fragile but imported: printed, do not fail         */
-  int strict;             /* --strict: warnings count as problems               */
+  const char *file;      /* as given on the command line, for messages         */
+  FILE *out;             /* problem lines (stderr in the CLI)                  */
+  uint64_t max_problems; /* lines printed before "... and N more"              */
+  uint64_t problems;     /* total found                                        */
+  uint64_t warnings;     /* fragile but imported: printed, do not fail         */
+  int strict;            /* --strict: warnings count as problems               */
   /* totals for the OK line */
   uint64_t events, slices, flows, tracks;
 } sl_check_ctx;
@@ -30,7 +30,7 @@ typedef struct sl_check_loc {
   int has_pid, has_tid, has_ts;
   int64_t pid, tid;
   int64_t ts_ns;
-  const char *unit;       /* "event" (JSON) or "packet" (protobuf)             */
+  const char *unit; /* "event" (JSON) or "packet" (protobuf)             */
 } sl_check_loc;
 
 /* Report one problem: "swimlane: FILE: event #i (pid P tid T ts X): what". */

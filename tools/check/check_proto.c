@@ -1,4 +1,549 @@
-/* placeholder, replaced below */
+/*
+** check_proto.c — validate a Perfetto protobuf trace against the rules trace
+** processor applies silently (ecosystem notes §1.6-§1.7, §2 item 2).
+**
+** Packets are read one frame at a time and unpacked with protobuf-c against
+** swimlane's subset of the trace protos. Per sequence we track whether its
+** incremental state was cleared and which iids are defined; per track we keep a
+** small record per BEGIN/END so the nesting pass can run in Perfetto's order
+** (by timestamp, ties in file order) after the last packet.
+*/
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "check_ctx.h"
 #include "sl_base.h"
-int sl_check_proto(sl_check_ctx *c, FILE *fp) { (void)fp; sl_error(c->file, "proto: not yet"); return -1; }
+#include "sl_pftrace.h"
+
+typedef Perfetto__Protos__TracePacket Packet;
+typedef Perfetto__Protos__TrackEvent TrackEvent;
+typedef Perfetto__Protos__TrackDescriptor TrackDescriptor;
+typedef Perfetto__Protos__DebugAnnotation DebugAnnotation;
+
+enum track_kind { TK_PLAIN, TK_PROCESS, TK_THREAD, TK_COUNTER };
+
+typedef struct ptrack {
+  uint64_t uuid, parent;
+  int kind;
+  int64_t pid, tid;
+  uint64_t packet;
+} ptrack;
+
+typedef struct pseq {
+  int valid;      /* SEQ_INCREMENTAL_STATE_CLEARED seen      */
+  sl_idmap names; /* iid -> string id + 1                     */
+  sl_idmap cats, ann_names, ann_strings;
+  int has_default_track;
+  uint64_t default_track;
+} pseq;
+
+typedef struct pevent {
+  uint32_t track;
+  int type; /* 1 BEGIN, 2 END                           */
+  int has_name;
+  uint32_t name;
+  int64_t ts;
+  uint64_t packet;
+} pevent;
+
+typedef struct pstate {
+  sl_check_ctx *c;
+  sl_strset strs;
+  ptrack *tracks;
+  size_t ntracks, tracks_cap;
+  sl_idmap track_of;   /* uuid -> index */
+  sl_idmap process_of; /* pid -> uuid */
+  sl_idmap thread_of;  /* hash(pid, tid) -> uuid */
+  pseq *seqs;
+  size_t nseqs, seqs_cap;
+  sl_idmap seq_of; /* sequence id -> index */
+  pevent *events;
+  size_t nevents, events_cap;
+  sl_idmap flow_ends;  /* flow id -> endpoints seen (open flows) */
+  sl_idmap flow_first; /* flow id -> packet of its first endpoint + 1 */
+  uint64_t packet;     /* index of the packet being checked */
+} pstate;
+
+/* ---- locations ----------------------------------------------------------------------- */
+
+static sl_check_loc track_loc(const pstate *st, uint64_t packet, const ptrack *t, int has_ts,
+                              int64_t ts) {
+  sl_check_loc l = {.event = packet, .unit = "packet", .has_ts = has_ts, .ts_ns = ts};
+  if (t && (t->kind == TK_THREAD || t->kind == TK_PROCESS)) {
+    l.has_pid = 1;
+    l.pid = t->pid;
+    l.has_tid = t->kind == TK_THREAD;
+    l.tid = t->tid;
+  }
+  (void)st;
+  return l;
+}
+
+#define PKT_PROBLEM(st, t, has_ts, ts, ...)                                 \
+  do {                                                                      \
+    sl_check_loc loc_ = track_loc((st), (st)->packet, (t), (has_ts), (ts)); \
+    sl_check_problem((st)->c, &loc_, __VA_ARGS__);                          \
+  } while (0)
+
+/* ---- sequences and interning ------------------------------------------------------------ */
+
+static pseq *seq_get(pstate *st, uint32_t id) {
+  int fresh;
+  uint64_t *slot = sl_idmap_put(&st->seq_of, id, &fresh);
+  if (fresh) {
+    sl_vec_grow((void **)&st->seqs, &st->seqs_cap, st->nseqs + 1, sizeof *st->seqs);
+    memset(&st->seqs[st->nseqs], 0, sizeof *st->seqs);
+    *slot = st->nseqs++;
+  }
+  return &st->seqs[*slot];
+}
+
+static void seq_clear(pseq *q) {
+  sl_idmap_free(&q->names);
+  sl_idmap_free(&q->cats);
+  sl_idmap_free(&q->ann_names);
+  sl_idmap_free(&q->ann_strings);
+  q->has_default_track = 0;
+  q->valid = 1;
+}
+
+static void define_iid(pstate *st, sl_idmap *m, uint64_t iid, const char *name, size_t len,
+                       const char *what) {
+  if (iid == 0) {
+    PKT_PROBLEM(st, NULL, 0, 0, "interned %s with iid 0 (iids start at 1)", what);
+    return;
+  }
+  *sl_idmap_put(m, iid, NULL) = (uint64_t)sl_strset_intern(&st->strs, name ? name : "", len) + 1;
+}
+
+static void take_interned(pstate *st, pseq *q, const Perfetto__Protos__InternedData *in) {
+  for (size_t i = 0; i < in->n_event_names; i++) {
+    const char *n = in->event_names[i]->name;
+    define_iid(st, &q->names, in->event_names[i]->iid, n, n ? strlen(n) : 0, "event name");
+  }
+  for (size_t i = 0; i < in->n_event_categories; i++) {
+    const char *n = in->event_categories[i]->name;
+    define_iid(st, &q->cats, in->event_categories[i]->iid, n, n ? strlen(n) : 0, "category");
+  }
+  for (size_t i = 0; i < in->n_debug_annotation_names; i++) {
+    const char *n = in->debug_annotation_names[i]->name;
+    define_iid(st, &q->ann_names, in->debug_annotation_names[i]->iid, n, n ? strlen(n) : 0,
+               "debug annotation name");
+  }
+  for (size_t i = 0; i < in->n_debug_annotation_string_values; i++) {
+    const Perfetto__Protos__InternedString *s = in->debug_annotation_string_values[i];
+    define_iid(st, &q->ann_strings, s->iid, (const char *)s->str.data, s->str.len,
+               "debug annotation string");
+  }
+}
+
+/* Does the annotation tree use iids; are they all defined? */
+static void check_annotation(pstate *st, const pseq *q, const DebugAnnotation *d, int top,
+                             const ptrack *t, int64_t ts, int *uses_iids) {
+  if (d->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID) {
+    *uses_iids = 1;
+    if (!q || !sl_idmap_get(&q->ann_names, d->name_iid))
+      PKT_PROBLEM(st, t, 1, ts,
+                  "debug annotation name_iid %" PRIu64
+                  " is not defined on this "
+                  "sequence",
+                  d->name_iid);
+  } else if (top && d->name_field_case != PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME) {
+    PKT_PROBLEM(st, t, 1, ts, "debug annotation without a name");
+  }
+  if (d->value_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID) {
+    *uses_iids = 1;
+    if (!q || !sl_idmap_get(&q->ann_strings, d->string_value_iid))
+      PKT_PROBLEM(st, t, 1, ts,
+                  "debug annotation string_value_iid %" PRIu64
+                  " is not defined "
+                  "on this sequence",
+                  d->string_value_iid);
+  }
+  for (size_t i = 0; i < d->n_dict_entries; i++)
+    check_annotation(st, q, d->dict_entries[i], 1, t, ts, uses_iids);
+  for (size_t i = 0; i < d->n_array_values; i++)
+    check_annotation(st, q, d->array_values[i], 0, t, ts, uses_iids);
+}
+
+/* ---- tracks --------------------------------------------------------------------------------- */
+
+static void take_descriptor(pstate *st, const TrackDescriptor *td) {
+  st->c->tracks++;
+  if (!td->has_uuid || td->uuid == 0) {
+    PKT_PROBLEM(st, NULL, 0, 0,
+                "TrackDescriptor without a non-zero uuid (0 is the implicit "
+                "global track)");
+    return;
+  }
+  ptrack t = {
+      .uuid = td->uuid, .parent = td->has_parent_uuid ? td->parent_uuid : 0, .packet = st->packet};
+  if (td->process) {
+    t.kind = TK_PROCESS;
+    t.pid = td->process->pid;
+    if (!td->process->has_pid)
+      PKT_PROBLEM(st, NULL, 0, 0,
+                  "process track %" PRIu64
+                  " without pid "
+                  "(track_descriptor_process_missing_pid)",
+                  td->uuid);
+  }
+  if (td->thread) {
+    t.kind = TK_THREAD;
+    t.pid = td->thread->pid;
+    t.tid = td->thread->tid;
+    if (!td->thread->has_pid || !td->thread->has_tid)
+      PKT_PROBLEM(st, NULL, 0, 0,
+                  "thread track %" PRIu64
+                  " without pid and tid "
+                  "(track_descriptor_thread_missing_pid_tid)",
+                  td->uuid);
+  }
+  if (td->counter) {
+    if (td->process || td->thread)
+      PKT_PROBLEM(st, NULL, 0, 0,
+                  "track %" PRIu64
+                  " is both a counter and a process/thread "
+                  "track",
+                  td->uuid);
+    t.kind = TK_COUNTER;
+  }
+  int fresh;
+  uint64_t *slot = sl_idmap_put(&st->track_of, td->uuid, &fresh);
+  if (!fresh) {
+    const ptrack *o = &st->tracks[*slot];
+    st->c->tracks--;
+    if (o->kind != t.kind || o->pid != t.pid || o->tid != t.tid || o->parent != t.parent)
+      PKT_PROBLEM(st, &t, 0, 0,
+                  "uuid %" PRIu64 " already names a different track (packet #%" PRIu64
+                  "): uuids must be unique",
+                  td->uuid, o->packet);
+    return; /* an identical re-emission is allowed */
+  }
+  sl_vec_grow((void **)&st->tracks, &st->tracks_cap, st->ntracks + 1, sizeof *st->tracks);
+  st->tracks[st->ntracks] = t;
+  *slot = st->ntracks++;
+  if (t.kind == TK_PROCESS && td->process->has_pid) {
+    uint64_t *u = sl_idmap_put(&st->process_of, (uint64_t)t.pid, &fresh);
+    if (!fresh && *u != t.uuid)
+      PKT_PROBLEM(st, &t, 0, 0,
+                  "a second process track for pid %" PRId64 " (uuid %" PRIu64 " and %" PRIu64 ")",
+                  t.pid, *u, t.uuid);
+    *u = t.uuid;
+  }
+  if (t.kind == TK_THREAD && td->thread->has_pid && td->thread->has_tid) {
+    uint64_t key = sl_fnv64(&t.tid, sizeof t.tid, (uint64_t)t.pid * 0x9e3779b97f4a7c15ull);
+    uint64_t *u = sl_idmap_put(&st->thread_of, key, &fresh);
+    if (!fresh && *u != t.uuid)
+      PKT_PROBLEM(st, &t, 0, 0,
+                  "a second thread track for pid %" PRId64 " tid %" PRId64 " (uuid %" PRIu64
+                  " and %" PRIu64 ")",
+                  t.pid, t.tid, *u, t.uuid);
+    *u = t.uuid;
+  }
+}
+
+/* ---- events --------------------------------------------------------------------------------- */
+
+static void take_flow_ids(pstate *st, const uint64_t *ids, size_t n, int terminating) {
+  for (size_t i = 0; i < n; i++) {
+    int fresh;
+    uint64_t *cnt = sl_idmap_put(&st->flow_ends, ids[i], &fresh);
+    uint64_t *first = sl_idmap_put(&st->flow_first, ids[i], NULL);
+    if (*cnt == 0) *first = st->packet + 1;
+    (*cnt)++;
+    if (terminating) {
+      if (*cnt < 2) {
+        sl_check_loc loc = {.event = st->packet, .unit = "packet"};
+        sl_check_problem(st->c, &loc,
+                         "flow %" PRIu64
+                         " terminates at its first endpoint: a "
+                         "flow needs at least two",
+                         ids[i]);
+      } else {
+        st->c->flows++;
+      }
+      *cnt = 0; /* the id is free for reuse */
+    }
+  }
+}
+
+static void take_event(pstate *st, const Packet *pk, pseq *q) {
+  const TrackEvent *te = pk->track_event;
+  st->c->events++;
+  int has_ts = pk->has_timestamp;
+  int64_t ts = (int64_t)pk->timestamp;
+  uint64_t uuid = te->has_track_uuid            ? te->track_uuid
+                  : (q && q->has_default_track) ? q->default_track
+                                                : 0;
+  const ptrack *t = NULL;
+  uint64_t *ti = uuid ? sl_idmap_get(&st->track_of, uuid) : NULL;
+  if (ti) t = &st->tracks[*ti];
+  if (!has_ts) {
+    PKT_PROBLEM(st, t, 0, 0, "track event without timestamp (track_event_missing_timestamp)");
+  } else if (pk->timestamp > INT64_MAX) {
+    PKT_PROBLEM(st, t, 0, 0, "negative timestamp (track_event_invalid_timestamp)");
+    has_ts = 0;
+  }
+  if (uuid && !ti)
+    PKT_PROBLEM(st, t, has_ts, ts,
+                "track_uuid %" PRIu64
+                " has no TrackDescriptor earlier in "
+                "the file",
+                uuid);
+  int uses_iids = 0, has_name = 0;
+  uint32_t name = 0;
+  if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID) {
+    uses_iids = 1;
+    uint64_t *n = q ? sl_idmap_get(&q->names, te->name_iid) : NULL;
+    if (!n)
+      PKT_PROBLEM(st, t, has_ts, ts,
+                  "name_iid %" PRIu64 " is not defined on sequence %" PRIu32
+                  " (interned data is per sequence and ends with a state clear)",
+                  te->name_iid, pk->trusted_packet_sequence_id);
+    else {
+      has_name = 1;
+      name = (uint32_t)(*n - 1);
+    }
+  } else if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME) {
+    has_name = 1;
+    name = sl_strset_intern(&st->strs, te->name, strlen(te->name));
+  }
+  for (size_t i = 0; i < te->n_category_iids; i++) {
+    uses_iids = 1;
+    if (!q || !sl_idmap_get(&q->cats, te->category_iids[i]))
+      PKT_PROBLEM(st, t, has_ts, ts, "category iid %" PRIu64 " is not defined on this sequence",
+                  te->category_iids[i]);
+  }
+  for (size_t i = 0; i < te->n_debug_annotations; i++)
+    check_annotation(st, q, te->debug_annotations[i], 1, t, ts, &uses_iids);
+  if (uses_iids && !(pk->has_sequence_flags && (pk->sequence_flags & SL_PF_SEQ_NEEDS_STATE))) {
+    sl_check_loc loc = track_loc(st, st->packet, t, has_ts, ts);
+    sl_check_warning(st->c, &loc,
+                     "uses interned data without SEQ_NEEDS_INCREMENTAL_STATE: "
+                     "after a state loss it would resolve against nothing");
+  }
+  int type = te->has_type ? (int)te->type : 0;
+  int on_counter = t && t->kind == TK_COUNTER;
+  switch (type) {
+  case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN:
+  case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END:
+  case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT:
+    if (on_counter) PKT_PROBLEM(st, t, has_ts, ts, "slice event on counter track %" PRIu64, uuid);
+    if (type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END && !has_name)
+      PKT_PROBLEM(st, t, has_ts, ts, "slice without a name");
+    if (type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT) {
+      st->c->slices++;
+      break;
+    }
+    if (has_ts && (!uuid || ti)) {
+      sl_vec_grow((void **)&st->events, &st->events_cap, st->nevents + 1, sizeof *st->events);
+      st->events[st->nevents++] = (pevent){.track = ti ? (uint32_t)*ti : UINT32_MAX,
+                                           .type = type,
+                                           .has_name = has_name,
+                                           .name = name,
+                                           .ts = ts,
+                                           .packet = st->packet};
+    }
+    break;
+  case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER:
+    if (!on_counter)
+      PKT_PROBLEM(st, t, has_ts, ts,
+                  "counter event on a track without a CounterDescriptor "
+                  "(uuid %" PRIu64 ")",
+                  uuid);
+    if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD__NOT_SET)
+      PKT_PROBLEM(st, t, has_ts, ts, "counter event without counter_value");
+    break;
+  default:
+    PKT_PROBLEM(st, t, has_ts, ts,
+                "track event without a known type (legacy events are not "
+                "written by swimlane)");
+  }
+  take_flow_ids(st, te->flow_ids, te->n_flow_ids, 0);
+  take_flow_ids(st, te->terminating_flow_ids, te->n_terminating_flow_ids, 1);
+}
+
+static void take_packet(pstate *st, const Packet *pk) {
+  uint32_t seq_id = pk->has_trusted_packet_sequence_id ? pk->trusted_packet_sequence_id : 0;
+  uint32_t flags = pk->has_sequence_flags ? pk->sequence_flags : 0;
+  if (pk->has_incremental_state_cleared && pk->incremental_state_cleared)
+    flags |= SL_PF_SEQ_CLEARED;
+  int is_event = pk->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+  if (seq_id == 0) {
+    if (is_event)
+      PKT_PROBLEM(st, NULL, pk->has_timestamp, (int64_t)pk->timestamp,
+                  "track event without trusted_packet_sequence_id: dropped "
+                  "(track_event_missing_sequence_id)");
+    if (flags & SL_PF_SEQ_NEEDS_STATE)
+      PKT_PROBLEM(st, NULL, 0, 0,
+                  "SEQ_NEEDS_INCREMENTAL_STATE with sequence id 0 (an import "
+                  "error)");
+    if (pk->interned_data) PKT_PROBLEM(st, NULL, 0, 0, "interned data without a sequence id");
+  }
+  pseq *q = seq_id ? seq_get(st, seq_id) : NULL;
+  if (q && (flags & SL_PF_SEQ_CLEARED)) seq_clear(q);
+  if (q && !q->valid) {
+    if (pk->interned_data)
+      PKT_PROBLEM(st, NULL, 0, 0,
+                  "interned data on sequence %" PRIu32
+                  " before any "
+                  "SEQ_INCREMENTAL_STATE_CLEARED: ignored "
+                  "(interned_data_skipped_incremental_state_invalid)",
+                  seq_id);
+    if (flags & SL_PF_SEQ_NEEDS_STATE) {
+      PKT_PROBLEM(st, NULL, 0, 0,
+                  "packet skipped: sequence %" PRIu32
+                  " needs incremental state "
+                  "but was never cleared (packet_skipped_seq_needs_incremental_state_invalid)",
+                  seq_id);
+      return;
+    }
+  }
+  if (q && q->valid && pk->interned_data) take_interned(st, q, pk->interned_data);
+  if (q && q->valid && pk->trace_packet_defaults &&
+      pk->trace_packet_defaults->track_event_defaults &&
+      pk->trace_packet_defaults->track_event_defaults->has_track_uuid) {
+    q->has_default_track = 1;
+    q->default_track = pk->trace_packet_defaults->track_event_defaults->track_uuid;
+  }
+  if (pk->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR)
+    take_descriptor(st, pk->track_descriptor);
+  else if (is_event)
+    take_event(st, pk, q && q->valid ? q : NULL);
+}
+
+/* ---- whole-trace passes --------------------------------------------------------------------- */
+
+static int cmp_event(const void *a, const void *b) {
+  const pevent *x = a, *y = b;
+  if (x->track != y->track) return x->track < y->track ? -1 : 1;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x->packet < y->packet ? -1 : x->packet > y->packet;
+}
+
+/* BEGIN/END per track in Perfetto's order: by timestamp, ties in file order. */
+static void pass_nesting(pstate *st) {
+  sl_vec_sort(st->events, st->nevents, sizeof *st->events, cmp_event);
+  size_t *stack = NULL, depth = 0, cap = 0;
+  for (size_t i = 0; i <= st->nevents; i++) {
+    if (i == st->nevents || (i > 0 && st->events[i].track != st->events[i - 1].track)) {
+      for (size_t k = 0; k < depth; k++) {
+        const pevent *o = &st->events[stack[k]];
+        const ptrack *t = o->track == UINT32_MAX ? NULL : &st->tracks[o->track];
+        sl_check_loc loc = track_loc(st, o->packet, t, 1, o->ts);
+        sl_check_problem(st->c, &loc, "BEGIN \"%s\" is never ended on its track",
+                         sl_strset_get(&st->strs, o->name));
+      }
+      depth = 0;
+      if (i == st->nevents) break;
+    }
+    const pevent *e = &st->events[i];
+    const ptrack *t = e->track == UINT32_MAX ? NULL : &st->tracks[e->track];
+    if (e->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN) {
+      sl_vec_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
+      stack[depth++] = i;
+      continue;
+    }
+    sl_check_loc loc = track_loc(st, e->packet, t, 1, e->ts);
+    if (!depth) {
+      sl_check_problem(st->c, &loc,
+                       "END without an open BEGIN on its track "
+                       "(misplaced_end_event)");
+      continue;
+    }
+    const pevent *o = &st->events[stack[--depth]];
+    if (e->has_name && o->has_name && e->name != o->name) {
+      char b[32];
+      sl_check_fmt_ts(b, sizeof b, o->ts);
+      sl_check_problem(st->c, &loc,
+                       "END of \"%s\" closes \"%s\" (begun at %s, packet #%" PRIu64
+                       "): slices "
+                       "overlap on one track, or END and BEGIN are misordered at equal ts",
+                       sl_strset_get(&st->strs, e->name), sl_strset_get(&st->strs, o->name), b,
+                       o->packet);
+    }
+    st->c->slices++;
+  }
+  free(stack);
+}
+
+static void pass_tracks_and_flows(pstate *st) {
+  for (size_t i = 0; i < st->ntracks; i++) {
+    const ptrack *t = &st->tracks[i];
+    if (t->parent && !sl_idmap_get(&st->track_of, t->parent)) {
+      sl_check_loc loc = track_loc(st, t->packet, t, 0, 0);
+      sl_check_problem(st->c, &loc, "parent_uuid %" PRIu64 " of track %" PRIu64 " names no track",
+                       t->parent, t->uuid);
+    }
+  }
+  const sl_idmap *m = &st->flow_ends;
+  for (size_t i = 0; i < m->cap; i++) {
+    if (!m->used[i] || m->vals[i] == 0) continue;
+    uint64_t *first = sl_idmap_get(&st->flow_first, m->keys[i]);
+    sl_check_loc loc = {.event = first ? *first - 1 : 0, .unit = "packet"};
+    if (m->vals[i] < 2)
+      sl_check_problem(st->c, &loc, "flow %" PRIu64 " has a single endpoint: no arrow", m->keys[i]);
+    else
+      st->c->flows++;
+  }
+}
+
+static void free_state(pstate *st) {
+  sl_strset_free(&st->strs);
+  free(st->tracks);
+  sl_idmap_free(&st->track_of);
+  sl_idmap_free(&st->process_of);
+  sl_idmap_free(&st->thread_of);
+  for (size_t i = 0; i < st->nseqs; i++) {
+    pseq *q = &st->seqs[i];
+    sl_idmap_free(&q->names);
+    sl_idmap_free(&q->cats);
+    sl_idmap_free(&q->ann_names);
+    sl_idmap_free(&q->ann_strings);
+  }
+  free(st->seqs);
+  sl_idmap_free(&st->seq_of);
+  free(st->events);
+  sl_idmap_free(&st->flow_ends);
+  sl_idmap_free(&st->flow_first);
+}
+
+int sl_check_proto(sl_check_ctx *c, FILE *fp) {
+  pstate st = {.c = c};
+  sl_pf_reader r;
+  sl_pf_reader_init(&r, fp);
+  const uint8_t *data;
+  size_t len;
+  int rc = 0, got;
+  while ((got = sl_pf_read_frame(&r, &data, &len)) == 1) {
+    st.packet = r.index - 1;
+    Packet *pk = perfetto__protos__trace_packet__unpack(NULL, len, data);
+    if (!pk) {
+      sl_error(c->file,
+               "packet #%" PRIu64
+               " (%zu bytes) does not decode as a TracePacket: "
+               "corrupt or not a Perfetto trace",
+               st.packet, len);
+      rc = -1;
+      break;
+    }
+    take_packet(&st, pk);
+    perfetto__protos__trace_packet__free_unpacked(pk, NULL);
+  }
+  if (got < 0) {
+    sl_error(c->file, "%s", r.err);
+    rc = -1;
+  } else if (rc == 0 && r.index == 0) {
+    sl_error(c->file, "empty: no trace packets");
+    rc = -1;
+  }
+  if (rc == 0) {
+    pass_nesting(&st);
+    pass_tracks_and_flows(&st);
+  }
+  sl_pf_reader_free(&r);
+  free_state(&st);
+  return rc;
+}

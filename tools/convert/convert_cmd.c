@@ -2,6 +2,7 @@
 ** convert_cmd.c — `swimlane convert`: pick the inputs, read, draw, write all or
 ** nothing, and print what the reference converter prints (anchor-converter §13).
 */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -114,6 +115,25 @@ static size_t unique_cores(const sl_capture *c) {
     if (!seen[c->tasks[i].core_id]++) n++;
   free(seen);
   return n;
+}
+
+/* Any name_map*.json beside the input? (Skips the reader's discovery when there
+** is nothing to find; it only needs to run when a candidate exists.) */
+static int has_sibling_name_map(const char *input) {
+  const char *slash = strrchr(input, '/');
+  char *dir = slash ? strndup(input, (size_t)(slash - input + (slash == input))) : strdup(".");
+  if (!dir) return 0;
+  DIR *d = opendir(dir);
+  free(dir);
+  if (!d) return 0;
+  int found = 0;
+  struct dirent *e;
+  while (!found && (e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    found = !strncmp(e->d_name, "name_map", 8) && len > 13 && !strcmp(e->d_name + len - 5, ".json");
+  }
+  closedir(d);
+  return found;
 }
 
 static int file_exists(const char *p) {
@@ -230,7 +250,8 @@ int sl_cmd_convert(int argc, char **argv) {
     names_path = strdup(names_arg);
   } else {
     fflush(out);
-    if (sl_namemap_discover(input, &names_path) == 1) discovered = 1;
+    if (has_sibling_name_map(input) && sl_namemap_discover(input, &names_path) == 1)
+      discovered = 1;
   }
   if (names_path) {
     names = sl_namemap_load(names_path);

@@ -64,6 +64,13 @@ typedef struct sl_ctx {
   size_t *comp_off;      /* [n_streams + 1] */
   size_t *comp_idx;
 
+  /* scheduler records drawn on their thread's main lane (1 per phase record) */
+  uint8_t *phase_main;
+  /* per thread, main-lane bars sorted by start with running max end: a flow end
+  ** on a Sched lane is only written where a bar encloses it */
+  size_t *cover_off;
+  double *cover_start, *cover_maxend;
+
   /* AICPU anchors, sorted by (task_id, seq) after emission */
   sl_anchor *anchors;
   size_t nanchors, capanchors;

@@ -765,6 +765,11 @@ static void emit_scheduler(sl_ctx *x) {
   if (c->n_streams == 0) return;
   uint32_t *attr = attribute_finishes(x);
   if (!attr) return;
+  x->phase_main = xcalloc(x, c->n_phases, 1);
+  if (!x->phase_main) {
+    free(attr);
+    return;
+  }
   const sl_view *v = sl_rules_view(x->r, SL_VIEW_SCHED);
   sl_sink_process_name(x->s, x->pid_sched, v->name ? v->name : "AICPU Scheduler");
   sl_sink_process_sort(x->s, x->pid_sched, v->sort);
@@ -805,6 +810,7 @@ static void emit_scheduler(sl_ctx *x) {
         continue;
       }
       int64_t tid = main_tid;
+      if (st->route == SL_ROUTE_SCHED && !hbg_core) x->phase_main[i] = 1;
       if (st->route == SL_ROUTE_SUB) tid = main_tid + 1;
       if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, &nlanes, st->lane);
       int64_t tp = p->tasks_processed;
@@ -1031,7 +1037,7 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   if (!x.failed) emit_orchestrator(&x);
   if (!x.failed) emit_lifecycle(&x);
   if (!x.failed) {
-    qsort(x.anchors, x.nanchors, sizeof *x.anchors, anchor_cmp);
+    if (x.nanchors) qsort(x.anchors, x.nanchors, sizeof *x.anchors, anchor_cmp);
     sl_emit_flows(&x);
   }
   res->total_events = sink->nevents;
@@ -1048,5 +1054,9 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   free(x.comp_off);
   free(x.comp_idx);
   free(x.anchors);
+  free(x.phase_main);
+  free(x.cover_off);
+  free(x.cover_start);
+  free(x.cover_maxend);
   return x.failed ? -1 : 0;
 }

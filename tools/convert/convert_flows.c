@@ -39,6 +39,8 @@ static int ep_push(eplist *l, endpoint e) {
 
 enum view { WORKER, SCHED };
 
+static int sched_covers(const sl_ctx *x, int64_t thread, double t);
+
 static double view_start(const sl_task *t, enum view v) {
   if (v == WORKER) return t->receive_us;
   return (t->dispatch_us >= 0 && t->finish_us > 0) ? t->dispatch_us : INFINITY;
@@ -314,6 +316,9 @@ static void ready_flows(sl_ctx *x, const completion *cp) {
         int64_t dth = core < c->n_core_to_thread ? c->core_to_thread[core] : -1;
         if (dth < 0) continue;
         if (c->tasks[best].dispatch_us < p->end_us) continue;
+        if (!sched_covers(x, ord[o].thread, p->end_us - 0.01) ||
+            !sched_covers(x, dth, c->tasks[best].dispatch_us))
+          continue;
         uint64_t id = x->flow_id++;
         sl_flow fs = {.phase = 's', .id = id, .name = "complete\xe2\x86\x92ready", .cat = "flow",
                       .pid = x->pid_sched, .tid = sl_sched_tid(x, ord[o].thread),
@@ -339,7 +344,7 @@ static void dispatch_flows(sl_ctx *x) {
     const sl_task *t = &c->tasks[i];
     if (t->dispatch_us < 0) continue;
     int64_t th = t->core_id < x->ncores ? x->core_thread[t->core_id] : -1;
-    if (th < 0) continue;
+    if (th < 0 || !sched_covers(x, th, t->dispatch_us)) continue;
     int64_t stid = sl_sched_tid(x, th);
     uint64_t id = x->flow_id++;
     sl_flow s1 = {.phase = 's', .id = id, .name = "dispatch", .cat = "flow", .pid = x->pid_sched,
@@ -405,7 +410,7 @@ static void submit_flows(sl_ctx *x) {
     const sl_task *t = &c->tasks[i];
     if (t->dispatch_us < 0) continue;
     int64_t th = t->core_id < x->ncores ? x->core_thread[t->core_id] : -1;
-    if (th < 0) continue;
+    if (th < 0 || !sched_covers(x, th, t->dispatch_us)) continue;
     size_t lo = 0, hi = n;
     while (lo < hi) {
       size_t mid = (lo + hi) / 2;
@@ -427,7 +432,66 @@ static void submit_flows(sl_ctx *x) {
   free(sa);
 }
 
+typedef struct cover_item {
+  double start, end;
+} cover_item;
+
+static int cover_cmp(const void *a, const void *b) {
+  const cover_item *p = a, *q = b;
+  return p->start < q->start ? -1 : p->start > q->start;
+}
+
+/* Index the main-lane bars of every scheduler thread (see sl_ctx.cover_*). */
+static void build_cover(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  size_t nt = c->n_streams;
+  x->cover_off = calloc(nt + 1, sizeof *x->cover_off);
+  x->cover_start = malloc((c->n_phases + 1) * sizeof *x->cover_start);
+  x->cover_maxend = malloc((c->n_phases + 1) * sizeof *x->cover_maxend);
+  cover_item *items = malloc((c->n_phases + 1) * sizeof *items);
+  if (!x->cover_off || !x->cover_start || !x->cover_maxend || !items) {
+    free(items);
+    x->failed = 1;
+    return;
+  }
+  size_t k = 0;
+  for (size_t t = 0; t < nt; t++) {
+    x->cover_off[t] = k;
+    const sl_sched_stream *st = &c->streams[t];
+    size_t first = k;
+    for (size_t i = st->first; i < st->first + st->count; i++)
+      if (x->phase_main && x->phase_main[i])
+        items[k++] = (cover_item){c->phases[i].start_us, c->phases[i].end_us};
+    qsort(items + first, k - first, sizeof *items, cover_cmp);
+    double m = -INFINITY;
+    for (size_t i = first; i < k; i++) {
+      if (items[i].end > m) m = items[i].end;
+      x->cover_start[i] = items[i].start;
+      x->cover_maxend[i] = m;
+    }
+  }
+  x->cover_off[nt] = k;
+  free(items);
+}
+
+/* Does a bar on the main Sched lane of `thread` enclose t? (An arrow end outside
+** every bar would be dropped by Perfetto: flow_no_enclosing_slice.) */
+static int sched_covers(const sl_ctx *x, int64_t thread, double t) {
+  if (thread < 0 || (size_t)thread >= x->c->n_streams || !x->cover_off) return 0;
+  size_t lo = x->cover_off[thread], hi = x->cover_off[thread + 1], a = lo;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (x->cover_start[mid] <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo > a && x->cover_maxend[lo - 1] >= t;
+}
+
 void sl_emit_flows(sl_ctx *x) {
+  build_cover(x);
+  if (x->failed) return;
   const sl_capture *c = x->c;
   int deps = x->d && x->d->has_edges;
   if (deps) dep_flows(x, WORKER);

@@ -11,108 +11,170 @@
 #include "sl_jsonfmt.h"
 #include "sl_trace_sink.h"
 
+#define JBUF_SIZE (1u << 20)
+
 typedef struct json_sink {
   sl_trace_sink base;
+  char *buf;         /* output buffer: stdio's per-call locking is the hot spot */
+  size_t len;
   int any_event;     /* ",\n" needed before the next event                     */
   int key_count;     /* keys written in the current object                     */
   const char *meta;  /* owned copy of the top-level metadata object, or NULL   */
 } json_sink;
 
-static void indent(FILE *fp, int n) {
-  for (int i = 0; i < n; i++) putc(' ', fp);
+static void jflush(json_sink *j) {
+  if (j->len && fwrite(j->buf, 1, j->len, j->base.fp) != j->len) j->base.failed = 1;
+  j->len = 0;
+}
+
+/* Room for n more bytes. */
+static char *jroom(json_sink *j, size_t n) {
+  if (j->len + n > JBUF_SIZE) jflush(j);
+  if (n > JBUF_SIZE) return NULL;
+  return j->buf + j->len;
+}
+
+static void jmem(json_sink *j, const char *s, size_t n) {
+  char *o = jroom(j, n);
+  if (!o) {
+    jflush(j);
+    if (fwrite(s, 1, n, j->base.fp) != n) j->base.failed = 1;
+    return;
+  }
+  memcpy(o, s, n);
+  j->len += n;
+}
+
+static void jstr(json_sink *j, const char *s) { jmem(j, s, strlen(s)); }
+static void jch(json_sink *j, char c) { jmem(j, &c, 1); }
+
+static void indent(json_sink *j, int n) {
+  static const char sp[] = "                                ";
+  jmem(j, sp, (size_t)n);
+}
+
+static void jquoted(json_sink *j, const char *s) {
+  size_t n = strlen(s) * 6 + 3;
+  char *o = jroom(j, n);
+  if (o) {
+    j->len += sl_json_escape(o, s);
+  } else {
+    char *tmp = malloc(n);
+    if (!tmp) {
+      j->base.failed = 1;
+      return;
+    }
+    size_t l = sl_json_escape(tmp, s);
+    jmem(j, tmp, l);
+    free(tmp);
+  }
 }
 
 static void begin_event(json_sink *j) {
-  FILE *fp = j->base.fp;
-  fputs(j->any_event ? ",\n    {" : "\n    {", fp);
+  jstr(j, j->any_event ? ",\n    {" : "\n    {");
   j->any_event = 1;
   j->key_count = 0;
   j->base.nevents++;
 }
 
-static void end_event(json_sink *j) {
-  fputs("\n    }", j->base.fp);
-  if (ferror(j->base.fp)) j->base.failed = 1;
-}
+static void end_event(json_sink *j) { jstr(j, "\n    }"); }
 
 /* Start `"key": ` at the given indentation inside an object. */
-static void key_at(FILE *fp, int *count, int ind, const char *key) {
-  fputs(*count ? ",\n" : "\n", fp);
+static void key_at(json_sink *j, int *count, int ind, const char *key) {
+  jstr(j, *count ? ",\n" : "\n");
   (*count)++;
-  indent(fp, ind);
-  sl_fput_jsonstr(fp, key);
-  fputs(": ", fp);
+  indent(j, ind);
+  jquoted(j, key);
+  jmem(j, ": ", 2);
 }
 
-static void key(json_sink *j, const char *k) { key_at(j->base.fp, &j->key_count, 6, k); }
+static void key(json_sink *j, const char *k) { key_at(j, &j->key_count, 6, k); }
 
-static void put_double(FILE *fp, double d) {
+static void put_double(json_sink *j, double d) {
   char buf[40];
-  fwrite(buf, 1, sl_fmt_pyfloat(buf, d), fp);
+  jmem(j, buf, sl_fmt_pyfloat(buf, d));
 }
 
-static void put_i64(FILE *fp, int64_t v) { fprintf(fp, "%lld", (long long)v); }
+static void put_u64(json_sink *j, uint64_t v) {
+  char tmp[24];
+  size_t n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  char *o = jroom(j, n);
+  for (size_t i = 0; i < n; i++) o[i] = tmp[n - 1 - i];
+  j->len += n;
+}
+
+static void put_i64(json_sink *j, int64_t v) {
+  if (v < 0) {
+    jch(j, '-');
+    put_u64(j, (uint64_t)0 - (uint64_t)v);
+  } else {
+    put_u64(j, (uint64_t)v);
+  }
+}
 
 /* A value of an arg; `ind` is the indentation of the arg's key. */
-static void put_arg_value(FILE *fp, const sl_arg *a, int ind) {
+static void put_arg_value(json_sink *j, const sl_arg *a, int ind) {
   switch (a->type) {
-  case SL_ARG_INT: put_i64(fp, a->v.i); break;
-  case SL_ARG_UINT: fprintf(fp, "%llu", (unsigned long long)a->v.u); break;
-  case SL_ARG_DOUBLE: put_double(fp, a->v.d); break;
-  case SL_ARG_STRING: sl_fput_jsonstr(fp, a->v.s ? a->v.s : ""); break;
-  case SL_ARG_BOOL: fputs(a->v.b ? "true" : "false", fp); break;
-  case SL_ARG_NULL: fputs("null", fp); break;
+  case SL_ARG_INT: put_i64(j, a->v.i); break;
+  case SL_ARG_UINT: put_u64(j, a->v.u); break;
+  case SL_ARG_DOUBLE: put_double(j, a->v.d); break;
+  case SL_ARG_STRING: jquoted(j, a->v.s ? a->v.s : ""); break;
+  case SL_ARG_BOOL: jstr(j, a->v.b ? "true" : "false"); break;
+  case SL_ARG_NULL: jstr(j, "null"); break;
   case SL_ARG_INTLIST:
     if (a->v.list.n == 0) {
-      fputs("[]", fp);
+      jstr(j, "[]");
       break;
     }
-    putc('[', fp);
+    jch(j, '[');
     for (size_t i = 0; i < a->v.list.n; i++) {
-      fputs(i ? ",\n" : "\n", fp);
-      indent(fp, ind + 2);
-      put_i64(fp, a->v.list.v[i]);
+      jstr(j, i ? ",\n" : "\n");
+      indent(j, ind + 2);
+      put_i64(j, a->v.list.v[i]);
     }
-    putc('\n', fp);
-    indent(fp, ind);
-    putc(']', fp);
+    jch(j, '\n');
+    indent(j, ind);
+    jch(j, ']');
     break;
   }
 }
 
 static void put_args(json_sink *j, const sl_arg *args, size_t n) {
-  FILE *fp = j->base.fp;
   key(j, "args");
   if (n == 0) {
-    fputs("{}", fp);
+    jstr(j, "{}");
     return;
   }
-  putc('{', fp);
+  jch(j, '{');
   int count = 0;
   for (size_t i = 0; i < n; i++) {
-    key_at(fp, &count, 8, args[i].key);
-    put_arg_value(fp, &args[i], 8);
+    key_at(j, &count, 8, args[i].key);
+    put_arg_value(j, &args[i], 8);
   }
-  putc('\n', fp);
-  indent(fp, 6);
-  putc('}', fp);
+  jch(j, '\n');
+  indent(j, 6);
+  jch(j, '}');
 }
 
 static void put_str_key(json_sink *j, const char *k, const char *v) {
   key(j, k);
-  sl_fput_jsonstr(j->base.fp, v);
+  jquoted(j, v);
 }
 static void put_int_key(json_sink *j, const char *k, int64_t v) {
   key(j, k);
-  put_i64(j->base.fp, v);
+  put_i64(j, v);
 }
 static void put_u64_key(json_sink *j, const char *k, uint64_t v) {
   key(j, k);
-  fprintf(j->base.fp, "%llu", (unsigned long long)v);
+  put_u64(j, v);
 }
 static void put_dbl_key(json_sink *j, const char *k, double v) {
   key(j, k);
-  put_double(j->base.fp, v);
+  put_double(j, v);
 }
 
 static void meta_event(json_sink *j, const char *what, int64_t pid, int has_tid, int64_t tid,
@@ -187,7 +249,7 @@ static void j_flow(sl_trace_sink *s, const sl_flow *ev) {
   if (ev->phase == 'f' && ev->bp_enclosing) put_str_key(j, "bp", "e");
   for (size_t i = 0; i < ev->nextra; i++) {
     key(j, ev->extra[i].key);
-    put_arg_value(j->base.fp, &ev->extra[i], 6);
+    put_arg_value(j, &ev->extra[i], 6);
   }
   if (ev->has_bind_id) put_u64_key(j, "bind_id", ev->bind_id);
   end_event(j);
@@ -202,12 +264,13 @@ static void j_metadata_json(sl_trace_sink *s, const char *obj) {
 static int j_finish(sl_trace_sink *s) {
   json_sink *j = (json_sink *)s;
   FILE *fp = s->fp;
-  fputs(j->any_event ? "\n  ]" : "]", fp);
+  jstr(j, j->any_event ? "\n  ]" : "]");
   if (j->meta) {
-    fputs(",\n  \"metadata\": ", fp);
-    fputs(j->meta, fp);
+    jstr(j, ",\n  \"metadata\": ");
+    jstr(j, j->meta);
   }
-  fputs("\n}", fp);
+  jstr(j, "\n}");
+  jflush(j);
   if (fflush(fp) != 0 || ferror(fp)) s->failed = 1;
   return s->failed ? -1 : 0;
 }
@@ -215,6 +278,7 @@ static int j_finish(sl_trace_sink *s) {
 static void j_destroy(sl_trace_sink *s) {
   json_sink *j = (json_sink *)s;
   free((void *)j->meta);
+  free(j->buf);
   free(j);
 }
 
@@ -234,8 +298,13 @@ static const sl_trace_sink_ops json_ops = {
 sl_trace_sink *sl_trace_sink_json_new(FILE *fp) {
   json_sink *j = calloc(1, sizeof *j);
   if (!j) return NULL;
+  j->buf = malloc(JBUF_SIZE);
+  if (!j->buf) {
+    free(j);
+    return NULL;
+  }
   j->base.ops = &json_ops;
   j->base.fp = fp;
-  fputs("{\n  \"traceEvents\": [", fp);
+  jstr(j, "{\n  \"traceEvents\": [");
   return &j->base;
 }

@@ -5,8 +5,8 @@
 ** flows that name their slices later. Perfetto's TrackEvent has neither: a slice
 ** is BEGIN + END on one track, and a flow id must sit on the slice's own event,
 ** while the engine emits flows after all slices. So this backend keeps a compact
-** record per slice (its args already packed to protobuf bytes), and writes the
-** file in finish():
+** record per slice in memory (its args, packed to protobuf bytes, wait in an
+** unnamed temporary file), and writes the file in finish():
 **
 **   1. packet "state cleared" (sequence 1, flags CLEARED|NEEDS) interning every
 **      category and debug-annotation name; event names are interned on first use;
@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sl_pftrace.h"
 #include "sl_tables.h"
@@ -47,14 +48,14 @@ typedef struct plane {
   int64_t pid, tid;
   uint32_t proc;
   uint64_t uuid;
-  uint32_t name; /* strtab id + 1, 0 = none */
+  uint32_t name;      /* strtab id + 1, 0 = none */
   uint64_t *overflow; /* uuids of overflow tracks 1.. */
   size_t noverflow, overflow_cap;
 } plane;
 
 typedef struct pslice {
   uint32_t lane;
-  uint32_t name;     /* event-name iid */
+  uint32_t name; /* event-name iid */
   int64_t start, end;
   uint64_t seq;
   uint64_t body_off; /* packed category_iids + debug_annotations */
@@ -65,7 +66,7 @@ typedef struct pslice {
 
 typedef struct pflow_end {
   uint64_t flow_id;
-  uint64_t slice;   /* index + 1 once bound, 0 = bind by position */
+  uint64_t slice; /* index + 1 once bound, 0 = bind by position */
   uint32_t lane;
   int64_t ts;
   uint64_t seq;
@@ -94,31 +95,33 @@ typedef struct proto_sink {
   sl_trace_sink base;
   sl_pf_writer w;
   uint64_t next_uuid, next_flow, seq;
-  sl_strtab strings;      /* process/thread/counter names */
-  sl_strtab names;        /* event names: iid = id + 1 */
-  sl_strtab cats;         /* categories: iid = id + 1 */
-  sl_strtab keys;         /* debug annotation names: iid = id + 1 */
-  uint8_t *name_sent;     /* event name iid already interned in the file */
+  sl_strset strings;  /* process/thread/counter names */
+  sl_strset names;    /* event names: iid = id + 1 */
+  sl_strset cats;     /* categories: iid = id + 1 */
+  sl_strset keys;     /* debug annotation names: iid = id + 1 */
+  uint8_t *name_sent; /* event name iid already interned in the file */
   pproc *procs;
   size_t nprocs, procs_cap;
-  sl_u64map proc_of;
+  sl_idmap proc_of;
   plane *lanes;
   size_t nlanes, lanes_cap;
-  sl_u64map lane_of;
+  sl_idmap lane_of;
   pslice *slices;
   size_t nslices, slices_cap;
-  sl_u64map slice_of_id;  /* JSON slice id -> index + 1 (last wins) */
+  sl_idmap slice_of_id; /* JSON slice id -> index + 1 (last wins) */
   pflow_end *ends;
   size_t nends, ends_cap;
-  sl_u64map open_flow;    /* hash(id, cat, name) -> proto flow id */
+  sl_idmap open_flow; /* hash(id, cat, name) -> proto flow id */
   pctrack *ctracks;
   size_t nctracks, ctracks_cap;
-  sl_u64map ctrack_of;
+  sl_idmap ctrack_of;
   pcount *counts;
   size_t ncounts, counts_cap;
-  uint8_t *arena;
-  size_t arena_len, arena_cap;
-  uint64_t negative_ts;   /* events dropped: Perfetto has no negative time */
+  FILE *spill; /* packed slice bodies, read back in finish() */
+  uint64_t spill_len;
+  uint8_t *body; /* read-back buffer */
+  size_t body_cap;
+  uint64_t negative_ts; /* events dropped: Perfetto has no negative time */
 } proto_sink;
 
 /* ---- helpers ------------------------------------------------------------------------ */
@@ -131,16 +134,16 @@ static int us_to_ns(double us, int64_t *ns) {
   return 1;
 }
 
-static uint32_t intern(sl_strtab *t, const char *s) {
+static uint32_t intern(sl_strset *t, const char *s) {
   if (!s) s = "";
-  return sl_strtab_intern(t, s, strlen(s));
+  return sl_strset_intern(t, s, strlen(s));
 }
 
 static uint32_t proc_index(proto_sink *p, int64_t pid) {
   int fresh;
-  uint64_t *slot = sl_u64map_put(&p->proc_of, (uint64_t)pid, &fresh);
+  uint64_t *slot = sl_idmap_put(&p->proc_of, (uint64_t)pid, &fresh);
   if (fresh) {
-    sl_grow((void **)&p->procs, &p->procs_cap, p->nprocs + 1, sizeof *p->procs);
+    sl_vec_grow((void **)&p->procs, &p->procs_cap, p->nprocs + 1, sizeof *p->procs);
     p->procs[p->nprocs] = (pproc){.pid = pid, .uuid = p->next_uuid++};
     *slot = p->nprocs++;
   }
@@ -148,30 +151,46 @@ static uint32_t proc_index(proto_sink *p, int64_t pid) {
 }
 
 static uint32_t lane_index(proto_sink *p, int64_t pid, int64_t tid) {
-  uint64_t key = sl_hash_bytes(&tid, sizeof tid, (uint64_t)pid * 0x9e3779b97f4a7c15ull);
+  uint64_t key = sl_fnv64(&tid, sizeof tid, (uint64_t)pid * 0x9e3779b97f4a7c15ull);
   int fresh;
-  uint64_t *slot = sl_u64map_put(&p->lane_of, key, &fresh);
+  uint64_t *slot = sl_idmap_put(&p->lane_of, key, &fresh);
   if (fresh) {
     uint32_t proc = proc_index(p, pid);
-    sl_grow((void **)&p->lanes, &p->lanes_cap, p->nlanes + 1, sizeof *p->lanes);
+    sl_vec_grow((void **)&p->lanes, &p->lanes_cap, p->nlanes + 1, sizeof *p->lanes);
     p->lanes[p->nlanes] = (plane){.pid = pid, .tid = tid, .proc = proc, .uuid = p->next_uuid++};
     *slot = p->nlanes++;
   }
   return (uint32_t)*slot;
 }
 
-static uint64_t arena_put(proto_sink *p, const uint8_t *b, size_t n) {
-  sl_grow((void **)&p->arena, &p->arena_cap, p->arena_len + n, 1);
-  memcpy(p->arena + p->arena_len, b, n);
-  p->arena_len += n;
-  return p->arena_len - n;
+/* Slice bodies (args as packed debug annotations) go to an unnamed temporary
+** file: they are the bulk of the data and are needed once, when written. */
+static uint64_t spill_put(proto_sink *p, const uint8_t *b, size_t n) {
+  if (!p->spill) p->spill = tmpfile();
+  if (!p->spill || fwrite(b, 1, n, p->spill) != n) {
+    p->base.failed = 1;
+    return 0;
+  }
+  p->spill_len += n;
+  return p->spill_len - n;
+}
+
+static const uint8_t *spill_get(proto_sink *p, uint64_t off, size_t n) {
+  if (n == 0 || !p->spill) return NULL;
+  sl_vec_grow((void **)&p->body, &p->body_cap, n, 1);
+  if (pread(fileno(p->spill), p->body, n, (off_t)off) != (ssize_t)n) {
+    p->base.failed = 1;
+    memset(p->body, 0, n);
+  }
+  return p->body;
 }
 
 /* ---- metadata ------------------------------------------------------------------------- */
 
 static void p_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
   proto_sink *p = (proto_sink *)s;
-  p->procs[proc_index(p, pid)].name = intern(&p->strings, name) + 1;
+  uint32_t i = proc_index(p, pid); /* may move p->procs */
+  p->procs[i].name = intern(&p->strings, name) + 1;
   s->nevents++;
 }
 static void p_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
@@ -181,7 +200,8 @@ static void p_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
 }
 static void p_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char *name) {
   proto_sink *p = (proto_sink *)s;
-  p->lanes[lane_index(p, pid, tid)].name = intern(&p->strings, name) + 1;
+  uint32_t i = lane_index(p, pid, tid); /* may move p->lanes */
+  p->lanes[i].name = intern(&p->strings, name) + 1;
   s->nevents++;
 }
 static void p_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t idx) {
@@ -274,7 +294,7 @@ static void pack_body(proto_sink *p, pslice *sl, const char *cat, const sl_arg *
     goto out;
   }
   protobuf_c_message_pack(&te.base, buf);
-  sl->body_off = arena_put(p, buf, len);
+  sl->body_off = spill_put(p, buf, len);
   sl->body_len = (uint32_t)len;
   if (buf != small) free(buf);
 out:
@@ -293,7 +313,7 @@ static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
     return;
   }
   if (ev->dur > 0 && !us_to_ns(ev->dur, &dur)) dur = 0;
-  sl_grow((void **)&p->slices, &p->slices_cap, p->nslices + 1, sizeof *p->slices);
+  sl_vec_grow((void **)&p->slices, &p->slices_cap, p->nslices + 1, sizeof *p->slices);
   pslice *sl = &p->slices[p->nslices];
   *sl = (pslice){.lane = lane_index(p, ev->pid, ev->tid),
                  .name = intern(&p->names, ev->name) + 1,
@@ -301,7 +321,7 @@ static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
                  .end = start + dur, /* negative durations become zero-length */
                  .seq = p->seq++};
   pack_body(p, sl, ev->cat, ev->args, ev->args ? ev->nargs : 0);
-  if (ev->has_id) *sl_u64map_put(&p->slice_of_id, ev->id, NULL) = p->nslices + 1;
+  if (ev->has_id) *sl_idmap_put(&p->slice_of_id, ev->id, NULL) = p->nslices + 1;
   p->nslices++;
 }
 
@@ -323,19 +343,21 @@ static void p_counter(sl_trace_sink *s, const sl_counter *ev) {
     char buf[512];
     snprintf(buf, sizeof buf, "%s %s", ev->name ? ev->name : "", a->key);
     uint32_t name = intern(&p->strings, buf);
-    uint64_t key = sl_hash_bytes(buf, strlen(buf), (uint64_t)ev->pid);
+    uint64_t key = sl_fnv64(buf, strlen(buf), (uint64_t)ev->pid);
     int fresh;
-    uint64_t *slot = sl_u64map_put(&p->ctrack_of, key, &fresh);
+    uint64_t *slot = sl_idmap_put(&p->ctrack_of, key, &fresh);
     if (fresh) {
-      sl_grow((void **)&p->ctracks, &p->ctracks_cap, p->nctracks + 1, sizeof *p->ctracks);
+      sl_vec_grow((void **)&p->ctracks, &p->ctracks_cap, p->nctracks + 1, sizeof *p->ctracks);
       p->ctracks[p->nctracks] = (pctrack){.proc = proc, .name = name, .uuid = p->next_uuid++};
       *slot = p->nctracks++;
     }
-    sl_grow((void **)&p->counts, &p->counts_cap, p->ncounts + 1, sizeof *p->counts);
+    sl_vec_grow((void **)&p->counts, &p->counts_cap, p->ncounts + 1, sizeof *p->counts);
     pcount *c = &p->counts[p->ncounts++];
     *c = (pcount){.track = (uint32_t)*slot, .ts = ts, .seq = p->seq++};
-    if (a->type == SL_ARG_INT) c->v.i = a->v.i;
-    else if (a->type == SL_ARG_UINT && a->v.u <= INT64_MAX) c->v.i = (int64_t)a->v.u;
+    if (a->type == SL_ARG_INT)
+      c->v.i = a->v.i;
+    else if (a->type == SL_ARG_UINT && a->v.u <= INT64_MAX)
+      c->v.i = (int64_t)a->v.u;
     else {
       c->is_double = 1;
       c->v.d = a->type == SL_ARG_DOUBLE ? a->v.d : (double)a->v.u;
@@ -344,10 +366,10 @@ static void p_counter(sl_trace_sink *s, const sl_counter *ev) {
 }
 
 static uint64_t flow_key(const sl_flow *ev) {
-  uint64_t h = sl_hash_bytes(&ev->id, sizeof ev->id, 0x5bd1e995);
+  uint64_t h = sl_fnv64(&ev->id, sizeof ev->id, 0x5bd1e995);
   const char *cat = ev->cat ? ev->cat : "flow", *name = ev->name ? ev->name : "";
-  h = sl_hash_bytes(cat, strlen(cat) + 1, h);
-  return sl_hash_bytes(name, strlen(name) + 1, h);
+  h = sl_fnv64(cat, strlen(cat) + 1, h);
+  return sl_fnv64(name, strlen(name) + 1, h);
 }
 
 static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
@@ -363,19 +385,23 @@ static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
   uint64_t flow_id;
   if (ev->phase == 's') {
     flow_id = p->next_flow++;
-    *sl_u64map_put(&p->open_flow, key, NULL) = flow_id;
+    *sl_idmap_put(&p->open_flow, key, NULL) = flow_id;
   } else {
-    uint64_t *f = sl_u64map_get(&p->open_flow, key);
+    uint64_t *f = sl_idmap_get(&p->open_flow, key);
     if (!f || !*f) return; /* a finish without a start: Perfetto drops it too */
     flow_id = *f;
   }
-  pflow_end e = {.flow_id = flow_id, .lane = lane_index(p, ev->pid, ev->tid), .ts = ts,
-                 .seq = p->seq++, .ph = ev->phase, .bp_e = ev->bp_enclosing};
+  pflow_end e = {.flow_id = flow_id,
+                 .lane = lane_index(p, ev->pid, ev->tid),
+                 .ts = ts,
+                 .seq = p->seq++,
+                 .ph = ev->phase,
+                 .bp_e = ev->bp_enclosing};
   if (ev->has_bind_id) {
-    uint64_t *idx = sl_u64map_get(&p->slice_of_id, ev->bind_id);
+    uint64_t *idx = sl_idmap_get(&p->slice_of_id, ev->bind_id);
     if (idx) e.slice = *idx;
   }
-  sl_grow((void **)&p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends);
+  sl_vec_grow((void **)&p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends);
   p->ends[p->nends++] = e;
 }
 
@@ -386,24 +412,18 @@ static void p_metadata_json(sl_trace_sink *s, const char *obj) {
 
 /* ---- writing -------------------------------------------------------------------------------- */
 
-static int cmp_slices_order(const void *a, const void *b, void *arg);
-
-/* qsort has no context argument: the slices array is reached through this. */
-static const pslice *g_sort_slices;
+/* qsort has no context argument: the slices array is reached through this
+** (thread-local, so sinks on different threads do not collide). */
+static _Thread_local const pslice *g_sort_slices;
 
 static int cmp_slice_idx(const void *a, const void *b) {
   const pslice *x = &g_sort_slices[*(const uint32_t *)a];
   const pslice *y = &g_sort_slices[*(const uint32_t *)b];
-  (void)cmp_slices_order;
   if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
   if (x->start != y->start) return x->start < y->start ? -1 : 1;
   int64_t dx = x->end - x->start, dy = y->end - y->start;
   if (dx != dy) return dx > dy ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-static int cmp_slices_order(const void *a, const void *b, void *arg) {
-  (void)arg;
-  return cmp_slice_idx(a, b);
 }
 
 static int cmp_end_pos(const void *a, const void *b) {
@@ -411,6 +431,12 @@ static int cmp_end_pos(const void *a, const void *b) {
   if (!!x->slice != !!y->slice) return x->slice ? 1 : -1; /* unbound first */
   if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
   if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_end_flow(const void *a, const void *b) {
+  const pflow_end *x = a, *y = b;
+  if (x->flow_id != y->flow_id) return x->flow_id < y->flow_id ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -424,7 +450,7 @@ static int cmp_end_slice(const void *a, const void *b) {
 ** 's' and 'f' with bp "e" to the slice on top of the lane's stack at ts, a bare
 ** 'f' to the next slice that begins on the lane. */
 static void bind_by_position(proto_sink *p, const uint32_t *order) {
-  qsort(p->ends, p->nends, sizeof *p->ends, cmp_end_pos);
+  sl_vec_sort(p->ends, p->nends, sizeof *p->ends, cmp_end_pos);
   size_t *stack = NULL, depth = 0, cap = 0, si = 0;
   uint32_t cur_lane = UINT32_MAX;
   for (size_t i = 0; i < p->nends && !p->ends[i].slice; i++) {
@@ -437,8 +463,10 @@ static void bind_by_position(proto_sink *p, const uint32_t *order) {
       size_t lo = 0, hi = p->nslices;
       while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (p->slices[order[mid]].lane < cur_lane) lo = mid + 1;
-        else hi = mid;
+        if (p->slices[order[mid]].lane < cur_lane)
+          lo = mid + 1;
+        else
+          hi = mid;
       }
       si = lo;
     }
@@ -453,9 +481,12 @@ static void bind_by_position(proto_sink *p, const uint32_t *order) {
     while (si < p->nslices && p->slices[order[si]].lane == cur_lane &&
            p->slices[order[si]].start <= e->ts) {
       const pslice *sl = &p->slices[order[si]];
+      si++;
       while (depth && p->slices[stack[depth - 1]].end <= sl->start) depth--;
-      sl_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
-      stack[depth++] = order[si++];
+      /* a slice that overlaps without nesting lives on an overflow track */
+      if (depth && p->slices[stack[depth - 1]].end < sl->end) continue;
+      sl_vec_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
+      stack[depth++] = (size_t)(sl - p->slices);
     }
     if (depth) e->slice = stack[depth - 1] + 1;
   }
@@ -495,7 +526,7 @@ static void write_event(proto_sink *p, uint64_t ts, uint64_t uuid, int type, uin
     p->name_sent[name_iid - 1] = 1;
     en.has_iid = 1;
     en.iid = name_iid;
-    en.name = (char *)sl_strtab_get(&p->names, (uint32_t)(name_iid - 1));
+    en.name = (char *)sl_strset_get(&p->names, (uint32_t)(name_iid - 1));
     in.n_event_names = 1;
     in.event_names = &enp;
   }
@@ -515,7 +546,7 @@ static void write_event(proto_sink *p, uint64_t ts, uint64_t uuid, int type, uin
   put_varint(b, &n, SEQ_ID);
   b[n++] = 0x5A; /* track_event = 11 */
   put_varint(b, &n, te_len);
-  memcpy(b + n, body, body_len);
+  if (body_len) memcpy(b + n, body, body_len);
   n += body_len;
   protobuf_c_message_pack(&te.base, b + n);
   n += tail;
@@ -557,14 +588,14 @@ static void write_first_packet(proto_sink *p) {
     perfetto__protos__event_category__init(&cats[i]);
     cats[i].has_iid = 1;
     cats[i].iid = i + 1;
-    cats[i].name = (char *)sl_strtab_get(&p->cats, (uint32_t)i);
+    cats[i].name = (char *)sl_strset_get(&p->cats, (uint32_t)i);
     catp[i] = &cats[i];
   }
   for (size_t i = 0; i < p->keys.n; i++) {
     perfetto__protos__debug_annotation_name__init(&keys[i]);
     keys[i].has_iid = 1;
     keys[i].iid = i + 1;
-    keys[i].name = (char *)sl_strtab_get(&p->keys, (uint32_t)i);
+    keys[i].name = (char *)sl_strset_get(&p->keys, (uint32_t)i);
     keyp[i] = &keys[i];
   }
   in.n_event_categories = p->cats.n;
@@ -595,7 +626,8 @@ static void write_descriptor(proto_sink *p, uint64_t uuid, uint64_t parent, cons
     td.parent_uuid = parent;
   }
   if (name) {
-    td.static_or_dynamic_name_case = PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+    td.static_or_dynamic_name_case =
+        PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
     td.name = (char *)name;
   }
   td.process = proc;
@@ -607,7 +639,7 @@ static void write_descriptor(proto_sink *p, uint64_t uuid, uint64_t parent, cons
 }
 
 static const char *opt_name(const proto_sink *p, uint32_t id1) {
-  return id1 ? sl_strtab_get(&p->strings, id1 - 1) : NULL;
+  return id1 ? sl_strset_get(&p->strings, id1 - 1) : NULL;
 }
 
 static void write_tracks(proto_sink *p) {
@@ -629,7 +661,7 @@ static void write_tracks(proto_sink *p) {
   for (size_t i = 0; i < p->nctracks; i++) {
     Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
     write_descriptor(p, p->ctracks[i].uuid, p->procs[p->ctracks[i].proc].uuid,
-                     sl_strtab_get(&p->strings, p->ctracks[i].name), NULL, NULL, &cd);
+                     sl_strset_get(&p->strings, p->ctracks[i].name), NULL, NULL, &cd);
   }
 }
 
@@ -638,12 +670,14 @@ static uint64_t sublane_uuid(proto_sink *p, plane *ln, size_t k) {
   if (k == 0) return ln->uuid;
   while (ln->noverflow < k) {
     uint64_t uuid = p->next_uuid++;
-    sl_grow((void **)&ln->overflow, &ln->overflow_cap, ln->noverflow + 1, sizeof *ln->overflow);
+    sl_vec_grow((void **)&ln->overflow, &ln->overflow_cap, ln->noverflow + 1, sizeof *ln->overflow);
     ln->overflow[ln->noverflow++] = uuid;
     char name[300];
     const char *base = opt_name(p, ln->name);
-    if (base) snprintf(name, sizeof name, "%s (overlap %zu)", base, ln->noverflow);
-    else snprintf(name, sizeof name, "%" PRId64 " (overlap %zu)", ln->tid, ln->noverflow);
+    if (base)
+      snprintf(name, sizeof name, "%s (overlap %zu)", base, ln->noverflow);
+    else
+      snprintf(name, sizeof name, "%" PRId64 " (overlap %zu)", ln->tid, ln->noverflow);
     write_descriptor(p, uuid, ln->uuid, name, NULL, NULL, NULL);
   }
   return ln->overflow[k - 1];
@@ -663,8 +697,8 @@ static void write_slices(proto_sink *p, const uint32_t *order, const uint64_t *f
   substack *subs = NULL;
   size_t nsubs = 0, subs_cap = 0;
   for (size_t i = 0; i <= p->nslices; i++) {
-    int new_lane = i == p->nslices || i == 0 ||
-                   p->slices[order[i]].lane != p->slices[order[i - 1]].lane;
+    int new_lane =
+        i == p->nslices || i == 0 || p->slices[order[i]].lane != p->slices[order[i - 1]].lane;
     if (new_lane && i > 0) { /* close the previous lane: innermost first */
       plane *ln = &p->lanes[p->slices[order[i - 1]].lane];
       for (size_t k = 0; k < nsubs; k++) {
@@ -677,7 +711,7 @@ static void write_slices(proto_sink *p, const uint32_t *order, const uint64_t *f
     size_t k = 0;
     for (;; k++) {
       if (k == nsubs) {
-        sl_grow((void **)&subs, &subs_cap, nsubs + 1, sizeof *subs);
+        sl_vec_grow((void **)&subs, &subs_cap, nsubs + 1, sizeof *subs);
         subs[nsubs++] = (substack){0};
       }
       substack *st = &subs[k];
@@ -687,8 +721,9 @@ static void write_slices(proto_sink *p, const uint32_t *order, const uint64_t *f
     }
     write_event(p, (uint64_t)sl->start, sublane_uuid(p, ln, k),
                 PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, sl->name,
-                p->arena + sl->body_off, sl->body_len, flow_ids + sl->flow_first, sl->nflows);
-    sl_grow((void **)&subs[k].idx, &subs[k].cap, subs[k].n + 1, sizeof *subs[k].idx);
+                spill_get(p, sl->body_off, sl->body_len), sl->body_len, flow_ids + sl->flow_first,
+                sl->nflows);
+    sl_vec_grow((void **)&subs[k].idx, &subs[k].cap, subs[k].n + 1, sizeof *subs[k].idx);
     subs[k].idx[subs[k].n++] = order[i];
   }
   for (size_t k = 0; k < nsubs; k++) free(subs[k].idx);
@@ -703,7 +738,7 @@ static int cmp_count(const void *a, const void *b) {
 }
 
 static void write_counters(proto_sink *p) {
-  qsort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
+  sl_vec_sort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
   for (size_t i = 0; i < p->ncounts; i++) {
     const pcount *c = &p->counts[i];
     Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
@@ -721,7 +756,8 @@ static void write_counters(proto_sink *p) {
           PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
       te.double_counter_value = c->v.d;
     } else {
-      te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
+      te.counter_value_field_case =
+          PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
       te.counter_value = c->v.i;
     }
     pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
@@ -732,6 +768,9 @@ static void write_counters(proto_sink *p) {
 
 static int p_finish(sl_trace_sink *s) {
   proto_sink *p = (proto_sink *)s;
+  /* no more flows arrive: the lookup tables for them can go before the peak */
+  sl_idmap_free(&p->slice_of_id);
+  sl_idmap_free(&p->open_flow);
   uint32_t *order = malloc((p->nslices + 1) * sizeof *order);
   uint64_t *flow_ids = malloc((p->nends + 1) * sizeof *flow_ids);
   p->name_sent = calloc(p->names.n + 1, 1);
@@ -741,25 +780,30 @@ static int p_finish(sl_trace_sink *s) {
   }
   for (size_t i = 0; i < p->nslices; i++) order[i] = (uint32_t)i;
   g_sort_slices = p->slices;
-  qsort(order, p->nslices, sizeof *order, cmp_slice_idx);
+  sl_vec_sort(order, p->nslices, sizeof *order, cmp_slice_idx);
   bind_by_position(p, order);
 
   /* Flow ids per slice, in arrival order; a flow needs both its ends bound. */
-  qsort(p->ends, p->nends, sizeof *p->ends, cmp_end_slice);
-  sl_u64map ends_per_flow = {0};
-  for (size_t i = 0; i < p->nends; i++)
-    if (p->ends[i].slice) (*sl_u64map_put(&ends_per_flow, p->ends[i].flow_id, NULL))++;
+  sl_vec_sort(p->ends, p->nends, sizeof *p->ends, cmp_end_flow);
+  for (size_t i = 0, j; i < p->nends; i = j) {
+    size_t bound = 0;
+    for (j = i; j < p->nends && p->ends[j].flow_id == p->ends[i].flow_id; j++)
+      bound += p->ends[j].slice != 0;
+    if (bound < 2)
+      for (size_t k = i; k < j; k++) p->ends[k].slice = 0;
+  }
+  sl_vec_sort(p->ends, p->nends, sizeof *p->ends, cmp_end_slice);
   size_t nf = 0;
   for (size_t i = 0; i < p->nends; i++) {
     pflow_end *e = &p->ends[i];
-    if (!e->slice || *sl_u64map_get(&ends_per_flow, e->flow_id) < 2) continue;
+    if (!e->slice) continue;
     pslice *sl = &p->slices[e->slice - 1];
     if (!sl->nflows) sl->flow_first = nf;
     sl->nflows++;
     flow_ids[nf++] = e->flow_id;
   }
-  sl_u64map_free(&ends_per_flow);
 
+  if (p->spill && fflush(p->spill) != 0) s->failed = 1;
   sl_pf_writer_init(&p->w, s->fp);
   write_first_packet(p);
   write_tracks(p);
@@ -767,8 +811,11 @@ static int p_finish(sl_trace_sink *s) {
   write_counters(p);
   if (p->w.failed) s->failed = 1;
   if (p->negative_ts)
-    fprintf(stderr, "swimlane: warning: %" PRIu64 " events with a negative timestamp are not "
-                    "in the protobuf trace (Perfetto drops them)\n", p->negative_ts);
+    fprintf(stderr,
+            "swimlane: warning: %" PRIu64
+            " events with a negative timestamp are not "
+            "in the protobuf trace (Perfetto drops them)\n",
+            p->negative_ts);
 out:
   free(order);
   free(flow_ids);
@@ -779,24 +826,25 @@ out:
 static void p_destroy(sl_trace_sink *s) {
   proto_sink *p = (proto_sink *)s;
   sl_pf_writer_free(&p->w);
-  sl_strtab_free(&p->strings);
-  sl_strtab_free(&p->names);
-  sl_strtab_free(&p->cats);
-  sl_strtab_free(&p->keys);
+  sl_strset_free(&p->strings);
+  sl_strset_free(&p->names);
+  sl_strset_free(&p->cats);
+  sl_strset_free(&p->keys);
   free(p->name_sent);
   free(p->procs);
-  sl_u64map_free(&p->proc_of);
+  sl_idmap_free(&p->proc_of);
   for (size_t i = 0; i < p->nlanes; i++) free(p->lanes[i].overflow);
   free(p->lanes);
-  sl_u64map_free(&p->lane_of);
+  sl_idmap_free(&p->lane_of);
   free(p->slices);
-  sl_u64map_free(&p->slice_of_id);
+  sl_idmap_free(&p->slice_of_id);
   free(p->ends);
-  sl_u64map_free(&p->open_flow);
+  sl_idmap_free(&p->open_flow);
   free(p->ctracks);
-  sl_u64map_free(&p->ctrack_of);
+  sl_idmap_free(&p->ctrack_of);
   free(p->counts);
-  free(p->arena);
+  if (p->spill) fclose(p->spill);
+  free(p->body);
   free(p);
 }
 

@@ -8,21 +8,77 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Shortest digits that round-trip. glibc printf rounds correctly, and a double
-** carries more than 15 significant digits, so if 15 digits round-trip then the
-** shortest string is those 15 with trailing zeros removed; otherwise 16 or 17. */
-static int shortest_digits(double x, char *digits, int *exp10) {
-  char tmp[40];
-  for (int prec = 15; prec <= 17; prec++) {
-    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, x);
-    if (prec == 17 || strtod(tmp, NULL) == x) break;
+/* Round the 17 significant digits d17 to n digits into out; returns the decimal
+** exponent change (1 when rounding carried into a new leading digit), or -1 when
+** d17 sits exactly on a rounding midpoint, where rounding twice could differ
+** from rounding x once (the caller then asks printf directly). */
+static int round_digits(const char *d17, int n, char *out) {
+  if (d17[n] == '5') {
+    int rest_zero = 1;
+    for (int i = n + 1; i < 17; i++)
+      if (d17[i] != '0') rest_zero = 0;
+    if (rest_zero) return -1;
   }
-  /* tmp = "d.ddddde[+-]XX" (x > 0 here) */
+  memcpy(out, d17, (size_t)n);
+  if (d17[n] < '5') return 0;
+  int i = n - 1;
+  while (i >= 0 && out[i] == '9') out[i--] = '0';
+  if (i >= 0) {
+    out[i]++;
+    return 0;
+  }
+  out[0] = '1'; /* 999.. -> 1000.. */
+  return 1;
+}
+
+static int roundtrips(const char *digits, int n, int e, double x) {
+  char buf[48];
+  int k = 0;
+  buf[k++] = digits[0];
+  buf[k++] = '.';
+  memcpy(buf + k, digits + 1, (size_t)(n - 1));
+  k += n - 1;
+  snprintf(buf + k, sizeof buf - (size_t)k, "e%d", e);
+  return strtod(buf, NULL) == x;
+}
+
+/* Shortest digits that round-trip, correctly rounded (what Python's repr picks).
+** glibc printf rounds correctly and a double carries more than 15 significant
+** digits, so if 15 digits round-trip the shortest string is those 15 without
+** trailing zeros; otherwise 16 or 17. One printf gives 17 digits; the 15- and
+** 16-digit candidates are rounded from it (x > 0 here). */
+static int shortest_digits(double x, char *digits, int *exp10) {
+  char tmp[40], d17[18];
+  snprintf(tmp, sizeof tmp, "%.16e", x);
   int n = 0;
   const char *p = tmp;
   for (; *p && *p != 'e'; p++)
-    if (*p >= '0' && *p <= '9') digits[n++] = *p;
-  *exp10 = atoi(p + 1);
+    if (*p >= '0' && *p <= '9') d17[n++] = *p;
+  int e17 = atoi(p + 1);
+  int found = 0;
+  for (int prec = 15; prec <= 16 && !found; prec++) {
+    int carry = round_digits(d17, prec, digits);
+    int e = e17;
+    if (carry < 0) {
+      snprintf(tmp, sizeof tmp, "%.*e", prec - 1, x);
+      int k = 0;
+      for (p = tmp; *p && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9') digits[k++] = *p;
+      e = atoi(p + 1);
+    } else {
+      e += carry;
+    }
+    if (roundtrips(digits, prec, e, x)) {
+      n = prec;
+      *exp10 = e;
+      found = 1;
+    }
+  }
+  if (!found) {
+    memcpy(digits, d17, 17);
+    n = 17;
+    *exp10 = e17;
+  }
   while (n > 1 && digits[n - 1] == '0') n--;
   digits[n] = 0;
   return n;
@@ -105,36 +161,65 @@ static int utf8_next(const unsigned char *s, uint32_t *cp) {
   return len;
 }
 
-void sl_fput_jsonstr(FILE *fp, const char *str) {
+size_t sl_json_escape(char *dst, const char *str) {
+  static const char hex[] = "0123456789abcdef";
   const unsigned char *s = (const unsigned char *)str;
-  putc('"', fp);
+  char *o = dst;
+  *o++ = '"';
   while (*s) {
     unsigned c = *s;
     if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
-      /* fast path: a run of plain ASCII */
-      const unsigned char *run = s;
-      while (*s >= 0x20 && *s < 0x7F && *s != '"' && *s != '\\') s++;
-      fwrite(run, 1, (size_t)(s - run), fp);
+      *o++ = (char)c;
+      s++;
       continue;
     }
+    const char *esc = NULL;
     switch (c) {
-    case '"': fputs("\\\"", fp); s++; continue;
-    case '\\': fputs("\\\\", fp); s++; continue;
-    case '\n': fputs("\\n", fp); s++; continue;
-    case '\r': fputs("\\r", fp); s++; continue;
-    case '\t': fputs("\\t", fp); s++; continue;
-    case '\b': fputs("\\b", fp); s++; continue;
-    case '\f': fputs("\\f", fp); s++; continue;
+    case '"': esc = "\\\""; break;
+    case '\\': esc = "\\\\"; break;
+    case '\n': esc = "\\n"; break;
+    case '\r': esc = "\\r"; break;
+    case '\t': esc = "\\t"; break;
+    case '\b': esc = "\\b"; break;
+    case '\f': esc = "\\f"; break;
     default: break;
+    }
+    if (esc) {
+      *o++ = esc[0];
+      *o++ = esc[1];
+      s++;
+      continue;
     }
     uint32_t cp;
     s += utf8_next(s, &cp);
+    uint32_t units[2];
+    int nu = 0;
     if (cp >= 0x10000) {
       cp -= 0x10000;
-      fprintf(fp, "\\u%04x\\u%04x", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+      units[nu++] = 0xD800 + (cp >> 10);
+      units[nu++] = 0xDC00 + (cp & 0x3FF);
     } else {
-      fprintf(fp, "\\u%04x", cp);
+      units[nu++] = cp;
+    }
+    for (int i = 0; i < nu; i++) {
+      *o++ = '\\';
+      *o++ = 'u';
+      *o++ = hex[(units[i] >> 12) & 15];
+      *o++ = hex[(units[i] >> 8) & 15];
+      *o++ = hex[(units[i] >> 4) & 15];
+      *o++ = hex[units[i] & 15];
     }
   }
-  putc('"', fp);
+  *o++ = '"';
+  *o = 0;
+  return (size_t)(o - dst);
+}
+
+void sl_fput_jsonstr(FILE *fp, const char *str) {
+  size_t n = strlen(str);
+  char small[512];
+  char *buf = n * 6 + 3 <= sizeof small ? small : malloc(n * 6 + 3);
+  if (!buf) return;
+  fwrite(buf, 1, sl_json_escape(buf, str), fp);
+  if (buf != small) free(buf);
 }

@@ -17,5 +17,7 @@ size_t sl_fmt_pyfloat(char *buf, double x);
 /* Write a JSON string with ensure_ascii escaping (\uXXXX for non-ASCII, surrogate
 ** pairs above U+FFFF). Invalid UTF-8 bytes are written as U+FFFD. */
 void sl_fput_jsonstr(FILE *fp, const char *s);
+/* The same into dst (needs 6 * strlen(s) + 3 bytes); returns the length. */
+size_t sl_json_escape(char *dst, const char *s);
 
 #endif

@@ -74,21 +74,9 @@ static int int_array(yajl_val v, int64_t *out, int max, int *n) {
   return 0;
 }
 
-/* ---- dtypes (anchor-l0 §4.1; the same table as schema/dtypes.lua) ------------------------- */
+/* ---- dtypes: the generated table ------------------------------------------------------------ */
 
-static const l0_dtype dtypes[] = {
-    {"FLOAT32", 0, 4, 0, 1},  {"FLOAT16", 1, 2, 0, 1},   {"INT32", 2, 4, 1, 1},   {"INT16", 3, 2, 1, 1},
-    {"INT8", 4, 1, 1, 1},     {"UINT8", 5, 1, 1, 1},     {"BFLOAT16", 6, 2, 0, 1}, {"INT64", 7, 8, 1, 1},
-    {"UINT64", 8, 8, 1, 1},   {"UINT16", 9, 2, 1, 1},    {"UINT32", 10, 4, 1, 1}, {"BOOL", 11, 1, 0, 0},
-    {"FP8E4M3FN", 12, 1, 0, 0}, {"FP8E8M0", 13, 1, 0, 0}, {"FP4E2M1", 14, 1, 0, 0},
-};
-
-const l0_dtype *l0_dtype_find(const char *name) {
-  if (!name) return NULL;
-  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-    if (!strcasecmp(dtypes[i].name, name)) return &dtypes[i];
-  return NULL;
-}
+const l0_dtype *l0_dtype_find(const char *name) { return name ? sl_dtype_by_name(name) : NULL; }
 
 /* ---- manifest ------------------------------------------------------------------------------- */
 
@@ -484,9 +472,9 @@ int l0_reconstruct(const l0_manifest *m, const int *want, int nwant, const char 
       } else {
         rc = scalar_raw(a->dtype, v, &a->raw, err, sizeof err);
         if (rc) {
-          char tmp[512];
+          char tmp[600];
           snprintf(tmp, sizeof tmp, "scalar arg %d: %s", s, err);
-          snprintf(err, sizeof err, "%s", tmp);
+          snprintf(err, sizeof err, "%.500s", tmp);
         }
       }
       t->nscalars++;

@@ -15,6 +15,8 @@
 
 #include <cjson/cJSON.h>
 #include <yajl/yajl_tree.h>
+
+#include "sl_dtypes.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,13 +60,8 @@ const l0_case *l0_workload_case(const l0_workload *w, const char *name);
 
 /* ---- dtypes ------------------------------------------------------------------------------ */
 
-typedef struct l0_dtype {
-  const char *name;
-  int raw;
-  int size;
-  int is_integer;
-  int replayable;
-} l0_dtype;
+/* The generated dtype table (schema/dtypes.lua): name, raw, size, is_integer, replayable. */
+typedef sl_dtype_info l0_dtype;
 
 const l0_dtype *l0_dtype_find(const char *name); /* case-insensitive; NULL if unknown */
 

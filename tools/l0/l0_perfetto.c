@@ -14,6 +14,7 @@
 ** Everything else is copied; non-core X/B/E are dropped (as the reference does).
 */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,8 @@ typedef struct track {
   be_part *be;
   size_t nbe, capbe;
   int lanes;
+  struct id_lane *ids; /* flag id -> lane, sorted */
+  size_t nids;
 } track;
 
 typedef struct tracks {
@@ -123,7 +126,7 @@ static int be_cmp(const void *a, const void *b) {
 
 /* Pair the B/E events of a track by id into intervals (first event of a group names it). */
 static int pair_flags(track *t, size_t *order) {
-  qsort(t->be, t->nbe, sizeof *t->be, be_cmp);
+  if (t->nbe) qsort(t->be, t->nbe, sizeof *t->be, be_cmp);
   for (size_t i = 0; i < t->nbe;) {
     size_t j = i;
     const cJSON *src = t->be[i].ev;
@@ -155,7 +158,7 @@ static int ival_cmp(const void *a, const void *b) {
 }
 
 static int assign_lanes(track *t) {
-  qsort(t->iv, t->n, sizeof *t->iv, ival_cmp);
+  if (t->n) qsort(t->iv, t->n, sizeof *t->iv, ival_cmp);
   double *lane_end = NULL;
   int lanes = 0;
   for (size_t i = 0; i < t->n; i++) {
@@ -185,10 +188,32 @@ static cJSON *lane_tid(const track *t, int lane) {
   return cJSON_CreateString(buf);
 }
 
-static int flag_lane(const track *t, const char *id) {
+typedef struct id_lane {
+  const char *id;
+  int lane;
+} id_lane;
+
+static int id_lane_cmp(const void *a, const void *b) {
+  return strcmp(((const id_lane *)a)->id, ((const id_lane *)b)->id);
+}
+
+/* Index a split track's flag intervals by id (flows look their lane up). */
+static int index_flags(track *t) {
+  size_t n = 0;
+  for (size_t i = 0; i < t->n; i++) n += t->iv[i].id != NULL;
+  t->ids = n ? malloc(n * sizeof *t->ids) : NULL;
+  if (n && !t->ids) return -1;
+  t->nids = 0;
   for (size_t i = 0; i < t->n; i++)
-    if (t->iv[i].id && !strcmp(t->iv[i].id, id)) return t->iv[i].lane;
+    if (t->iv[i].id) t->ids[t->nids++] = (id_lane){t->iv[i].id, t->iv[i].lane};
+  if (t->nids) qsort(t->ids, t->nids, sizeof *t->ids, id_lane_cmp);
   return 0;
+}
+
+static int flag_lane(const track *t, const char *id) {
+  id_lane key = {id, 0};
+  const id_lane *hit = t->nids ? bsearch(&key, t->ids, t->nids, sizeof key, id_lane_cmp) : NULL;
+  return hit ? hit->lane : 0;
 }
 
 static void free_tracks(tracks *ts) {
@@ -198,6 +223,7 @@ static void free_tracks(tracks *ts) {
     for (size_t k = 0; k < t->nbe; k++) free(t->be[k].id);
     free(t->iv);
     free(t->be);
+    free(t->ids);
     free(t->pid_s);
     free(t->tid_s);
   }
@@ -277,18 +303,23 @@ cJSON *l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
   }
   /* 3. pair flags, assign lanes */
   for (size_t i = 0; i < ts.n; i++)
-    if (pair_flags(&ts.t[i], &order) != 0 || assign_lanes(&ts.t[i]) != 0) {
+    if (pair_flags(&ts.t[i], &order) != 0 || assign_lanes(&ts.t[i]) != 0 || index_flags(&ts.t[i]) != 0) {
       oom = 1;
       goto done;
     }
 
-  out = cJSON_Duplicate(insight, 1);
-  if (!out) {
+  /* top-level keys other than traceEvents are kept as they are */
+  out = cJSON_CreateObject();
+  cJSON *list = cJSON_AddArrayToObject(out, "traceEvents");
+  if (!out || !list) {
     oom = 1;
     goto done;
   }
-  cJSON *list = cJSON_CreateArray();
-  cJSON_ReplaceItemInObjectCaseSensitive(out, "traceEvents", list);
+  const cJSON *top;
+  cJSON_ArrayForEach(top, insight) {
+    if (top->string && strcmp(top->string, "traceEvents"))
+      cJSON_AddItemToObject(out, top->string, cJSON_Duplicate(top, 1));
+  }
   /* 5a. intervals as X slices */
   for (size_t i = 0; i < ts.n; i++) {
     const track *t = &ts.t[i];

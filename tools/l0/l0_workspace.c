@@ -61,7 +61,7 @@ static void push_spec(lua_State *L, const l0_plan *p, int cfg) {
   set_int(L, "max_time", (lua_Integer)(p->max_time + 0.999));
   set_str(L, "repo_root", sl_home());
   /* build_dir, cc, libs, include_dirs, extra_flags come from the config */
-  static const char *const keys[] = {"build_dir", "cc", "libs", "include_dirs", "extra_flags"};
+  static const char *const keys[] = {"build_dir", "cc", "libs", "dep_libs", "include_dirs", "extra_flags"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     lua_getfield(L, cfg, keys[i]);
     lua_setfield(L, -2, keys[i]);

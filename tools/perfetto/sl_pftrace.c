@@ -112,8 +112,7 @@ int sl_pf_read_frame(sl_pf_reader *r, const uint8_t **data, size_t *len) {
   if (got != n) {
     snprintf(r->err, sizeof r->err,
              "offset %llu: truncated: packet #%llu declares %llu bytes, only %zu present",
-             (unsigned long long)start, (unsigned long long)r->index, (unsigned long long)n,
-             got);
+             (unsigned long long)start, (unsigned long long)r->index, (unsigned long long)n, got);
     return -1;
   }
   r->index++;

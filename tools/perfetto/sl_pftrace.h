@@ -17,14 +17,14 @@
 #include "sl_perfetto_trace.pb-c.h"
 
 /* Sequence flags of TracePacket.sequence_flags. */
-#define SL_PF_SEQ_CLEARED 1u      /* SEQ_INCREMENTAL_STATE_CLEARED */
-#define SL_PF_SEQ_NEEDS_STATE 2u  /* SEQ_NEEDS_INCREMENTAL_STATE   */
+#define SL_PF_SEQ_CLEARED 1u     /* SEQ_INCREMENTAL_STATE_CLEARED */
+#define SL_PF_SEQ_NEEDS_STATE 2u /* SEQ_NEEDS_INCREMENTAL_STATE   */
 
 /* ---- writing ------------------------------------------------------------------ */
 
 typedef struct sl_pf_writer {
-  FILE *fp;         /* borrowed                                   */
-  uint8_t *buf;     /* reused packing buffer                      */
+  FILE *fp;     /* borrowed                                   */
+  uint8_t *buf; /* reused packing buffer                      */
   size_t cap;
   uint64_t packets; /* frames written                             */
   uint64_t bytes;   /* bytes written                              */
@@ -39,12 +39,12 @@ void sl_pf_writer_free(sl_pf_writer *w);
 /* ---- reading ------------------------------------------------------------------ */
 
 typedef struct sl_pf_reader {
-  FILE *fp;         /* borrowed                                   */
+  FILE *fp; /* borrowed                                   */
   uint8_t *buf;
   size_t cap;
-  uint64_t offset;  /* file offset of the next frame              */
-  uint64_t index;   /* number of frames returned so far           */
-  char err[160];    /* what went wrong, when a read returns -1    */
+  uint64_t offset; /* file offset of the next frame              */
+  uint64_t index;  /* number of frames returned so far           */
+  char err[160];   /* what went wrong, when a read returns -1    */
 } sl_pf_reader;
 
 void sl_pf_reader_init(sl_pf_reader *r, FILE *fp);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sl_grow(void **arr, size_t *cap, size_t need, size_t elem) {
+void sl_vec_grow(void **arr, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return;
   size_t n = *cap ? *cap * 2 : 64;
   while (n < need) n *= 2;
@@ -20,14 +20,14 @@ void sl_grow(void **arr, size_t *cap, size_t need, size_t elem) {
   *cap = n;
 }
 
-uint64_t sl_hash_bytes(const void *p, size_t len, uint64_t seed) {
+uint64_t sl_fnv64(const void *p, size_t len, uint64_t seed) {
   const unsigned char *s = p;
   uint64_t h = 1469598103934665603ull ^ seed; /* FNV-1a */
   for (size_t i = 0; i < len; i++) h = (h ^ s[i]) * 1099511628211ull;
   return h;
 }
 
-static uint64_t hash_bytes(const char *s, size_t len) { return sl_hash_bytes(s, len, 0); }
+static uint64_t hash_bytes(const char *s, size_t len) { return sl_fnv64(s, len, 0); }
 
 uint64_t sl_mix64(uint64_t x) {
   x ^= x >> 33;
@@ -37,7 +37,7 @@ uint64_t sl_mix64(uint64_t x) {
   return x ^ (x >> 33);
 }
 
-static void strtab_rehash(sl_strtab *t, size_t nslots) {
+static void strtab_rehash(sl_strset *t, size_t nslots) {
   uint32_t *slots = calloc(nslots, sizeof *slots);
   if (!slots) {
     fputs("swimlane: out of memory\n", stderr);
@@ -53,7 +53,7 @@ static void strtab_rehash(sl_strtab *t, size_t nslots) {
   t->nslots = nslots;
 }
 
-uint32_t sl_strtab_intern(sl_strtab *t, const char *s, size_t len) {
+uint32_t sl_strset_intern(sl_strset *t, const char *s, size_t len) {
   if ((t->n + 1) * 2 > t->nslots) strtab_rehash(t, t->nslots ? t->nslots * 2 : 256);
   size_t i = hash_bytes(s, len) & (t->nslots - 1);
   while (t->slots[i]) {
@@ -61,7 +61,7 @@ uint32_t sl_strtab_intern(sl_strtab *t, const char *s, size_t len) {
     if (strlen(o) == len && memcmp(o, s, len) == 0) return t->slots[i] - 1;
     i = (i + 1) & (t->nslots - 1);
   }
-  sl_grow((void **)&t->strs, &t->cap, t->n + 1, sizeof *t->strs);
+  sl_vec_grow((void **)&t->strs, &t->cap, t->n + 1, sizeof *t->strs);
   char *copy = malloc(len + 1);
   if (!copy) {
     fputs("swimlane: out of memory\n", stderr);
@@ -74,19 +74,17 @@ uint32_t sl_strtab_intern(sl_strtab *t, const char *s, size_t len) {
   return (uint32_t)t->n++;
 }
 
-const char *sl_strtab_get(const sl_strtab *t, uint32_t id) {
-  return id < t->n ? t->strs[id] : "";
-}
+const char *sl_strset_get(const sl_strset *t, uint32_t id) { return id < t->n ? t->strs[id] : ""; }
 
-void sl_strtab_free(sl_strtab *t) {
+void sl_strset_free(sl_strset *t) {
   for (size_t i = 0; i < t->n; i++) free(t->strs[i]);
   free(t->strs);
   free(t->slots);
   memset(t, 0, sizeof *t);
 }
 
-static void u64map_rehash(sl_u64map *m, size_t cap) {
-  sl_u64map nm = {0};
+static void u64map_rehash(sl_idmap *m, size_t cap) {
+  sl_idmap nm = {0};
   nm.cap = cap;
   nm.keys = calloc(cap, sizeof *nm.keys);
   nm.vals = calloc(cap, sizeof *nm.vals);
@@ -104,11 +102,11 @@ static void u64map_rehash(sl_u64map *m, size_t cap) {
     nm.vals[j] = m->vals[i];
   }
   nm.n = m->n;
-  sl_u64map_free(m);
+  sl_idmap_free(m);
   *m = nm;
 }
 
-uint64_t *sl_u64map_put(sl_u64map *m, uint64_t key, int *fresh) {
+uint64_t *sl_idmap_put(sl_idmap *m, uint64_t key, int *fresh) {
   if ((m->n + 1) * 2 > m->cap) u64map_rehash(m, m->cap ? m->cap * 2 : 256);
   size_t i = sl_mix64(key) & (m->cap - 1);
   while (m->used[i]) {
@@ -126,7 +124,7 @@ uint64_t *sl_u64map_put(sl_u64map *m, uint64_t key, int *fresh) {
   return &m->vals[i];
 }
 
-uint64_t *sl_u64map_get(const sl_u64map *m, uint64_t key) {
+uint64_t *sl_idmap_get(const sl_idmap *m, uint64_t key) {
   if (!m->cap) return NULL;
   size_t i = sl_mix64(key) & (m->cap - 1);
   while (m->used[i]) {
@@ -136,9 +134,13 @@ uint64_t *sl_u64map_get(const sl_u64map *m, uint64_t key) {
   return NULL;
 }
 
-void sl_u64map_free(sl_u64map *m) {
+void sl_idmap_free(sl_idmap *m) {
   free(m->keys);
   free(m->vals);
   free(m->used);
   memset(m, 0, sizeof *m);
+}
+
+void sl_vec_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (n > 1) qsort(base, n, size, cmp);
 }

@@ -63,7 +63,7 @@ static int on_value(dparser *p, int is_str, const char *s, size_t len, int is_nu
   switch (top(p)) {
   case D_EDGE:
     if (key_is(p, "pred") || key_is(p, "succ")) {
-      uint64_t v;
+      uint64_t v = 0;
       int ok = !is_null_or_bool && sl_normalize_id(s, len, &v) == 0;
       if (key_is(p, "pred")) {
         p->e_has_pred = ok;

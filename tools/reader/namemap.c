@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <yajl/yajl_parse.h>
 
 #include "reader_util.h"
 #include "sl_base.h"
@@ -30,12 +31,24 @@ void sl_namemap_free(sl_namemap *m) {
 sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) {
   cJSON *root = cJSON_ParseWithLength(data, len);
   if (!root) {
-    const char *at = cJSON_GetErrorPtr();
-    long off = at ? (long)(at - (const char *)data) : -1;
-    if (off >= 0 && (size_t)off >= len)
+    /* let yajl tell a truncated file from a malformed one, with its message */
+    yajl_handle h = yajl_alloc(NULL, NULL, NULL);
+    if (!h) {
+      sl_error(name, "out of memory");
+      return NULL;
+    }
+    if (len == 0) {
+      sl_error(name, "$: empty file");
+    } else if (yajl_parse(h, data, len) == yajl_status_ok && yajl_complete_parse(h) != yajl_status_ok) {
       sl_error(name, "$: truncated JSON");
-    else
-      sl_error(name, "$: invalid JSON near byte %ld", off);
+    } else {
+      unsigned char *m = yajl_get_error(h, 0, data, len);
+      char *nl = m ? strchr((char *)m, '\n') : NULL;
+      if (nl) *nl = 0;
+      sl_error(name, "$: invalid JSON: %s", m ? (char *)m : "parse error");
+      if (m) yajl_free_error(h, m);
+    }
+    yajl_free(h);
     return NULL;
   }
   sl_namemap *m = calloc(1, sizeof *m);
@@ -158,7 +171,7 @@ int sl_namemap_discover(const char *records_path, char **out) {
   }
   closedir(d);
   free(dir);
-  qsort(found, n, sizeof *found, cmp_str);
+  if (n) qsort(found, n, sizeof *found, cmp_str);
   int rc = 0;
   if (n == 1) {
     *out = found[0];

@@ -118,18 +118,25 @@ static int sort_tasks(sl_capture *c) {
     if (c->tasks[i].task_id < c->tasks[i - 1].task_id) sorted = 0;
   if (sorted) return 0;
   sort_key *k = malloc(n * sizeof *k);
-  sl_task *out = malloc(n * sizeof *out);
-  if (!k || !out) {
-    free(k);
-    free(out);
-    return -1;
-  }
+  if (!k) return -1;
   for (size_t i = 0; i < n; i++) k[i] = (sort_key){c->tasks[i].task_id, i};
   qsort(k, n, sizeof *k, cmp_key);
-  for (size_t i = 0; i < n; i++) out[i] = c->tasks[k[i].pos];
+  /* permute in place along the cycles of the permutation (no second task array:
+  ** at 1M tasks that copy is the reader's peak); k[i].pos = SIZE_MAX marks done */
+  for (size_t i = 0; i < n; i++) {
+    if (k[i].pos == SIZE_MAX || k[i].pos == i) continue;
+    sl_task first = c->tasks[i];
+    size_t j = i;
+    while (k[j].pos != i) {
+      size_t from = k[j].pos;
+      c->tasks[j] = c->tasks[from];
+      k[j].pos = SIZE_MAX;
+      j = from;
+    }
+    c->tasks[j] = first;
+    k[j].pos = SIZE_MAX;
+  }
   free(k);
-  free(c->tasks);
-  c->tasks = out;
   return 0;
 }
 
@@ -301,6 +308,12 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
     free(m.slot);
     if (c->n_unmatched && unmatched_warning(c) != 0) goto oom;
   }
+  /* the raw rows are done with: release them before the sort */
+  free(raw->aicore);
+  free(raw->stask);
+  raw->aicore = NULL;
+  raw->stask = NULL;
+  raw->n_aicore = raw->n_stask = 0;
   if (sort_tasks(c) != 0) goto oom;
 
   for (size_t i = 0; i < c->n_phases; i++) {
@@ -316,6 +329,15 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   if (c->n_orch) {
     c->orchestrator_source = sl_strtab_intern(&c->strings, "aicpu", 5);
     if (c->orchestrator_source == SL_STR_NONE) goto oom;
+  }
+  /* growth slack is up to half of each array: give it back (1M-task captures) */
+  if (c->n_phases) {
+    void *p = realloc(c->phases, c->n_phases * sizeof *c->phases);
+    if (p) c->phases = p;
+  }
+  if (c->n_orch) {
+    void *p = realloc(c->orch, c->n_orch * sizeof *c->orch);
+    if (p) c->orch = p;
   }
   if (!quiet)
     for (size_t i = 0; i < c->n_warnings; i++) sl_warn(name, "%s", c->warnings[i]);

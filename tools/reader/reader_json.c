@@ -53,6 +53,8 @@ typedef struct parser {
   sl_raw *raw;
   sl_capture *c;
   int failed;
+  int at_container;
+  size_t offset;          /* bytes fed to yajl before the current chunk */       /* errors name the container being closed, not its last slot */
   int depth;
   frame st[MAX_DEPTH];
   /* root/metadata duplicate-key guard */
@@ -85,7 +87,9 @@ typedef struct parser {
 
 static void path_of(const parser *p, char *buf, size_t cap) {
   size_t n = (size_t)snprintf(buf, cap, "$");
-  for (int i = 1; i <= p->depth && n < cap; i++) {
+  if (p->st[0].ctx == C_SKIP) return; /* nothing read yet, or a top-level scalar */
+  int last = p->depth - (p->at_container ? 1 : 0);
+  for (int i = 0; i <= last && n < cap; i++) {
     const frame *f = &p->st[i];
     if (f->is_map) {
       if (f->keylen) n += (size_t)snprintf(buf + n, cap - n, ".%s%s", f->key, f->keylen >= KEY_MAX ? "..." : "");
@@ -614,7 +618,15 @@ static int finish_stream(parser *p) {
   return 1;
 }
 
+static int end_container_body(parser *p);
 static int end_container(parser *p) {
+  p->at_container = 1;
+  int r = end_container_body(p);
+  p->at_container = 0;
+  return r;
+}
+
+static int end_container_body(parser *p) {
   frame *f = &p->st[p->depth];
   sl_raw *raw = p->raw;
   sl_capture *c = p->c;
@@ -797,8 +809,12 @@ static int report_yajl(parser *p, yajl_handle h, const unsigned char *chunk, siz
     sl_error(p->raw->name, "%s: truncated JSON (the file ends inside this value)", path);
   else if (at_end && top_is_scalar(p))
     sl_error(p->raw->name, "$: empty or truncated JSON");
-  else
-    sl_error(p->raw->name, "%s: invalid JSON: %s", path, m ? m : "parse error");
+  else {
+    char text[256];
+    snprintf(text, sizeof text, "%s", m ? m : "parse error");
+    text[strcspn(text, "\r\n")] = 0;
+    sl_error(p->raw->name, "%s: invalid JSON at byte %zu: %s", path, p->offset + yajl_get_bytes_consumed(h), text);
+  }
   if (msg) yajl_free_error(h, msg);
   return -1;
 }
@@ -864,6 +880,7 @@ int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *dat
         }
         break;
       }
+      p->offset = total;
       total += n;
       if (yajl_parse(h, buf, n) != yajl_status_ok) rc = report_yajl(p, h, buf, n, 0);
     }
@@ -884,7 +901,8 @@ int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *dat
     }
   }
   if (rc == 0) rc = build_streams(p);
-  if (rc == 0 && p->seen_new_phases == 0 && p->seen_old_phases == 0) c->has_sched_phases = 0;
+  /* like the reference's "aicpu_scheduler_phases present": a non-empty outer list */
+  if (rc == 0) c->has_sched_phases = c->n_streams > 0;
   if (rc == 0 && p->seen_new_tasks | p->seen_new_phases) c->format = SL_FORMAT_JSON_SEED;
   yajl_free(h);
   parser_free(p);

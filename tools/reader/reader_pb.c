@@ -128,7 +128,13 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
         p->loop_iter = r->loop_iter;
         p->tasks_processed = r->tasks_processed;
         p->flags |= SL_PH_HAS_LOOP_ITER | SL_PH_HAS_TASKS_PROCESSED | SL_PH_HAS_SHARED;
+#ifdef SL_PRODUCER_AICORE
+        /* an A5 HBG AICore Scheduler stream reads some unions as task ids */
+        enum sl_phase_variant v = sl_phase_variant_for(
+            r->kind, st->producer && !strcmp(st->producer, "aicore") ? SL_PRODUCER_AICORE : SL_PRODUCER_AICPU);
+#else
         enum sl_phase_variant v = sl_phase_variant_of(r->kind);
+#endif
         if (v == SL_PHASE_VARIANT_DISPATCH) {
           p->pop_hit = r->pop_hit;
           p->pop_miss = r->pop_miss;

@@ -192,8 +192,8 @@ typedef struct sl_capture {
   size_t n_tasks;
   sl_task *tasks;
 
-  /* scheduler phases: has_sched_phases is 1 when the file carries the section
-  ** (even [[]]), matching "aicpu_scheduler_phases present" in the reference. */
+  /* scheduler phases: has_sched_phases is 1 when there is at least one stream (even
+  ** an empty one: [[]]), matching "aicpu_scheduler_phases present" in the reference. */
   int has_sched_phases;
   size_t n_streams;
   sl_sched_stream *streams;

@@ -1,0 +1,497 @@
+/*
+** test_convert_units.c — the converter's parts: labels (task ids, letters, SPMD
+** suffix), Python float repr, Scheduler View lane packing, SPMD anchor selection,
+** a user rules script that relabels / recolours / hides / adds lanes, input
+** discovery, --overhead, and bad input (clear error, non-zero, no output file).
+*/
+#define _XOPEN_SOURCE 700 /* nftw() for scratch-directory cleanup */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <utime.h>
+
+#include <cmocka.h>
+
+#include "convert_harness.h"
+#include "convert_labels.h"
+#include "sl_jsonfmt.h"
+
+static char g_fix[1024];
+
+static void copy_fixture(const char *dir) {
+  const char *files[] = {"chip_swimlane_records.json", "deps.json", "name_map_sample.json"};
+  mkdir(dir, 0755);
+  for (size_t i = 0; i < 3; i++) {
+    char from[1200], to[512];
+    snprintf(from, sizeof from, "%s/%s", g_fix, files[i]);
+    snprintf(to, sizeof to, "%s/%s", dir, files[i]);
+    assert_int_equal(h_copy(from, to), 0);
+  }
+}
+
+/* ---- labels ------------------------------------------------------------------------- */
+
+static void test_tdisp(void **state) {
+  (void)state;
+  char b[32];
+  assert_string_equal(sl_tdisp(b, 0), "t0");
+  assert_string_equal(sl_tdisp(b, 7), "t7");
+  assert_string_equal(sl_tdisp(b, 4294967296ull), "r1t0");
+  assert_string_equal(sl_tdisp(b, (2ull << 32) | 18), "r2t18");
+  /* only 8 ring bits are shown */
+  assert_string_equal(sl_tdisp(b, (0x101ull << 32) | 3), "r1t3");
+}
+
+static void test_letters(void **state) {
+  (void)state;
+  char b[48];
+  assert_string_equal(sl_func_letters(b, 0), "0_a");
+  assert_string_equal(sl_func_letters(b, 25), "25_z");
+  assert_string_equal(sl_func_letters(b, 26), "26_aa");
+  assert_string_equal(sl_func_letters(b, 27), "27_ab");
+  assert_string_equal(sl_func_letters(b, 30), "30_ae");
+  assert_string_equal(sl_func_letters(b, 701), "701_zz");
+  assert_string_equal(sl_func_letters(b, 702), "702_aaa");
+  assert_string_equal(sl_func_letters(b, -1), "-1_");
+  assert_string_equal(sl_func_default_name(b, 3), "func_3_d");
+}
+
+static void expect_label(const char *base, uint64_t id, int spmd, const char *want) {
+  char *l = sl_task_label(base, id, spmd);
+  assert_non_null(l);
+  assert_string_equal(l, want);
+  free(l);
+}
+
+static void test_spmd_suffix(void **state) {
+  (void)state;
+  uint64_t r2t18 = (2ull << 32) | 18;
+  expect_label("fa_fused_aic", r2t18, 1, "fa_fused_aic_spmd(r2t18)");
+  expect_label("task", r2t18, 1, "task_spmd(r2t18)");
+  expect_label("spmd_write_aiv", 0, 1, "spmd_write_aiv(t0)");
+  expect_label("SPMDKernel", 0, 1, "SPMDKernel(t0)");
+  expect_label("func_1_b", 2, 1, "func_1_b_spmd(t2)");
+  expect_label("QK", 4294967296ull, 0, "QK(r1t0)");
+  char *s = sl_spmd_suffix("v_proj(r2t10)");
+  assert_string_equal(s, "v_proj_spmd(r2t10)");
+  free(s);
+}
+
+static void expect_float(double v, const char *want) {
+  char b[40];
+  sl_fmt_pyfloat(b, v);
+  assert_string_equal(b, want);
+}
+
+static void test_pyfloat(void **state) {
+  (void)state;
+  expect_float(0.0, "0.0");
+  expect_float(-0.0, "-0.0");
+  expect_float(2.0, "2.0");
+  expect_float(1.4000000000000001, "1.4000000000000001");
+  expect_float(1.0 - 0.9, "0.09999999999999998");
+  expect_float(0.1 * 3 - 0.2, "0.10000000000000003");
+  expect_float(1.34, "1.34");
+  expect_float(1e-05, "1e-05");
+  expect_float(0.0001, "0.0001");
+  expect_float(1.5e16, "1.5e+16");
+  expect_float(1e16, "1e+16");
+  expect_float(123456789012345.0, "123456789012345.0");
+  expect_float(9999999999999998.0, "9999999999999998.0");
+  expect_float(-2.5e-7, "-2.5e-07");
+  expect_float(NAN, "NaN");
+  expect_float(INFINITY, "Infinity");
+  expect_float(-INFINITY, "-Infinity");
+}
+
+/* Digits of the shortest correctly rounded representation, the slow way. */
+static void slow_digits(double x, char *out) {
+  char tmp[40];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, x);
+    if (strtod(tmp, NULL) == x) break;
+  }
+  int n = 0;
+  for (const char *p = tmp; *p && *p != 'e'; p++)
+    if (*p >= '0' && *p <= '9') out[n++] = *p;
+  while (n > 1 && out[n - 1] == '0') n--;
+  out[n] = 0;
+}
+
+/* Significant digits of a formatted number (no sign, point, exponent, zeros). */
+static void sig_digits(const char *s, char *out) {
+  int n = 0, started = 0;
+  for (const char *p = s; *p && *p != 'e'; p++) {
+    if (*p < '0' || *p > '9') continue;
+    if (*p == '0' && !started) continue;
+    started = 1;
+    out[n++] = *p;
+  }
+  while (n > 1 && out[n - 1] == '0') n--;
+  if (n == 0) out[n++] = '0';
+  out[n] = 0;
+}
+
+static void test_pyfloat_random(void **state) {
+  (void)state;
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 200000; i++) {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    double x;
+    if (i % 3 == 0) {
+      uint64_t bits = seed & 0x7FEFFFFFFFFFFFFFull; /* any finite positive double */
+      memcpy(&x, &bits, sizeof x);
+    } else if (i % 3 == 1) {
+      x = (double)(seed % 100000000) / 50.0 / 1000.0; /* cycle-derived microseconds */
+    } else {
+      x = (double)(seed % 1000000) * 0.02 - (double)(seed % 977) * 0.02;
+    }
+    if (x == 0 || !isfinite(x)) continue;
+    char got[40], a[24], b[24];
+    sl_fmt_pyfloat(got, x);
+    assert_true(strtod(got, NULL) == x);
+    slow_digits(fabs(x), a);
+    sig_digits(got, b);
+    if (strcmp(a, b) != 0) {
+      print_error("%.17g: got %s, shortest digits %s\n", x, got, a);
+      fail();
+    }
+  }
+}
+
+/* ---- synthetic captures ------------------------------------------------------------- */
+
+/* Level-2 capture at 1 MHz (1 cycle = 1 us); base cycle 1000 is time 0. */
+static const char *LANES_JSON =
+    "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 1,"
+    " \"core_types\": [\"aiv\"]},"
+    " \"aicore_tasks\": [[0, 1, 1, 1012, 1020, 1], [0, 2, 2, 1016, 1019, 0],"
+    "                    [0, 3, 3, 1026, 1030, 0], [0, 4, 4, 1046, 1050, 0]],"
+    " \"aicpu_tasks\": [[0, 1, 1010, 1030], [0, 2, 1015, 1020], [0, 3, 1025, 1040],"
+    "                   [0, 4, 1045, 1055]]}";
+
+static double sv_tid_of(cJSON *trace, const char *name) {
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(trace)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (ph && !strcmp(ph, "X") && nm && !strcmp(nm, name) && h_num(e, "pid") == 3)
+      return h_num(e, "tid");
+  }
+  return -1;
+}
+
+static void test_sched_view_lanes(void **state) {
+  (void)state;
+  char *dir = h_scratch("lanes");
+  h_write("chip_swimlane_records.json", LANES_JSON);
+  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  /* greedy: first lane whose finish <= dispatch, else a new lane */
+  assert_int_equal((int)sv_tid_of(t, "task(t1)"), 10000); /* [0,20]          */
+  assert_int_equal((int)sv_tid_of(t, "task(t2)"), 10001); /* [5,10] overlaps  */
+  assert_int_equal((int)sv_tid_of(t, "task(t3)"), 10001); /* lane 1 free at 10 */
+  assert_int_equal((int)sv_tid_of(t, "task(t4)"), 10000); /* lane 0 free at 20 */
+  /* both lanes named after the core; Worker View bars start at receive */
+  int named = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *nm = h_str(e, "name");
+    if (nm && !strcmp(nm, "thread_name") && h_num(e, "pid") == 3) {
+      assert_string_equal(h_str(cJSON_GetObjectItem(e, "args"), "name"), "AIV_0");
+      named++;
+    }
+    if (nm && !strcmp(nm, "task(t1)") && h_num(e, "pid") == 4) {
+      assert_true(fabs(h_num(e, "ts") - 1.0) < 1e-9); /* receive = start 12 - r2s 1 */
+      assert_true(fabs(h_num(e, "dur") - 9.0) < 1e-9);
+    }
+  }
+  assert_int_equal(named, 2);
+  /* no deps.json: the seed's breadcrumb is printed even without -v */
+  assert_non_null(strstr(out, "  Flow events: 0 (no deps.json"));
+  assert_non_null(strstr(err, "Warning: no usable deps.json at deps.json"));
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
+/* SPMD task 1 (block_num 2) on cores 0 and 1; core 1 starts first, so both views
+** anchor the arrow to task 2 on core 1 — one arrow, not two. Task 3 has two rows
+** with equal starts: the smaller core id wins. */
+static const char *SPMD_JSON =
+    "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 3,"
+    " \"core_types\": [\"aiv\", \"aiv\", \"aiv\"]},"
+    " \"aicore_tasks\": [[0, 1, 1, 1010, 1020, 0], [1, 1, 1, 1008, 1021, 0],"
+    "                    [2, 2, 1, 1030, 1040, 0],"
+    "                    [2, 3, 2, 1050, 1060, 0], [1, 3, 2, 1050, 1060, 0]],"
+    " \"aicpu_tasks\": [[0, 1, 1005, 1025], [1, 1, 1006, 1025], [2, 1, 1028, 1045],"
+    "                   [2, 2, 1048, 1065], [1, 2, 1048, 1065]]}";
+static const char *SPMD_DEPS =
+    "{\"tasks\": [{\"task_id\": \"1\", \"kernel_ids\": [-1, 5, -1], \"block_num\": 2},"
+    " {\"task_id\": \"2\", \"kernel_ids\": [-1, 6, -1], \"block_num\": 1},"
+    " {\"task_id\": \"3\", \"kernel_ids\": [-1, 7, -1], \"block_num\": 4}],"
+    " \"edges\": [{\"pred\": \"1\", \"succ\": \"2\"}, {\"pred\": \"2\", \"succ\": \"3\"}]}";
+
+static void test_spmd_anchor(void **state) {
+  (void)state;
+  char *dir = h_scratch("spmd");
+  h_write("chip_swimlane_records.json", SPMD_JSON);
+  h_write("deps.json", SPMD_DEPS);
+  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  assert_int_equal(h_count_slices(t, "func_5_f_spmd(t1)", 4, -1), 2);
+  assert_int_equal(h_count_slices(t, "func_6_g(t2)", 4, -1), 1);
+  assert_int_equal(h_count_slices(t, "func_7_h_spmd(t3)", 4, -1), 2);
+  int worker_s = 0, sv_s = 0, t2_in = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (!ph || strcmp(ph, "s") || !nm || strcmp(nm, "dependency")) continue;
+    double pid = h_num(e, "pid"), tid = h_num(e, "tid"), ts = h_num(e, "ts");
+    if (pid == 4 && tid == 10010) { /* t1 on core 1: receive 8 < 10 */
+      worker_s++;
+      assert_true(fabs(ts - 3.0) < 1e-9);
+      assert_int_equal((int)h_num(e, "output_task_count"), 2);
+      assert_int_equal((int)h_num(e, "input_task_count"), 1);
+    }
+    if (pid == 3 && tid == 10000) { /* Scheduler View: t1 dispatch on core 0 (5 < 6) */
+      sv_s++;
+      assert_true(fabs(ts - 0.0) < 1e-9);
+    }
+    if (pid == 4 && tid == 10020 && fabs(ts - 25.0) < 1e-9) t2_in++; /* t2 -> t3 */
+  }
+  assert_int_equal(worker_s, 1);
+  assert_int_equal(sv_s, 1);
+  assert_int_equal(t2_in, 1);
+  /* t2 -> t3: t3's rows start together on cores 2 and 1; core 1 is the anchor */
+  int to_core1 = 0, to_core2 = 0;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (!ph || strcmp(ph, "f") || !nm || strcmp(nm, "dependency") || h_num(e, "pid") != 4)
+      continue;
+    if (fabs(h_num(e, "ts") - 45.0) > 1e-9) continue;
+    if (h_num(e, "tid") == 10010) to_core1++;
+    if (h_num(e, "tid") == 10020) to_core2++;
+    assert_int_equal((int)h_num(e, "input_task_count"), 4);
+  }
+  assert_int_equal(to_core1, 1);
+  assert_int_equal(to_core2, 0);
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
+/* ---- a user's rules script ------------------------------------------------------------ */
+
+static const char *USER_RULES =
+    "local R = require('convert.default')\n"
+    "R.phases.dispatch.cname = 'good'            -- recolour\n"
+    "R.phases.release.route = 'hide'             -- hide a phase\n"
+    "R.phases.async_poll.route = 'lane:Polling'  -- a lane of its own\n"
+    "local base = R.func_name\n"
+    "R.func_name = function(id, mapped, default)\n"
+    "  if id == 0 then return 'MatMul' end\n"
+    "  return base(id, mapped, default)\n"
+    "end\n"
+    "local lane = R.worker_lane\n"
+    "R.worker_lane = function(core, ty)\n"
+    "  if core == 1 then return false end          -- hide AIC_1\n"
+    "  return lane(core, ty)\n"
+    "end\n"
+    "return R\n";
+
+static void test_user_rules(void **state) {
+  (void)state;
+  char *dir = h_scratch("rules");
+  copy_fixture("cap");
+  h_write("my_rules.lua", USER_RULES);
+  char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "my_rules.lua",
+                  "-o", "t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(6, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  assert_int_equal(h_count_slices(t, "MatMul(t0)", 4, 10000), 1);
+  assert_int_equal(h_count_slices(t, "QK(t0)", -1, -1), 0);
+  assert_int_equal(h_count_slices(t, "SF(t1)", 4, -1), 1); /* others keep their names */
+  assert_int_equal(h_count_slices(t, "release(3)", -1, -1), 0);
+  assert_int_equal(h_count_slices(t, "async_poll(0)", 2, 32000), 1);
+  assert_int_equal(h_count_slices(t, NULL, 4, 10010), 0);   /* AIC_1 hidden */
+  assert_int_equal(h_count_slices(t, NULL, 3, 10010), 0);
+  int polling = 0, dispatch = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *nm = h_str(e, "name"), *ph = h_str(e, "ph");
+    if (nm && !strcmp(nm, "thread_name") && h_num(e, "tid") == 32000) {
+      assert_string_equal(h_str(cJSON_GetObjectItem(e, "args"), "name"), "Polling");
+      polling++;
+    }
+    if (nm && !strncmp(nm, "dispatch(", 9) && ph && !strcmp(ph, "X")) {
+      assert_string_equal(h_str(e, "cname"), "good");
+      dispatch++;
+    }
+    /* no arrow may point at the hidden lane */
+    if (ph && (!strcmp(ph, "s") || !strcmp(ph, "f")) && h_num(e, "tid") == 10010)
+      assert_true(h_num(e, "pid") != 4 && h_num(e, "pid") != 3);
+  }
+  assert_int_equal(polling, 1);
+  assert_true(dispatch > 0);
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
+/* ---- input discovery, default output, --overhead -------------------------------------- */
+
+static void test_discovery_and_defaults(void **state) {
+  (void)state;
+  char *dir = h_scratch("discover");
+  mkdir("outputs", 0755);
+  copy_fixture("outputs/old_case");
+  copy_fixture("outputs/new_case");
+  struct utimbuf old = {time(NULL) - 3600, time(NULL) - 3600};
+  utime("outputs/old_case/chip_swimlane_records.json", &old);
+  char *argv[] = {"convert", "-v", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(2, argv, &out, &err), 0);
+  assert_non_null(strstr(out, "Auto-selected latest file: "));
+  assert_non_null(strstr(out, "new_case/chip_swimlane_records.json"));
+  assert_non_null(strstr(out, "Auto-discovered func names from: "));
+  assert_true(h_exists("outputs/new_case/merged_swimlane.json"));
+  assert_false(h_exists("outputs/old_case/merged_swimlane.json"));
+  free(out);
+  free(err);
+  /* --overhead adds the counter tracks after everything else */
+  char *argv2[] = {"convert", "outputs/old_case/chip_swimlane_records.json", "--overhead",
+                   "-v", NULL};
+  assert_int_equal(h_convert(4, argv2, &out, &err), 0);
+  assert_non_null(strstr(out, "  Overhead Analysis: "));
+  cJSON *t = h_trace("outputs/old_case/merged_swimlane.json");
+  assert_non_null(t);
+  int oh = 0, after_last_flow = 1;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *cat = h_str(e, "cat");
+    if (cat && !strcmp(cat, "overhead")) {
+      oh++;
+      assert_int_equal((int)h_num(e, "pid"), 2);
+    } else if (oh) {
+      after_last_flow = 0;
+    }
+  }
+  assert_true(oh >= 8);
+  assert_true(after_last_flow);
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
+/* ---- bad input ---------------------------------------------------------------------- */
+
+static void expect_failure(int argc, char **argv, int want_rc, const char *in_err,
+                           const char *no_file) {
+  char *out = NULL, *err = NULL;
+  int rc = h_convert(argc, argv, &out, &err);
+  assert_int_equal(rc, want_rc);
+  if (in_err && !strstr(err, in_err)) {
+    print_error("stderr lacks '%s':\n%s\n", in_err, err);
+    fail();
+  }
+  if (no_file) assert_false(h_exists(no_file));
+  /* no temporary left behind either */
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "ls -a | grep -q '\\.tmp\\.'");
+  assert_int_not_equal(system(cmd), 0);
+  free(out);
+  free(err);
+}
+
+static void test_bad_inputs(void **state) {
+  (void)state;
+  char *dir = h_scratch("bad");
+  copy_fixture("cap");
+  {
+    char *argv[] = {"convert", "nope/chip_swimlane_records.json", "-o", "o.json", NULL};
+    expect_failure(4, argv, 1, "swimlane: nope/chip_swimlane_records.json: input file not found",
+                   "o.json");
+  }
+  {
+    h_write("syntax.lua", "return {\n");
+    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "syntax.lua", "-o",
+                    "o.json", NULL};
+    expect_failure(6, argv, 1, "syntax.lua", "o.json");
+  }
+  {
+    h_write("number.lua", "return 42\n");
+    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "number.lua", "-o",
+                    "o.json", NULL};
+    expect_failure(6, argv, 1, "swimlane: number.lua: rules script must return a table",
+                   "o.json");
+  }
+  {
+    /* fails in the middle of drawing: the output was open, and must vanish */
+    h_write("boom.lua", "local R = require('convert.default')\n"
+                        "R.phase = function(name) error('no phase for ' .. name) end\n"
+                        "return R\n");
+    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "boom.lua", "-o",
+                    "o.json", NULL};
+    expect_failure(6, argv, 1, "boom.lua: in rules.phase", "o.json");
+  }
+  {
+    h_write("missing.lua", "local R = require('convert.default')\nR.worker_lane = nil\nreturn R\n");
+    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "missing.lua", "-o",
+                    "o.json", NULL};
+    expect_failure(6, argv, 1, "rules table has no function 'worker_lane'", "o.json");
+  }
+  {
+    h_write("trunc.json", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5");
+    char *argv[] = {"convert", "trunc.json", "-o", "o.json", NULL};
+    expect_failure(4, argv, 1, "trunc.json", "o.json");
+  }
+  {
+    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--format", "xml", NULL};
+    expect_failure(4, argv, 2, "--format must be json or proto", "cap/merged_swimlane.json");
+  }
+  {
+    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--func-names", "nope.json",
+                    "-o", "o.json", NULL};
+    expect_failure(6, argv, 1, "nope.json", "o.json");
+  }
+  {
+    char *argv[] = {"convert", "--bogus", NULL};
+    expect_failure(2, argv, 2, "unknown option '--bogus'", NULL);
+  }
+  h_cleanup(dir);
+}
+
+int main(void) {
+  const char *fx = getenv("SL_FIXTURES");
+  snprintf(g_fix, sizeof g_fix, "%s/anchor-l4", fx ? fx : "tests/fixtures");
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tdisp),
+      cmocka_unit_test(test_letters),
+      cmocka_unit_test(test_spmd_suffix),
+      cmocka_unit_test(test_pyfloat),
+      cmocka_unit_test(test_pyfloat_random),
+      cmocka_unit_test(test_sched_view_lanes),
+      cmocka_unit_test(test_spmd_anchor),
+      cmocka_unit_test(test_user_rules),
+      cmocka_unit_test(test_discovery_and_defaults),
+      cmocka_unit_test(test_bad_inputs),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

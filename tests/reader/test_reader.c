@@ -1,0 +1,714 @@
+/*
+** test_reader.c — the capture reader: exact joined values on the anchor-l4
+** fixture (checked against numbers worked out from the raw cycles), the seed
+** format giving the same model, 64-bit exactness, level-1 fallback, and one
+** crafted bad file per error path (message, NULL result).
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sl_capture.h"
+
+static char *fixture(const char *rel) {
+  const char *dir = getenv("SL_FIXTURES");
+  static char buf[4096];
+  snprintf(buf, sizeof buf, "%s/%s", dir ? dir : "tests/fixtures", rel);
+  return buf;
+}
+
+static char *data_file(const char *rel) {
+  const char *home = getenv("SWIMLANE_HOME");
+  static char buf[4096];
+  snprintf(buf, sizeof buf, "%s/tests/reader/data/%s", home ? home : ".", rel);
+  return buf;
+}
+
+/* ---- stderr capture -------------------------------------------------------------------- */
+
+static char errbuf[8192];
+static int saved_fd = -1;
+static char errpath[64];
+
+static void err_begin(void) {
+  fflush(stderr);
+  snprintf(errpath, sizeof errpath, "/tmp/sl_reader_err.%d", (int)getpid());
+  int fd = open(errpath, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  assert_true(fd >= 0);
+  saved_fd = dup(2);
+  dup2(fd, 2);
+  close(fd);
+}
+
+static const char *err_end(void) {
+  fflush(stderr);
+  dup2(saved_fd, 2);
+  close(saved_fd);
+  FILE *f = fopen(errpath, "rb");
+  size_t n = f ? fread(errbuf, 1, sizeof errbuf - 1, f) : 0;
+  if (f) fclose(f);
+  errbuf[n] = 0;
+  unlink(errpath);
+  return errbuf;
+}
+
+static const sl_read_opts quiet = {1};
+
+/* cycles -> us exactly as the reference: (c - base) * (1e6 / clock) */
+static double us(uint64_t c, uint64_t base, double clock) { return c == 0 ? 0.0 : (double)(c - base) * (1e6 / clock); }
+
+static const sl_task *find_task(const sl_capture *c, uint64_t id, uint32_t core) {
+  for (size_t i = 0; i < c->n_tasks; i++)
+    if (c->tasks[i].task_id == id && c->tasks[i].core_id == core) return &c->tasks[i];
+  return NULL;
+}
+
+static const sl_phase_rec *phase_at(const sl_capture *c, size_t thread, size_t i) {
+  assert_true(thread < c->n_streams);
+  assert_true(i < c->streams[thread].count);
+  return &c->phases[c->streams[thread].first + i];
+}
+
+/* ---- the fixture ---------------------------------------------------------------------- */
+
+static void test_fixture_joined_values(void **state) {
+  (void)state;
+  err_begin();
+  sl_capture *c = sl_capture_read(fixture("anchor-l4/chip_swimlane_records.json"), NULL);
+  const char *err = err_end();
+  assert_non_null(c);
+  /* the reference's warning for the aicpu row (core 3, reg 9) without an AICore match */
+  assert_non_null(strstr(err, "1 aicpu_task(s) had no matching AICore record (top offenders: core 3: 1); "
+                              "the missing AICore buffer(s) were dropped on rotation."));
+  assert_int_equal(c->unmatched_total, 1);
+  assert_int_equal(c->n_unmatched, 1);
+  assert_int_equal(c->unmatched[0].core_id, 3);
+  assert_int_equal(c->n_warnings, 1);
+
+  assert_int_equal(c->level, 4);
+  assert_int_equal(c->clock_freq_hz, 50000000);
+  /* the earliest positive timestamp is the first orch_submit start (1000 cycles) */
+  assert_int_equal(c->base_cycles, 1000);
+  assert_int_equal(c->n_core_types, 4);
+  assert_string_equal(sl_str_get(c, c->core_types[2]), "aiv");
+  assert_int_equal(c->n_core_to_thread, 4);
+  assert_int_equal(c->core_to_thread[2], 1);
+  assert_int_equal(c->format, SL_FORMAT_JSON_LEGACY);
+  assert_string_equal(sl_str_get(c, c->task_producer), "aicpu");
+
+  /* 9 aicpu rows, one unmatched -> 8 tasks, sorted by task id (stable) */
+  assert_int_equal(c->n_tasks, 8);
+  static const uint64_t order[8] = {0, 1, 2, 2, 6, 7, 4294967296ULL, 4294967296ULL};
+  static const uint32_t cores[8] = {0, 2, 2, 3, 0, 2, 1, 3};
+  for (int i = 0; i < 8; i++) {
+    assert_int_equal(c->tasks[i].task_id, order[i]);
+    assert_int_equal(c->tasks[i].core_id, cores[i]);
+    assert_int_equal(c->tasks[i].func_id, -1);
+  }
+
+  /* t0 on core 0: aicore [0,0,1,1070,1120,3], aicpu [0,1,1062,1135]
+  ** start (1070-1000)*0.02 = 1.40, end 2.40, receive 1067 -> 1.34, dispatch 1.24, finish 2.70 */
+  const sl_task *t = find_task(c, 0, 0);
+  assert_non_null(t);
+  assert_true(t->start_us == us(1070, 1000, 50e6));
+  assert_true(t->end_us == us(1120, 1000, 50e6));
+  assert_true(t->receive_us == us(1067, 1000, 50e6));
+  assert_true(t->dispatch_us == us(1062, 1000, 50e6));
+  assert_true(t->finish_us == us(1135, 1000, 50e6));
+  assert_true(t->duration_us == t->end_us - t->start_us);
+  assert_true(t->local_setup_us == t->start_us - t->receive_us);
+  assert_true(t->propagation_us == t->receive_us - t->dispatch_us);
+  assert_float_equal(t->start_us, 1.40, 1e-12);
+  assert_float_equal(t->receive_us, 1.34, 1e-12);
+  assert_float_equal(t->dispatch_us, 1.24, 1e-12);
+  assert_float_equal(t->finish_us, 2.70, 1e-12);
+  assert_float_equal(t->propagation_us, 0.10, 1e-12);
+  assert_string_equal(sl_str_get(c, t->core_type), "aic");
+  assert_int_equal(t->ring_id, 0);
+  assert_true(t->flags & SL_TASK_HAS_SCHED);
+  assert_true(t->flags & SL_TASK_HAS_R2S);
+
+  /* r1t0 = 1<<32 runs on core 1 (aic) and core 3 (aiv): ring 1 */
+  t = find_task(c, 4294967296ULL, 3);
+  assert_non_null(t);
+  assert_int_equal(t->ring_id, 1);
+  assert_string_equal(sl_str_get(c, t->core_type), "aiv");
+  /* aicore [3,4294967296,2,1212,1295,2], aicpu [3,2,1203,1308] */
+  assert_float_equal(t->start_us, 4.24, 1e-12);
+  assert_float_equal(t->end_us, 5.90, 1e-12);
+  assert_float_equal(t->receive_us, 4.20, 1e-12);
+  assert_float_equal(t->dispatch_us, 4.06, 1e-12);
+  assert_float_equal(t->finish_us, 6.16, 1e-12);
+
+  /* t6: legacy 5-column row -> receive_to_start 0, local_setup 0 */
+  t = find_task(c, 6, 0);
+  assert_non_null(t);
+  assert_false(t->flags & SL_TASK_HAS_R2S);
+  assert_true(t->local_setup_us == 0.0);
+  assert_true(t->receive_us == t->start_us);
+
+  /* scheduler phases: 2 threads x 10 records, file order */
+  assert_true(c->has_sched_phases);
+  assert_int_equal(c->n_streams, 2);
+  assert_int_equal(c->streams[0].count, 10);
+  assert_int_equal(c->streams[1].count, 10);
+  assert_int_equal(sl_capture_sched_thread_count(c), 2);
+  const sl_phase_rec *p = phase_at(c, 0, 0); /* dispatch 1060..1064, pop 1/0, depths [1,2,0]->[0,2,0] */
+  assert_string_equal(sl_str_get(c, p->phase), "dispatch");
+  assert_int_equal(p->phase_id, 1);
+  assert_float_equal(p->start_us, 1.20, 1e-12);
+  assert_float_equal(p->end_us, 1.28, 1e-12);
+  assert_true(p->flags & SL_PH_HAS_POP);
+  assert_int_equal(p->pop_hit, 1);
+  assert_int_equal(p->pop_miss, 0);
+  assert_true(p->flags & SL_PH_HAS_SHARED);
+  assert_int_equal(p->shared_at_start[1], 2);
+  assert_int_equal(p->shared_at_end[0], 0);
+  p = phase_at(c, 0, 2); /* nested resolve 1136..1139 */
+  assert_string_equal(sl_str_get(c, p->phase), "resolve");
+  assert_float_equal(p->start_us, 2.72, 1e-12);
+  assert_int_equal(p->tasks_processed, 2);
+  assert_false(p->flags & SL_PH_HAS_SHARED);
+  p = phase_at(c, 0, 3); /* predicated_skip for t5 */
+  assert_string_equal(sl_str_get(c, p->phase), "predicated_skip");
+  assert_true(p->flags & SL_PH_HAS_TASK_ID);
+  assert_int_equal(p->task_id, 5);
+  p = phase_at(c, 0, 7); /* complete without tasks_processed */
+  assert_string_equal(sl_str_get(c, p->phase), "complete");
+  assert_false(p->flags & SL_PH_HAS_TASKS_PROCESSED);
+  assert_int_equal(p->loop_iter, 6);
+  p = phase_at(c, 0, 9); /* legacy idle: kept, flagged retired */
+  assert_string_equal(sl_str_get(c, p->phase), "idle");
+  assert_int_equal(p->phase_id, SL_PHASE_ID_UNKNOWN);
+  assert_true(p->flags & SL_PH_RETIRED);
+  p = phase_at(c, 1, 2);
+  assert_string_equal(sl_str_get(c, p->phase), "dummy_task");
+  assert_int_equal(p->task_id, 3);
+
+  /* orchestrator: one thread, 9 submits, phase orch_submit */
+  assert_int_equal(c->n_orch_threads, 1);
+  assert_int_equal(c->orch_threads[0].count, 9);
+  assert_int_equal(c->orch[6].task_id, 4294967296ULL);
+  assert_int_equal(c->orch[6].submit_idx, 6);
+  assert_string_equal(sl_str_get(c, c->orch[0].phase), "orch_submit");
+  assert_true(c->orch[0].start_us == 0.0 || c->orch[0].start_us == us(1000, 1000, 50e6));
+  assert_float_equal(c->orch[6].end_us, 1.10, 1e-12);
+  assert_string_equal(sl_str_get(c, c->orchestrator_source), "aicpu");
+  sl_capture_free(c);
+}
+
+/* every field of every record equal */
+static void assert_same_model(const sl_capture *a, const sl_capture *b) {
+  assert_int_equal(a->level, b->level);
+  assert_int_equal(a->base_cycles, b->base_cycles);
+  assert_int_equal(a->n_tasks, b->n_tasks);
+  for (size_t i = 0; i < a->n_tasks; i++) {
+    const sl_task *x = &a->tasks[i], *y = &b->tasks[i];
+    assert_int_equal(x->task_id, y->task_id);
+    assert_int_equal(x->core_id, y->core_id);
+    assert_int_equal(x->flags, y->flags);
+    assert_string_equal(sl_str_get(a, x->core_type), sl_str_get(b, y->core_type));
+    assert_memory_equal(&x->start_us, &y->start_us, 8 * sizeof(double));
+  }
+  assert_int_equal(a->n_streams, b->n_streams);
+  for (size_t s = 0; s < a->n_streams; s++) {
+    assert_int_equal(a->streams[s].count, b->streams[s].count);
+    for (size_t i = 0; i < a->streams[s].count; i++) {
+      const sl_phase_rec *x = phase_at(a, s, i), *y = phase_at(b, s, i);
+      assert_string_equal(sl_str_get(a, x->phase), sl_str_get(b, y->phase));
+      assert_int_equal(x->phase_id, y->phase_id);
+      assert_int_equal(x->flags, y->flags);
+      assert_true(x->start_us == y->start_us && x->end_us == y->end_us);
+      assert_int_equal(x->loop_iter, y->loop_iter);
+      assert_int_equal(x->tasks_processed, y->tasks_processed);
+      assert_int_equal(x->pop_hit, y->pop_hit);
+      assert_int_equal(x->pop_miss, y->pop_miss);
+      assert_int_equal(x->task_id, y->task_id);
+      assert_memory_equal(x->shared_at_start, y->shared_at_start, sizeof x->shared_at_start);
+      assert_memory_equal(x->shared_at_end, y->shared_at_end, sizeof x->shared_at_end);
+    }
+  }
+  assert_int_equal(a->n_orch, b->n_orch);
+  for (size_t i = 0; i < a->n_orch; i++) {
+    assert_int_equal(a->orch[i].task_id, b->orch[i].task_id);
+    assert_true(a->orch[i].start_us == b->orch[i].start_us && a->orch[i].end_us == b->orch[i].end_us);
+  }
+  assert_int_equal(a->unmatched_total, b->unmatched_total);
+}
+
+static void test_seed_format_same_model(void **state) {
+  (void)state;
+  sl_capture *a = sl_capture_read(fixture("anchor-l4/chip_swimlane_records.json"), &quiet);
+  sl_capture *b = sl_capture_read(data_file("anchor_l4_seed.json"), &quiet);
+  assert_non_null(a);
+  assert_non_null(b);
+  assert_int_equal(b->format, SL_FORMAT_JSON_SEED);
+  assert_same_model(a, b);
+  /* the stream metadata of the new format */
+  assert_true(b->streams[1].has_meta);
+  assert_string_equal(sl_str_get(b, b->streams[1].runtime), "tensormap_and_ringbuffer");
+  assert_int_equal(b->streams[1].scheduler_id, 1);
+  assert_int_equal(b->streams[1].physical_core_id, -1);
+  assert_true(b->streams[1].has_capture);
+  assert_int_equal(b->streams[1].committed, 10);
+  sl_capture_free(a);
+  sl_capture_free(b);
+}
+
+/* ---- crafted captures -------------------------------------------------------------------- */
+
+#define META "\"metadata\": {\"clock_freq_hz\": 1000000000, \"num_cores\": 2, \"core_types\": [\"aic\", \"aiv\"]}"
+
+static sl_capture *read_str(const char *json) { return sl_capture_read_mem("mem.json", json, strlen(json), &quiet); }
+
+static void test_64bit_exact(void **state) {
+  (void)state;
+  /* ids above 2^53 and cycle counts above 2^53 survive exactly */
+  const char *j = "{\"chip_swimlane_level\": 2, " META ", \"aicore_tasks\": ["
+                  "[0, 18446744073709551615, 7, 9007199254740993, 9007199254741993, 1],"
+                  "[1, 9007199254740993, 8, 9007199254740995, 9007199254741000, 0]],"
+                  "\"aicpu_tasks\": [[0, 7, 9007199254740992, 9007199254742000],"
+                  "[1, 8, 9007199254740993, 9007199254741100]]}";
+  sl_capture *c = read_str(j);
+  assert_non_null(c);
+  assert_int_equal(c->n_tasks, 2);
+  assert_int_equal(c->tasks[0].task_id, 9007199254740993ULL);
+  assert_int_equal(c->tasks[1].task_id, UINT64_MAX);
+  assert_int_equal(c->tasks[1].ring_id, 0xFFFFFFFFu);
+  assert_int_equal(c->base_cycles, 9007199254740992ULL);
+  /* start 2^53+1 -> exactly 1 cycle after base = 0.001 us at 1 GHz */
+  assert_true(c->tasks[1].start_us == 1.0 * (1e6 / 1e9));
+  assert_true(c->tasks[1].end_us == 1001.0 * (1e6 / 1e9));
+  assert_true(c->tasks[1].receive_us == 0.0 * (1e6 / 1e9) || c->tasks[1].receive_us == 0.0);
+  sl_capture_free(c);
+}
+
+static void test_level1_fallback(void **state) {
+  (void)state;
+  const char *j = "{\"chip_swimlane_level\": 1, " META ", \"aicore_tasks\": ["
+                  "[1, 5, 1, 200, 300, 10], [0, 4, 1, 100, 150]], \"aicpu_tasks\": []}";
+  sl_capture *c = read_str(j);
+  assert_non_null(c);
+  assert_int_equal(c->n_tasks, 2);
+  assert_int_equal(c->tasks[0].task_id, 4);
+  assert_true(c->tasks[0].dispatch_us == 0.0 && c->tasks[0].finish_us == 0.0);
+  assert_false(c->tasks[0].flags & SL_TASK_HAS_PROPAGATION);
+  /* base = min(190, 300, 100, 150) = 100 */
+  assert_int_equal(c->base_cycles, 100);
+  assert_true(c->tasks[1].receive_us == 90 * (1e6 / 1e9));
+  assert_false(c->has_sched_phases);
+  sl_capture_free(c);
+  /* level 2 with no scheduler rows: zero tasks */
+  j = "{\"chip_swimlane_level\": 2, " META ", \"aicore_tasks\": [[0, 4, 1, 100, 150]]}";
+  c = read_str(j);
+  assert_non_null(c);
+  assert_int_equal(c->n_tasks, 0);
+  sl_capture_free(c);
+}
+
+static void test_legacy_aliases_and_null_task_id(void **state) {
+  (void)state;
+  const char *j = "{\"chip_swimlane_level\": 3, " META ", \"scheduler_records\": {\"schema_version\": 1, "
+                  "\"streams\": [{\"scheduler_id\": 2, \"records\": ["
+                  "{\"start_cycles\": 10, \"end_cycles\": 20, \"loop_iter\": 1, \"kind\": \"fanout\", \"tasks_processed\": 1, \"task_id\": null},"
+                  "{\"start_cycles\": 30, \"end_cycles\": 40, \"loop_iter\": 2, \"kind\": \"prestage\", \"task_id\": null},"
+                  "{\"start_cycles\": 50, \"end_cycles\": 60, \"loop_iter\": 3, \"kind\": \"no_such_phase\"},"
+                  "{\"start_cycles\": 70, \"end_cycles\": 80, \"loop_iter\": 4}"
+                  "], \"metrics\": [{\"record_index\": 3, \"shared_at_start\": [1,2,3], \"shared_at_end\": [4,5,6]}]}]}}";
+  sl_capture *c = read_str(j);
+  assert_non_null(c);
+  assert_int_equal(c->n_streams, 3); /* scheduler_id 2: streams 0 and 1 are empty */
+  assert_int_equal(c->streams[0].count, 0);
+  assert_false(c->streams[0].has_meta);
+  const sl_phase_rec *p = phase_at(c, 2, 0);
+  assert_string_equal(sl_str_get(c, p->phase), "resolve");
+  assert_true(p->flags & SL_PH_RENAMED);
+  assert_int_equal(p->phase_id, 6);
+  assert_false(p->flags & SL_PH_HAS_TASK_ID);
+  p = phase_at(c, 2, 1);
+  assert_string_equal(sl_str_get(c, p->phase), "early_dispatch");
+  p = phase_at(c, 2, 2);
+  assert_true(p->flags & SL_PH_UNKNOWN);
+  assert_string_equal(sl_str_get(c, p->phase), "no_such_phase");
+  p = phase_at(c, 2, 3);
+  assert_string_equal(sl_str_get(c, p->phase), "unknown");
+  assert_true(p->flags & SL_PH_HAS_SHARED);
+  assert_int_equal(p->shared_at_end[2], 6);
+  assert_int_equal(sl_capture_sched_thread_count(c), 3);
+  sl_capture_free(c);
+}
+
+static void test_phase_presence(void **state) {
+  (void)state;
+  /* [] means no scheduler phases; [[]] means one (empty) scheduler thread */
+  sl_capture *c = read_str("{\"chip_swimlane_level\": 3, " META ", \"aicpu_scheduler_phases\": []}");
+  assert_non_null(c);
+  assert_false(c->has_sched_phases);
+  assert_int_equal(c->n_streams, 0);
+  sl_capture_free(c);
+  c = read_str("{\"chip_swimlane_level\": 3, " META ", \"aicpu_scheduler_phases\": [[]]}");
+  assert_non_null(c);
+  assert_true(c->has_sched_phases);
+  assert_int_equal(c->n_streams, 1);
+  assert_int_equal(sl_capture_sched_thread_count(c), 1);
+  sl_capture_free(c);
+}
+
+static void test_lifecycle(void **state) {
+  (void)state;
+  /* lifecycle spans join the base time: handshake_start (100) is the earliest stamp */
+  sl_capture *c = read_str("{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000000, \"num_cores\": 1,"
+                           " \"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 4294967297, 1, 500, 900, 20]],"
+                           " \"scheduler_tasks\": {\"schema_version\": 1, \"producer\": \"aicore\", \"records\": [[0, 1, 450, 950]]},"
+                           " \"aicpu_lifecycle_records\": [{\"aicpu_thread_id\": 1, \"handshake_start_cycles\": 100,"
+                           " \"handshake_complete_cycles\": 120, \"exit_wait_end_cycles\": 1010, \"extra\": [1, {}]}]}");
+  assert_non_null(c);
+  assert_int_equal(c->base_cycles, 100);
+  assert_string_equal(sl_str_get(c, c->task_producer), "aicore");
+  assert_int_equal(c->n_lifecycle, 1);
+  const sl_lifecycle_rec *l = &c->lifecycle[0];
+  assert_int_equal(l->aicpu_thread_id, 1);
+  assert_int_equal(l->present, (1u << SL_LC_HANDSHAKE_START) | (1u << SL_LC_HANDSHAKE_COMPLETE) | (1u << SL_LC_EXIT_WAIT_END));
+  assert_true(l->us[SL_LC_HANDSHAKE_START] == 0.0);
+  assert_true(l->us[SL_LC_HANDSHAKE_COMPLETE] == 20 * (1e6 / 1e9));
+  assert_true(l->us[SL_LC_EXIT_WAIT_END] == 910 * (1e6 / 1e9));
+  assert_true(l->us[SL_LC_CONFIG_START] == 0.0);
+  assert_string_equal(sl_lifecycle_keys[SL_LC_EXIT_WAIT_END], "exit_wait_end_cycles");
+  assert_true(c->tasks[0].dispatch_us == 350 * (1e6 / 1e9));
+  assert_int_equal(c->tasks[0].ring_id, 1);
+  sl_capture_free(c);
+}
+
+/* ---- errors: one crafted file per error ---------------------------------------------------- */
+
+typedef struct bad_case {
+  const char *name;
+  const char *json;
+  const char *expect; /* substring of the message */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+  {"level 7", "{\"chip_swimlane_level\": 7, " META "}",
+   "mem.json: $.chip_swimlane_level: unsupported chip_swimlane_level: 7 (expected 1, 2, 3, or 4)"},
+  {"level missing", "{" META "}", "$.chip_swimlane_level: unsupported chip_swimlane_level: None"},
+  {"level string", "{\"chip_swimlane_level\": \"4\", " META "}", "$.chip_swimlane_level: unsupported chip_swimlane_level: a string"},
+  {"zero clock", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 0, \"core_types\": []}}",
+   "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: 0"},
+  {"no clock", "{\"chip_swimlane_level\": 4, \"metadata\": {\"core_types\": []}}", "metadata missing/zero clock_freq_hz: None"},
+  {"truncated", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, 3",
+   "$.aicore_tasks[0][4]: truncated JSON"},
+  {"invalid", "{\"chip_swimlane_level\": 4,, }", "invalid JSON at byte 27: parse error: invalid object key (must be a string)"},
+  {"empty", "", "$: empty file"},
+  {"top array", "[1, 2]", "$: expected a JSON object at the top level"},
+  {"wrong type in row", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, \"3\", 4]]}",
+   "$.aicore_tasks[0][3]: expected an integer, got a string"},
+  {"float cycles", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, 3.5, 4]]}",
+   "$.aicore_tasks[0][3]: expected an integer, got 3.5"},
+  {"short row", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2]]}",
+   "$.aicore_tasks[0]: row has 3 columns (expected 5 or 6)"},
+  {"long row", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_tasks\": [[0, 1, 2, 3, 4]]}",
+   "$.aicpu_tasks[0][4]: too many columns (expected 4)"},
+  {"rows not array", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": {}}", "$.aicore_tasks: expected an array, got an object"},
+  {"unknown core (aicore)", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0,1,1,5,6],[9, 1, 2, 3, 4]]}",
+   "$.aicore_tasks[1][0]: core 9 is not in metadata.core_types (2 cores)"},
+  {"unknown core (scheduler)", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_tasks\": {\"records\": [[5, 1, 2, 3]]}}",
+   "$.scheduler_tasks.records[0][0]: core 5 is not in metadata.core_types (2 cores)"},
+  {"no core types", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5}, \"aicore_tasks\": [[0, 1, 2, 3, 4]]}",
+   "$.metadata.core_types: missing"},
+  {"core type not string", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"core_types\": [1]}}",
+   "$.metadata.core_types[0]: expected a string, got a number"},
+  {"both task formats", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_tasks\": [], \"scheduler_tasks\": {}}",
+   "both aicpu_tasks and scheduler_tasks are present"},
+  {"both phase formats", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {}, \"aicpu_scheduler_phases\": []}",
+   "both aicpu_scheduler_phases and scheduler_records are present"},
+  {"metric out of range", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, "
+   "\"records\": [], \"metrics\": [{\"record_index\": 3}]}]}}", "metrics[0].record_index: 3 out of range (the stream has 0 records)"},
+  {"duplicate scheduler", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0}, {\"scheduler_id\": 0}]}}",
+   "duplicate scheduler_id 0"},
+  {"phase kind number", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_scheduler_phases\": [[{\"kind\": 3}]]}",
+   "$.aicpu_scheduler_phases[0][0].kind: expected a phase name, got a number"},
+  {"orch not per thread", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_orchestrator_phases\": [{\"submit_idx\": 1}]}",
+   "$.aicpu_orchestrator_phases[0]: expected a per-thread array, got an object"},
+  {"host mode", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"core_types\": [], \"orchestrator_source\": \"host\"}}",
+   "host-orchestrated captures"},
+  {"duplicate section", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [], \"aicore_tasks\": []}",
+   "$.aicore_tasks: duplicate key"},
+  {"huge integer", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, 3, 184467440737095516150]]}",
+   "$.aicore_tasks[0][4]: integer 184467440737095516150 out of range"},
+};
+
+static void test_bad_inputs(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+    err_begin();
+    sl_capture *c = sl_capture_read_mem("mem.json", bad_cases[i].json, strlen(bad_cases[i].json), &quiet);
+    const char *err = err_end();
+    if (c || !strstr(err, bad_cases[i].expect) || strncmp(err, "swimlane: mem.json: ", 20) != 0)
+      fail_msg("case '%s': got %s, stderr '%s', want '%s'", bad_cases[i].name, c ? "a capture" : "NULL", err,
+               bad_cases[i].expect);
+    sl_capture_free(c);
+  }
+}
+
+static void test_missing_file(void **state) {
+  (void)state;
+  err_begin();
+  sl_capture *c = sl_capture_read("/nonexistent/chip_swimlane_records.json", NULL);
+  const char *err = err_end();
+  assert_null(c);
+  assert_non_null(strstr(err, "swimlane: /nonexistent/chip_swimlane_records.json: cannot open"));
+}
+
+/* every prefix of the fixture is either a clean error or (the whole file) a capture */
+static void test_every_truncation(void **state) {
+  (void)state;
+  FILE *f = fopen(fixture("anchor-l4/chip_swimlane_records.json"), "rb");
+  assert_non_null(f);
+  static char buf[16384];
+  size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  for (size_t len = 0; len < n; len += 7) {
+    err_begin();
+    sl_capture *c = sl_capture_read_mem("cut.json", buf, len, &quiet);
+    const char *err = err_end();
+    /* a prefix ending inside the final whitespace would still be complete */
+    if (c) {
+      assert_true(len >= n - 2);
+      sl_capture_free(c);
+    } else {
+      assert_non_null(strstr(err, "swimlane: cut.json: $"));
+    }
+  }
+}
+
+/* ---- deps.json ---------------------------------------------------------------------- */
+
+static void test_deps_fixture(void **state) {
+  (void)state;
+  sl_deps *d = sl_deps_load(fixture("anchor-l4/deps.json"));
+  assert_non_null(d);
+  assert_int_equal(d->status, SL_DEPS_OK);
+  assert_true(d->has_edges);
+  /* 11 edges with one duplicate (0 -> 1) */
+  assert_int_equal(d->n_edges, 10);
+  static const uint64_t preds[] = {0, 1, 4, 2, 3, 5, 4294967296ULL};
+  assert_int_equal(d->n_preds, 7);
+  for (int i = 0; i < 7; i++) assert_int_equal(d->preds[i], preds[i]);
+  size_t n;
+  const uint64_t *s = sl_deps_succs(d, 0, &n);
+  assert_int_equal(n, 3);
+  assert_int_equal(s[0], 1);
+  assert_int_equal(s[1], 2);
+  assert_int_equal(s[2], 99);
+  const uint64_t *p = sl_deps_preds(d, 6, &n);
+  assert_int_equal(n, 2);
+  assert_int_equal(p[0], 2);
+  assert_int_equal(p[1], 4294967296ULL);
+  assert_null(sl_deps_succs(d, 99, &n));
+  assert_int_equal(n, 0);
+  assert_true(d->has_kernel_map);
+  const int64_t *k = sl_deps_kernel_ids(d, 4294967296ULL);
+  assert_non_null(k);
+  assert_int_equal(k[0], 2);
+  assert_int_equal(k[1], 3);
+  assert_null(sl_deps_kernel_ids(d, 4)); /* the alloc task is absent from tasks[] */
+  assert_int_equal(sl_deps_block_num(d, 2), 2);
+  assert_int_equal(sl_deps_block_num(d, 0), 1);
+  assert_int_equal(sl_deps_block_num(d, 4), 0);
+  assert_int_equal(sl_deps_first_func_id(d, 5), 0);
+  assert_int_equal(sl_deps_first_func_id(d, 3), -1);
+
+  /* func_id resolution: aic -> kids[0]; aiv -> first of kids[1], kids[2] */
+  sl_capture *c = sl_capture_read(fixture("anchor-l4/chip_swimlane_records.json"), &quiet);
+  assert_non_null(c);
+  sl_capture_resolve_func_ids(c, d);
+  assert_int_equal(find_task(c, 0, 0)->func_id, 0);
+  assert_int_equal(find_task(c, 1, 2)->func_id, 1);
+  assert_int_equal(find_task(c, 4294967296ULL, 1)->func_id, 2);
+  assert_int_equal(find_task(c, 4294967296ULL, 3)->func_id, 3);
+  sl_capture_free(c);
+  sl_deps_free(d);
+}
+
+static void test_deps_none_rules(void **state) {
+  (void)state;
+  /* missing file: everything None, silently */
+  err_begin();
+  sl_deps *d = sl_deps_load("/nonexistent/deps.json");
+  const char *err = err_end();
+  assert_non_null(d);
+  assert_int_equal(d->status, SL_DEPS_MISSING);
+  assert_false(d->has_edges || d->has_kernel_map || d->has_block_map);
+  assert_string_equal(err, "");
+  sl_deps_free(d);
+
+  /* invalid JSON: warning, everything None */
+  err_begin();
+  d = sl_deps_load_mem("bad.json", "{\"edges\": [", 11);
+  err = err_end();
+  assert_int_equal(d->status, SL_DEPS_INVALID);
+  assert_false(d->has_edges);
+  assert_non_null(strstr(err, "bad.json: failed to read deps.json"));
+  sl_deps_free(d);
+
+  /* no edges array: edge map None, but the task maps stay */
+  const char *j = "{\"tasks\": [{\"task_id\": \"7\", \"kernel_ids\": [1, -1, -1], \"block_num\": \"x\"}], \"edges\": {}}";
+  err_begin();
+  d = sl_deps_load_mem("noedges.json", j, strlen(j));
+  err = err_end();
+  assert_false(d->has_edges);
+  assert_non_null(strstr(err, "has no 'edges' array"));
+  assert_true(d->has_kernel_map);
+  assert_int_equal(sl_deps_block_num(d, 7), 1); /* unparsable block_num -> 1 */
+  sl_deps_free(d);
+
+  /* edges: [] is an empty map, not None; ids as strings or numbers; negative wraps; junk skipped */
+  j = "{\"edges\": [{\"pred\": \"-1\", \"succ\": 5}, 7, {\"pred\": \"x\", \"succ\": 1}, {\"pred\": 5, \"succ\": 5},"
+      "{\"pred\": \"18446744073709551615\", \"succ\": \"5\"}], \"tasks\": [{\"task_id\": 1, \"kernel_ids\": [1, 2]},"
+      "{\"task_id\": 2, \"block_num\": 0}, {\"task_id\": 2, \"block_num\": 4}]}";
+  d = sl_deps_load_mem("ids.json", j, strlen(j));
+  assert_true(d->has_edges);
+  assert_int_equal(d->n_edges, 2); /* (2^64-1, 5) once, the self edge 5 -> 5 kept */
+  assert_int_equal(d->preds[0], UINT64_MAX);
+  assert_int_equal(d->preds[1], 5);
+  assert_false(d->has_kernel_map); /* kernel_ids must have exactly 3 entries */
+  assert_int_equal(sl_deps_block_num(d, 2), 4); /* later entry wins; 0 clamps to 1 first */
+  sl_deps_free(d);
+  d = sl_deps_load_mem("empty_edges.json", "{\"edges\": []}", 13);
+  assert_true(d->has_edges);
+  assert_int_equal(d->n_edges, 0);
+  assert_false(d->has_block_map);
+  sl_deps_free(d);
+}
+
+/* ---- name map ---------------------------------------------------------------------------- */
+
+static void test_namemap(void **state) {
+  (void)state;
+  sl_namemap *m = sl_namemap_load(fixture("anchor-l4/name_map_sample.json"));
+  assert_non_null(m);
+  assert_string_equal(m->orchestrator_name, "SampleOrch");
+  assert_int_equal(m->level, 2);
+  assert_int_equal(m->n, 3);
+  assert_string_equal(sl_namemap_lookup(m, 0), "QK");
+  assert_string_equal(sl_namemap_lookup(m, 2), "PV");
+  assert_null(sl_namemap_lookup(m, 3));
+  assert_null(sl_namemap_lookup(m, -1));
+  sl_namemap_free(m);
+
+  err_begin();
+  m = sl_namemap_load("/nonexistent/name_map_x.json");
+  const char *err = err_end();
+  assert_null(m);
+  assert_non_null(strstr(err, "/nonexistent/name_map_x.json: Func names JSON not found"));
+
+  err_begin();
+  m = sl_namemap_load_mem("nm.json", "{\"callable_id_to_name\": {\"1\": 5}}", 33);
+  err = err_end();
+  assert_null(m);
+  assert_non_null(strstr(err, "nm.json: $.callable_id_to_name.1: expected a string name"));
+  err_begin();
+  m = sl_namemap_load_mem("nm.json", "{\"callable_id_to_name\": {", 25);
+  err = err_end();
+  assert_null(m);
+  assert_non_null(strstr(err, "nm.json: $: truncated JSON"));
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static void test_namemap_discovery(void **state) {
+  (void)state;
+  char dir[] = "/tmp/sl_nm_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char rec[256], a[256], b[256];
+  snprintf(rec, sizeof rec, "%s/chip_swimlane_records.json", dir);
+  snprintf(a, sizeof a, "%s/name_map_a.json", dir);
+  snprintf(b, sizeof b, "%s/name_map_b.json", dir);
+  char *out = NULL;
+  assert_int_equal(sl_namemap_discover(rec, &out), 0);
+  assert_null(out);
+  write_file(a, "{}");
+  assert_int_equal(sl_namemap_discover(rec, &out), 1);
+  assert_string_equal(out, a);
+  free(out);
+  write_file(b, "{}");
+  err_begin();
+  assert_int_equal(sl_namemap_discover(rec, &out), 0);
+  const char *err = err_end();
+  assert_null(out);
+  assert_non_null(strstr(err, "multiple sibling name maps found next to"));
+  assert_non_null(strstr(err, "name_map_a.json, name_map_b.json; pass --func-names explicitly."));
+  unlink(a);
+  unlink(b);
+  rmdir(dir);
+}
+
+static void test_find_latest(void **state) {
+  (void)state;
+  char dir[] = "/tmp/sl_out_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  assert_null(sl_find_latest_records(dir));
+  char p[512];
+  snprintf(p, sizeof p, "%s/outputs", dir);
+  mkdir(p, 0700);
+  snprintf(p, sizeof p, "%s/outputs/a", dir);
+  mkdir(p, 0700);
+  snprintf(p, sizeof p, "%s/outputs/b", dir);
+  mkdir(p, 0700);
+  char fa[512], fb[512];
+  snprintf(fa, sizeof fa, "%s/outputs/a/chip_swimlane_records.json", dir);
+  snprintf(fb, sizeof fb, "%s/outputs/b/chip_swimlane_records.json", dir);
+  write_file(fb, "{}");
+  write_file(fa, "{}");
+  struct timespec ts[2] = {{1000, 0}, {1000, 0}};
+  utimensat(AT_FDCWD, fb, ts, 0); /* b is older */
+  char *got = sl_find_latest_records(dir);
+  assert_non_null(got);
+  assert_string_equal(got, fa);
+  free(got);
+  unlink(fa);
+  unlink(fb);
+  snprintf(p, sizeof p, "%s/outputs/a", dir);
+  rmdir(p);
+  snprintf(p, sizeof p, "%s/outputs/b", dir);
+  rmdir(p);
+  snprintf(p, sizeof p, "%s/outputs", dir);
+  rmdir(p);
+  rmdir(dir);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_fixture_joined_values),
+    cmocka_unit_test(test_seed_format_same_model),
+    cmocka_unit_test(test_64bit_exact),
+    cmocka_unit_test(test_level1_fallback),
+    cmocka_unit_test(test_legacy_aliases_and_null_task_id),
+    cmocka_unit_test(test_phase_presence),
+    cmocka_unit_test(test_lifecycle),
+    cmocka_unit_test(test_bad_inputs),
+    cmocka_unit_test(test_missing_file),
+    cmocka_unit_test(test_every_truncation),
+    cmocka_unit_test(test_deps_fixture),
+    cmocka_unit_test(test_deps_none_rules),
+    cmocka_unit_test(test_namemap),
+    cmocka_unit_test(test_namemap_discovery),
+    cmocka_unit_test(test_find_latest),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,187 @@
+/*
+** test_reader_pb.c — the protobuf capture: a Capture message built here with
+** protobuf-c reads back into the same joined model as the equivalent JSON,
+** 64-bit values exact; corrupt bytes give a clear error.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl_capture.h"
+#include "swimlane_capture.pb-c.h"
+
+static const sl_read_opts quiet = {1};
+
+static uint8_t *pack_sample(size_t *len) {
+  Swimlane__Metadata md = SWIMLANE__METADATA__INIT;
+  char *types[2] = {"aic", "aiv"};
+  int32_t c2t[2] = {0, 1};
+  md.clock_freq_hz = 50000000;
+  md.num_cores = 2;
+  md.n_core_types = 2;
+  md.core_types = types;
+  md.n_core_to_thread = 2;
+  md.core_to_thread = c2t;
+  md.task_producer = "aicpu";
+
+  Swimlane__AicoreTaskRecord a0 = SWIMLANE__AICORE_TASK_RECORD__INIT, a1 = SWIMLANE__AICORE_TASK_RECORD__INIT;
+  a0.start_time = 1070; a0.end_time = 1120; a0.task_token_raw = 0; a0.reg_task_id = 1; a0.receive_to_start_cycles = 3;
+  a1.start_time = 1210; a1.end_time = 1290; a1.task_token_raw = 0xFFFFFFFF00000005ULL; a1.reg_task_id = 1; a1.receive_to_start_cycles = 4;
+  Swimlane__AicoreTaskRecord *ar0[1] = {&a0}, *ar1[1] = {&a1};
+  Swimlane__AicoreTaskStream as0 = SWIMLANE__AICORE_TASK_STREAM__INIT, as1 = SWIMLANE__AICORE_TASK_STREAM__INIT;
+  as0.core_id = 0; as0.n_records = 1; as0.records = ar0;
+  as1.core_id = 1; as1.n_records = 1; as1.records = ar1;
+  Swimlane__AicoreTaskStream *as[2] = {&as0, &as1};
+
+  Swimlane__AicpuTaskRecord s0 = SWIMLANE__AICPU_TASK_RECORD__INIT, s1 = SWIMLANE__AICPU_TASK_RECORD__INIT;
+  s0.dispatch_time = 1062; s0.finish_time = 1135; s0.reg_task_id = 1;
+  s1.dispatch_time = 1202; s1.finish_time = 1305; s1.reg_task_id = 1;
+  Swimlane__AicpuTaskRecord *sr0[1] = {&s0}, *sr1[1] = {&s1};
+  Swimlane__AicpuTaskStream ss0 = SWIMLANE__AICPU_TASK_STREAM__INIT, ss1 = SWIMLANE__AICPU_TASK_STREAM__INIT;
+  ss0.core_id = 0; ss0.n_records = 1; ss0.records = sr0;
+  ss1.core_id = 1; ss1.n_records = 1; ss1.records = sr1;
+  Swimlane__AicpuTaskStream *ss[2] = {&ss0, &ss1};
+
+  Swimlane__SchedPhaseRecord p0 = SWIMLANE__SCHED_PHASE_RECORD__INIT, p1 = SWIMLANE__SCHED_PHASE_RECORD__INIT;
+  p0.start_time = 1060; p0.end_time = 1064; p0.loop_iter = 1; p0.kind = 1; /* dispatch */
+  p0.tasks_processed = 1; p0.pop_hit = 1; p0.pop_miss = 2;
+  p0.shared_depth_at_start_aic = 1; p0.shared_depth_at_end_mix = 3;
+  p1.start_time = 1106; p1.end_time = 1106; p1.loop_iter = 2; p1.kind = 7; /* dummy_task */
+  p1.tasks_processed = 1; p1.local_id = 3; p1.ring_id = 2;
+  Swimlane__SchedPhaseRecord *pr[2] = {&p0, &p1};
+  Swimlane__SchedPhaseStream ps = SWIMLANE__SCHED_PHASE_STREAM__INIT;
+  ps.scheduler_id = 1; ps.worker_id = 1; ps.platform = "a2a3"; ps.runtime = "tensormap_and_ringbuffer";
+  ps.producer = "aicpu"; ps.core_type = "aicpu"; ps.physical_core_id = -1;
+  ps.n_records = 2; ps.records = pr;
+  Swimlane__SchedPhaseStream *pss[1] = {&ps};
+
+  Swimlane__OrchPhaseRecord o0 = SWIMLANE__ORCH_PHASE_RECORD__INIT;
+  o0.start_time = 1000; o0.end_time = 1010; o0.task_id = 0xFFFFFFFF00000005ULL; o0.submit_idx = 0;
+  Swimlane__OrchPhaseRecord *orr[1] = {&o0};
+  Swimlane__OrchPhaseStream os = SWIMLANE__ORCH_PHASE_STREAM__INIT;
+  os.thread_id = 0; os.n_records = 1; os.records = orr;
+  Swimlane__OrchPhaseStream *oss[1] = {&os};
+
+  Swimlane__Capture cap = SWIMLANE__CAPTURE__INIT;
+  cap.chip_swimlane_level = 4;
+  cap.metadata = &md;
+  cap.n_aicore_tasks = 2; cap.aicore_tasks = as;
+  cap.n_scheduler_tasks = 2; cap.scheduler_tasks = ss;
+  cap.n_scheduler_records = 1; cap.scheduler_records = pss;
+  cap.n_orchestrator_phases = 1; cap.orchestrator_phases = oss;
+  cap.num_orch_phase_threads = 1;
+  *len = swimlane__capture__get_packed_size(&cap);
+  uint8_t *buf = malloc(*len);
+  swimlane__capture__pack(&cap, buf);
+  return buf;
+}
+
+static const char *equivalent_json =
+  "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 2,"
+  " \"core_types\": [\"aic\", \"aiv\"], \"core_to_thread\": [0, 1]},"
+  " \"aicore_tasks\": [[0, 0, 1, 1070, 1120, 3], [1, 18446744069414584325, 1, 1210, 1290, 4]],"
+  " \"scheduler_tasks\": {\"schema_version\": 1, \"producer\": \"aicpu\", \"records\": [[0, 1, 1062, 1135], [1, 1, 1202, 1305]]},"
+  " \"scheduler_records\": {\"schema_version\": 1, \"streams\": [{\"scheduler_id\": 1, \"records\": ["
+  "  {\"start_cycles\": 1060, \"end_cycles\": 1064, \"loop_iter\": 1, \"kind\": \"dispatch\", \"tasks_processed\": 1, \"task_id\": null},"
+  "  {\"start_cycles\": 1106, \"end_cycles\": 1106, \"loop_iter\": 2, \"kind\": \"dummy_task\", \"tasks_processed\": 1, \"task_id\": 8589934595}],"
+  " \"metrics\": [{\"record_index\": 0, \"pop_hit\": 1, \"pop_miss\": 2, \"shared_at_start\": [1,0,0], \"shared_at_end\": [0,0,3]},"
+  "  {\"record_index\": 1, \"shared_at_start\": [0,0,0], \"shared_at_end\": [0,0,0]}]}]},"
+  " \"aicpu_orchestrator_phases\": [[{\"submit_idx\": 0, \"task_id\": 18446744069414584325, \"start_cycles\": 1000, \"end_cycles\": 1010}]]}";
+
+static void test_pb_matches_json(void **state) {
+  (void)state;
+  size_t len;
+  uint8_t *buf = pack_sample(&len);
+  sl_capture *p = sl_capture_read_mem("cap.pb", buf, len, &quiet);
+  sl_capture *j = sl_capture_read_mem("cap.json", equivalent_json, strlen(equivalent_json), &quiet);
+  free(buf);
+  assert_non_null(p);
+  assert_non_null(j);
+  assert_int_equal(p->format, SL_FORMAT_PROTOBUF);
+  assert_int_equal(p->level, 4);
+  assert_int_equal(p->base_cycles, 1000);
+  assert_int_equal(p->n_tasks, j->n_tasks);
+  for (size_t i = 0; i < p->n_tasks; i++) {
+    assert_int_equal(p->tasks[i].task_id, j->tasks[i].task_id);
+    assert_int_equal(p->tasks[i].core_id, j->tasks[i].core_id);
+    assert_memory_equal(&p->tasks[i].start_us, &j->tasks[i].start_us, 8 * sizeof(double));
+  }
+  assert_int_equal(p->tasks[1].task_id, 0xFFFFFFFF00000005ULL);
+  assert_int_equal(p->tasks[1].ring_id, 0xFFFFFFFFu);
+  assert_int_equal(p->n_streams, 2);
+  assert_int_equal(p->streams[1].count, 2);
+  for (size_t i = 0; i < 2; i++) {
+    const sl_phase_rec *a = &p->phases[p->streams[1].first + i], *b = &j->phases[j->streams[1].first + i];
+    assert_string_equal(sl_str_get(p, a->phase), sl_str_get(j, b->phase));
+    assert_true(a->start_us == b->start_us && a->end_us == b->end_us);
+    assert_int_equal(a->task_id, b->task_id);
+    assert_int_equal(a->pop_miss, b->pop_miss);
+    assert_memory_equal(a->shared_at_end, b->shared_at_end, sizeof a->shared_at_end);
+  }
+  assert_int_equal(p->phases[p->streams[1].first + 1].task_id, (2ULL << 32) | 3);
+  assert_string_equal(sl_str_get(p, p->streams[1].runtime), "tensormap_and_ringbuffer");
+  assert_int_equal(p->n_orch, 1);
+  assert_int_equal(p->orch[0].task_id, 0xFFFFFFFF00000005ULL);
+  assert_true(p->orch[0].end_us == j->orch[0].end_us);
+  sl_capture_free(p);
+  sl_capture_free(j);
+}
+
+static void test_pb_corrupt(void **state) {
+  (void)state;
+  size_t len;
+  uint8_t *buf = pack_sample(&len);
+  /* a truncated message is rejected, never half-read */
+  sl_capture *c = sl_capture_read_mem("cut.pb", buf, len / 2, &quiet);
+  assert_null(c);
+  free(buf);
+}
+
+/* a capture written by the project's own collector (H3) in both formats: same model */
+static void test_collector_capture_both_formats(void **state) {
+  (void)state;
+  const char *home = getenv("SWIMLANE_HOME");
+  char pj[4096], pp[4096];
+  snprintf(pj, sizeof pj, "%s/tests/reader/data/h3_mixed_case1.json", home ? home : ".");
+  snprintf(pp, sizeof pp, "%s/tests/reader/data/h3_mixed_case1.pb", home ? home : ".");
+  sl_capture *j = sl_capture_read(pj, &quiet), *p = sl_capture_read(pp, &quiet);
+  assert_non_null(j);
+  assert_non_null(p);
+  assert_int_equal(j->format, SL_FORMAT_JSON_SEED);
+  assert_int_equal(p->format, SL_FORMAT_PROTOBUF);
+  assert_int_equal(j->level, p->level);
+  assert_int_equal(j->base_cycles, p->base_cycles);
+  assert_int_equal(j->n_tasks, 13);
+  assert_int_equal(p->n_tasks, 13);
+  for (size_t i = 0; i < j->n_tasks; i++) {
+    assert_int_equal(j->tasks[i].task_id, p->tasks[i].task_id);
+    assert_int_equal(j->tasks[i].core_id, p->tasks[i].core_id);
+    assert_memory_equal(&j->tasks[i].start_us, &p->tasks[i].start_us, 8 * sizeof(double));
+  }
+  assert_int_equal(j->n_phases, p->n_phases);
+  assert_int_equal(j->n_streams, p->n_streams);
+  for (size_t i = 0; i < j->n_phases; i++) {
+    assert_string_equal(sl_str_get(j, j->phases[i].phase), sl_str_get(p, p->phases[i].phase));
+    assert_true(j->phases[i].start_us == p->phases[i].start_us && j->phases[i].end_us == p->phases[i].end_us);
+    assert_int_equal(j->phases[i].tasks_processed, p->phases[i].tasks_processed);
+    assert_int_equal(j->phases[i].pop_hit, p->phases[i].pop_hit);
+    assert_memory_equal(j->phases[i].shared_at_end, p->phases[i].shared_at_end, sizeof j->phases[i].shared_at_end);
+  }
+  sl_capture_free(j);
+  sl_capture_free(p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_collector_capture_both_formats),
+    cmocka_unit_test(test_pb_matches_json),
+    cmocka_unit_test(test_pb_corrupt),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,373 @@
+/*
+** test_runtime.c — the runtime without Lua: tensormap, ready queue, and whole runs
+** on the simulated chip against a recording devprof (fake_devprof.c), checking
+** results, dependency order, per-task timestamp order and level gating.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fake_devprof.h"
+#include "sl_phases.h"
+#include "sl_readyq.h"
+#include "sl_rt_internal.h"
+#include "sl_tensormap.h"
+
+/* ---- tensormap ------------------------------------------------------------------------- */
+
+static void test_tensormap_overlap(void **state) {
+  (void)state;
+  sl_tensormap m;
+  assert_int_equal(sl_tensormap_init(&m, 16), 0);
+  int buf1, buf2;
+  struct sl_rt_task *p1 = (struct sl_rt_task *)(uintptr_t)0x100, *p2 = (struct sl_rt_task *)(uintptr_t)0x200;
+  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 100, p1, 2), 0);
+  assert_int_equal(sl_tensormap_insert(&m, &buf1, 100, 200, p2, 0), 0);
+  sl_tm_hit h[4];
+  /* inside the first region: one hit, covered */
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 10, 20, h, 4), 1);
+  assert_ptr_equal(h[0].producer, p1);
+  assert_int_equal(h[0].prod_arg, 2);
+  assert_true(h[0].covered);
+  /* straddling both: two hits, neither covers */
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 90, 110, h, 4), 2);
+  assert_false(h[0].covered);
+  assert_false(h[1].covered);
+  /* touching ends do not overlap; another buffer does not match */
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 200, 300, h, 4), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf2, 0, 300, h, 4), 0);
+  /* a writer covering both replaces them */
+  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 200, p2, 1), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 0, 200, h, 4), 1);
+  assert_ptr_equal(h[0].producer, p2);
+  sl_tensormap_free(&m);
+}
+
+/* ---- ready queue ----------------------------------------------------------------------- */
+
+static void test_readyq_blocks(void **state) {
+  (void)state;
+  sl_readyq q;
+  assert_int_equal(sl_readyq_init(&q), 0);
+  sl_rt_task a, b;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  a.block_num = 3;
+  b.block_num = 1;
+  for (int i = 0; i < 100; i++) assert_int_equal(sl_readyq_push(&q, &b), 0); /* forces growth */
+  int blk;
+  for (int i = 0; i < 100; i++) assert_ptr_equal(sl_readyq_pop_block(&q, &blk), &b);
+  assert_null(sl_readyq_pop_block(&q, &blk));
+  sl_readyq_push(&q, &a);
+  sl_readyq_push(&q, &b);
+  b.next_block = 0;
+  assert_int_equal(sl_readyq_depth(&q), 2);
+  for (int i = 0; i < 3; i++) {
+    assert_ptr_equal(sl_readyq_pop_block(&q, &blk), &a);
+    assert_int_equal(blk, i);
+  }
+  assert_int_equal(sl_readyq_depth(&q), 1);
+  assert_ptr_equal(sl_readyq_pop_block(&q, &blk), &b);
+  assert_int_equal(blk, 0);
+  assert_int_equal(sl_readyq_depth(&q), 0);
+  sl_readyq_free(&q);
+}
+
+/* ---- whole runs -------------------------------------------------------------------------- */
+
+typedef struct chain_ctx {
+  int n;            /* elements */
+  int links;        /* chain length */
+  int spmd_blocks;  /* block_num of the SPMD task, 0 = none */
+  int with_mix;
+  sl_rt_buffer *x, *one, *mix_a, *mix_b, *mix_c, *mix_d;
+  uint64_t ids[64];
+  int nids;
+} chain_ctx;
+
+static sl_rt_tensor vec(sl_rt_buffer *b, int n) {
+  sl_rt_tensor t;
+  memset(&t, 0, sizeof t);
+  t.buf = b;
+  t.dtype = 0;
+  t.ndims = 2;
+  t.shape[0] = 8;
+  t.shape[1] = n / 8;
+  t.strides[0] = n / 8;
+  t.strides[1] = 1;
+  return t;
+}
+
+/* x = x + one, `links` times (each link depends on the previous through x), then an
+** SPMD add, a MIX (matmul + add + mul), a dummy joining them and a skipped task. */
+static int chain_orch(void *p, sl_rt *rt) {
+  chain_ctx *c = p;
+  c->x = sl_rt_buffer_new(rt, (uint64_t)c->n * 4);
+  c->one = sl_rt_buffer_new(rt, (uint64_t)c->n * 4);
+  for (int i = 0; i < c->n; i++) ((float *)c->one->data)[i] = 1.0f;
+  sl_rt_tensor args[9];
+  sl_arg_dir dirs[9] = {SL_ARG_IN, SL_ARG_IN, SL_ARG_OUT, SL_ARG_IN, SL_ARG_IN, SL_ARG_OUT,
+                        SL_ARG_IN, SL_ARG_IN, SL_ARG_OUT};
+  sl_rt_submit s;
+  for (int k = 0; k < c->links; k++) {
+    memset(&s, 0, sizeof s);
+    s.kernel_ids[0] = -1;
+    s.kernel_ids[1] = 7;
+    s.kernel_ids[2] = -1;
+    s.fns[1] = sl_kernel_find("add");
+    args[0] = vec(c->x, c->n);
+    args[1] = vec(c->one, c->n);
+    args[2] = vec(c->x, c->n);
+    s.tensors = args;
+    s.dirs = dirs;
+    s.ntensors = 3;
+    s.block_num = 1;
+    s.predicate = 1;
+    c->ids[c->nids++] = sl_rt_submit_task(rt, &s);
+    if (c->ids[c->nids - 1] == UINT64_MAX) return -1;
+  }
+  if (c->spmd_blocks) {
+    s.block_num = c->spmd_blocks;
+    c->ids[c->nids++] = sl_rt_submit_task(rt, &s); /* x += one, in blocks */
+  }
+  if (c->with_mix) {
+    c->mix_a = sl_rt_buffer_new(rt, 64 * 4);
+    c->mix_b = sl_rt_buffer_new(rt, 64 * 4);
+    c->mix_c = sl_rt_buffer_new(rt, 64 * 4);
+    c->mix_d = sl_rt_buffer_new(rt, (uint64_t)c->n * 4);
+    for (int i = 0; i < 64; i++) {
+      ((float *)c->mix_a->data)[i] = (float)(i % 8);
+      ((float *)c->mix_b->data)[i] = i / 8 == i % 8 ? 1.0f : 0.0f; /* identity */
+    }
+    memset(&s, 0, sizeof s);
+    s.kernel_ids[0] = 0;
+    s.kernel_ids[1] = 1;
+    s.kernel_ids[2] = 2;
+    s.fns[0] = sl_kernel_find("matmul");
+    s.fns[1] = sl_kernel_find("add_at3");
+    s.fns[2] = sl_kernel_find("mul_at6");
+    sl_rt_tensor m = vec(c->mix_a, 64);
+    m.shape[0] = 8;
+    m.shape[1] = 8;
+    m.strides[0] = 8;
+    args[0] = m;
+    args[1] = m;
+    args[1].buf = c->mix_b;
+    args[2] = m;
+    args[2].buf = c->mix_c;
+    args[3] = vec(c->x, c->n);
+    args[4] = vec(c->one, c->n);
+    args[5] = vec(c->x, c->n);
+    args[6] = vec(c->one, c->n);
+    args[7] = vec(c->one, c->n);
+    args[8] = vec(c->mix_d, c->n);
+    s.tensors = args;
+    s.dirs = dirs;
+    s.ntensors = 9;
+    s.block_num = 1;
+    s.predicate = 1;
+    c->ids[c->nids++] = sl_rt_submit_task(rt, &s);
+  }
+  /* dummy joining everything, then a task whose predicate is false */
+  memset(&s, 0, sizeof s);
+  s.kernel_ids[0] = s.kernel_ids[1] = s.kernel_ids[2] = -1;
+  s.explicit_deps = c->ids;
+  s.ndeps = c->nids;
+  s.block_num = 1;
+  s.predicate = 1;
+  if (sl_rt_submit_task(rt, &s) == UINT64_MAX) return -1;
+  memset(&s, 0, sizeof s);
+  s.kernel_ids[0] = -1;
+  s.kernel_ids[1] = 7;
+  s.kernel_ids[2] = -1;
+  s.fns[1] = sl_kernel_find("add");
+  args[0] = vec(c->x, c->n);
+  args[1] = vec(c->one, c->n);
+  args[2] = vec(c->x, c->n);
+  s.tensors = args;
+  s.dirs = dirs;
+  s.ntensors = 3;
+  s.block_num = 1;
+  s.predicate = 0;
+  return sl_rt_submit_task(rt, &s) == UINT64_MAX ? -1 : 0;
+}
+
+static sl_rt *run_chain(unsigned level, sl_devprof *dp, chain_ctx *c, int aic, int aiv, int sched) {
+  sl_rt_config cfg = {50000000, aic, aiv, sched, level, dp, 8, 1, 0};
+  sl_rt *rt = sl_rt_create(&cfg);
+  assert_non_null(rt);
+  assert_int_equal(sl_rt_run(rt, chain_orch, c), 0);
+  return rt;
+}
+
+static int count_kind(sl_devprof *dp, uint32_t kind, uint64_t *tasks) {
+  int n = 0;
+  *tasks = 0;
+  for (int i = 0; i < fake_nphases(dp); i++)
+    if (fake_phase_at(dp, i)->kind == kind) {
+      n++;
+      *tasks += fake_phase_at(dp, i)->tasks;
+    }
+  return n;
+}
+
+static void check_results(chain_ctx *c) {
+  float want = (float)(c->links + (c->spmd_blocks ? 1 : 0) + (c->with_mix ? 1 : 0));
+  for (int i = 0; i < c->n; i++) assert_float_equal(((float *)c->x->data)[i], want, 0.0);
+  if (c->with_mix)
+  {
+    for (int i = 0; i < 64; i++) assert_float_equal(((float *)c->mix_c->data)[i], (float)(i % 8), 1e-6);
+    for (int i = 0; i < c->n; i++) assert_float_equal(((float *)c->mix_d->data)[i], 1.0, 0.0);
+  }
+}
+
+/* Level 4 on the default shape: results, timestamp order per joined task, phase and
+** orchestrator records, level-4 hooks present. */
+static void test_run_level4(void **state) {
+  (void)state;
+  sl_devprof *dp = fake_devprof_new(4);
+  chain_ctx c = {.n = 256, .links = 20, .spmd_blocks = 11, .with_mix = 1};
+  sl_rt *rt = run_chain(4, dp, &c, 2, 4, 2);
+  check_results(&c);
+  sl_rt_stats st = sl_rt_get_stats(rt);
+  /* 20 links + SPMD + MIX + dummy + skipped */
+  assert_int_equal(st.tasks, 24);
+  assert_int_equal(st.dummy_tasks, 1);
+  assert_int_equal(st.skipped_tasks, 1);
+  assert_int_equal(st.dispatches, 20 + 11 + 3);
+  assert_int_equal(fake_ntasks(dp), 20 + 11 + 3);
+  for (int i = 0; i < fake_ntasks(dp); i++) {
+    const fake_task_rec *r = fake_task(dp, i);
+    assert_int_equal(r->dispatched, 1);
+    assert_int_equal(r->have_aicore, 1);
+    assert_int_equal(r->have_complete, 1);
+    assert_true(r->acked >= 1);
+    assert_true(r->dispatch <= r->receive);
+    assert_true(r->receive <= r->start);
+    assert_true(r->start <= r->end);
+    assert_true(r->end <= r->finish);
+    assert_int_equal(r->disp_thread, fake_core_thread(dp, r->core));
+  }
+  /* dependency order: a task starts after every subtask of its predecessor ended */
+  uint64_t first_start[32], last_end[32];
+  for (int t = 0; t < 32; t++) first_start[t] = UINT64_MAX, last_end[t] = 0;
+  for (int i = 0; i < fake_ntasks(dp); i++) {
+    const fake_task_rec *r = fake_task(dp, i);
+    assert_true(r->token_raw < 32);
+    if (r->start < first_start[r->token_raw]) first_start[r->token_raw] = r->start;
+    if (r->end > last_end[r->token_raw]) last_end[r->token_raw] = r->end;
+  }
+  for (int t = 1; t < 22; t++) assert_true(first_start[t] >= last_end[t - 1]);
+  /* completion before dispatch: on each core, a dispatch follows the previous finish */
+  for (int i = 0; i < fake_ntasks(dp); i++)
+    for (int k = 0; k < fake_ntasks(dp); k++) {
+      const fake_task_rec *a = fake_task(dp, i), *b = fake_task(dp, k);
+      if (a->core == b->core && b->reg == a->reg + 1) assert_true(b->dispatch >= a->finish);
+    }
+  uint64_t tasks;
+  assert_true(count_kind(dp, SL_PHASE_COMPLETE, &tasks) > 0);
+  assert_int_equal(tasks, 20 + 11 + 3);
+  count_kind(dp, SL_PHASE_DISPATCH, &tasks);
+  assert_int_equal(tasks, 20 + 11 + 3);
+  assert_int_equal(count_kind(dp, SL_PHASE_DUMMY_TASK, &tasks), 1);
+  assert_int_equal(count_kind(dp, SL_PHASE_PREDICATED_SKIP, &tasks), 1);
+  count_kind(dp, SL_PHASE_RELEASE, &tasks);
+  assert_int_equal(tasks, 24);
+  /* pop hits over all dispatch records (incl. the residual) == blocks popped */
+  uint64_t hits = 0;
+  for (int i = 0; i < fake_nphases(dp); i++) {
+    const fake_phase *p = fake_phase_at(dp, i);
+    assert_true(p->start <= p->end);
+    if (p->kind == SL_PHASE_DISPATCH) hits += p->a;
+  }
+  assert_int_equal(hits, 20 + 11 + 1); /* a MIX block is one pop */
+  assert_int_equal(hits, st.pop_hit);
+  assert_int_equal(fake_norch(dp), 24);
+  for (int i = 0; i < fake_norch(dp); i++) {
+    assert_int_equal(fake_orch_at(dp, i)->submit_idx, i);
+    assert_true(fake_orch_at(dp, i)->start <= fake_orch_at(dp, i)->end);
+  }
+  assert_int_equal(fake_flushes(dp), 2);
+  assert_int_equal(fake_orch_flushes(dp), 1);
+  /* deps: link k depends on link k-1 through x (tensormap), dummy on all explicitly */
+  int chain_edges = 0, explicit_edges = 0;
+  for (size_t i = 0; i < sl_rt_edge_count(rt); i++) {
+    const sl_rt_edge *e = sl_rt_edge_at(rt, i);
+    assert_true(e->pred < e->succ);
+    if (e->source == 2 && e->succ < 20) {
+      assert_int_equal(e->pred + 1, e->succ);
+      assert_true(e->covered);
+      chain_edges++;
+    }
+    if (e->source == 0) explicit_edges++;
+  }
+  assert_int_equal(chain_edges, 19 * 2); /* x as input and as output */
+  assert_int_equal(explicit_edges, 22);
+  sl_rt_destroy(rt);
+  fake_devprof_free(dp);
+}
+
+/* Level gating: what each level calls. */
+static void test_run_levels(void **state) {
+  (void)state;
+  for (unsigned level = 1; level <= 3; level++) {
+    sl_devprof *dp = fake_devprof_new(level);
+    chain_ctx c = {.n = 64, .links = 5, .spmd_blocks = 3, .with_mix = 1};
+    sl_rt *rt = run_chain(level, dp, &c, 2, 4, 2);
+    check_results(&c);
+    assert_int_equal(fake_ntasks(dp), 5 + 3 + 3);
+    for (int i = 0; i < fake_ntasks(dp); i++) {
+      assert_int_equal(fake_task(dp, i)->have_aicore, 1);
+      assert_int_equal(fake_task(dp, i)->have_complete, level >= 2 ? 1 : 0);
+    }
+    if (level < 3) assert_int_equal(fake_nphases(dp), 0);
+    else assert_true(fake_nphases(dp) > 0);
+    assert_int_equal(fake_norch(dp), 0);
+    assert_int_equal(fake_orch_flushes(dp), 0);
+    sl_rt_destroy(rt);
+    fake_devprof_free(dp);
+  }
+  /* level 0: no devprof at all, same results */
+  chain_ctx c = {.n = 64, .links = 5, .spmd_blocks = 3, .with_mix = 1};
+  sl_rt *rt = run_chain(0, NULL, &c, 2, 4, 2);
+  check_results(&c);
+  sl_rt_destroy(rt);
+}
+
+/* Full a2a3 shape with 3 schedulers and a tiny ring: SPMD wider than the chip. */
+static void test_run_full_chip(void **state) {
+  (void)state;
+  sl_devprof *dp = fake_devprof_new(3);
+  chain_ctx c = {.n = 1024, .links = 10, .spmd_blocks = 100, .with_mix = 1};
+  sl_rt *rt = run_chain(3, dp, &c, 24, 48, 3);
+  check_results(&c);
+  assert_int_equal(fake_ntasks(dp), 10 + 100 + 3);
+  for (int core = 0; core < 72; core++) assert_true(fake_core_thread(dp, core) >= 0);
+  sl_rt_destroy(rt);
+  fake_devprof_free(dp);
+}
+
+static void test_bad_config(void **state) {
+  (void)state;
+  sl_rt_config cfg = {50000000, 0, 0, 2, 0, NULL, 0, 0, 0};
+  assert_null(sl_rt_create(&cfg));
+  assert_non_null(strstr(sl_rt_config_error(), "core counts"));
+  cfg.num_aic = 2;
+  cfg.num_sched = 0;
+  assert_null(sl_rt_create(&cfg));
+  assert_non_null(strstr(sl_rt_config_error(), "scheduler threads"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tensormap_overlap), cmocka_unit_test(test_readyq_blocks),
+      cmocka_unit_test(test_run_level4),        cmocka_unit_test(test_run_levels),
+      cmocka_unit_test(test_run_full_chip),     cmocka_unit_test(test_bad_config),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

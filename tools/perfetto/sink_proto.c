@@ -1,1 +1,0 @@
-/* stub */ typedef int sl_stub_7213;
