@@ -361,8 +361,10 @@ local function build_records(schema, model, err)
       rec.min_level = r.min_level and model.level_by_name[r.min_level]
       if r.buffer then
         local b = r.buffer
-        if type(b.kind) ~= "string" or not is_int(b.id) then
-          rerr("buffer needs kind and integer id")
+        if type(b) ~= "table" or type(b.kind) ~= "string" or not b.kind:match("^[A-Z][A-Z0-9_]*$") or not is_int(b.id) then
+          rerr("buffer needs an upper-case kind and an integer id")
+        elseif b.pool ~= "core" and b.pool ~= "thread" then
+          rerr("buffer.pool must be 'core' or 'thread'")
         elseif kinds[b.kind] or kind_ids[b.id] then
           rerr(string.format("buffer kind %s / id %d already used", b.kind, b.id))
         else
@@ -431,8 +433,10 @@ local function build_records(schema, model, err)
       end
       for _, key in ipairs({ "export", "metrics" }) do
         if r[key] then
-          if r[key].shape ~= "row" and r[key].shape ~= "object" then
+          if type(r[key]) ~= "table" or (r[key].shape ~= "row" and r[key].shape ~= "object") then
             rerr(key .. ".shape must be 'row' or 'object'")
+          elseif type(r[key].section) ~= "string" then
+            rerr(key .. ".section must be a string")
           elseif rec.layout then
             check_columns(file, who, r[key], rec.layout, err)
           end

@@ -312,6 +312,17 @@ int sl_cmd_run(int argc, char **argv) {
     sl_workload_free(&wl);
     return 1;
   }
+  /* --case accepts "Class::Case" too (the L0 tool's spelling) */
+  if (o.case_name && strstr(o.case_name, "::")) {
+    const char *sep = strstr(o.case_name, "::");
+    if ((size_t)(sep - o.case_name) != strlen(wl.klass) || strncmp(o.case_name, wl.klass, strlen(wl.klass))) {
+      sl_error(wl.path, "--case %s names class '%.*s', the workload's class is '%s'", o.case_name,
+               (int)(sep - o.case_name), o.case_name, wl.klass);
+      sl_workload_free(&wl);
+      return 1;
+    }
+    o.case_name = sep + 2;
+  }
   char case_name[128];
   int case_idx = sl_workload_case(&wl, o.case_name, o.platform, case_name, sizeof case_name);
   if (!case_idx) {

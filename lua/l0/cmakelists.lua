@@ -21,8 +21,7 @@ function M.render(spec, plan)
   b.add("set(SL_BUILD_DIR %s CACHE PATH \"swimlane build tree holding the libraries\")", util.cmq(spec.build_dir))
   b.add("set(CMAKE_C_STANDARD 11)")
   b.add("set(CMAKE_POSITION_INDEPENDENT_CODE ON)")
-  b.add("find_package(Threads REQUIRED)")
-  local opts = { "-O1", "-Wall" }
+  local opts = { "-O1", "-Wall", "-pthread" }
   if spec.debug_line then opts[#opts + 1] = "-g" end
   for flag in (spec.extra_flags or ""):gmatch("%S+") do opts[#opts + 1] = flag end
   b.add("add_compile_options(%s)", table.concat(opts, " "))
@@ -53,7 +52,7 @@ function M.render(spec, plan)
   for _, lib in ipairs(spec.libs) do b.add("  %s", util.cmq(lib)) end
   b.add("  -Wl,--no-whole-archive")
   for _, lib in ipairs(spec.dep_libs or {}) do b.add("  %s", util.cmq(lib)) end
-  b.add("  Threads::Threads m)")
+  b.add("  -pthread m)")
   return b.text()
 end
 

@@ -197,8 +197,8 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
       members++;
       if (i == 0) has_aic = 1;
     }
-  if (s->block_num < 1) {
-    set_err(rt, "block_num must be >= 1");
+  if (s->block_num < 1 || s->block_num > (1 << 20)) {
+    set_err(rt, "block_num must be 1..1048576");
     return UINT64_MAX;
   }
   if (members > 1 && rt->nclusters == 0) {
@@ -266,7 +266,7 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
   }
   for (int i = 0; i < t->nscalars; i++) t->scalars[i] = s->scalars[i];
 
-  /* Dependencies: explicit, creator (first use of an alloc_tensors buffer), tensormap. */
+  /* Dependencies: explicit, creator (each use of an alloc_tensors buffer), tensormap. */
   for (int i = 0; i < s->ndeps; i++) {
     sl_rt_task *p = find_task(rt, s->explicit_deps[i]);
     if (add_dep(p, t) < 0) goto oom;
@@ -280,16 +280,22 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
     if (tt->buf->creator_task != UINT64_MAX) {
       if (push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1})) goto oom;
     }
-    sl_tm_hit hits[64];
+    sl_tm_hit local[64], *hits = local;
     size_t n = sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, hits, 64);
-    if (n > 64) n = 64; /* beyond 64 overlapping writers the oldest are implied by the rest */
-    for (size_t h = 0; h < n; h++) {
-      if (hits[h].producer == t) continue;
-      if (add_dep(hits[h].producer, t) < 0) goto oom;
-      if (push_edge(rt, (sl_rt_edge){hits[h].producer->id, t->id, i, 2, hits[h].covered, tid,
-                                     hits[h].prod_arg}))
-        goto oom;
+    if (n > 64) { /* many small writers under one read: every one is a dependency */
+      hits = malloc(n * sizeof *hits);
+      if (!hits) goto oom;
+      sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, hits, n);
     }
+    int bad = 0;
+    for (size_t h = 0; h < n && !bad; h++) {
+      if (hits[h].producer == t) continue;
+      bad = add_dep(hits[h].producer, t) < 0 ||
+            push_edge(rt, (sl_rt_edge){hits[h].producer->id, t->id, i, 2, hits[h].covered, tid,
+                                       hits[h].prod_arg});
+    }
+    if (hits != local) free(hits);
+    if (bad) goto oom;
   }
   for (int i = 0; i < t->ntensors; i++) {
     if (t->dirs[i] == SL_ARG_IN) continue;

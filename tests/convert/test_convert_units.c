@@ -293,6 +293,92 @@ static void test_spmd_anchor(void **state) {
   h_cleanup(dir);
 }
 
+/* ---- the seed's views: A5 HBG AICore Scheduler lanes, HBG P thread, lifecycle -------- */
+
+static void test_seed_hbg_views(void **state) {
+  (void)state;
+  char src[1200];
+  snprintf(src, sizeof src, "%s/seed_a5_hbg.json", getenv("SL_CONVERT_TESTDIR"));
+  char *dir = h_scratch("hbg");
+  assert_int_equal(h_copy(src, "chip_swimlane_records.json"), 0);
+  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  /* one Scheduler_<physical AIV id> lane; task-bound labels, taskless by name */
+  assert_int_equal(h_count_slices(t, "Bootstrap", 2, 31005), 1);
+  assert_int_equal(h_count_slices(t, "StateProbe(t23)", 2, 31005), 1);
+  assert_int_equal(h_count_slices(t, "Dispatch(t23)", 2, 31005), 1);
+  assert_int_equal(h_count_slices(t, "Completion(t23)", 2, 31005), 1);
+  /* HBG P thread: standalone resolve is drawn as resolve on the main lane */
+  assert_int_equal(h_count_slices(t, "resolve(2)", 2, 30000), 1);
+  assert_int_equal(h_count_slices(t, NULL, 2, 30001), 0);
+  /* AICPU Lifecycle: leader-only topology span on thread 0 */
+  assert_int_equal(h_count_slices(t, "Handshake", 6, 6000), 1);
+  assert_int_equal(h_count_slices(t, "TopologyConfig", 6, 6000), 1);
+  assert_int_equal(h_count_slices(t, "ExitWait", 6, 6000), 1);
+  assert_int_equal(h_count_slices(t, "Handshake", 6, 6001), 1);
+  assert_int_equal(h_count_slices(t, "TopologyConfig", 6, 6001), 0);
+  int names = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *nm = h_str(e, "name");
+    if (!nm || strcmp(nm, "thread_name")) continue;
+    const char *v = h_str(cJSON_GetObjectItem(e, "args"), "name");
+    if (h_num(e, "pid") == 2 && h_num(e, "tid") == 31005) names += !strcmp(v, "Scheduler_5");
+    if (h_num(e, "pid") == 6 && h_num(e, "tid") == 6001) names += !strcmp(v, "AICPU_1");
+  }
+  assert_int_equal(names, 2);
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
+/* Graph Definition: outer ring-0 task 5 expands into ring-1 nodes (5 << 10) | i. */
+static const char *GRAPH_JSON =
+    "{\"chip_swimlane_level\": 3, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 2,"
+    " \"core_types\": [\"aic\", \"aiv\"]},"
+    " \"aicore_tasks\": [[0, 4294972416, 1, 1020, 1030, 0], [1, 4294972419, 1, 1022, 1034, 0]],"
+    " \"aicpu_tasks\": [[0, 1, 1015, 1035], [1, 1, 1016, 1040]],"
+    " \"aicpu_scheduler_phases\": [["
+    "  {\"kind\": \"graph_prepare\", \"start_cycles\": 1002, \"end_cycles\": 1010, \"loop_iter\": 1,"
+    "   \"tasks_processed\": 3, \"task_id\": 5},"
+    "  {\"kind\": \"dispatch\", \"start_cycles\": 1014, \"end_cycles\": 1017, \"loop_iter\": 2,"
+    "   \"tasks_processed\": 2},"
+    "  {\"kind\": \"dummy_task\", \"start_cycles\": 1041, \"end_cycles\": 1041, \"loop_iter\": 3,"
+    "   \"tasks_processed\": 1, \"task_id\": 4294972423}]]}";
+
+static void test_graph_execution(void **state) {
+  (void)state;
+  char *dir = h_scratch("graph");
+  h_write("chip_swimlane_records.json", GRAPH_JSON);
+  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  assert_int_equal(h_count_slices(t, "GraphExecution(t5, 3 visible nodes)", 5, 5000), 1);
+  assert_int_equal(h_count_slices(t, "graph_prepare(3)", 2, 30000), 1);
+  assert_int_equal(h_count_slices(t, "dummy(r1t5127)", 4, 19000), 1);
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *nm = h_str(e, "name");
+    if (!nm || strncmp(nm, "GraphExecution", 14)) continue;
+    cJSON *a = cJSON_GetObjectItem(e, "args");
+    assert_int_equal((int)h_num(a, "visible_node_index_min"), 0);
+    assert_int_equal((int)h_num(a, "visible_node_index_max"), 7);
+    assert_true(fabs(h_num(e, "ts") - 0.0) < 1e-9);          /* prepare start */
+    assert_true(fabs(h_num(e, "dur") - 39.0) < 1e-9);        /* to the dummy's end */
+    assert_true(fabs(h_num(a, "execution_start_us") - 13.0) < 1e-9);
+  }
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* ---- a user's rules script ------------------------------------------------------------ */
 
 static const char *USER_RULES =
@@ -400,6 +486,52 @@ static void test_discovery_and_defaults(void **state) {
   h_cleanup(dir);
 }
 
+/* Without core_to_thread, cores map to the thread whose dispatch records contain
+** their tasks' dispatch times (voting). */
+static void test_core_voting(void **state) {
+  (void)state;
+  char *dir = h_scratch("voting");
+  copy_fixture("cap");
+  char *txt = h_read("cap/chip_swimlane_records.json", NULL);
+  assert_non_null(txt);
+  char *a = strstr(txt, ",\n  \"core_to_thread\"");
+  assert_non_null(a);
+  char *b = strchr(a, ']');
+  memmove(a, b + 1, strlen(b + 1) + 1);
+  h_write("cap/chip_swimlane_records.json", txt);
+  free(txt);
+  char *argv[] = {"convert", "cap/chip_swimlane_records.json", "-o", "t.json", "-v", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(5, argv, &out, &err), 0);
+  assert_non_null(strstr(out, "  Core-to-thread mapping: 4 cores (inferred via voting)"));
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  int from0 = 0, from1 = 0, complete = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (!ph || strcmp(ph, "f") || !nm) continue;
+    if (!strcmp(nm, "complete")) complete++;
+    if (strcmp(nm, "dispatch") || h_num(e, "pid") != 4) continue;
+    /* AIC cores 0/1 -> Sched_0, AIV cores 2/3 -> Sched_1 */
+    if (h_num(e, "tid") == 10000 || h_num(e, "tid") == 10010) from0++;
+    if (h_num(e, "tid") == 10020 || h_num(e, "tid") == 10030) from1++;
+  }
+  assert_int_equal(from0, 3);
+  assert_int_equal(from1, 5);
+  assert_int_equal(complete, 0); /* complete arrows need core_to_thread */
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (!ph || strcmp(ph, "s") || !nm || strcmp(nm, "dispatch")) continue;
+    double ts = h_num(e, "ts");
+    if (h_num(e, "tid") == 30000) assert_true(ts > 1.1 && (ts < 1.3 || ts > 4.0));
+  }
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* ---- bad input ---------------------------------------------------------------------- */
 
 static void expect_failure(int argc, char **argv, int want_rc, const char *in_err,
@@ -489,8 +621,11 @@ int main(void) {
       cmocka_unit_test(test_pyfloat_random),
       cmocka_unit_test(test_sched_view_lanes),
       cmocka_unit_test(test_spmd_anchor),
+      cmocka_unit_test(test_seed_hbg_views),
+      cmocka_unit_test(test_graph_execution),
       cmocka_unit_test(test_user_rules),
       cmocka_unit_test(test_discovery_and_defaults),
+      cmocka_unit_test(test_core_voting),
       cmocka_unit_test(test_bad_inputs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -161,20 +161,6 @@ static void test_mix_3way(void **state) {
   free(r.out);
 }
 
-static void test_mix_2aiv(void **state) {
-  (void)state;
-  result r = run("l0 --test mixed_example --func-id 3,4 --dump-json %s/mixed/args_dump.json", fixtures);
-  expect_in(&r, "task=0x0000000000000004 mix=[3, 4] mode=mix");
-  cJSON *in, *pf;
-  traces(&r, &in, &pf);
-  assert_true(count_x(in, "VADD", "core0.veccore0") > 0);
-  assert_true(count_x(in, "VMUL", "core0.veccore1") > 0);
-  assert_int_equal(count_x(in, NULL, "core0.cubecore0"), 0);
-  cJSON_Delete(in);
-  cJSON_Delete(pf);
-  free(r.out);
-}
-
 static void test_single_aiv(void **state) {
   (void)state;
   result r = run("l0 --test vector_example --func-id 0 -g");
@@ -194,21 +180,6 @@ static void test_single_aiv(void **state) {
   free(r.out);
 }
 
-static void test_single_aic(void **state) {
-  (void)state;
-  result r = run("l0 --test paged_attention --case scalar_loop --func-id 0");
-  expect_in(&r, "mode=aic");
-  expect_in(&r, "    slot 4  scalar  INT64    = 4");
-  expect_in(&r, "    slot 7  scalar  FLOAT32  = 0.25");
-  cJSON *in, *pf;
-  traces(&r, &in, &pf);
-  assert_true(count_x(in, "MMAD", "core0.cubecore0") > 0);
-  assert_int_equal(count_x(in, NULL, "core0.veccore0"), 0);
-  cJSON_Delete(in);
-  cJSON_Delete(pf);
-  free(r.out);
-}
-
 static void test_pa_scalar_loop(void **state) {
   (void)state;
   /* shrinking the n_blocks scalar shrinks the loop: MMAD tiles follow */
@@ -218,6 +189,12 @@ static void test_pa_scalar_loop(void **state) {
   cJSON *ia, *pa, *ib, *pb;
   traces(&a, &ia, &pa);
   traces(&b, &ib, &pb);
+  /* single AIC task: QK's matmul on the cube only */
+  expect_in(&a, "mode=aic");
+  expect_in(&a, "    slot 4  scalar  INT64    = 4");
+  expect_in(&a, "    slot 7  scalar  FLOAT32  = 0.25");
+  assert_true(count_x(ia, "MMAD", "core0.cubecore0") > 0);
+  assert_int_equal(count_x(ia, NULL, "core0.veccore0"), 0);
   int ma = count_x(ia, "LOAD_GM_TO_L1", NULL), mb = count_x(ib, "LOAD_GM_TO_L1", NULL);
   assert_true(mb > 0 && mb < ma);
   result c = run("l0 --test paged_attention --case scalar_loop --func-id 0 --set-arg 4=9 --no-collect");
@@ -295,22 +272,16 @@ static void test_pa_restore(void **state) {
 
 static void test_spmd_single_source(void **state) {
   (void)state;
-  result r1 = run("l0 --test spmd_multiblock --case aiv --func-id 0");
-  result r4 = run("l0 --test spmd_multiblock --case aiv --func-id 0 --spmd-block-num 4");
-  expect_in(&r4, "mode=aiv block_num=4");
-  cJSON *i1, *p1, *i4, *p4;
-  traces(&r1, &i1, &p1);
-  traces(&r4, &i4, &p4);
-  /* block 0 of 4 handles a quarter of the rows */
-  int v1 = count_x(i1, "VADD", "core0.veccore0"), v4 = count_x(i4, "VADD", "core0.veccore0");
-  assert_true(v4 > 0);
-  assert_int_equal(v1, 4 * v4);
-  cJSON_Delete(i1);
-  cJSON_Delete(p1);
-  cJSON_Delete(i4);
-  cJSON_Delete(p4);
-  free(r1.out);
-  free(r4.out);
+  result r = run("l0 --test spmd_multiblock --case aiv --func-id 0 --spmd-block-num 4");
+  expect_in(&r, "mode=aiv block_num=4");
+  cJSON *in, *pf;
+  traces(&r, &in, &pf);
+  /* the case has 192 rows of 64: block 0 of 4 adds rows 0..47, one VADD per row */
+  assert_int_equal(count_x(in, "VADD", "core0.veccore0"), 48);
+  assert_int_equal(count_x(in, "VADD", "core0.veccore1"), 48);
+  cJSON_Delete(in);
+  cJSON_Delete(pf);
+  free(r.out);
 }
 
 static void test_spmd_mix_shared_source(void **state) {
@@ -338,14 +309,20 @@ static void test_spmd_mix_shared_source(void **state) {
   free(r.out);
 }
 
-static void test_arch_differs(void **state) {
+static void test_mix_2aiv_and_arch(void **state) {
   (void)state;
+  /* mix of 2 AIV: lane 0 runs ADD_STD, lane 1 MUL_STD; then the same task on a5 */
   result a = run("l0 --test mixed_example --func-id 3,4 --dump-json %s/mixed/args_dump.json", fixtures);
   result b = run("l0 --test mixed_example --func-id 3,4 --platform a5sim --dump-json %s/mixed/args_dump.json",
                  fixtures);
+  expect_in(&a, "task=0x0000000000000004 mix=[3, 4] mode=mix");
   cJSON *ia, *pa, *ib, *pb;
   traces(&a, &ia, &pa);
   traces(&b, &ib, &pb);
+  assert_true(count_x(ia, "VADD", "core0.veccore0") > 0);
+  assert_true(count_x(ia, "VMUL", "core0.veccore1") > 0);
+  assert_int_equal(count_x(ia, "VMUL", "core0.veccore0"), 0);
+  assert_int_equal(count_x(ia, NULL, "core0.cubecore0"), 0);
   const cJSON *ma = cJSON_GetObjectItem(cJSON_GetObjectItem(ia, "otherData"), "makespan_cycles");
   const cJSON *mb = cJSON_GetObjectItem(cJSON_GetObjectItem(ib, "otherData"), "makespan_cycles");
   assert_true(ma->valuedouble != mb->valuedouble);
@@ -389,6 +366,9 @@ static void test_errors(void **state) {
       {"l0 --test mixed_example --func-id 0 --dump-json missing.json", 1, "missing.json: --dump-json not found"},
       {"l0 --test mixed_example --func-id 3,4 --task-id 0x77 --dump-json FX/mixed/args_dump.json", 1,
        "task_id 0x77 is not among the tasks"},
+      {"l0 --test FX/workloads/bad_syntax.lua --func-id 0", 1, "bad_syntax.lua:"},
+      {"l0 --test mixed_example --func-id 0 --dump-json FX/recon/args_dump.json", 1,
+       "recon/args_dump.json: --func-id [0] matches no task"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char args[8192];
@@ -425,6 +405,36 @@ static void test_smoke_build_fails(void **state) {
   free(r.out);
 }
 
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  rewind(f);
+  char *s = calloc(1, (size_t)n + 1);
+  assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  return s;
+}
+
+/* The same task replayed twice gives byte-identical traces (turn-taking threads,
+** timing computed from the recorded streams). */
+static void test_deterministic(void **state) {
+  (void)state;
+  char *t[2];
+  for (int i = 0; i < 2; i++) {
+    result r = run("l0 --test mixed_example --func-id 0,1,2 --dump-json %s/mixed/args_dump.json", fixtures);
+    if (r.rc != 0) fail_msg("l0 failed:\n%s", r.out);
+    char *p = path_after(&r, "DONE. trace.json (Insight) -> ");
+    t[i] = slurp(p);
+    free(p);
+    free(r.out);
+  }
+  assert_string_equal(t[0], t[1]);
+  free(t[0]);
+  free(t[1]);
+}
+
 static void test_max_time(void **state) {
   (void)state;
   /* 1e11 spin iterations cannot finish: the replay is stopped at --max-time */
@@ -449,19 +459,18 @@ int main(int argc, char **argv) {
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_mix_3way, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_mix_2aiv, setup, teardown),
       cmocka_unit_test_setup_teardown(test_single_aiv, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_single_aic, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pa_scalar_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pa_control_tensor, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pa_restore, setup, teardown),
       cmocka_unit_test_setup_teardown(test_spmd_single_source, setup, teardown),
       cmocka_unit_test_setup_teardown(test_spmd_mix_shared_source, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_arch_differs, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_mix_2aiv_and_arch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_no_new_dump, setup, teardown),
       cmocka_unit_test_setup_teardown(test_smoke_build_fails, setup, teardown),
       cmocka_unit_test_setup_teardown(test_max_time, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_deterministic, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

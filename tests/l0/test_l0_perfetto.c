@@ -46,7 +46,7 @@ static cJSON *convert(const char *text) {
   cJSON *in = cJSON_Parse(text);
   assert_non_null(in);
   char err[128];
-  cJSON *out = l0_to_perfetto(in, err, sizeof err);
+  cJSON *out = sl_l0_to_perfetto(in, err, sizeof err);
   cJSON_Delete(in);
   assert_non_null(out);
   return out;
@@ -148,7 +148,7 @@ static void test_not_a_trace(void **state) {
   (void)state;
   cJSON *in = cJSON_Parse("{\"events\": []}");
   char err[128];
-  assert_null(l0_to_perfetto(in, err, sizeof err));
+  assert_null(sl_l0_to_perfetto(in, err, sizeof err));
   assert_non_null(strstr(err, "traceEvents"));
   cJSON_Delete(in);
 }
@@ -183,10 +183,10 @@ static void test_self_check(void **state) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cJSON *t = cube_trace(cases[i].mmad, cases[i].fix, cases[i].im, cases[i].ifx);
     long m, f;
-    l0_count_cube(t, &m, &f);
+    sl_l0_count_cube(t, &m, &f);
     assert_int_equal(m, cases[i].mmad);
     assert_int_equal(f, cases[i].fix);
-    assert_int_equal(l0_self_check(t), cases[i].want);
+    assert_int_equal(sl_l0_self_check(t), cases[i].want);
     cJSON_Delete(t);
   }
 }

@@ -154,7 +154,7 @@ static void test_host_program(void **state) {
   free(h);
   char *c = render("{" M(0, "kernel_add", "aiv", K("add.c")) "}", "spec.debug_line = true", "CMakeLists.txt");
   expect_in(c, "set(REPO_ROOT \"/repo\" CACHE PATH");
-  expect_in(c, "add_compile_options(-O1 -Wall -g)");
+  expect_in(c, "add_compile_options(-O1 -Wall -pthread -g)");
   expect_in(c, "target_compile_definitions(replay_cube PRIVATE SL_DAV_CUBE)");
   expect_in(c, "target_compile_definitions(replay_vec PRIVATE SL_DAV_VEC)");
   expect_in(c, "  \"/repo/build/libsl_pipe.a\"");

@@ -106,8 +106,8 @@ static uint64_t check_capture(sl_collector *c, const harness_cfg *hc, unsigned l
   return dropped;
 }
 
-static const harness_cfg base = {.sched_threads = 2, .cores_per_thread = 2, .tasks_per_core = 400,
-                                 .phases_per_round = 2, .orch_submits = 600, .fin_before_commit = 1};
+static const harness_cfg base = {.sched_threads = 2, .cores_per_thread = 2, .tasks_per_core = 300,
+                                 .phases_per_round = 2, .orch_submits = 400, .fin_before_commit = 1};
 
 /* Slow host, no back-pressure: pools run dry and the ready queues fill. */
 static void slow_host_drops_are_accounted(void **state) {

@@ -237,19 +237,42 @@ static void map_cores(sl_ctx *x) {
     }
   }
   doff[nt] = k;
+  /* per thread by start (file order on ties); dispatch records never overlap, so
+  ** the record containing t is the last starting at or before it, or the one
+  ** before when both touch t (then the earlier in the file wins) */
+  for (size_t t = 0; t < nt; t++) {
+    for (size_t j = doff[t] + 1; j < doff[t + 1]; j++) {
+      size_t v = didx[j], m = j;
+      while (m > doff[t] && c->phases[didx[m - 1]].start_us > c->phases[v].start_us) {
+        didx[m] = didx[m - 1];
+        m--;
+      }
+      didx[m] = v;
+    }
+  }
   uint64_t stamp = 0;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *tk = &c->tasks[i];
     if (tk->dispatch_us < 0) continue;
     for (size_t t = 0; t < nt; t++) {
-      /* first dispatch record (file order) containing the dispatch time */
-      for (size_t j = doff[t]; j < doff[t + 1]; j++) {
-        const sl_phase_rec *p = &c->phases[didx[j]];
-        if (p->start_us <= tk->dispatch_us && tk->dispatch_us <= p->end_us) {
-          size_t cell = (size_t)tk->core_id * nt + t;
-          if (votes[cell]++ == 0) first_vote[cell] = ++stamp;
-          break;
-        }
+      size_t lo = doff[t], hi = doff[t + 1];
+      while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (c->phases[didx[mid]].start_us <= tk->dispatch_us)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      size_t hit = SIZE_MAX;
+      for (size_t j = lo; j > doff[t] && j + 2 > lo; j--) {
+        const sl_phase_rec *p = &c->phases[didx[j - 1]];
+        if (p->start_us <= tk->dispatch_us && tk->dispatch_us <= p->end_us &&
+            (hit == SIZE_MAX || didx[j - 1] < hit))
+          hit = didx[j - 1];
+      }
+      if (hit != SIZE_MAX) {
+        size_t cell = (size_t)tk->core_id * nt + t;
+        if (votes[cell]++ == 0) first_vote[cell] = ++stamp;
       }
     }
   }
@@ -331,48 +354,111 @@ static void emit_graph(sl_ctx *x) {
     g->nprep++;
   }
   if (ng == 0) return;
-  int64_t *nodes = malloc((c->n_tasks + c->n_phases + 1) * sizeof *nodes);
-  if (!nodes) {
+  /* one pass over tasks and dummy_task records: (instance, node) pairs, found by
+  ** binary search on the outer id */
+  size_t *order = malloc(ng * sizeof *order);
+  typedef struct gnode {
+    size_t inst;
+    int64_t node;
+  } gnode;
+  gnode *nodes = malloc((c->n_tasks + c->n_phases + 1) * sizeof *nodes);
+  if (!order || !nodes) {
+    free(order);
+    free(nodes);
     free(gi);
     x->failed = 1;
     return;
   }
-  size_t nkept = 0;
-  for (size_t k = 0; k < ng; k++) {
-    graph_inst *g = &gi[k];
-    size_t nn = 0;
-    uint64_t outer;
-    int64_t node;
-    for (size_t i = 0; i < c->n_tasks; i++) {
-      const sl_task *t = &c->tasks[i];
-      if (!graph_decode(t->task_id, &outer, &node) || outer != g->outer) continue;
-      nodes[nn++] = node;
-      double s = t->dispatch_us >= 0 ? t->dispatch_us : t->receive_us;
-      double e = t->finish_us > 0 ? t->finish_us : t->end_us;
-      if (s < g->exec_start) g->exec_start = s;
-      if (e > g->exec_end) g->exec_end = e;
+  for (size_t k = 0; k < ng; k++) order[k] = k;
+  for (size_t k = 1; k < ng; k++) { /* by outer id (few instances) */
+    size_t v = order[k], j = k;
+    while (j > 0 && gi[order[j - 1]].outer > gi[v].outer) {
+      order[j] = order[j - 1];
+      j--;
     }
-    for (size_t i = 0; i < c->n_phases; i++) {
-      const sl_phase_rec *p = &c->phases[i];
+    order[j] = v;
+  }
+  size_t nn = 0;
+  for (size_t i = 0; i < c->n_tasks + c->n_phases; i++) {
+    uint64_t raw, outer;
+    int64_t node;
+    double s0, e0;
+    if (i < c->n_tasks) {
+      const sl_task *t = &c->tasks[i];
+      raw = t->task_id;
+      s0 = t->dispatch_us >= 0 ? t->dispatch_us : t->receive_us;
+      e0 = t->finish_us > 0 ? t->finish_us : t->end_us;
+    } else {
+      const sl_phase_rec *p = &c->phases[i - c->n_tasks];
       const char *ph = sl_str_get(c, p->phase);
       if (!ph || strcmp(ph, "dummy_task") || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
-      if (!graph_decode(p->task_id, &outer, &node) || outer != g->outer) continue;
-      nodes[nn++] = node;
-      if (p->start_us < g->exec_start) g->exec_start = p->start_us;
-      if (p->end_us > g->exec_end) g->exec_end = p->end_us;
+      raw = p->task_id;
+      s0 = p->start_us;
+      e0 = p->end_us;
     }
-    if (nn == 0) continue;
-    qsort(nodes, nn, sizeof *nodes, cmp_i64);
-    int64_t distinct = 0;
-    for (size_t i = 0; i < nn; i++)
-      if (i == 0 || nodes[i] != nodes[i - 1]) distinct++;
-    g->nvisible = distinct;
-    g->idx_min = nodes[0];
-    g->idx_max = nodes[nn - 1];
-    g->has_rows = 1;
-    gi[nkept++] = *g;
+    if (!graph_decode(raw, &outer, &node)) continue;
+    size_t lo = 0, hi = ng;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (gi[order[mid]].outer < outer)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo == ng || gi[order[lo]].outer != outer) continue;
+    graph_inst *g = &gi[order[lo]];
+    nodes[nn++] = (gnode){order[lo], node};
+    if (s0 < g->exec_start) g->exec_start = s0;
+    if (e0 > g->exec_end) g->exec_end = e0;
   }
+  /* per instance: distinct node count, min, max */
+  for (size_t k = 0; k < nn; k++) {
+    graph_inst *g = &gi[nodes[k].inst];
+    if (!g->has_rows) {
+      g->has_rows = 1;
+      g->idx_min = g->idx_max = nodes[k].node;
+    }
+    if (nodes[k].node < g->idx_min) g->idx_min = nodes[k].node;
+    if (nodes[k].node > g->idx_max) g->idx_max = nodes[k].node;
+  }
+  int64_t *vals = malloc((nn + 1) * sizeof *vals);
+  size_t *cnt = calloc(ng + 1, sizeof *cnt);
+  if (!vals || !cnt) {
+    free(vals);
+    free(cnt);
+    free(order);
+    free(nodes);
+    free(gi);
+    x->failed = 1;
+    return;
+  }
+  for (size_t k = 0; k < nn; k++) cnt[nodes[k].inst + 1]++;
+  for (size_t k = 0; k < ng; k++) cnt[k + 1] += cnt[k];
+  {
+    size_t *fill = calloc(ng + 1, sizeof *fill);
+    if (fill) {
+      for (size_t k = 0; k < nn; k++)
+        vals[cnt[nodes[k].inst] + fill[nodes[k].inst]++] = nodes[k].node;
+      free(fill);
+    } else {
+      x->failed = 1;
+    }
+  }
+  for (size_t k = 0; k < ng; k++) {
+    size_t a0 = cnt[k], b0 = cnt[k + 1];
+    qsort(vals + a0, b0 - a0, sizeof *vals, cmp_i64);
+    int64_t distinct = 0;
+    for (size_t i = a0; i < b0; i++)
+      if (i == a0 || vals[i] != vals[i - 1]) distinct++;
+    gi[k].nvisible = distinct;
+  }
+  free(vals);
+  free(cnt);
+  free(order);
   free(nodes);
+  size_t nkept = 0;
+  for (size_t k = 0; k < ng; k++)
+    if (gi[k].has_rows) gi[nkept++] = gi[k];
   ng = nkept;
   if (ng == 0) {
     free(gi);
@@ -775,6 +861,7 @@ static void emit_scheduler(sl_ctx *x) {
   sl_sink_process_sort(x->s, x->pid_sched, v->sort);
   custom_lane *lanes = NULL;
   size_t nlanes = 0;
+  const sl_phase_style **style_of = xcalloc(x, c->strings.n + 1, sizeof *style_of);
   for (size_t t = 0; t < c->n_streams && !x->failed; t++) {
     const sl_sched_stream *stm = &c->streams[t];
     const char *prod = sl_str_get(c, stm->producer);
@@ -789,17 +876,21 @@ static void emit_scheduler(sl_ctx *x) {
                                  stm->physical_core_id >= 0 ? stm->physical_core_id : (int64_t)t)
                  : sl_rules_lane(x->r, "sched_lane", (int64_t)t);
     if (lane_name) sl_sink_thread_name(x->s, x->pid_sched, main_tid, lane_name);
+    /* phase style per interned phase name of this stream: Lua is asked once */
+    memset(style_of, 0, (c->strings.n + 1) * sizeof *style_of);
     int has_sub = 0;
     for (size_t i = stm->first; i < stm->first + stm->count; i++) {
-      const char *ph = str_or(c, c->phases[i].phase, "unknown");
-      if (sl_rules_phase(x->r, ph, prod, rt, plat)->route == SL_ROUTE_SUB) has_sub = 1;
+      sl_str id = c->phases[i].phase;
+      if (!style_of[id])
+        style_of[id] = sl_rules_phase(x->r, str_or(c, id, "unknown"), prod, rt, plat);
+      if (style_of[id]->route == SL_ROUTE_SUB) has_sub = 1;
     }
     if (has_sub && lane_name) sl_sink_thread_name(x->s, x->pid_sched, main_tid + 1, lane_name);
     int64_t marker_thread = stm->scheduler_id >= 0 && stm->has_meta ? stm->scheduler_id : (int64_t)t;
     for (size_t i = stm->first; i < stm->first + stm->count && !x->failed; i++) {
       const sl_phase_rec *p = &c->phases[i];
       const char *ph = str_or(c, p->phase, "unknown");
-      const sl_phase_style *st = sl_rules_phase(x->r, ph, prod, rt, plat);
+      const sl_phase_style *st = style_of[p->phase];
       if (sl_rules_failed(x->r)) {
         x->failed = 1;
         break;
@@ -858,18 +949,14 @@ static void emit_scheduler(sl_ctx *x) {
   sl_sink_thread_sort(x->s, x->pid_sched, x->queue_tid, 100);
   free(lanes);
   free(attr);
+  free(style_of);
 }
 
 /* ---- Orchestrator (pid 1) and alloc bars ---------------------------------------------------- */
 
-static int has_phase_task(const sl_capture *c, const char *phase, uint64_t id) {
-  for (size_t i = 0; i < c->n_phases; i++) {
-    const sl_phase_rec *p = &c->phases[i];
-    if (!(p->flags & SL_PH_HAS_TASK_ID) || p->task_id != id) continue;
-    const char *ph = sl_str_get(c, p->phase);
-    if (ph && !strcmp(ph, phase)) return 1;
-  }
-  return 0;
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t p = *(const uint64_t *)a, q = *(const uint64_t *)b;
+  return p < q ? -1 : p > q;
 }
 
 /* Sorted ids of marker records of a phase, for alloc classification. */
@@ -882,10 +969,17 @@ static uint64_t *marker_ids(const sl_capture *c, const char *phase, size_t *n) {
     const char *ph = sl_str_get(c, p->phase);
     if ((p->flags & SL_PH_HAS_TASK_ID) && ph && !strcmp(ph, phase)) ids[(*n)++] = p->task_id;
   }
+  if (*n) qsort(ids, *n, sizeof *ids, cmp_u64);
   return ids;
 }
 
+/* ids sorted ascending */
 static int id_in(const uint64_t *ids, size_t n, uint64_t id) {
+  return n && bsearch(&id, ids, n, sizeof *ids, cmp_u64) != NULL;
+}
+
+/* the warned-once list is tiny and unsorted */
+static int id_seen(const uint64_t *ids, size_t n, uint64_t id) {
   for (size_t i = 0; i < n; i++)
     if (ids[i] == id) return 1;
   return 0;
@@ -939,7 +1033,7 @@ static void emit_orchestrator(sl_ctx *x) {
       if (k) {
         dummy = k[0] < 0 && k[1] < 0 && k[2] < 0;
         regular = !dummy;
-        if (dummy && !id_in(dummies, ndummy, id) && !id_in(warned, nwarned, id)) {
+        if (dummy && !id_in(dummies, ndummy, id) && !id_seen(warned, nwarned, id)) {
           uint64_t *w = realloc(warned, (nwarned + 1) * sizeof *w);
           if (w) {
             warned = w;
@@ -971,7 +1065,6 @@ static void emit_orchestrator(sl_ctx *x) {
       add_anchor(x, id, o->start_us, o->start_us + dur, atid, eid);
     }
   }
-  (void)has_phase_task;
   free(warned);
   free(dummies);
   free(preds);

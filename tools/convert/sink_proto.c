@@ -18,7 +18,9 @@
 **      its child's. A slice that overlaps without nesting goes to an overflow
 **      track under the thread track (where Perfetto's JSON importer spills it);
 **   4. flows: both ends carry the same flow id in flow_ids on the BEGIN of the
-**      slice they bind to (Perfetto orders source and sink by time);
+**      slice they bind to, found by position exactly as Perfetto's JSON importer
+**      does (it ignores bind_id on 's'/'f'), so both files draw the same arrows;
+**      Perfetto orders source and sink by time;
 **   5. counters, per counter track in time order.
 **
 ** Timestamps: ns = llround(us * 1000), as Perfetto's JSON importer converts.
@@ -108,7 +110,6 @@ typedef struct proto_sink {
   sl_idmap lane_of;
   pslice *slices;
   size_t nslices, slices_cap;
-  sl_idmap slice_of_id; /* JSON slice id -> index + 1 (last wins) */
   pflow_end *ends;
   size_t nends, ends_cap;
   sl_idmap open_flow; /* hash(id, cat, name) -> proto flow id */
@@ -321,7 +322,6 @@ static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
                  .end = start + dur, /* negative durations become zero-length */
                  .seq = p->seq++};
   pack_body(p, sl, ev->cat, ev->args, ev->args ? ev->nargs : 0);
-  if (ev->has_id) *sl_idmap_put(&p->slice_of_id, ev->id, NULL) = p->nslices + 1;
   p->nslices++;
 }
 
@@ -397,10 +397,6 @@ static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
                  .seq = p->seq++,
                  .ph = ev->phase,
                  .bp_e = ev->bp_enclosing};
-  if (ev->has_bind_id) {
-    uint64_t *idx = sl_idmap_get(&p->slice_of_id, ev->bind_id);
-    if (idx) e.slice = *idx;
-  }
   sl_vec_grow((void **)&p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends);
   p->ends[p->nends++] = e;
 }
@@ -769,7 +765,6 @@ static void write_counters(proto_sink *p) {
 static int p_finish(sl_trace_sink *s) {
   proto_sink *p = (proto_sink *)s;
   /* no more flows arrive: the lookup tables for them can go before the peak */
-  sl_idmap_free(&p->slice_of_id);
   sl_idmap_free(&p->open_flow);
   uint32_t *order = malloc((p->nslices + 1) * sizeof *order);
   uint64_t *flow_ids = malloc((p->nends + 1) * sizeof *flow_ids);
@@ -837,7 +832,6 @@ static void p_destroy(sl_trace_sink *s) {
   free(p->lanes);
   sl_idmap_free(&p->lane_of);
   free(p->slices);
-  sl_idmap_free(&p->slice_of_id);
   free(p->ends);
   sl_idmap_free(&p->open_flow);
   free(p->ctracks);

@@ -76,14 +76,14 @@ static int int_array(yajl_val v, int64_t *out, int max, int *n) {
 
 /* ---- dtypes: the generated table ------------------------------------------------------------ */
 
-const l0_dtype *l0_dtype_find(const char *name) { return name ? sl_dtype_by_name(name) : NULL; }
+const sl_l0_dtype *sl_l0_dtype_find(const char *name) { return name ? sl_dtype_by_name(name) : NULL; }
 
 /* ---- manifest ------------------------------------------------------------------------------- */
 
-int l0_manifest_load(const char *path, l0_manifest *m) {
+int sl_l0_manifest_load(const char *path, sl_l0_manifest *m) {
   memset(m, 0, sizeof *m);
   size_t len;
-  char *text = l0_read_file(path, &len);
+  char *text = sl_l0_read_file(path, &len);
   if (!text) return -1;
   char err[512];
   m->root = yajl_tree_parse(text, err, sizeof err);
@@ -106,7 +106,7 @@ int l0_manifest_load(const char *path, l0_manifest *m) {
   return 0;
 }
 
-void l0_manifest_free(l0_manifest *m) {
+void sl_l0_manifest_free(sl_l0_manifest *m) {
   if (m->root) yajl_tree_free(m->root);
   free(m->path);
   free(m->dir);
@@ -224,7 +224,7 @@ bad:
   return -1;
 }
 
-void l0_scalar_text(const l0_arg *a, char *buf, size_t len) {
+void sl_l0_scalar_text(const sl_l0_arg *a, char *buf, size_t len) {
   const char *d = a->dtype;
   if (!strcasecmp(d, "FLOAT32")) snprintf(buf, len, "%.9g", (double)bits_f32((uint32_t)a->raw));
   else if (!strcasecmp(d, "INT32")) snprintf(buf, len, "%" PRId32, (int32_t)(uint32_t)a->raw);
@@ -237,7 +237,7 @@ void l0_scalar_text(const l0_arg *a, char *buf, size_t len) {
 /* ---- reconstruction --------------------------------------------------------------------------- */
 
 static int arg_cmp(const void *a, const void *b) {
-  const l0_arg *x = a, *y = b;
+  const sl_l0_arg *x = a, *y = b;
   if (x->is_tensor != y->is_tensor) return y->is_tensor - x->is_tensor; /* tensors first */
   return x->slot - y->slot;
 }
@@ -245,7 +245,7 @@ static int arg_cmp(const void *a, const void *b) {
 static void copy_str(char *dst, size_t len, const char *src) { snprintf(dst, len, "%s", src ? src : ""); }
 
 /* Fill a tensor arg from its entry; -1 with err. */
-static int tensor_from(yajl_val e, l0_arg *a, char *err, size_t errlen) {
+static int tensor_from(yajl_val e, sl_l0_arg *a, char *err, size_t errlen) {
   int n, ns;
   int rc = int_array(obj_get(e, "shape"), a->shape, L0_MAX_DIMS, &n);
   if (rc == -2) {
@@ -315,7 +315,7 @@ static int tensor_from(yajl_val e, l0_arg *a, char *err, size_t errlen) {
   return 0;
 }
 
-int l0_reconstruct(const l0_manifest *m, const int *want, int nwant, const char *task_id, l0_task *t) {
+int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const char *task_id, sl_l0_task *t) {
   memset(t, 0, sizeof *t);
   yajl_val args = obj_get(m->root, "args");
   fid_set wanted, shapes[64];
@@ -452,14 +452,14 @@ int l0_reconstruct(const l0_manifest *m, const int *want, int nwant, const char 
   for (int s = 0; s < L0_ARG_SLOTS; s++) {
     yajl_val e = by_slot[s];
     if (!e) continue;
-    l0_arg *a = &t->args[t->nargs++];
+    sl_l0_arg *a = &t->args[t->nargs++];
     a->slot = s;
     const char *kind = obj_str(e, "kind");
     a->is_tensor = !(kind && !strcmp(kind, "scalar"));
     const char *dt = obj_str(e, "dtype");
     copy_str(a->dtype, sizeof a->dtype, dt ? dt : "UNKNOWN");
     for (char *c = a->dtype; *c; c++) *c = (char)toupper((unsigned char)*c);
-    a->dt = l0_dtype_find(a->dtype);
+    a->dt = sl_l0_dtype_find(a->dtype);
     int rc = 0;
     if (a->is_tensor) {
       rc = tensor_from(e, a, err, sizeof err);
@@ -490,13 +490,13 @@ int l0_reconstruct(const l0_manifest *m, const int *want, int nwant, const char 
   return 0;
 }
 
-void l0_task_free(l0_task *t) {
+void sl_l0_task_free(sl_l0_task *t) {
   for (int i = 0; i < t->nargs; i++) free(t->args[i].payload);
   free(t->args);
   memset(t, 0, sizeof *t);
 }
 
-l0_arg *l0_task_arg(l0_task *t, int slot) {
+sl_l0_arg *sl_l0_task_arg(sl_l0_task *t, int slot) {
   for (int i = 0; i < t->nargs; i++)
     if (t->args[i].slot == slot) return &t->args[i];
   return NULL;
@@ -516,7 +516,7 @@ static int parse_i64_text(const char *s, int64_t *out) {
   return 0;
 }
 
-int l0_parse_set_arg(const char *spec, int *slot, char *value, size_t vlen, char *err, size_t errlen) {
+int sl_l0_parse_set_arg(const char *spec, int *slot, char *value, size_t vlen, char *err, size_t errlen) {
   const char *eq = strchr(spec, '=');
   if (!eq) {
     snprintf(err, errlen, "--set-arg must be SLOT=VALUE (got '%s')", spec);
@@ -538,15 +538,15 @@ int l0_parse_set_arg(const char *spec, int *slot, char *value, size_t vlen, char
   return 0;
 }
 
-int l0_apply_set_arg(l0_task *t, int slot, const char *value, const char *manifest_path) {
-  l0_arg *a = l0_task_arg(t, slot);
+int sl_l0_apply_set_arg(sl_l0_task *t, int slot, const char *value, const char *manifest_path) {
+  sl_l0_arg *a = sl_l0_task_arg(t, slot);
   if (!a) {
     sl_error(manifest_path, "--set-arg slot %d is not an arg of task %s", slot, t->task_id);
     return -1;
   }
   if (!a->is_tensor) {
     char before[64], after[64];
-    l0_scalar_text(a, before, sizeof before);
+    sl_l0_scalar_text(a, before, sizeof before);
     uint64_t raw;
     int larger;
     if (!strcasecmp(a->dtype, "FLOAT32")) {
@@ -573,7 +573,7 @@ int l0_apply_set_arg(l0_task *t, int slot, const char *value, const char *manife
     }
     a->raw = raw;
     a->set_by_user = 1;
-    l0_scalar_text(a, after, sizeof after);
+    sl_l0_scalar_text(a, after, sizeof after);
     printf(L0_PREFIX "overriding scalar slot %d: %s -> %s\n", slot, before, after);
     if (larger) printf("  WARNING: larger than dump value -> buffers may be undersized\n");
     return 0;

@@ -116,7 +116,7 @@ static int parse_options(int argc, char **argv, options *o) {
     case O_DUMP: o->dump_json = optarg; break;
     case O_SET:
       if (o->nset == MAX_OVERRIDES) return usage_error("too many --set-arg%s", "");
-      if (l0_parse_set_arg(optarg, &o->set_slots[o->nset], o->set_values[o->nset], sizeof o->set_values[0], err,
+      if (sl_l0_parse_set_arg(optarg, &o->set_slots[o->nset], o->set_values[o->nset], sizeof o->set_values[0], err,
                            sizeof err) != 0)
         return usage_error("%s", err);
       o->nset++;
@@ -192,7 +192,7 @@ static char *case_from_manifest(const char *manifest, const char *cls) {
   return out ? out : strdup("case");
 }
 
-static void print_dims(const l0_arg *a) {
+static void print_dims(const sl_l0_arg *a) {
   printf("[");
   for (int i = 0; i < a->ndims; i++) printf("%s%" PRId64, i ? ", " : "", a->shape[i]);
   printf("]");
@@ -204,7 +204,7 @@ static void print_list(const int *v, int n) {
   printf("]");
 }
 
-static void print_task(const options *o, const l0_task *t, const l0_plan *p) {
+static void print_task(const options *o, const sl_l0_task *t, const sl_l0_plan *p) {
   printf(L0_PREFIX "func_id=");
   print_list(o->want, o->nwant);
   printf(" task=%s mix=", t->task_id);
@@ -218,21 +218,21 @@ static void print_task(const options *o, const l0_task *t, const l0_plan *p) {
   printf(L0_PREFIX "task %s: %d tensors, %d scalars\n", t->task_id, t->ntensors, t->nscalars);
   printf(L0_PREFIX "arg slots (override with --set-arg SLOT=VALUE or --restore-arg SLOT):\n");
   for (int i = 0; i < t->nargs; i++) {
-    const l0_arg *a = &t->args[i];
+    const sl_l0_arg *a = &t->args[i];
     if (a->is_tensor) {
       printf("    slot %-2d tensor  %-8s ", a->slot, a->dtype);
       print_dims(a);
       printf("%s\n", a->init == L0_INIT_RESTORE ? "  [restored payload]" : "");
     } else {
       char v[64];
-      l0_scalar_text(a, v, sizeof v);
+      sl_l0_scalar_text(a, v, sizeof v);
       printf("    slot %-2d scalar  %-8s = %s\n", a->slot, a->dtype, v);
     }
   }
 }
 
-static char *make_label(const l0_workload *w, const char *case_name, const char *platform,
-                        const l0_incore *first, const l0_task *t) {
+static char *make_label(const sl_l0_workload *w, const char *case_name, const char *platform,
+                        const sl_l0_incore *first, const sl_l0_task *t) {
   char buf[1024];
   size_t n = (size_t)snprintf(buf, sizeof buf, "%s_%s_%s_%s_mix", w->class_name, case_name, platform, first->name);
   for (int i = 0; i < t->nmix && n < sizeof buf; i++)
@@ -262,27 +262,27 @@ int sl_cmd_l0(int argc, char **argv) {
   int prc = parse_options(argc, argv, &o);
   if (prc >= 0) return prc;
 
-  l0_workload w;
-  l0_manifest m;
-  l0_task t;
+  sl_l0_workload w;
+  sl_l0_manifest m;
+  sl_l0_task t;
   memset(&m, 0, sizeof m);
   memset(&t, 0, sizeof t);
-  l0_plan p;
+  sl_l0_plan p;
   memset(&p, 0, sizeof p);
   char *manifest = NULL, *case_owned = NULL;
   int rc = 1;
 
   /* step 1: the workload's incores */
-  char *wpath = l0_workload_resolve(o.test);
+  char *wpath = sl_l0_workload_resolve(o.test);
   if (!wpath) {
     sl_error(o.test, "workload not found (give a path or a name under lua/workloads/)");
     return 1;
   }
-  if (l0_workload_load(wpath, &w) != 0) {
+  if (sl_l0_workload_load(wpath, &w) != 0) {
     free(wpath);
     return 1;
   }
-  if (!l0_workload_incore(&w, o.want[0])) {
+  if (!sl_l0_workload_incore(&w, o.want[0])) {
     char list[2048];
     size_t n = 0;
     list[0] = '\0';
@@ -294,14 +294,14 @@ int sl_cmd_l0(int argc, char **argv) {
   }
   const char *case_name = o.case_name;
   if (case_name) {
-    const l0_case *c = l0_workload_case(&w, case_name);
+    const sl_l0_case *c = sl_l0_workload_case(&w, case_name);
     if (!c && !o.dump_json) {
       sl_error(wpath, "no case named %s in this workload", case_name);
       goto out;
     }
     if (c) case_name = c->name;
   } else if (!o.dump_json) {
-    const l0_case *c = l0_workload_auto_case(&w, o.platform);
+    const sl_l0_case *c = sl_l0_workload_auto_case(&w, o.platform);
     if (!c) {
       sl_error(wpath, "no case lists platform %s (CASES[*].platforms); pass --case or another --platform",
                o.platform);
@@ -323,15 +323,15 @@ int sl_cmd_l0(int argc, char **argv) {
     /* sim platforms capture on the simulated chip; onboard names map to their sim twin here */
     char sim[16];
     snprintf(sim, sizeof sim, "%s%s", o.platform, strstr(o.platform, "sim") ? "" : "sim");
-    manifest = l0_run_dump(wpath, case_name, sim);
+    manifest = sl_l0_run_dump(wpath, case_name, sim);
     if (!manifest) goto out;
   }
   if (!case_name) case_name = case_owned = case_from_manifest(manifest, w.class_name);
 
   /* step 3: reconstruct */
-  if (l0_manifest_load(manifest, &m) != 0) goto out;
-  if (l0_reconstruct(&m, o.want, o.nwant, o.task_id, &t) != 0) goto out;
-  if (l0_restore_args(&m, &t, o.restore, o.nrestore) != 0) goto out;
+  if (sl_l0_manifest_load(manifest, &m) != 0) goto out;
+  if (sl_l0_reconstruct(&m, o.want, o.nwant, o.task_id, &t) != 0) goto out;
+  if (sl_l0_restore_args(&m, &t, o.restore, o.nrestore) != 0) goto out;
   p.w = &w;
   p.case_name = case_name;
   p.manifest = manifest;
@@ -342,7 +342,7 @@ int sl_cmd_l0(int argc, char **argv) {
   p.debug_line = o.debug_line;
   p.max_time = o.max_time;
   for (int i = 0; i < t.nmix; i++) {
-    const l0_incore *ic = l0_workload_incore(&w, t.mix[i]);
+    const sl_l0_incore *ic = sl_l0_workload_incore(&w, t.mix[i]);
     if (!ic) {
       sl_error(wpath, "dump task %s has func_id %d with no matching incore in this workload", t.task_id, t.mix[i]);
       goto out;
@@ -355,15 +355,15 @@ int sl_cmd_l0(int argc, char **argv) {
   }
   print_task(&o, &t, &p);
   for (int i = 0; i < o.nset; i++)
-    if (l0_apply_set_arg(&t, o.set_slots[i], o.set_values[i], manifest) != 0) goto out;
+    if (sl_l0_apply_set_arg(&t, o.set_slots[i], o.set_values[i], manifest) != 0) goto out;
 
   /* step 4: workspace + smoke build */
-  p.label = make_label(&w, case_name, o.platform, l0_workload_incore(&w, o.want[0]), &t);
+  p.label = make_label(&w, case_name, o.platform, sl_l0_workload_incore(&w, o.want[0]), &t);
   p.ws = make_ws(p.label);
   if (sl_mkdirs("outputs") != 0) goto out;
-  if (l0_render_workspace(&p) != 0) goto out;
+  if (sl_l0_render_workspace(&p) != 0) goto out;
   printf(L0_PREFIX "workspace: %s\n", p.ws);
-  if (l0_smoke_build(&p) != 0) goto out;
+  if (sl_l0_smoke_build(&p) != 0) goto out;
   if (o.no_collect) {
     printf(L0_PREFIX "--no-collect: stopping after smoke build.\n  %s\n", p.ws);
     rc = 0;
@@ -371,12 +371,12 @@ int sl_cmd_l0(int argc, char **argv) {
   }
 
   /* step 5: replay, traces, self-check */
-  if (l0_collect(&p) != 0) goto out;
+  if (sl_l0_collect(&p) != 0) goto out;
   rc = 0;
 out:
-  l0_task_free(&t);
-  l0_manifest_free(&m);
-  l0_workload_free(&w);
+  sl_l0_task_free(&t);
+  sl_l0_manifest_free(&m);
+  sl_l0_workload_free(&w);
   free(wpath);
   free(manifest);
   free(case_owned);

@@ -48,9 +48,9 @@ static long issued(const cJSON *trace, const char *name) {
   return cJSON_IsNumber(v) ? (long)v->valuedouble : -1;
 }
 
-int l0_self_check(const cJSON *trace) {
+int sl_l0_self_check(const cJSON *trace) {
   long mmad, fix;
-  l0_count_cube(trace, &mmad, &fix);
+  sl_l0_count_cube(trace, &mmad, &fix);
   long want_mmad = issued(trace, "MMAD"), want_fix = issued(trace, "FIX_L0C_TO_DST");
   if (want_mmad < 0 || want_fix < 0) {
     printf(L0_PREFIX "self-check: trace carries no issued counts (otherData.issued); MMAD=%ld "
@@ -73,10 +73,10 @@ int l0_self_check(const cJSON *trace) {
   return 1;
 }
 
-int l0_collect(const l0_plan *p) {
+int sl_l0_collect(const sl_l0_plan *p) {
   char *script = sl_path_join(p->ws, "run_collect.sh");
   char *argv[] = {"bash", script, NULL};
-  int st = l0_spawn(argv, NULL);
+  int st = sl_l0_spawn(argv, NULL);
   if (st != 0) {
     if (st == 124 || st == 128 + 9 || st == 128 + 14)
       sl_error(script, "replay exceeded --max-time %g s (shrink the loop count with --set-arg)", p->max_time);
@@ -98,21 +98,21 @@ int l0_collect(const l0_plan *p) {
   char *perf = sl_path_join(p->ws, name);
   int rc = -1;
   size_t len;
-  char *text = l0_read_file(raw_path, &len);
+  char *text = sl_l0_read_file(raw_path, &len);
   cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL, *pf = NULL;
   if (!doc) {
     if (text) sl_error(raw_path, "exported trace is not valid JSON; no Perfetto variant written");
     goto out;
   }
-  if (l0_write_json(dest, doc) != 0) goto out;
+  if (sl_l0_write_json(dest, doc) != 0) goto out;
   char err[256];
-  pf = l0_to_perfetto(doc, err, sizeof err);
+  pf = sl_l0_to_perfetto(doc, err, sizeof err);
   if (!pf) {
     sl_error(raw_path, "%s", err);
     goto out;
   }
-  if (l0_write_json(perf, pf) != 0) goto out;
-  l0_self_check(doc);
+  if (sl_l0_write_json(perf, pf) != 0) goto out;
+  sl_l0_self_check(doc);
   printf(L0_PREFIX "DONE. trace.json (Insight) -> %s\n", dest);
   printf(L0_PREFIX "      perfetto-friendly  -> %s\n", perf);
   rc = 0;

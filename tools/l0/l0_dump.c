@@ -47,7 +47,7 @@ static int listed(const dump_list *l, const char *p) {
   return 0;
 }
 
-char *l0_run_dump(const char *workload, const char *case_name, const char *platform) {
+char *sl_l0_run_dump(const char *workload, const char *case_name, const char *platform) {
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) {
@@ -73,7 +73,7 @@ char *l0_run_dump(const char *workload, const char *case_name, const char *platf
   argv[k] = NULL;
   printf(L0_PREFIX "capturing args: %s run %s%s%s --platform %s --dump-args 3\n", self, workload,
          case_name ? " --case " : "", case_name ? case_name : "", platform);
-  int st = l0_spawn(argv, NULL);
+  int st = sl_l0_spawn(argv, NULL);
   if (st != 0) {
     sl_error(workload, "the args-dump run failed (exit %d); see its messages above", st);
     free_dumps(&before);

@@ -9,6 +9,7 @@
 **   l0_collect.c      step 5: run the replay, write both traces, self-check
 **   l0_perfetto.c     Insight -> Perfetto transform, MMAD/FIX counting
 **   l0_cli.c          option parsing and the five steps in order
+**   l0_util.c         reading and writing files, running child processes
 */
 #ifndef L0_INTERNAL_H
 #define L0_INTERNAL_H
@@ -27,53 +28,53 @@
 
 /* ---- step 1: workload ------------------------------------------------------------------ */
 
-typedef struct l0_incore {
+typedef struct sl_l0_incore {
   int func_id;
   char *name;      /* defaults to the source's base name */
   char *source;    /* absolute path                      */
   char *core_type; /* "aic" / "aiv"                       */
-} l0_incore;
+} sl_l0_incore;
 
-typedef struct l0_case {
+typedef struct sl_l0_case {
   char *name;
   char **platforms;
   int nplatforms;
-} l0_case;
+} sl_l0_case;
 
-typedef struct l0_workload {
+typedef struct sl_l0_workload {
   char *path;  /* the workload file */
   char *class_name;
-  l0_incore *incores;
+  sl_l0_incore *incores;
   int nincores;
-  l0_case *cases;
+  sl_l0_case *cases;
   int ncases;
-} l0_workload;
+} sl_l0_workload;
 
 /* Resolve WORKLOAD (a path, or a name under <home>/lua/workloads) to a file path. */
-char *l0_workload_resolve(const char *spec);
-int l0_workload_load(const char *path, l0_workload *w);   /* 0 / -1 (reported) */
-void l0_workload_free(l0_workload *w);
-const l0_incore *l0_workload_incore(const l0_workload *w, int func_id);
+char *sl_l0_workload_resolve(const char *spec);
+int sl_l0_workload_load(const char *path, sl_l0_workload *w);   /* 0 / -1 (reported) */
+void sl_l0_workload_free(sl_l0_workload *w);
+const sl_l0_incore *sl_l0_workload_incore(const sl_l0_workload *w, int func_id);
 /* First case listing `platform`, NULL if none. */
-const l0_case *l0_workload_auto_case(const l0_workload *w, const char *platform);
-const l0_case *l0_workload_case(const l0_workload *w, const char *name);
+const sl_l0_case *sl_l0_workload_auto_case(const sl_l0_workload *w, const char *platform);
+const sl_l0_case *sl_l0_workload_case(const sl_l0_workload *w, const char *name);
 
 /* ---- dtypes ------------------------------------------------------------------------------ */
 
 /* The generated dtype table (schema/dtypes.lua): name, raw, size, is_integer, replayable. */
-typedef sl_dtype_info l0_dtype;
+typedef sl_dtype_info sl_l0_dtype;
 
-const l0_dtype *l0_dtype_find(const char *name); /* case-insensitive; NULL if unknown */
+const sl_l0_dtype *sl_l0_dtype_find(const char *name); /* case-insensitive; NULL if unknown */
 
 /* ---- step 3: reconstructed args ---------------------------------------------------------- */
 
 enum { L0_INIT_ZERO = 0, L0_INIT_FILL, L0_INIT_RESTORE };
 
-typedef struct l0_arg {
+typedef struct sl_l0_arg {
   int slot;
   int is_tensor;
   char dtype[24];
-  const l0_dtype *dt; /* NULL when the name is unknown */
+  const sl_l0_dtype *dt; /* NULL when the name is unknown */
   /* tensors */
   int ndims;
   int64_t shape[L0_MAX_DIMS];
@@ -90,93 +91,93 @@ typedef struct l0_arg {
   /* scalars */
   uint64_t raw; /* the args[] slot value, exact */
   int set_by_user;
-} l0_arg;
+} sl_l0_arg;
 
-typedef struct l0_task {
+typedef struct sl_l0_task {
   char task_id[40];
   int mix[L0_MAX_MIX];
   int nmix;
-  l0_arg *args; /* tensors first (by slot), then scalars (by slot) */
+  sl_l0_arg *args; /* tensors first (by slot), then scalars (by slot) */
   int nargs, ntensors, nscalars;
-} l0_task;
+} sl_l0_task;
 
-typedef struct l0_manifest {
+typedef struct sl_l0_manifest {
   char *path;
   char *dir; /* directory holding it (args.bin is looked up there) */
   yajl_val root;
-} l0_manifest;
+} sl_l0_manifest;
 
 /* Parse args_dump.json (64-bit integers kept exact). 0 / -1 (reported). */
-int l0_manifest_load(const char *path, l0_manifest *m);
-void l0_manifest_free(l0_manifest *m);
+int sl_l0_manifest_load(const char *path, sl_l0_manifest *m);
+void sl_l0_manifest_free(sl_l0_manifest *m);
 
 /* Select the task whose func_id set equals want[] (lowest task_id unless
 ** task_id given) and reconstruct its positional args. 0 / -1 (reported). */
-int l0_reconstruct(const l0_manifest *m, const int *want, int nwant, const char *task_id, l0_task *t);
-void l0_task_free(l0_task *t);
-l0_arg *l0_task_arg(l0_task *t, int slot);
+int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const char *task_id, sl_l0_task *t);
+void sl_l0_task_free(sl_l0_task *t);
+sl_l0_arg *sl_l0_task_arg(sl_l0_task *t, int slot);
 
 /* Print a scalar's value the way the dump shows it (per dtype). */
-void l0_scalar_text(const l0_arg *a, char *buf, size_t len);
+void sl_l0_scalar_text(const sl_l0_arg *a, char *buf, size_t len);
 
 /* --set-arg: parse "SLOT=VALUE" (0 / -1 with message in err). */
-int l0_parse_set_arg(const char *spec, int *slot, char *value, size_t vlen, char *err, size_t errlen);
+int sl_l0_parse_set_arg(const char *spec, int *slot, char *value, size_t vlen, char *err, size_t errlen);
 /* Apply one --set-arg to the task; prints what it does. 0 / -1 (reported). */
-int l0_apply_set_arg(l0_task *t, int slot, const char *value, const char *manifest_path);
+int sl_l0_apply_set_arg(sl_l0_task *t, int slot, const char *value, const char *manifest_path);
 
 /* --restore-arg: materialize payloads of the given slots. 0 / -1 (reported). */
-int l0_restore_args(const l0_manifest *m, l0_task *t, const int *slots, int nslots);
+int sl_l0_restore_args(const sl_l0_manifest *m, sl_l0_task *t, const int *slots, int nslots);
 
 /* ---- step 4/5 ---------------------------------------------------------------------------- */
 
-typedef struct l0_plan {
-  const l0_workload *w;
+typedef struct sl_l0_plan {
+  const sl_l0_workload *w;
   const char *case_name;
   const char *manifest; /* args_dump.json path */
   const char *platform; /* a2a3sim ... */
   const char *arch;     /* a2a3 / a5   */
-  const l0_task *task;
-  const l0_incore *members[L0_MAX_MIX]; /* in mix order */
+  const sl_l0_task *task;
+  const sl_l0_incore *members[L0_MAX_MIX]; /* in mix order */
   int nmembers;
   int spmd_block_num;
   int debug_line;
   double max_time;
   char *label;
   char *ws; /* workspace directory */
-} l0_plan;
+} sl_l0_plan;
 
 /* Render the workspace files from lua/l0. 0 / -1 (reported). */
-int l0_render_workspace(const l0_plan *p);
+int sl_l0_render_workspace(const sl_l0_plan *p);
 /* cmake configure + build + nm check. 0 / -1 (reported). */
-int l0_smoke_build(const l0_plan *p);
+int sl_l0_smoke_build(const sl_l0_plan *p);
 /* run_collect.sh, both traces, self-check. 0 / -1 (reported). */
-int l0_collect(const l0_plan *p);
+int sl_l0_collect(const sl_l0_plan *p);
 
 /* ---- traces ------------------------------------------------------------------------------ */
 
 /* Insight -> Perfetto (new document; NULL with err on failure). */
-cJSON *l0_to_perfetto(const cJSON *insight, char *err, size_t errlen);
+cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen);
 /* Count MMAD and FIX_L0C_TO_DST slices. */
-void l0_count_cube(const cJSON *trace, long *mmad, long *fix);
+void sl_l0_count_cube(const cJSON *trace, long *mmad, long *fix);
 /* Self-check of a trace: MMAD / FIX_L0C_TO_DST slices vs n_blocks, the counts
 ** the kernel issued (the replay records them in otherData.issued). Prints the
 ** result; 1 when they disagree (warning printed), 0 when they agree or the
 ** check does not apply. */
-int l0_self_check(const cJSON *trace);
+int sl_l0_self_check(const cJSON *trace);
 
 /* Write a cJSON document all-or-nothing, pretty-printed. 0 / -1 (reported). */
-int l0_write_json(const char *path, const cJSON *doc);
+int sl_l0_write_json(const char *path, const cJSON *doc);
 /* Read a whole file (NUL-terminated); NULL with the error reported. */
-char *l0_read_file(const char *path, size_t *len);
+char *sl_l0_read_file(const char *path, size_t *len);
 
 /* Run argv (argv[0] looked up in PATH); returns the exit status, 128+signal, or
 ** -1. When log_path is set, stdout+stderr are appended there. */
-int l0_spawn(char *const argv[], const char *log_path);
+int sl_l0_spawn(char *const argv[], const char *log_path);
 
 /* ---- step 2 ------------------------------------------------------------------------------ */
 
 /* Run `swimlane run WORKLOAD --case C --dump-args 3` with this binary and return
 ** the path of the args_dump.json it created (never an older one); NULL on error. */
-char *l0_run_dump(const char *workload, const char *case_name, const char *platform);
+char *sl_l0_run_dump(const char *workload, const char *case_name, const char *platform);
 
 #endif /* L0_INTERNAL_H */

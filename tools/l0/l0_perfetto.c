@@ -236,7 +236,7 @@ typedef struct sort_entry {
   double base;
 } sort_entry;
 
-cJSON *l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
+cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
   const cJSON *events = cJSON_GetObjectItemCaseSensitive(insight, "traceEvents");
   if (!cJSON_IsObject(insight) || !cJSON_IsArray(events)) {
     snprintf(err, errlen, "not a Chrome trace: no traceEvents array");
@@ -395,7 +395,7 @@ done:
 
 /* ---- self-check ------------------------------------------------------------------------ */
 
-void l0_count_cube(const cJSON *trace, long *mmad, long *fix) {
+void sl_l0_count_cube(const cJSON *trace, long *mmad, long *fix) {
   *mmad = *fix = 0;
   const cJSON *events = cJSON_GetObjectItemCaseSensitive(trace, "traceEvents");
   const cJSON *ev;

@@ -21,7 +21,7 @@ static yajl_val get(yajl_val obj, const char *key) {
 }
 
 /* Scatter `logical` (row-major elements of a's shape) into a new physical buffer. */
-static unsigned char *scatter(const l0_arg *a, const unsigned char *logical) {
+static unsigned char *scatter(const sl_l0_arg *a, const unsigned char *logical) {
   size_t es = (size_t)a->dt->size;
   unsigned char *phys = calloc(1, a->alloc_bytes ? a->alloc_bytes : 1);
   if (!phys) return NULL;
@@ -39,7 +39,7 @@ static unsigned char *scatter(const l0_arg *a, const unsigned char *logical) {
   return phys;
 }
 
-int l0_restore_args(const l0_manifest *m, l0_task *t, const int *slots, int nslots) {
+int sl_l0_restore_args(const sl_l0_manifest *m, sl_l0_task *t, const int *slots, int nslots) {
   if (nslots == 0) return 0;
   yajl_val fmt = get(m->root, "bin_format");
   yajl_val type = fmt ? get(fmt, "type") : NULL, order = fmt ? get(fmt, "byte_order") : NULL;
@@ -71,7 +71,7 @@ int l0_restore_args(const l0_manifest *m, l0_task *t, const int *slots, int nslo
   int rc = -1;
   for (int k = 0; k < nslots; k++) {
     int s = slots[k];
-    l0_arg *a = l0_task_arg(t, s);
+    sl_l0_arg *a = sl_l0_task_arg(t, s);
     const char *why = NULL;
     char msg[256];
     if (!a) why = "is not an arg of this task";

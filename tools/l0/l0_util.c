@@ -12,7 +12,7 @@
 #include "l0_internal.h"
 #include "sl_base.h"
 
-char *l0_read_file(const char *path, size_t *len) {
+char *sl_l0_read_file(const char *path, size_t *len) {
   FILE *fp = fopen(path, "rb");
   if (!fp) {
     sl_error(path, "cannot open: %s", strerror(errno));
@@ -45,7 +45,7 @@ char *l0_read_file(const char *path, size_t *len) {
   return buf;
 }
 
-int l0_write_json(const char *path, const cJSON *doc) {
+int sl_l0_write_json(const char *path, const cJSON *doc) {
   char *text = cJSON_Print(doc);
   if (!text) {
     sl_error(path, "out of memory printing JSON");
@@ -62,7 +62,7 @@ int l0_write_json(const char *path, const cJSON *doc) {
   return rc;
 }
 
-int l0_spawn(char *const argv[], const char *log_path) {
+int sl_l0_spawn(char *const argv[], const char *log_path) {
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();

@@ -14,7 +14,7 @@
 #include "l0_internal.h"
 #include "sl_base.h"
 
-char *l0_workload_resolve(const char *spec) {
+char *sl_l0_workload_resolve(const char *spec) {
   if (access(spec, R_OK) == 0) return strdup(spec);
   if (!strchr(spec, '/')) {
     char rel[512];
@@ -41,7 +41,7 @@ static char *base_name(const char *path) {
   return dot ? strndup(b, (size_t)(dot - b)) : strdup(b);
 }
 
-static int load_incores(lua_State *L, const char *path, l0_workload *w) {
+static int load_incores(lua_State *L, const char *path, sl_l0_workload *w) {
   lua_getfield(L, -1, "incores");
   if (!lua_istable(L, -1)) {
     sl_error(path, "workload has no incores table");
@@ -52,7 +52,7 @@ static int load_incores(lua_State *L, const char *path, l0_workload *w) {
   for (int i = 1; i <= n; i++) {
     lua_geti(L, -1, i);
     int top = lua_gettop(L);
-    l0_incore *ic = &w->incores[w->nincores];
+    sl_l0_incore *ic = &w->incores[w->nincores];
     lua_getfield(L, top, "func_id");
     int ok = lua_isinteger(L, -1);
     ic->func_id = ok ? (int)lua_tointeger(L, -1) : -1;
@@ -78,7 +78,7 @@ static int load_incores(lua_State *L, const char *path, l0_workload *w) {
   return 0;
 }
 
-static int load_cases(lua_State *L, const char *path, l0_workload *w) {
+static int load_cases(lua_State *L, const char *path, sl_l0_workload *w) {
   lua_getfield(L, -1, "cases");
   if (!lua_istable(L, -1)) {
     lua_pop(L, 1);
@@ -89,7 +89,7 @@ static int load_cases(lua_State *L, const char *path, l0_workload *w) {
   for (int i = 1; i <= n; i++) {
     lua_geti(L, -1, i);
     int top = lua_gettop(L);
-    l0_case *c = &w->cases[w->ncases];
+    sl_l0_case *c = &w->cases[w->ncases];
     c->name = field_str(L, top, "name");
     if (!c->name) {
       sl_error(path, "cases[%d] has no name", i);
@@ -113,7 +113,7 @@ static int load_cases(lua_State *L, const char *path, l0_workload *w) {
   return 0;
 }
 
-int l0_workload_load(const char *path, l0_workload *w) {
+int sl_l0_workload_load(const char *path, sl_l0_workload *w) {
   memset(w, 0, sizeof *w);
   lua_State *L = sl_lua_new();
   if (!L) {
@@ -136,11 +136,11 @@ int l0_workload_load(const char *path, l0_workload *w) {
   rc = 0;
 out:
   lua_close(L);
-  if (rc != 0) l0_workload_free(w);
+  if (rc != 0) sl_l0_workload_free(w);
   return rc;
 }
 
-void l0_workload_free(l0_workload *w) {
+void sl_l0_workload_free(sl_l0_workload *w) {
   for (int i = 0; i < w->nincores; i++) {
     free(w->incores[i].name);
     free(w->incores[i].source);
@@ -158,20 +158,20 @@ void l0_workload_free(l0_workload *w) {
   memset(w, 0, sizeof *w);
 }
 
-const l0_incore *l0_workload_incore(const l0_workload *w, int func_id) {
+const sl_l0_incore *sl_l0_workload_incore(const sl_l0_workload *w, int func_id) {
   for (int i = 0; i < w->nincores; i++)
     if (w->incores[i].func_id == func_id) return &w->incores[i];
   return NULL;
 }
 
-const l0_case *l0_workload_auto_case(const l0_workload *w, const char *platform) {
+const sl_l0_case *sl_l0_workload_auto_case(const sl_l0_workload *w, const char *platform) {
   for (int i = 0; i < w->ncases; i++)
     for (int k = 0; k < w->cases[i].nplatforms; k++)
       if (!strcmp(w->cases[i].platforms[k], platform)) return &w->cases[i];
   return NULL;
 }
 
-const l0_case *l0_workload_case(const l0_workload *w, const char *name) {
+const sl_l0_case *sl_l0_workload_case(const sl_l0_workload *w, const char *name) {
   const char *sep = strstr(name, "::"); /* ClassName::Case */
   if (sep) name = sep + 2;
   for (int i = 0; i < w->ncases; i++)

@@ -46,8 +46,8 @@ static void push_i64_list(lua_State *L, const int64_t *v, int n) {
 }
 
 /* Push the spec table render() takes. The config table is at index cfg. */
-static void push_spec(lua_State *L, const l0_plan *p, int cfg) {
-  const l0_task *t = p->task;
+static void push_spec(lua_State *L, const sl_l0_plan *p, int cfg) {
+  const sl_l0_task *t = p->task;
   lua_newtable(L);
   set_str(L, "label", p->label);
   set_str(L, "task_id", t->task_id);
@@ -68,7 +68,7 @@ static void push_spec(lua_State *L, const l0_plan *p, int cfg) {
   }
   lua_createtable(L, p->nmembers, 0);
   for (int i = 0; i < p->nmembers; i++) {
-    const l0_incore *m = p->members[i];
+    const sl_l0_incore *m = p->members[i];
     lua_newtable(L);
     set_int(L, "func_id", m->func_id);
     set_str(L, "name", m->name);
@@ -80,7 +80,7 @@ static void push_spec(lua_State *L, const l0_plan *p, int cfg) {
   lua_newtable(L);
   int nt = 0;
   for (int i = 0; i < t->nargs; i++) {
-    const l0_arg *a = &t->args[i];
+    const sl_l0_arg *a = &t->args[i];
     if (!a->is_tensor) continue;
     lua_newtable(L);
     set_int(L, "slot", a->slot);
@@ -107,11 +107,11 @@ static void push_spec(lua_State *L, const l0_plan *p, int cfg) {
   lua_newtable(L);
   int ns = 0;
   for (int i = 0; i < t->nargs; i++) {
-    const l0_arg *a = &t->args[i];
+    const sl_l0_arg *a = &t->args[i];
     if (a->is_tensor) continue;
     char raw[32], text[64];
     snprintf(raw, sizeof raw, "0x%016" PRIx64, a->raw);
-    l0_scalar_text(a, text, sizeof text);
+    sl_l0_scalar_text(a, text, sizeof text);
     lua_newtable(L);
     set_int(L, "slot", a->slot);
     set_str(L, "raw", raw);
@@ -135,7 +135,7 @@ static int write_file(const char *dir, const char *name, const char *text, size_
   return rc;
 }
 
-int l0_render_workspace(const l0_plan *p) {
+int sl_l0_render_workspace(const sl_l0_plan *p) {
   lua_State *L = sl_lua_new();
   if (!L) return -1;
   int rc = -1;
@@ -201,7 +201,7 @@ static int has_symbol(const char *so, const char *sym) {
   return found;
 }
 
-int l0_smoke_build(const l0_plan *p) {
+int sl_l0_smoke_build(const sl_l0_plan *p) {
   char cc[1024];
   if (cfg_string("cc", cc, sizeof cc) != 0) snprintf(cc, sizeof cc, "cc");
   char *build = sl_path_join(p->ws, "build");
@@ -211,7 +211,7 @@ int l0_smoke_build(const l0_plan *p) {
   char *configure[] = {"cmake", "-S", p->ws, "-B", build, "-G", "Ninja", ccdef, NULL};
   char *make[] = {"cmake", "--build", build, NULL};
   int rc = -1;
-  if (l0_spawn(configure, log) != 0 || l0_spawn(make, log) != 0) {
+  if (sl_l0_spawn(configure, log) != 0 || sl_l0_spawn(make, log) != 0) {
     sl_error(log, "smoke build failed (cmake); see this log");
     goto out;
   }

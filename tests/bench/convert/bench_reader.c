@@ -13,6 +13,11 @@
 
 #include "sl_capture.h"
 
+static const char *str(const sl_capture *c, sl_str s) {
+  const char *r = sl_str_get(c, s);
+  return r ? r : "(none)";
+}
+
 static void dump(const sl_capture *c) {
   printf("level %d clock %llu base %llu tasks %zu streams %zu phases %zu orch %zu\n", c->level,
          (unsigned long long)c->clock_freq_hz, (unsigned long long)c->base_cycles, c->n_tasks, c->n_streams,
@@ -20,7 +25,7 @@ static void dump(const sl_capture *c) {
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     printf("task %llu core %u %s ring %u %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g flags %u\n",
-           (unsigned long long)t->task_id, t->core_id, sl_str_get(c, t->core_type), t->ring_id, t->start_us,
+           (unsigned long long)t->task_id, t->core_id, str(c, t->core_type), t->ring_id, t->start_us,
            t->end_us, t->duration_us, t->dispatch_us, t->finish_us, t->receive_us, t->local_setup_us,
            t->propagation_us, t->flags);
   }
@@ -28,7 +33,7 @@ static void dump(const sl_capture *c) {
     for (size_t i = c->streams[s].first; i < c->streams[s].first + c->streams[s].count; i++) {
       const sl_phase_rec *p = &c->phases[i];
       printf("T%zu %s %d %.17g %.17g it %lld tp %lld pop %lld/%lld task %llu sh %lld,%lld,%lld/%lld,%lld,%lld fl %x\n", s,
-             sl_str_get(c, p->phase), p->phase_id, p->start_us, p->end_us, (long long)p->loop_iter,
+             str(c, p->phase), p->phase_id, p->start_us, p->end_us, (long long)p->loop_iter,
              (long long)p->tasks_processed, (long long)p->pop_hit, (long long)p->pop_miss,
              (unsigned long long)p->task_id, (long long)p->shared_at_start[0], (long long)p->shared_at_start[1],
              (long long)p->shared_at_start[2], (long long)p->shared_at_end[0], (long long)p->shared_at_end[1],
@@ -37,7 +42,7 @@ static void dump(const sl_capture *c) {
   for (size_t t = 0; t < c->n_orch_threads; t++)
     for (size_t i = c->orch_threads[t].first; i < c->orch_threads[t].first + c->orch_threads[t].count; i++)
       printf("O%zu %lld %llu %s %.17g %.17g\n", t, (long long)c->orch[i].submit_idx,
-             (unsigned long long)c->orch[i].task_id, sl_str_get(c, c->orch[i].phase), c->orch[i].start_us,
+             (unsigned long long)c->orch[i].task_id, str(c, c->orch[i].phase), c->orch[i].start_us,
              c->orch[i].end_us);
   for (size_t i = 0; i < c->n_lifecycle; i++) {
     printf("L%lld", (long long)c->lifecycle[i].aicpu_thread_id);

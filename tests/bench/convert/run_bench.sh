@@ -81,7 +81,7 @@ for n in "${SIZES[@]}"; do
     rmdir "$dir.tmp.$$"
   fi
   rec=$dir/chip_swimlane_records.json
-  in_mb=$(du -cm "$rec" "$dir/deps.json" | tail -1 | cut -f1)
+  in_mb=$(du -cmL "$rec" "$dir/deps.json" | tail -1 | cut -f1)
   if [ $have_convert = 1 ]; then
     measure "swimlane convert" "$dir/ours.log" "$SWIMLANE" convert "$rec" -o "$dir/ours_trace.json"
     tool="swimlane convert"

@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
   cJSON *doc = cJSON_ParseWithLength(buf, len);
   double t3 = now();
   char err[128];
-  cJSON *pf = l0_to_perfetto(doc, err, sizeof err);
+  cJSON *pf = sl_l0_to_perfetto(doc, err, sizeof err);
   double t4 = now();
   if (!doc || !pf) {
     fprintf(stderr, "transform failed\n");

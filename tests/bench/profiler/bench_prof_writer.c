@@ -23,7 +23,7 @@
 #include <sched.h>
 
 #include "sl_collector.h"
-#include "sl_devprof_region.h"
+#include "sl_collector_internal.h"
 #include "sl_phases.h"
 #include "sl_platforms.h"
 #include "sl_writers.h"
@@ -86,9 +86,10 @@ static sl_collector *collector(unsigned level) {
 
 /* Untimed: wait until the host has drained everything and refilled the pool,
 ** so the timed batch measures the device path, not the host's latency. */
-static void await_host(sl_devprof *dp, unsigned kind) {
+static void await_host(sl_collector *c, unsigned kind) {
+  sl_devprof *dp = c->dp;
   sl_ready_ring ring = sl_devprof_ring(dp, 0);
-  while (!sl_rq_empty(&ring) || sl_fq_depth(&dp->pools[kind][0].free_queue) < dp->g.slot_count) sched_yield();
+  while (!sl_rq_empty(&ring) || sl_fq_depth(&dp->pools[kind][0].free_queue) < c->fq_limit[kind]) sched_yield();
 }
 
 static void finish(sl_collector *c, unsigned kind, uint64_t n) {
@@ -105,8 +106,9 @@ static void finish(sl_collector *c, unsigned kind, uint64_t n) {
 
 /* Records per timed batch: what the pool's queued buffers hold, minus one
 ** buffer of margin — rotations happen inside the batch and are timed. */
-static uint64_t batch_of(sl_devprof *dp, unsigned kind) {
-  return (uint64_t)(dp->g.slot_count - 1) * dp->g.records[kind];
+static uint64_t batch_of(sl_collector *c, unsigned kind) {
+  unsigned limit = c->fq_limit[kind];
+  return limit > 1 ? (uint64_t)(limit - 1) * c->dp->g.records[kind] : c->dp->g.records[kind] / 2;
 }
 
 static double aicore_hooks(uint64_t n) {
@@ -114,10 +116,10 @@ static double aicore_hooks(uint64_t n) {
   sl_devprof *dp = sl_collector_device(c);
   sl_aicore_cursor cur;
   sl_aicore_cursor_init(&cur);
-  uint64_t batch = batch_of(dp, SL_BUF_AICORE_TASK), i = 0;
+  uint64_t batch = batch_of(c, SL_BUF_AICORE_TASK), i = 0;
   double dt = 0;
   while (i < n) {
-    await_host(dp, SL_BUF_AICORE_TASK);
+    await_host(c, SL_BUF_AICORE_TASK);
     uint64_t end = i + batch < n ? i + batch : n;
     double t0 = now_s();
     for (; i < end; i++) {
@@ -139,10 +141,10 @@ static double aicore_hooks(uint64_t n) {
 static double aicpu_task_hook(uint64_t n) {
   sl_collector *c = collector(2);
   sl_devprof *dp = sl_collector_device(c);
-  uint64_t batch = batch_of(dp, SL_BUF_AICPU_TASK), i = 0;
+  uint64_t batch = batch_of(c, SL_BUF_AICPU_TASK), i = 0;
   double dt = 0;
   while (i < n) {
-    await_host(dp, SL_BUF_AICPU_TASK);
+    await_host(c, SL_BUF_AICPU_TASK);
     uint64_t end = i + batch < n ? i + batch : n;
     double t0 = now_s();
     for (; i < end; i++) {
@@ -161,10 +163,10 @@ static double sched_phase_hook(uint64_t n) {
   sl_collector *c = collector(3);
   sl_devprof *dp = sl_collector_device(c);
   int16_t d[3] = {1, 2, 3};
-  uint64_t batch = batch_of(dp, SL_BUF_SCHED_PHASE), i = 0;
+  uint64_t batch = batch_of(c, SL_BUF_SCHED_PHASE), i = 0;
   double dt = 0;
   while (i < n) {
-    await_host(dp, SL_BUF_SCHED_PHASE);
+    await_host(c, SL_BUF_SCHED_PHASE);
     uint64_t end = i + batch < n ? i + batch : n;
     double t0 = now_s();
     for (; i < end; i++) {
