@@ -26,9 +26,13 @@ target_link_libraries(sl_generated PUBLIC PkgConfig::PROTOBUFC)
 set(SL_CAPTURE_PROTO ${SL_CAPTURE_PROTO} PARENT_SCOPE)
 ]]
 
+-- `files`: what the emitters before this one produced; every .c of them is compiled.
 return function(model, files)
-  local sources = { "sl_dtypes.c", "sl_export.c", "sl_lanes.c", "sl_levels.c", "sl_phases.c",
-                    "sl_platforms.c", "sl_proto_glue.c" }
+  local sources = {}
+  for _, f in ipairs(files) do
+    if f.path:match("%.c$") then sources[#sources + 1] = f.path end
+  end
+  table.sort(sources)
   for i, s in ipairs(sources) do sources[i] = "  " .. s end
   -- ${...} of CMake must survive util.fill: fill only our own keys
   local text = TEMPLATE:gsub("%${banner}", function() return util.banner("cmake", ALL, "Builds library sl_generated.") end)

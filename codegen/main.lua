@@ -82,7 +82,8 @@ end
 local function generate(model)
   local files, seen = {}, {}
   for _, name in ipairs(EMITTERS) do
-    for _, f in ipairs(require(name)(model)) do
+    -- emitters see what earlier ones produced (emit_cmake lists the .c files)
+    for _, f in ipairs(require(name)(model, files)) do
       if seen[f.path] then error("two emitters produce " .. f.path) end
       seen[f.path] = true
       files[#files + 1] = f

@@ -285,8 +285,15 @@ local function check_columns(file, who, spec, lay, err)
       err(file, who, what .. ": object columns need a key")
       return false
     end
+    if (c.when or c.compose) and not union then
+      err(file, who, what .. ": 'when' / 'compose' need a record with a union")
+      return false
+    end
     if c.field and not leaves[c.field] then
       err(file, who, what .. ": names missing field '" .. c.field .. "'")
+      return false
+    elseif c.field and (not leaves[c.field].member.prim or #leaves[c.field].member.dims > 1) then
+      err(file, who, what .. ": field '" .. c.field .. "' must be a number or a 1-D array of numbers")
       return false
     elseif c.ctx and not ctxs[c.ctx] then
       err(file, who, what .. ": names missing context '" .. c.ctx .. "'")
@@ -384,13 +391,29 @@ local function build_records(schema, model, err)
         end
         writers[r.writer] = rec
       end
+      -- what the writer / exporter emitters can handle
+      local unions = 0
+      for _, m in ipairs(rec.layout and rec.layout.members or {}) do
+        if m.union then
+          unions = unions + 1
+          rec.union = m
+        end
+        if (r.writer or r.proto) and not m.gap and not m.union and (not m.prim or #m.dims > 1) then
+          rerr("field '" .. m.name .. "': records with a writer or a capture message hold numbers and 1-D arrays only")
+        end
+      end
+      if unions > 0 and (unions > 1 or not r.phase_kind) then
+        rerr("a union needs phase_kind (its variant follows the phase) and only one union per record")
+      end
       if r.phase_kind then
         local found
-        for _, m in ipairs(rec.layout.members) do
+        for _, m in ipairs(rec.layout and rec.layout.members or {}) do
           if m.name == r.phase_kind then found = m end
-          if m.union then rec.union = m end
         end
-        if not found then rerr("phase_kind names missing field '" .. tostring(r.phase_kind) .. "'") end
+        if not found or not found.prim or #found.dims > 0 or found.prim.signed or found.prim.size ~= 4 then
+          rerr("phase_kind '" .. tostring(r.phase_kind) .. "' must name a u32 field")
+        end
+        if not rec.union then rerr("phase_kind needs a union field") end
         if model.phase_record then rerr("only one record may carry phase_kind") end
         model.phase_record = rec
       end

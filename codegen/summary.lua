@@ -39,9 +39,7 @@ return function(model, with_fields)
   b:add("phases:")
   b:addf("  %3s %-19s %-7s %-13s %-9s %-13s %-9s %s", "id", "name", "role", "producers", "runtimes", "lane", "variant", "colour")
   for _, p in ipairs(model.phases) do
-    local role = p.role
-    if p.parent then role = role end
-    b:addf("  %3d %-19s %-7s %-13s %-9s %-13s %-9s %s%s", p.id, p.name, role, table.concat(p.producers, "+"),
+    b:addf("  %3d %-19s %-7s %-13s %-9s %-13s %-9s %s%s", p.id, p.name, p.role, table.concat(p.producers, "+"),
       table.concat(p.runtimes, "+"), p.lane, p.variant and p.variant.name or "-", p.cname or "-",
       p.parent and ("  (inside " .. table.concat(p.parent, "/") .. ")") or
       (p.render_as and ("  (drawn as " .. p.render_as .. ")") or ""))

@@ -226,6 +226,7 @@ static int phase_dummy(phase_ctx *pc) {
   int n = 0, block;
   sl_rt_task *t;
   while ((t = sl_readyq_pop_block(&rt->dummyq, &block)) != NULL) {
+    if (block != 0) continue; /* an SPMD task predicated off is retired once, not per block */
     if (pc->dp) {
       uint64_t now = sl_rt_cycles(pc->freq);
       uint32_t kind = t->is_dummy ? SL_RT_PH_DUMMY_TASK : SL_RT_PH_PREDICATED_SKIP;

@@ -31,7 +31,7 @@ typedef struct sl_devprof_geometry {
   int num_cores;
   int num_threads;                       /* AICPU threads; orchestrator = last    */
   unsigned records[SL_BUF_KIND_COUNT];   /* records per buffer, by buffer kind    */
-  unsigned slot_count;                   /* free-queue capacity 1..SL_FQ_SLOTS    */
+  unsigned slot_count;                   /* free-queue capacity 1..4              */
   unsigned readyqueue_size;              /* >= 2                                  */
   int backpressure;                      /* block on contention instead of drop   */
   uint64_t backpressure_timeout_ns;      /* give-up bound of a blocked producer   */
@@ -46,7 +46,9 @@ typedef struct sl_core_state {
   uint32_t last_token;     /* reg_task_id of the latest dispatch                  */
   struct {                 /* a rotated-out AICore buffer awaiting the ACK gate   */
     uint64_t buf;          /* 0 = nothing stashed                                 */
-    uint32_t seq, gate, count, last_token;
+    uint32_t seq, count;
+    uint32_t gate;         /* token of the boundary dispatch that stashed it      */
+    uint32_t last_token;   /* token of its last record                            */
     int gate_passed;       /* the core has moved past it; publish may retry      */
   } stash;
   _Atomic int owner;      /* AICPU thread that dispatches to this core (others read it) */
@@ -86,7 +88,6 @@ static inline sl_buffer_pool *sl_devprof_pool(sl_devprof *dp, unsigned kind, int
 }
 /* Does this pool ever receive buffers at the run's level / thread layout? */
 int sl_devprof_pool_live(const sl_devprof *dp, unsigned kind, int index);
-/* Buffers a live pool is seeded with at creation time, given the per-pool counts. */
 
 /* The ready ring of AICPU thread `q`. */
 static inline sl_ready_ring sl_devprof_ring(sl_devprof *dp, int q) {

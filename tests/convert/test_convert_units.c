@@ -107,6 +107,16 @@ static void test_pyfloat(void **state) {
   expect_float(-INFINITY, "-Infinity");
 }
 
+static void test_json_escape(void **state) {
+  (void)state;
+  char out[128];
+  /* ensure_ascii: quotes, backslash, controls, BMP and astral code points */
+  sl_json_escape(out, "a\"b\\c\n\t\x01\xc3\xa9\xe2\x86\x92\xf0\x9f\x98\x80");
+  assert_string_equal(out, "\"a\\\"b\\\\c\\n\\t\\u0001\\u00e9\\u2192\\ud83d\\ude00\"");
+  sl_json_escape(out, "bad\xff");
+  assert_string_equal(out, "\"bad\\ufffd\"");
+}
+
 /* Digits of the shortest correctly rounded representation, the slow way. */
 static void slow_digits(double x, char *out) {
   char tmp[40];
@@ -619,6 +629,7 @@ int main(void) {
       cmocka_unit_test(test_spmd_suffix),
       cmocka_unit_test(test_pyfloat),
       cmocka_unit_test(test_pyfloat_random),
+      cmocka_unit_test(test_json_escape),
       cmocka_unit_test(test_sched_view_lanes),
       cmocka_unit_test(test_spmd_anchor),
       cmocka_unit_test(test_seed_hbg_views),

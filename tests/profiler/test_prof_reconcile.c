@@ -155,6 +155,12 @@ static void bad_configurations_are_refused(void **state) {
   cfg.platform = NULL;
   assert_null(sl_collector_create(&cfg));
   assert_null(sl_collector_create(NULL));
+  /* a capture needs somewhere to go */
+  cfg = small(2);
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  assert_int_equal(sl_collector_finish(c, NULL), -1);
+  sl_collector_destroy(c);
 }
 
 int main(void) {

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sched.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -200,6 +201,34 @@ static void deep_free_queues_do_not_starve(void **state) {
   sl_collector_destroy(c);
 }
 
+/* The replenish thread opens a freeze when the device reports contention,
+** clears the request, and releases the freeze once it has caught up. */
+static void freeze_opens_and_releases(void **state) {
+  (void)state;
+  sl_collector_config cfg;
+  harness_config(&cfg, &base, 4);
+  tiny_pools(&cfg);
+  cfg.backpressure = 1;
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  sl_devprof *dp = sl_collector_device(c);
+  assert_int_equal(sl_collector_start(c), 0);
+  sl_st_rel32(&dp->bp->rq_contended, 1);
+  sl_st_rel32(&dp->bp->fq_contended, 1);
+  /* bounded wait for the host's answer (a hang fails, nothing is timed) */
+  for (long i = 0; i < 2000000 && (sl_ld_acq32(&dp->bp->rq_contended) || sl_ld_acq32(&dp->bp->fq_contended) ||
+                                   sl_ld_acq32(&dp->bp->rq_freeze_active) || sl_ld_acq32(&dp->bp->fq_freeze_active));
+       i++)
+    sched_yield();
+  assert_int_equal(sl_ld_acq32(&dp->bp->rq_contended), 0);
+  assert_int_equal(sl_ld_acq32(&dp->bp->fq_contended), 0);
+  assert_int_equal(sl_ld_acq32(&dp->bp->rq_freeze_active), 0);
+  assert_int_equal(sl_ld_acq32(&dp->bp->fq_freeze_active), 0);
+  assert_int_equal(atomic_load(&c->freezes), 2); /* each request opened one freeze */
+  assert_int_equal(sl_collector_stop(c), 0);
+  sl_collector_destroy(c);
+}
+
 /* Each level collects exactly its record kinds (and no pool is fed below it). */
 static void levels_gate_collection(void **state) {
   (void)state;
@@ -228,6 +257,7 @@ int main(void) {
       cmocka_unit_test(backpressure_loses_nothing),
       cmocka_unit_test(growing_pools_commit_before_fin),
       cmocka_unit_test(deep_free_queues_do_not_starve),
+      cmocka_unit_test(freeze_opens_and_releases),
       cmocka_unit_test(levels_gate_collection),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

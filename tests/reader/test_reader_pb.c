@@ -143,13 +143,12 @@ static void test_pb_corrupt(void **state) {
   free(buf);
 }
 
-/* a capture written by the project's own collector (H3) in both formats: same model */
-static void test_collector_capture_both_formats(void **state) {
-  (void)state;
+/* captures written by the project's own collector in both formats: same model */
+static void check_pair(const char *stem, size_t n_tasks, size_t n_orch) {
   const char *home = getenv("SWIMLANE_HOME");
   char pj[4096], pp[4096];
-  snprintf(pj, sizeof pj, "%s/tests/reader/data/h3_mixed_case1.json", home ? home : ".");
-  snprintf(pp, sizeof pp, "%s/tests/reader/data/h3_mixed_case1.pb", home ? home : ".");
+  snprintf(pj, sizeof pj, "%s/tests/reader/data/%s.json", home ? home : ".", stem);
+  snprintf(pp, sizeof pp, "%s/tests/reader/data/%s.pb", home ? home : ".", stem);
   sl_capture *j = sl_capture_read(pj, &quiet), *p = sl_capture_read(pp, &quiet);
   assert_non_null(j);
   assert_non_null(p);
@@ -157,8 +156,17 @@ static void test_collector_capture_both_formats(void **state) {
   assert_int_equal(p->format, SL_FORMAT_PROTOBUF);
   assert_int_equal(j->level, p->level);
   assert_int_equal(j->base_cycles, p->base_cycles);
-  assert_int_equal(j->n_tasks, 13);
-  assert_int_equal(p->n_tasks, 13);
+  assert_int_equal(j->n_tasks, n_tasks);
+  assert_int_equal(p->n_tasks, n_tasks);
+  /* the orchestrator's AICPU thread id is not its position: both read as ordinal 0 */
+  assert_int_equal(j->n_orch, n_orch);
+  assert_int_equal(p->n_orch, n_orch);
+  assert_int_equal(j->n_orch_threads, p->n_orch_threads);
+  for (size_t t = 0; t < j->n_orch_threads; t++) assert_int_equal(j->orch_threads[t].count, p->orch_threads[t].count);
+  for (size_t i = 0; i < j->n_orch; i++) {
+    assert_int_equal(j->orch[i].task_id, p->orch[i].task_id);
+    assert_true(j->orch[i].start_us == p->orch[i].start_us && j->orch[i].end_us == p->orch[i].end_us);
+  }
   for (size_t i = 0; i < j->n_tasks; i++) {
     assert_int_equal(j->tasks[i].task_id, p->tasks[i].task_id);
     assert_int_equal(j->tasks[i].core_id, p->tasks[i].core_id);
@@ -175,6 +183,13 @@ static void test_collector_capture_both_formats(void **state) {
   }
   sl_capture_free(j);
   sl_capture_free(p);
+}
+
+static void test_collector_capture_both_formats(void **state) {
+  (void)state;
+  check_pair("h3_mixed_case1", 13, 0);     /* a2a3sim, level 3 */
+  check_pair("h3_vector_l4", 5, 6);        /* a2a3sim, level 4 */
+  check_pair("h3_a5_spmd_mix_l4", 192, 2); /* a5sim, level 4, SPMD MIX */
 }
 
 int main(void) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sl_base.h"
@@ -136,6 +137,19 @@ static int has_sibling_name_map(const char *input) {
   return found;
 }
 
+/* SL_TIMING=1: CPU seconds per stage on stderr (for benchmarks). */
+static void stage(const char *what) {
+  static double last = -1;
+  static int on = -1;
+  if (on < 0) on = getenv("SL_TIMING") != NULL;
+  if (!on) return;
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+  if (last >= 0 && what) fprintf(stderr, "timing: %-8s %.2f s cpu\n", what, now - last);
+  last = now;
+}
+
 static int file_exists(const char *p) {
   struct stat st;
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
@@ -236,7 +250,9 @@ int sl_cmd_convert(int argc, char **argv) {
 
   if (verbose) fprintf(out, "Reading performance data from: %s\n", input);
   fflush(out);
+  stage(NULL);
   cap = sl_capture_read(input, NULL);
+  stage("read");
   if (!cap) goto done;
   if (verbose) print_data_info(out, cap);
 
@@ -262,8 +278,10 @@ int sl_cmd_convert(int argc, char **argv) {
   deps_path = deps_arg ? strdup(deps_arg) : sibling(input, "deps.json");
   if (!deps_path) goto done;
   fflush(out);
+  stage(NULL);
   deps = sl_deps_load(deps_path);
   if (!deps) goto done;
+  stage("deps");
   if (deps->has_edges) {
     if (verbose) {
       fprintf(out, "  Using deps.json edges (%zu total) from %s\n", deps->n_edges, deps_path);
@@ -304,11 +322,16 @@ int sl_cmd_convert(int argc, char **argv) {
   }
   sl_convert_opts opts = {.verbose = verbose, .overhead = overhead, .out = out};
   sl_convert_result res;
-  if (sl_convert_emit(cap, deps, names, rules, sink, &opts, &res) != 0) {
+  stage(NULL);
+  int emit_rc = sl_convert_emit(cap, deps, names, rules, sink, &opts, &res);
+  stage("emit");
+  if (emit_rc != 0) {
     if (!sl_rules_failed(rules)) sl_error(out_path, "conversion failed (out of memory)");
     goto done;
   }
-  if (sl_sink_finish(sink) != 0 || sl_outfile_commit(&of) != 0) {
+  int fin_rc = sl_sink_finish(sink);
+  stage("finish");
+  if (fin_rc != 0 || sl_outfile_commit(&of) != 0) {
     if (of.fp) sl_error(out_path, "write failed: %s", strerror(errno));
     goto done;
   }

@@ -803,7 +803,7 @@ static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int
   char td[32], namebuf[64];
   int has_id = (p->flags & SL_PH_HAS_TASK_ID) != 0;
   double dur = p->end_us - p->start_us;
-  if (!(dur > 0.02)) dur = dur > 0.02 ? dur : 0.02;
+  if (!(dur >= 0.02)) dur = 0.02; /* max(end - start, 0.02) */
   int64_t tid = x->aicpu_base + thread;
   uint64_t eid = x->event_id++;
   char *label = NULL;

@@ -298,7 +298,7 @@ static const sl_trace_sink_ops json_ops = {
 sl_trace_sink *sl_trace_sink_json_new(FILE *fp) {
   json_sink *j = calloc(1, sizeof *j);
   if (!j) return NULL;
-  j->buf = malloc(JBUF_SIZE);
+  j->buf = calloc(1, JBUF_SIZE); /* zeroed: keeps -O3 -Wmaybe-uninitialized quiet */
   if (!j->buf) {
     free(j);
     return NULL;

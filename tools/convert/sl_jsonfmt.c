@@ -55,24 +55,42 @@ static int shortest_digits(double x, char *digits, int *exp10) {
   for (; *p && *p != 'e'; p++)
     if (*p >= '0' && *p <= '9') d17[n++] = *p;
   int e17 = atoi(p + 1);
+  /* if 15 digits round-trip so do 16 (the 15 padded with a zero), so a failing
+  ** 16 settles the common 17-digit case with one strtod */
   int found = 0;
-  for (int prec = 15; prec <= 16 && !found; prec++) {
-    int carry = round_digits(d17, prec, digits);
-    int e = e17;
-    if (carry < 0) {
-      snprintf(tmp, sizeof tmp, "%.*e", prec - 1, x);
+  char d16[18];
+  int e16 = e17;
+  int c16 = round_digits(d17, 16, d16);
+  if (c16 < 0) {
+    snprintf(tmp, sizeof tmp, "%.15e", x);
+    int k = 0;
+    for (p = tmp; *p && *p != 'e'; p++)
+      if (*p >= '0' && *p <= '9') d16[k++] = *p;
+    e16 = atoi(p + 1);
+  } else {
+    e16 += c16;
+  }
+  if (roundtrips(d16, 16, e16, x)) {
+    int c15 = round_digits(d17, 15, digits);
+    int e15 = e17;
+    if (c15 < 0) {
+      snprintf(tmp, sizeof tmp, "%.14e", x);
       int k = 0;
       for (p = tmp; *p && *p != 'e'; p++)
         if (*p >= '0' && *p <= '9') digits[k++] = *p;
-      e = atoi(p + 1);
+      e15 = atoi(p + 1);
     } else {
-      e += carry;
+      e15 += c15;
     }
-    if (roundtrips(digits, prec, e, x)) {
-      n = prec;
-      *exp10 = e;
-      found = 1;
+    if (roundtrips(digits, 15, e15, x)) {
+      n = 15;
+      *exp10 = e15;
+    } else {
+      memcpy(digits, d16, 16);
+      n = 16;
+      *exp10 = e16;
     }
+    found = 1;
   }
   if (!found) {
     memcpy(digits, d17, 17);
@@ -84,7 +102,39 @@ static int shortest_digits(double x, char *digits, int *exp10) {
   return n;
 }
 
+/* Traces repeat many values (durations, args): a small per-thread cache of the
+** formatted text, keyed by the bit pattern, skips most of the digit search. */
+#define PYF_CACHE 8192
+typedef struct pyf_entry {
+  uint64_t bits;
+  uint8_t len, used;
+  char text[30];
+} pyf_entry;
+static _Thread_local pyf_entry *pyf_cache;
+
+static size_t fmt_pyfloat_uncached(char *buf, double x);
+
 size_t sl_fmt_pyfloat(char *buf, double x) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  if (!pyf_cache) pyf_cache = calloc(PYF_CACHE, sizeof *pyf_cache);
+  if (!pyf_cache) return fmt_pyfloat_uncached(buf, x);
+  pyf_entry *e = &pyf_cache[(bits * 0x9E3779B97F4A7C15ull) >> 51];
+  if (e->used && e->bits == bits) {
+    memcpy(buf, e->text, e->len + 1u);
+    return e->len;
+  }
+  size_t n = fmt_pyfloat_uncached(buf, x);
+  if (n < sizeof e->text) {
+    e->bits = bits;
+    e->used = 1;
+    e->len = (uint8_t)n;
+    memcpy(e->text, buf, n + 1);
+  }
+  return n;
+}
+
+static size_t fmt_pyfloat_uncached(char *buf, double x) {
   if (isnan(x)) return (size_t)sprintf(buf, "NaN");
   if (isinf(x)) return (size_t)sprintf(buf, x > 0 ? "Infinity" : "-Infinity");
   char *o = buf;

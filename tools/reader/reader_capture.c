@@ -43,12 +43,14 @@ void sl_capture_free(sl_capture *c) {
   free(c);
 }
 
-/* JSON captures start (after blanks) with '{'; anything else is taken as protobuf. */
+/* JSON captures start (after blanks) with '{' (or '[' for a clear error); anything
+** else is taken as protobuf. */
 static int looks_like_json(const unsigned char *d, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') continue;
-    return d[i] == '{' || d[i] == '[' || d[i] == '"' || (d[i] >= '0' && d[i] <= '9') || d[i] == '-' ||
-           d[i] == 't' || d[i] == 'f' || d[i] == 'n';
+    /* a capture is a JSON object; a protobuf Capture never starts with these bytes
+    ** (0x7b / 0x5b would be wire types 3 and 3: groups, unused by the schema) */
+    return d[i] == '{' || d[i] == '[';
   }
   return 1; /* empty / blank: let the JSON parser report it */
 }

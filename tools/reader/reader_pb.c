@@ -157,43 +157,65 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
       out->count = c->n_phases - out->first;
     }
   }
-  /* orchestrator threads, by thread_id */
+  /* orchestrator threads: the JSON lists them by ordinal (the orchestrator's AICPU
+  ** thread id is not its position), so streams take positions in thread_id order and
+  ** num_orch_phase_threads pads with empty threads */
   size_t n_orch_threads = m->num_orch_phase_threads;
-  for (size_t s = 0; s < m->n_orchestrator_phases; s++)
-    if (m->orchestrator_phases[s]->thread_id >= n_orch_threads) n_orch_threads = m->orchestrator_phases[s]->thread_id + 1;
+  if (m->n_orchestrator_phases > n_orch_threads) n_orch_threads = m->n_orchestrator_phases;
   if (n_orch_threads > 65536) {
-    sl_error(name, "orchestrator_phases: thread_id out of range");
+    sl_error(name, "orchestrator_phases: %zu threads", n_orch_threads);
     return -2;
   }
   if (n_orch_threads) {
     c->orch_threads = calloc(n_orch_threads, sizeof *c->orch_threads);
-    if (!c->orch_threads) return -1;
+    size_t *order = malloc((m->n_orchestrator_phases + 1) * sizeof *order);
+    if (!c->orch_threads || !order) {
+      free(order);
+      return -1;
+    }
     c->n_orch_threads = n_orch_threads;
     sl_str submit = sl_strtab_intern(&c->strings, "orch_submit", 11);
-    if (submit == SL_STR_NONE) return -1;
+    if (submit == SL_STR_NONE) {
+      free(order);
+      return -1;
+    }
+    /* stable insertion sort of stream indexes by thread_id (a handful of streams) */
+    for (size_t s = 0; s < m->n_orchestrator_phases; s++) {
+      size_t j = s;
+      while (j > 0 && m->orchestrator_phases[order[j - 1]]->thread_id > m->orchestrator_phases[s]->thread_id) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = s;
+    }
     for (size_t t = 0; t < n_orch_threads; t++) {
       c->orch_threads[t].first = c->n_orch;
-      for (size_t s = 0; s < m->n_orchestrator_phases; s++) {
-        const Swimlane__OrchPhaseStream *st = m->orchestrator_phases[s];
-        if (st->thread_id != t) continue;
+      if (t < m->n_orchestrator_phases) {
+        const Swimlane__OrchPhaseStream *st = m->orchestrator_phases[order[t]];
         for (size_t i = 0; i < st->n_records; i++) {
           const Swimlane__OrchPhaseRecord *r = st->records[i];
           sl_orch_rec *o = SL_PUSH(c->orch, c->n_orch, raw->cap_orch);
-          if (!o) return -1;
+          if (!o) {
+            free(order);
+            return -1;
+          }
           memset(o, 0, sizeof *o);
           o->task_id = r->task_id;
           o->task_id_signed = (int64_t)r->task_id;
           o->submit_idx = r->submit_idx;
           o->phase = submit;
           o->flags = SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
-          if (sl_grow((void **)&raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles) != 0)
+          if (sl_grow((void **)&raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles) != 0) {
+            free(order);
             return -1;
+          }
           raw->orch_cycles[2 * (c->n_orch - 1)] = r->start_time;
           raw->orch_cycles[2 * (c->n_orch - 1) + 1] = r->end_time;
         }
       }
       c->orch_threads[t].count = c->n_orch - c->orch_threads[t].first;
     }
+    free(order);
   }
   /* lifecycle */
   for (size_t i = 0; i < m->n_aicpu_lifecycle_records; i++) {
