@@ -148,15 +148,17 @@ static void sig_digits(const char *s, char *out) {
 static void test_pyfloat_random(void **state) {
   (void)state;
   uint64_t seed = 0x9E3779B97F4A7C15ull;
-  for (int i = 0; i < 200000; i++) {
+  for (int i = 0; i < 400000; i++) {
     seed ^= seed << 13;
     seed ^= seed >> 7;
     seed ^= seed << 17;
     double x;
-    if (i % 3 == 0) {
+    if (i % 4 == 0) {
       uint64_t bits = seed & 0x7FEFFFFFFFFFFFFFull; /* any finite positive double */
       memcpy(&x, &bits, sizeof x);
-    } else if (i % 3 == 1) {
+    } else if (i % 4 == 3) { /* any mantissa, trace-sized magnitudes */
+      x = ldexp((double)((seed >> 11) | (1ull << 52)), (int)(seed % 67) - 17 - 52);
+    } else if (i % 4 == 1) {
       x = (double)(seed % 100000000) / 50.0 / 1000.0; /* cycle-derived microseconds */
     } else {
       x = (double)(seed % 1000000) * 0.02 - (double)(seed % 977) * 0.02;
@@ -603,6 +605,19 @@ static void test_bad_inputs(void **state) {
     h_write("trunc.json", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5");
     char *argv[] = {"convert", "trunc.json", "-o", "o.json", NULL};
     expect_failure(4, argv, 1, "trunc.json", "o.json");
+  }
+  {
+    h_write("zero_clock.json", "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 0,"
+                               " \"core_types\": [\"aic\"]}, \"aicore_tasks\": [],"
+                               " \"aicpu_tasks\": []}");
+    char *argv[] = {"convert", "zero_clock.json", NULL};
+    expect_failure(2, argv, 1, "zero_clock.json", "merged_swimlane.json");
+  }
+  {
+    h_write("level9.json", "{\"chip_swimlane_level\": 9, \"metadata\": {\"clock_freq_hz\": 50000000,"
+                           " \"core_types\": [\"aic\"]}, \"aicore_tasks\": [], \"aicpu_tasks\": []}");
+    char *argv[] = {"convert", "level9.json", NULL};
+    expect_failure(2, argv, 1, "level9.json", "merged_swimlane.json");
   }
   {
     char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--format", "xml", NULL};

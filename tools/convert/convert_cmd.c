@@ -238,7 +238,8 @@ int sl_cmd_convert(int argc, char **argv) {
                       "(swimlane run) or pass RECORDS");
       goto done;
     }
-    input = auto_input;
+    /* print it as the reference's glob does: outputs/<case>/... */
+    input = !strncmp(auto_input, "./", 2) ? auto_input + 2 : auto_input;
     if (verbose) fprintf(out, "Auto-selected latest file: %s\n", input);
   } else if (!file_exists(input)) {
     sl_error(input, "input file not found");

@@ -3,6 +3,7 @@
 */
 #include "sl_jsonfmt.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,7 +48,25 @@ static int roundtrips(const char *digits, int n, int e, double x) {
 ** digits, so if 15 digits round-trip the shortest string is those 15 without
 ** trailing zeros; otherwise 16 or 17. One printf gives 17 digits; the 15- and
 ** 16-digit candidates are rounded from it (x > 0 here). */
+/* Subnormals carry fewer significant bits: search every precision. */
+static int shortest_digits_slow(double x, char *digits, int *exp10) {
+  char tmp[40];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, x);
+    if (strtod(tmp, NULL) == x) break;
+  }
+  int n = 0;
+  const char *p = tmp;
+  for (; *p && *p != 'e'; p++)
+    if (*p >= '0' && *p <= '9') digits[n++] = *p;
+  *exp10 = atoi(p + 1);
+  while (n > 1 && digits[n - 1] == '0') n--;
+  digits[n] = 0;
+  return n;
+}
+
 static int shortest_digits(double x, char *digits, int *exp10) {
+  if (x < DBL_MIN) return shortest_digits_slow(x, digits, exp10);
   char tmp[40], d17[18];
   snprintf(tmp, sizeof tmp, "%.16e", x);
   int n = 0;
@@ -102,6 +121,90 @@ static int shortest_digits(double x, char *digits, int *exp10) {
   return n;
 }
 
+/* ---- fast path: x in [1e-5, 1e15), 80-bit long double arithmetic -------------------
+** x * 10^n with an exactly representable 10^n (n <= 27) is off by at most 2^-64
+** relative, far below the decimal rounding steps we look at; whenever a result sits
+** too close to a rounding boundary to be sure, the fast path gives up and the exact
+** printf / strtod path above decides. */
+static const long double pow10l_tab[28] = {
+    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+
+/* Does D * 10^k (D < 2^64, |k| <= 27) read back as x? 1 yes, 0 no, -1 unsure. */
+static int ld_roundtrips(uint64_t D, int k, double x) {
+  long double v = k >= 0 ? (long double)D * pow10l_tab[k] : (long double)D / pow10l_tab[-k];
+  long double diff = v - (long double)x;
+  long double half = diff >= 0 ? ((long double)nextafter(x, INFINITY) - (long double)x) / 2
+                               : ((long double)x - (long double)nextafter(x, 0.0)) / 2;
+  long double a = diff < 0 ? -diff : diff;
+  long double margin = (long double)x * 0x1p-61L;
+  if (a < half - margin) return 1;
+  if (a > half + margin) return 0;
+  return -1;
+}
+
+/* Correctly rounded p-digit significand of y (y's integer part has 17 digits):
+** round(y / 10^(17-p)); -1 when too close to a midpoint to be sure. */
+static int64_t ld_round(long double y, int p) {
+  long double t = y / pow10l_tab[17 - p];
+  long double f = floorl(t);
+  long double frac = t - f;
+  if (frac > 0.49L && frac < 0.51L) return -1;
+  return (int64_t)f + (frac > 0.5L);
+}
+
+/* Shortest digits via the fast path; 0 if it cannot decide. */
+static int fast_digits(double x, char *digits, int *exp10) {
+#if LDBL_MANT_DIG < 64
+  return 0; /* the error bounds below need at least x87's 64-bit significand */
+#endif
+  if (!(x >= 1e-5 && x < 1e15)) return 0;
+  int e10 = (int)floor(log10(x));
+  long double y = 0;
+  for (int tries = 0; tries < 2; tries++) {
+    int n = 16 - e10; /* y = x * 10^n in [1e16, 1e17) */
+    if (n < 0 || n > 27) return 0;
+    y = (long double)x * pow10l_tab[n];
+    if (y < 1e16L) {
+      e10--;
+      continue;
+    }
+    if (y >= 1e17L) {
+      e10++;
+      continue;
+    }
+    break;
+  }
+  if (!(y >= 1e16L && y < 1e17L)) return 0;
+  for (int p = 15; p <= 17; p++) {
+    int64_t D = ld_round(y, p);
+    if (D < 0) return 0;
+    int e = e10;
+    if (D >= (int64_t)pow10l_tab[p]) { /* 999.. rounded up to 1000.. */
+      D /= 10;
+      e++;
+    }
+    int ok = ld_roundtrips((uint64_t)D, e - (p - 1), x);
+    if (ok < 0) return 0;
+    if (!ok && p < 17) continue;
+    if (!ok) return 0; /* 17 digits always round-trip: we were wrong, bail out */
+    char tmp[20];
+    int n = 0;
+    do {
+      tmp[n++] = (char)('0' + D % 10);
+      D /= 10;
+    } while (D);
+    if (n != p) return 0;
+    for (int i = 0; i < n; i++) digits[i] = tmp[n - 1 - i];
+    while (n > 1 && digits[n - 1] == '0') n--;
+    digits[n] = 0;
+    *exp10 = e;
+    return n;
+  }
+  return 0;
+}
+
 /* Traces repeat many values (durations, args): a small per-thread cache of the
 ** formatted text, keyed by the bit pattern, skips most of the digit search. */
 #define PYF_CACHE 8192
@@ -148,7 +251,8 @@ static size_t fmt_pyfloat_uncached(char *buf, double x) {
   }
   char d[24];
   int e;
-  int n = shortest_digits(x, d, &e);
+  int n = fast_digits(x, d, &e);
+  if (n == 0) n = shortest_digits(x, d, &e);
   if (e >= -4 && e < 16) {
     if (e < 0) {
       *o++ = '0';
@@ -219,8 +323,13 @@ size_t sl_json_escape(char *dst, const char *str) {
   while (*s) {
     unsigned c = *s;
     if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
-      *o++ = (char)c;
-      s++;
+      /* copy the run of plain ASCII in one go */
+      const unsigned char *run = s;
+      do
+        s++;
+      while (*s >= 0x20 && *s < 0x7F && *s != '"' && *s != '\\');
+      memcpy(o, run, (size_t)(s - run));
+      o += s - run;
       continue;
     }
     const char *esc = NULL;
