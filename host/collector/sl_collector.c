@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define WHAT "collector"
 
@@ -65,6 +66,21 @@ static int check_config(const sl_collector_config *cfg) {
   return 0;
 }
 
+/* One drain + one collector shard per AICPU thread, capped by the platform
+** and by half the host's CPUs: the simulated device threads run on the same
+** CPUs, and more host threads than that only add context switches. */
+static int shard_count(const sl_collector_config *cfg, const sl_platform_info *plat) {
+  int n = cfg->host_shards > 0 ? cfg->host_shards : cfg->num_aicpu_threads;
+  if ((unsigned)n > plat->max_aicpu_threads) n = (int)plat->max_aicpu_threads;
+  if (cfg->host_shards <= 0) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int cap = cpus > 3 ? (int)(cpus / 2) : 1;
+    if (n > cap) n = cap;
+  }
+  if (n > cfg->num_aicpu_threads) n = cfg->num_aicpu_threads;
+  return n < 1 ? 1 : n;
+}
+
 static int alloc_shards(sl_collector *c) {
   c->shards = calloc((size_t)c->nshards, sizeof *c->shards);
   if (!c->shards) return -1;
@@ -93,7 +109,7 @@ static void free_shards(sl_collector *c) {
     free(s->handoff.items);
     for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
       if (s->records[k])
-        for (int j = 0; j < sl_devprof_pool_count(c->dp, k); j++) free(s->records[k][j].data);
+        for (int j = 0; j < sl_devprof_pool_count(c->dp, k); j++) sl_vec_free(&s->records[k][j]);
       free(s->records[k]);
       free(s->collected[k]);
     }
@@ -121,6 +137,8 @@ sl_collector *sl_collector_create(const sl_collector_config *cfg) {
   atomic_init(&c->execution_complete, 0);
   atomic_init(&c->truncated, 0);
   atomic_init(&c->freezes, 0);
+  atomic_init(&c->host_cpu_ns, 0);
+  atomic_init(&c->host_sleeps, 0);
   if (cfg->level == 0) return c; /* disabled: no region, no threads */
 
   resolve_sizes(c);
@@ -148,9 +166,7 @@ sl_collector *sl_collector_create(const sl_collector_config *cfg) {
   c->per_pool[SL_BUF_SCHED_PHASE] = c->sizes.sched_buffers_per_thread;
   c->per_pool[SL_BUF_ORCH_PHASE] = c->sizes.orch_buffers_per_thread;
   if (sl_coll_buffers_init(c) != 0) goto oom;
-  /* one drain + one collector shard per AICPU thread, capped by the platform */
-  c->nshards = cfg->num_aicpu_threads;
-  if ((unsigned)c->nshards > c->plat->max_aicpu_threads) c->nshards = (int)c->plat->max_aicpu_threads;
+  c->nshards = shard_count(cfg, c->plat);
   if (alloc_shards(c) != 0) goto oom;
   return c;
 oom:
@@ -158,6 +174,11 @@ oom:
 fail:
   sl_collector_destroy(c);
   return NULL;
+}
+
+void sl_collector_host_stats(const sl_collector *c, uint64_t *cpu_ns, uint64_t *sleeps) {
+  if (cpu_ns) *cpu_ns = c ? atomic_load(&c->host_cpu_ns) : 0;
+  if (sleeps) *sleeps = c ? atomic_load(&c->host_sleeps) : 0;
 }
 
 sl_devprof *sl_collector_device(sl_collector *c) { return c ? c->dp : NULL; }
@@ -221,30 +242,29 @@ void sl_collector_destroy(sl_collector *c) {
 
 sl_coll_view sl_coll_merged(const sl_collector *c, unsigned kind, int index) {
   sl_coll_view v = {NULL, 0, 0};
-  size_t recsz = c->dp->record_size[kind], total = 0;
-  int nonempty = 0, last = -1;
-  for (int s = 0; s < c->nshards; s++) {
-    size_t n = c->shards[s].records[kind][index].n;
-    if (n) {
-      total += n;
-      nonempty++;
-      last = s;
-    }
-  }
-  if (nonempty == 0) return v;
-  if (nonempty == 1) { /* the common case: one shard saw this instance */
-    v.data = c->shards[last].records[kind][index].data;
+  size_t recsz = c->dp->record_size[kind], total = 0, chunks = 0;
+  const sl_vec_chunk *only = NULL;
+  for (int s = 0; s < c->nshards; s++)
+    for (const sl_vec_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next)
+      if (ch->n) {
+        total += ch->n;
+        chunks++;
+        only = ch;
+      }
+  if (chunks == 0) return v;
+  if (chunks == 1) { /* small captures: one chunk holds them all */
+    v.data = only->data;
     v.n = total;
     return v;
   }
   unsigned char *d = malloc(total * recsz);
   if (!d) return v;
   size_t at = 0;
-  for (int s = 0; s < c->nshards; s++) {
-    const sl_vec *sv = &c->shards[s].records[kind][index];
-    memcpy(d + at * recsz, sv->data, sv->n * recsz);
-    at += sv->n;
-  }
+  for (int s = 0; s < c->nshards; s++) /* shard order, then chunk order */
+    for (const sl_vec_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next) {
+      memcpy(d + at * recsz, ch->data, ch->n * recsz);
+      at += ch->n;
+    }
   v.data = d;
   v.n = total;
   v.owned = 1;

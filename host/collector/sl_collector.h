@@ -68,6 +68,8 @@ typedef struct sl_collector_config {
   uint64_t backpressure_timeout_ns; /* give-up bound for a blocked producer; 0 = 30 s     */
   int fixed_buffers;           /* 1 = never allocate buffers beyond the initial pools      */
   unsigned test_collect_delay_us;   /* tests only: sleep per collected buffer (slow host)  */
+  int host_shards;             /* drain + collector thread pairs; 0 = auto (one per AICPU
+                                  thread, at most half the host CPUs, at least 1)          */
 } sl_collector_config;
 
 /* Fill `cfg` with defaults for `platform` (level 4, 2 AIC + 4 AIV, 3 AICPU threads). */
@@ -120,6 +122,11 @@ int sl_collector_export_pb(sl_collector *c, const char *path);
 ** else 0 (a reconcile mismatch is reported on stderr and in the capture,
 ** not as a failure). */
 int sl_collector_finish(sl_collector *c, const char *dir);
+
+/* Cost of the host threads (valid after stop): CPU
+** time they used, in ns, and how often one of them went to sleep waiting for
+** work. Zeros at level 0 or when the threads never ran. */
+void sl_collector_host_stats(const sl_collector *c, uint64_t *cpu_ns, uint64_t *sleeps);
 
 /* Stops the threads if still running and frees everything. NULL is ignored. */
 void sl_collector_destroy(sl_collector *c);

@@ -14,10 +14,19 @@
 #include "sl_collector.h"
 #include "sl_devprof_region.h"
 
-/* A growable array of raw records of one kind. */
+/* Raw records of one kind, in a list of chunks that are never moved: growing
+** a contiguous array while the device runs would copy (realloc) everything
+** collected so far, again and again, on the CPUs the device threads need.
+** sl_coll_merged() makes the records contiguous at export time. */
+typedef struct sl_vec_chunk {
+  struct sl_vec_chunk *next;
+  size_t n, cap;               /* in records */
+  _Alignas(16) unsigned char data[];
+} sl_vec_chunk;
+
 typedef struct sl_vec {
-  unsigned char *data;
-  size_t n, cap; /* in records */
+  sl_vec_chunk *head, *tail;
+  size_t n;                    /* records over all chunks */
 } sl_vec;
 
 /* A mutex-guarded stack of buffer addresses (recycled lanes, the done list). */
@@ -33,6 +42,8 @@ typedef struct sl_handoff {
   pthread_cond_t cv;
   sl_ready_entry *items;
   size_t head, n, cap;
+  int closed;            /* stop: nothing more will be pushed (guarded by mu) */
+  uint64_t sleeps;       /* waits of the collector thread (statistics)     */
 } sl_handoff;
 
 typedef struct sl_shard {
@@ -76,6 +87,9 @@ struct sl_collector {
   atomic_int execution_complete;
   atomic_int truncated;
   atomic_uint freezes;         /* freeze windows opened (statistics) */
+  sl_prof_bell repl_bell;      /* rung by collectors (done list) and drains (back-pressure) */
+  _Atomic uint64_t host_cpu_ns; /* CPU time of exited host threads (statistics) */
+  _Atomic uint64_t host_sleeps; /* times a host thread went to sleep (statistics) */
   int started, stopped;
 
   /* results */
@@ -111,6 +125,7 @@ const char *sl_coll_pool_name(unsigned kind);
 
 /* ---- vectors ------------------------------------------------------------------- */
 int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz);
+void sl_vec_free(sl_vec *v);
 
 /* ---- sl_collector_json.c / _pb.c ----------------------------------------------- */
 /* All records of one pool instance, shards concatenated in shard order. */

@@ -2,14 +2,21 @@
 ** sl_collector_threads.c — the host threads that stream buffers out while the
 ** device runs.
 **
-**  drain shard i    polls the ready queues q = i, i+n, ... ; for each entry it
+**  drain shard i    pops the ready queues q = i, i+n, ... ; for each entry it
 **                   tops the originating pool's free queue up from the
 **                   recycled lane and hands the entry to collector shard i;
-**                   idle, it also tops up the pools it owns (index % n == i).
+**                   then it also tops up the pools it owns (index % n == i).
 **  collector i      copies the records of each handed-off buffer into host
-**                   vectors, then puts the buffer on the done list.
-**  replenish        done list -> recycled lanes (+ growth), and the
-**                   back-pressure freeze state machine.
+**                   chunk lists, then puts the buffer on the done list.
+**  replenish        done list -> recycled lanes (+ growth), tops every free
+**                   queue up, and runs the back-pressure freeze.
+**
+** All of them are event driven, so a host with few CPUs is not taken from the
+** device threads while nothing flows: drains sleep on the device's host bell
+** (rung after every publish and back-pressure request), the replenish thread
+** on the collector's bell (rung by collectors after each buffer, by drains to
+** pass a back-pressure request on), collectors on their hand-off's condition
+** variable; stop wakes them all at once.
 **
 ** Drain threads never block on the device; the hand-off grows instead of
 ** dropping, so the host never loses a buffer it has popped.
@@ -18,28 +25,79 @@
 #include "sl_prof_atomic.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
+
+/* Longest sleep of an idle host thread; every real event rings the bell
+** first, so this bounds only the cost of a lost wake. */
+#define SL_COLL_SAFETY_NAP_NS 20000000L
 
 static void nap_us(unsigned us) {
   struct timespec ts = {0, (long)us * 1000};
   nanosleep(&ts, NULL);
 }
 
+/* Named threads show up as such in top / perf / /proc/<pid>/task. */
+static void name_thread(const char *role, int index) {
+  char name[32];
+  if (index >= 0) snprintf(name, sizeof name, "%.12s%u", role, (unsigned)index % 100u);
+  else snprintf(name, sizeof name, "%.15s", role);
+  name[15] = '\0'; /* the kernel keeps 15 characters */
+  prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+/* At thread exit: add this thread's CPU time to the collector's statistics. */
+static void account_cpu(sl_collector *c) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    atomic_fetch_add(&c->host_cpu_ns, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
+static void bell_sleep(sl_collector *c, sl_prof_bell *bell, uint32_t seen) {
+  atomic_fetch_add_explicit(&c->host_sleeps, 1, memory_order_relaxed);
+  sl_bell_wait(bell, seen, SL_COLL_SAFETY_NAP_NS);
+}
+
+/* Chunks start small and double up to this many records (a few MB). */
+#define SL_VEC_CHUNK_MAX 65536u
+
 int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz) {
-  if (v->n + n > v->cap) {
-    size_t cap = v->cap ? v->cap : 64;
-    while (cap < v->n + n) cap *= 2;
-    unsigned char *d = realloc(v->data, cap * recsz);
-    if (!d) return -1;
-    v->data = d;
-    v->cap = cap;
+  const unsigned char *src = recs;
+  while (n) {
+    sl_vec_chunk *t = v->tail;
+    if (!t || t->n == t->cap) {
+      size_t cap = t ? t->cap * 2 : 256;
+      if (cap > SL_VEC_CHUNK_MAX) cap = SL_VEC_CHUNK_MAX;
+      sl_vec_chunk *nc = malloc(sizeof *nc + cap * recsz);
+      if (!nc) return -1;
+      nc->next = NULL;
+      nc->n = 0;
+      nc->cap = cap;
+      if (t) t->next = nc;
+      else v->head = nc;
+      v->tail = t = nc;
+    }
+    size_t take = t->cap - t->n < n ? t->cap - t->n : n;
+    memcpy(t->data + t->n * recsz, src, take * recsz);
+    t->n += take;
+    v->n += take;
+    src += take * recsz;
+    n -= take;
   }
-  memcpy(v->data + v->n * recsz, recs, n * recsz);
-  v->n += n;
   return 0;
+}
+
+void sl_vec_free(sl_vec *v) {
+  for (sl_vec_chunk *ch = v->head, *next; ch; ch = next) {
+    next = ch->next;
+    free(ch);
+  }
+  v->head = v->tail = NULL;
+  v->n = 0;
 }
 
 /* ---- hand-off ----------------------------------------------------------------- */
@@ -66,10 +124,11 @@ static int handoff_push(sl_handoff *h, const sl_ready_entry *e) {
   return 0;
 }
 
-/* 1 = got one, 0 = timed out / empty. */
+/* 1 = got one, 0 = timed out / empty / closed. `closed` (read under the lock)
+** is the stop signal: handoff_close sets it and wakes the waiter at once. */
 static int handoff_pop(sl_handoff *h, sl_ready_entry *out, int wait) {
   pthread_mutex_lock(&h->mu);
-  if (h->n == 0 && wait) {
+  if (h->n == 0 && wait && !h->closed) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_nsec += 100 * 1000 * 1000;
@@ -77,6 +136,7 @@ static int handoff_pop(sl_handoff *h, sl_ready_entry *out, int wait) {
       ts.tv_sec++;
       ts.tv_nsec -= 1000000000;
     }
+    h->sleeps++;
     pthread_cond_timedwait(&h->cv, &h->mu, &ts);
   }
   int got = 0;
@@ -94,6 +154,10 @@ static int handoff_pop(sl_handoff *h, sl_ready_entry *out, int wait) {
 
 static int frozen(const sl_collector *c) {
   return sl_ld_acq32(&c->dp->bp->rq_freeze_active) || sl_ld_acq32(&c->dp->bp->fq_freeze_active);
+}
+
+static int contended(const sl_collector *c) {
+  return sl_ld_acq32(&c->dp->bp->rq_contended) || sl_ld_acq32(&c->dp->bp->fq_contended);
 }
 
 static int entry_valid(const sl_collector *c, const sl_ready_entry *e) {
@@ -131,25 +195,24 @@ static void topup_owned(sl_shard *s) {
     for (int i = s->index; i < sl_devprof_pool_count(c->dp, k); i += c->nshards) sl_coll_topup(c, k, i);
 }
 
-/* Idle back-off: 64 quiet polls, then naps that double from 20 us to 1 ms,
-** so an idle collector leaves the (few) host CPUs to the device threads. */
-static unsigned backoff_us(unsigned naps) { return naps >= 6 ? 1000u : 20u << naps; }
-
+/* Event driven: the device rings the host bell after every publish, so an
+** idle drain thread sleeps (no polling, no wakeups while nothing flows). The
+** bell is read before the pass, so a publish during the pass is never slept
+** through; the timeout is only a safety net. */
 static void *drain_main(void *arg) {
   sl_shard *s = arg;
   sl_collector *c = s->c;
-  unsigned idle = 0, naps = 0;
+  name_thread("sl-drain", s->index);
   while (atomic_load(&c->running)) {
-    if (drain_pass(s)) {
-      idle = naps = 0;
-      continue;
-    }
-    if (++idle % 64 == 0) {
-      topup_owned(s);
-      nap_us(backoff_us(naps++));
-    }
+    uint32_t seen = sl_bell_read(&c->dp->host_bell);
+    /* the device rings one bell; pass a back-pressure request on */
+    if (c->dp->g.backpressure && contended(c)) sl_bell_ring(&c->repl_bell);
+    if (drain_pass(s)) continue;
+    topup_owned(s);
+    if (atomic_load(&c->running)) bell_sleep(c, &c->dp->host_bell, seen);
   }
   drain_pass(s); /* the device threads are joined: one last full pass */
+  account_cpu(c);
   return NULL;
 }
 
@@ -184,9 +247,26 @@ void sl_coll_consume(sl_shard *s, const sl_ready_entry *e) {
   }
 }
 
+/* Stop: no more entries will arrive; wake the collector so it finishes now
+** instead of at its wait timeout. */
+static void handoff_close(sl_handoff *h) {
+  pthread_mutex_lock(&h->mu);
+  h->closed = 1;
+  pthread_cond_broadcast(&h->cv);
+  pthread_mutex_unlock(&h->mu);
+}
+
+static int handoff_drained(sl_handoff *h) {
+  pthread_mutex_lock(&h->mu);
+  int done = h->closed && h->n == 0;
+  pthread_mutex_unlock(&h->mu);
+  return done;
+}
+
 static void *collect_main(void *arg) {
   sl_shard *s = arg;
   sl_collector *c = s->c;
+  name_thread("sl-collect", s->index);
   for (;;) {
     sl_ready_entry e;
     if (handoff_pop(&s->handoff, &e, 1)) {
@@ -194,15 +274,12 @@ static void *collect_main(void *arg) {
       if (c->cfg.test_collect_delay_us) nap_us(c->cfg.test_collect_delay_us);
       /* the kind rides in the low bits of the 64-aligned address */
       sl_buflist_push(&c->done, e.buffer_ptr | e.kind);
+      sl_bell_ring(&c->repl_bell); /* the replenish thread recycles it now */
       continue;
     }
-    if (atomic_load(&c->execution_complete)) {
-      pthread_mutex_lock(&s->handoff.mu);
-      size_t left = s->handoff.n;
-      pthread_mutex_unlock(&s->handoff.mu);
-      if (!left) break;
-    }
+    if (handoff_drained(&s->handoff)) break;
   }
+  account_cpu(c);
   return NULL;
 }
 
@@ -244,18 +321,27 @@ static int update_freeze(sl_collector *c) {
   return acted;
 }
 
+/* Woken by the bell (a collected buffer on the done list, a device's
+** back-pressure request), it recycles, tops every free queue up at once (so
+** refills never wait for the pool's next publish) and runs the freeze. */
 static void *replenish_main(void *arg) {
   sl_collector *c = arg;
-  unsigned naps = 0;
+  name_thread("sl-replenish", -1);
   while (atomic_load(&c->running)) {
+    uint32_t seen = sl_bell_read(&c->repl_bell);
     size_t work = sl_coll_recycle(c);
-    if (c->dp->g.backpressure) work += (size_t)update_freeze(c);
-    if (work) naps = 0;
-    else nap_us(backoff_us(naps++));
+    if (work && !frozen(c)) sl_coll_topup_all(c);
+    if (c->dp->g.backpressure && update_freeze(c)) { /* a freeze is open: keep at it */
+      sched_yield(); /* but let the drain threads empty the ready queues */
+      continue;
+    }
+    if (c->dp->g.backpressure && contended(c)) continue; /* raised since update_freeze looked */
+    if (!work && atomic_load(&c->running)) bell_sleep(c, &c->repl_bell, seen);
   }
   /* never leave a producer parked */
   sl_st_rel32(&c->dp->bp->rq_freeze_active, 0);
   sl_st_rel32(&c->dp->bp->fq_freeze_active, 0);
+  account_cpu(c);
   return NULL;
 }
 
@@ -264,6 +350,7 @@ static void *replenish_main(void *arg) {
 int sl_coll_threads_start(sl_collector *c) {
   atomic_store(&c->running, 1);
   atomic_store(&c->execution_complete, 0);
+  for (int i = 0; i < c->nshards; i++) c->shards[i].handoff.closed = 0; /* no thread yet */
   sl_coll_topup_all(c);
   for (int i = 0; i < c->nshards; i++) {
     sl_shard *s = &c->shards[i];
@@ -286,6 +373,8 @@ fail:
 
 void sl_coll_threads_stop(sl_collector *c) {
   atomic_store(&c->running, 0);
+  sl_bell_ring(&c->dp->host_bell); /* wake the sleepers: they see running == 0 */
+  sl_bell_ring(&c->repl_bell);
   for (int i = 0; i < c->nshards; i++)
     if (c->shards[i].drain_started) {
       pthread_join(c->shards[i].drain_tid, NULL);
@@ -296,10 +385,13 @@ void sl_coll_threads_stop(sl_collector *c) {
     c->replenish_started = 0;
   }
   atomic_store(&c->execution_complete, 1);
+  for (int i = 0; i < c->nshards; i++) handoff_close(&c->shards[i].handoff);
   for (int i = 0; i < c->nshards; i++)
     if (c->shards[i].collect_started) {
       pthread_join(c->shards[i].collect_tid, NULL);
       c->shards[i].collect_started = 0;
+      atomic_fetch_add(&c->host_sleeps, c->shards[i].handoff.sleeps); /* joined: no race */
+      c->shards[i].handoff.sleeps = 0;
     }
 }
 

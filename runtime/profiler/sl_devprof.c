@@ -222,7 +222,10 @@ static uint64_t aicore_pop(sl_devprof *dp, int core, int thread) {
   uint64_t deadline = sl_prof_now_ns() + dp->g.backpressure_timeout_ns;
   for (;;) {
     publish_committed_stashes(dp, thread);
-    sl_st_rel32(&dp->bp->fq_contended, 1);
+    if (!sl_ld_acq32(&dp->bp->fq_contended)) { /* first ask, or the host took the last one */
+      sl_st_rel32(&dp->bp->fq_contended, 1);
+      sl_bell_ring(&dp->host_bell);
+    }
     sched_yield();
     buf = sl_fq_pop(&pool->free_queue, dp->g.slot_count);
     if (buf || sl_prof_now_ns() > deadline) return buf;

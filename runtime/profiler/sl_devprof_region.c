@@ -87,7 +87,12 @@ sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what) {
     sl_devprof_destroy(dp);
     return NULL;
   }
-  for (size_t c = 0; c < nc; c++) dp->core_to_thread[c] = -1;
+  for (size_t c = 0; c < nc; c++) {
+    dp->core_to_thread[c] = -1;
+    /* no owner until a scheduler dispatches to the core: a zero here would
+    ** let thread 0 look at (race on) the stash of another thread's core */
+    atomic_init(&dp->cores[c].owner, -1);
+  }
   if (g->level >= SL_MIN_LEVEL_SCHED_PHASE)
     dp->num_sched_phase_threads = g->num_threads > 1 ? (uint32_t)g->num_threads - 1 : 1;
   if (g->level >= SL_MIN_LEVEL_ORCH_PHASE) dp->num_orch_phase_threads = 1;

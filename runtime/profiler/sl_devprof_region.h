@@ -20,6 +20,7 @@
 
 #include "sl_devprof.h"
 #include "sl_levels.h"
+#include "sl_prof_bell.h"
 #include "sl_prof_queues.h"
 
 /* reg_task_id of an AICore slot that was handed out but not committed yet.
@@ -69,6 +70,7 @@ struct sl_devprof {
   int32_t *core_to_thread;                /* [num_cores], -1 = unassigned      */
   uint32_t num_sched_phase_threads;       /* written at creation               */
   uint32_t num_orch_phase_threads;
+  _Alignas(64) sl_prof_bell host_bell;    /* rung on publish / contention; own line */
 
   /* device-private */
   sl_core_state *cores;                   /* [num_cores]                       */

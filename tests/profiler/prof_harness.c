@@ -40,6 +40,9 @@ void harness_config(sl_collector_config *cfg, const harness_cfg *hc, unsigned le
   cfg->num_cores = ncores;
   cfg->core_types = types;
   cfg->num_aicpu_threads = hc->sched_threads + 1;
+  /* one host shard per AICPU thread whatever the machine's CPU count, so the
+  ** multi-shard paths (queue striping, merged per-instance views) stay tested */
+  cfg->host_shards = cfg->num_aicpu_threads;
 }
 
 static void *aicore_main(void *p) {

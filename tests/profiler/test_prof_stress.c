@@ -163,6 +163,44 @@ static void backpressure_loses_nothing(void **state) {
   sl_collector_destroy(c);
 }
 
+/* One host shard (the default on a 2-CPU host) drains every ready queue and
+** loses nothing under back-pressure; the host threads report their cost. */
+static void one_shard_host_loses_nothing(void **state) {
+  (void)state;
+  sl_collector_config cfg;
+  harness_config(&cfg, &base, 4);
+  tiny_pools(&cfg);
+  cfg.host_shards = 1;
+  cfg.backpressure = 1;
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  assert_int_equal(c->nshards, 1);
+  assert_int_equal(sl_collector_start(c), 0);
+  harness_run(sl_collector_device(c), &base);
+  assert_int_equal(sl_collector_stop(c), 0);
+  assert_int_equal(check_capture(c, &base, 4), 0);
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+    sl_pool_account a = sl_collector_account(c, k);
+    assert_int_equal(a.collected, a.total);
+  }
+  uint64_t cpu_ns = 0, sleeps = 0;
+  sl_collector_host_stats(c, &cpu_ns, &sleeps);
+  assert_true(cpu_ns > 0); /* three host threads ran and accounted themselves */
+  sl_collector_destroy(c);
+}
+
+/* Auto shard count: at least one, at most one per AICPU thread. */
+static void auto_shards_are_bounded(void **state) {
+  (void)state;
+  sl_collector_config cfg;
+  harness_config(&cfg, &base, 1);
+  cfg.host_shards = 0;
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  assert_true(c->nshards >= 1 && c->nshards <= cfg.num_aicpu_threads);
+  sl_collector_destroy(c);
+}
+
 /* Commit-then-FIN order, with a single scheduler and buffers that may grow. */
 static void growing_pools_commit_before_fin(void **state) {
   (void)state;
@@ -255,6 +293,8 @@ int main(void) {
       cmocka_unit_test(slow_host_drops_are_accounted),
       cmocka_unit_test(absent_host_forces_drops),
       cmocka_unit_test(backpressure_loses_nothing),
+      cmocka_unit_test(one_shard_host_loses_nothing),
+      cmocka_unit_test(auto_shards_are_bounded),
       cmocka_unit_test(growing_pools_commit_before_fin),
       cmocka_unit_test(deep_free_queues_do_not_starve),
       cmocka_unit_test(freeze_opens_and_releases),

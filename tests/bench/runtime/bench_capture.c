@@ -3,8 +3,8 @@
 ** 0 on the same machine in one process, alternating, printing the overhead ratio of
 ** the run windows (collector start -> threads start -> all joined -> collector stop;
 ** pool allocation and file export excluded): median and minimum of each (the minimum is the better estimate
-** on a shared machine, where other processes only ever add time). No thresholds: it
-** reports, it does not judge.
+** on a shared machine, where other processes only ever add time), and the CPU time the
+** collector's host threads used. No thresholds: it reports, it does not judge.
 **
 **   bench_capture [tasks=100000] [rounds=5] [chains=64] [bp]
 **
@@ -26,6 +26,7 @@ sl_devprof *noop_devprof(void);
 #define sl_collector_stop(c) ((void)(c))
 #define sl_collector_reconcile(c) ((void)(c))
 #define sl_collector_destroy(c) ((void)(c))
+#define sl_collector_host_stats(c, cpu, sleeps) (*(cpu) = 0, *(sleeps) = 0)
 #endif
 #include "sl_platforms.h"
 #include "sl_runtime.h"
@@ -76,6 +77,8 @@ static double now_s(void) {
 /* One run; returns its window in seconds, < 0 on failure. */
 static int g_backpressure;
 
+static uint64_t g_host_cpu_ns, g_host_sleeps; /* collector threads, summed over level-4 runs */
+
 static double run_once(unsigned level, int tasks, int chains, uint64_t *dropped) {
   const sl_platform_info *plat = sl_platform_by_name("a2a3sim");
   unsigned char types[6] = {SL_CORE_AIC, SL_CORE_AIC, SL_CORE_AIV, SL_CORE_AIV, SL_CORE_AIV, SL_CORE_AIV};
@@ -108,6 +111,12 @@ static double run_once(unsigned level, int tasks, int chains, uint64_t *dropped)
     sl_collector_reconcile(coll);
   }
   double dt = now_s() - t0;
+  if (coll) {
+    uint64_t cpu = 0, sleeps = 0;
+    sl_collector_host_stats(coll, &cpu, &sleeps);
+    g_host_cpu_ns += cpu;
+    g_host_sleeps += sleeps;
+  }
   /* the result is real: every counter holds its chain's task count */
   for (int c = 0; rc == 0 && c < chains; c++) {
     int64_t want = tasks / chains + (c < tasks % chains);
@@ -159,5 +168,11 @@ int main(int argc, char **argv) {
   printf("  level 4: median %.3f s, min %.3f s (%.2f us/task), records dropped: %llu\n", m4, l4[0],
          l4[0] * 1e6 / tasks, (unsigned long long)dropped);
   printf("  overhead ratio level4/level0: median %.3f, min %.3f\n", m4 / m0, l4[0] / l0[0]);
+#ifndef SL_BENCH_NOOP_DEVPROF
+  double sum4 = 0;
+  for (int r = 0; r < rounds; r++) sum4 += l4[r];
+  printf("  collector host threads per level-4 run: %.1f ms CPU (%.1f%% of the run window), %.0f sleeps\n",
+         (double)g_host_cpu_ns / 1e6 / rounds, (double)g_host_cpu_ns / 1e7 / sum4, (double)g_host_sleeps / rounds);
+#endif
   return 0;
 }
