@@ -145,6 +145,45 @@ static void sig_digits(const char *s, char *out) {
   out[n] = 0;
 }
 
+/* The exact fixed-notation path (x in [1e-4, 2^53)) and its edges; the expected
+** strings are Python's repr. */
+static void test_pyfloat_fixed_path(void **state) {
+  (void)state;
+  expect_float(1125899906842624.25, "1125899906842624.2"); /* tie between .2 and .3: even */
+  expect_float(1125899906842624.75, "1125899906842624.8"); /* tie between .7 and .8: even */
+  expect_float(562949953421312.125, "562949953421312.1");
+  expect_float(4503599627370495.5, "4503599627370495.5");
+  expect_float(9007199254740991.0, "9007199254740991.0"); /* 2^53 - 1: last of the path */
+  expect_float(9007199254740992.0, "9007199254740992.0"); /* 2^53: the general path */
+  expect_float(1e15, "1000000000000000.0");
+  expect_float(nextafter(1e-4, 0), "9.999999999999999e-05"); /* just below: exponent form */
+  expect_float(nextafter(0x1p-14, 0), "6.103515624999999e-05");
+  expect_float(0x1p-10, "0.0009765625"); /* power of two: narrower interval below */
+  expect_float(nextafter(1.0, 0), "0.9999999999999999");
+  expect_float(nextafter(1.0, 2), "1.0000000000000002");
+  expect_float(0.5, "0.5");
+  expect_float(0.02, "0.02");
+  expect_float(31674.02, "31674.02");
+  expect_float(105203.39000000001, "105203.39000000001");
+  expect_float(-105203.39000000001, "-105203.39000000001");
+  expect_float(2.519999999999982, "2.519999999999982");
+  expect_float(123456789.12345679, "123456789.12345679");
+  expect_float(-0.00012345678901234567, "-0.00012345678901234567");
+  /* around every power of two and ten the path covers: the neighbours must match
+  ** the exact method too */
+  for (int e = -13; e < 53; e++) {
+    double x = ldexp(1.0, e);
+    for (int k = 0; k < 3; k++, x = nextafter(x, 0)) {
+      char got[40], a[24], b[24];
+      sl_fmt_pyfloat(got, x);
+      assert_true(strtod(got, NULL) == x);
+      slow_digits(x, a);
+      sig_digits(got, b);
+      assert_string_equal(a, b);
+    }
+  }
+}
+
 static void test_pyfloat_random(void **state) {
   (void)state;
   uint64_t seed = 0x9E3779B97F4A7C15ull;
@@ -174,6 +213,74 @@ static void test_pyfloat_random(void **state) {
       fail();
     }
   }
+}
+
+/* The JSON sink's writer: a file (the writer thread, O_DIRECT where the file system
+** allows it, whole blocks plus a carried tail) and a memory stream (no file
+** descriptor: ordinary writes) must hold the same bytes, several buffers' worth,
+** including a string bigger than the buffer that needs escaping. */
+static void sink_events(sl_trace_sink *k, const char *huge) {
+  char name[32];
+  sl_arg args[2] = {SL_ARG_S("phase", "run"), SL_ARG_D("kernel-duration-us", 0)};
+  for (int i = 0; i < 30000; i++) {
+    snprintf(name, sizeof name, "task(r0t%d)", i);
+    args[1].v.d = i * 0.02 + 0.1;
+    sl_slice ev = {.pid = 4, .tid = 10000 + i % 7, .ts = i * 1.01, .dur = 0.98,
+                   .name = name, .cat = "task", .args = args, .nargs = 2};
+    sl_sink_slice(k, &ev);
+    if (i == 12345) {
+      sl_slice big = {.pid = 1, .tid = 1, .ts = 1.5, .dur = 2.5, .name = huge, .cat = "big"};
+      sl_sink_slice(k, &big);
+    }
+  }
+}
+
+static void test_json_sink_writer(void **state) {
+  (void)state;
+  char *dir = h_scratch("sinkw");
+  assert_non_null(dir);
+  size_t hn = (3u << 20) / 2;
+  char *huge = malloc(hn + 1);
+  assert_non_null(huge);
+  for (size_t i = 0; i < hn; i++) huge[i] = i % 1000 == 999 ? '"' : (char)('a' + i % 26);
+  huge[hn] = 0;
+
+  FILE *f = fopen("trace.json", "wb");
+  assert_non_null(f);
+  sl_trace_sink *k = sl_trace_sink_json_new(f);
+  assert_non_null(k);
+  sink_events(k, huge);
+  assert_int_equal(sl_sink_finish(k), 0);
+  sl_sink_destroy(k);
+  assert_int_equal(fclose(f), 0);
+
+  char *mem = NULL;
+  size_t mlen = 0;
+  FILE *m = open_memstream(&mem, &mlen);
+  assert_non_null(m);
+  k = sl_trace_sink_json_new(m);
+  assert_non_null(k);
+  sink_events(k, huge);
+  assert_int_equal(sl_sink_finish(k), 0);
+  sl_sink_destroy(k);
+  assert_int_equal(fclose(m), 0);
+
+  size_t flen = 0;
+  char *file = h_read("trace.json", &flen);
+  assert_non_null(file);
+  assert_true(mlen > (4u << 20));
+  assert_int_equal(flen, mlen);
+  assert_memory_equal(file, mem, mlen);
+  cJSON *t = cJSON_Parse(file);
+  assert_non_null(t);
+  assert_int_equal(cJSON_GetArraySize(h_events(t)), 30001);
+  cJSON *big = cJSON_GetArrayItem(h_events(t), 12346);
+  assert_string_equal(h_str(big, "name"), huge);
+  cJSON_Delete(t);
+  free(file);
+  free(mem);
+  free(huge);
+  h_cleanup(dir);
 }
 
 /* ---- synthetic captures ------------------------------------------------------------- */
@@ -644,7 +751,9 @@ int main(void) {
       cmocka_unit_test(test_spmd_suffix),
       cmocka_unit_test(test_pyfloat),
       cmocka_unit_test(test_pyfloat_random),
+      cmocka_unit_test(test_pyfloat_fixed_path),
       cmocka_unit_test(test_json_escape),
+      cmocka_unit_test(test_json_sink_writer),
       cmocka_unit_test(test_sched_view_lanes),
       cmocka_unit_test(test_spmd_anchor),
       cmocka_unit_test(test_seed_hbg_views),

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,42 @@ static int file_exists(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* deps.json is parsed on a second thread while the records are read: the two are
+** independent and each takes seconds on a big capture. Quietly, so that a deps.json
+** with anything to warn about is simply read again in order, warnings and all. */
+typedef struct deps_job {
+  pthread_t thread;
+  const char *path;
+  sl_deps *deps;
+  int started;
+} deps_job;
+
+static void *deps_job_main(void *arg) {
+  deps_job *jb = arg;
+  jb->deps = sl_deps_load_quiet(jb->path);
+  return NULL;
+}
+
+static void deps_job_start(deps_job *jb, const char *path) {
+  jb->path = path;
+  jb->deps = NULL;
+  jb->started = pthread_create(&jb->thread, NULL, deps_job_main, jb) == 0;
+}
+
+/* The deps parsed in the background, or NULL when they must be read here. */
+static sl_deps *deps_job_take(deps_job *jb) {
+  if (!jb->started) return NULL;
+  pthread_join(jb->thread, NULL);
+  jb->started = 0;
+  sl_deps *d = jb->deps;
+  jb->deps = NULL;
+  if (d && (d->status == SL_DEPS_INVALID || !d->has_edges)) {
+    sl_deps_free(d);
+    d = NULL;
+  }
+  return d;
+}
+
 int sl_cmd_convert(int argc, char **argv) {
   const char *input = NULL, *output = NULL, *deps_arg = NULL, *names_arg = NULL,
              *rules_arg = NULL, *format = "json";
@@ -221,6 +258,7 @@ int sl_cmd_convert(int argc, char **argv) {
   sl_trace_sink *sink = NULL;
   sl_outfile of = {0};
   int of_open = 0;
+  deps_job dj = {0};
   FILE *out = stdout;
 
   /* rules first: a broken script fails before anything is read or written */
@@ -249,6 +287,10 @@ int sl_cmd_convert(int argc, char **argv) {
                     : sibling(input, proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
   if (!out_path) goto done;
 
+  deps_path = deps_arg ? strdup(deps_arg) : sibling(input, "deps.json");
+  if (!deps_path) goto done;
+  deps_job_start(&dj, deps_path);
+
   if (verbose) fprintf(out, "Reading performance data from: %s\n", input);
   fflush(out);
   stage(NULL);
@@ -276,11 +318,10 @@ int sl_cmd_convert(int argc, char **argv) {
     if (verbose) print_names(out, names, names_path, discovered);
   }
 
-  deps_path = deps_arg ? strdup(deps_arg) : sibling(input, "deps.json");
-  if (!deps_path) goto done;
   fflush(out);
   stage(NULL);
-  deps = sl_deps_load(deps_path);
+  deps = deps_job_take(&dj);
+  if (!deps) deps = sl_deps_load(deps_path);
   if (!deps) goto done;
   stage("deps");
   if (deps->has_edges) {
@@ -382,6 +423,7 @@ int sl_cmd_convert(int argc, char **argv) {
   rc = 0;
 
 done:
+  sl_deps_free(deps_job_take(&dj)); /* an early exit: wait for it, drop it */
   fflush(out);
   if (sink) sl_sink_destroy(sink);
   if (of_open) sl_outfile_abort(&of);

@@ -5,55 +5,199 @@
 ** nothing is held in memory beyond the event being written, keys come in the
 ** reference's order, floats are Python reprs, ints exact, no trailing newline.
 */
+#define _GNU_SOURCE /* O_DIRECT */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sl_jsonfmt.h"
 #include "sl_trace_sink.h"
 
 #define JBUF_SIZE (1u << 20)
+#define JALIGN 4096u /* O_DIRECT: buffer address, length and file offset */
+
+/* Writing the output is a third of the run on big traces (the kernel copying it
+** into the page cache): a writer thread takes each full buffer while the caller
+** fills the other one, so on two cores the write overlaps the conversion. On a
+** regular file the writer also skips the page cache (O_DIRECT: whole aligned
+** blocks from aligned buffers; the unaligned tail is carried into the next buffer
+** and written normally at the end), which takes the copy off the CPU altogether.
+** Without the thread (pthread_create failed) buffers are fwritten in place. */
+typedef struct json_writer {
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  char *pending;     /* buffer handed over, NULL when the writer is idle        */
+  size_t pending_len;
+  int quit;
+  int failed;        /* a write failed; err is its errno                        */
+  int err;
+} json_writer;
 
 typedef struct json_sink {
   sl_trace_sink base;
   char *buf;         /* output buffer: stdio's per-call locking is the hot spot */
+  char *spare;       /* the other buffer, while the writer owns none of them    */
   size_t len;
   int any_event;     /* ",\n" needed before the next event                     */
   int key_count;     /* keys written in the current object                     */
   const char *meta;  /* owned copy of the top-level metadata object, or NULL   */
+  int threaded;      /* w is running                                           */
+  int direct;        /* fd is in O_DIRECT mode (only while threaded)           */
+  int fd;
+  json_writer w;
 } json_sink;
 
+/* Drop O_DIRECT from fd; 1 if it was set and is now off. */
+static int drop_direct(int fd) {
+  int fl = fcntl(fd, F_GETFL);
+  return fl >= 0 && (fl & O_DIRECT) && fcntl(fd, F_SETFL, fl & ~O_DIRECT) == 0;
+}
+
+static int write_all(int fd, const char *b, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, b, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && errno == EINVAL && drop_direct(fd)) continue; /* wants other alignment */
+    if (w <= 0) {
+      if (w == 0) errno = EIO;
+      return -1;
+    }
+    b += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+static void *writer_main(void *arg) {
+  json_sink *j = arg;
+  json_writer *w = &j->w;
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    while (!w->pending && !w->quit) pthread_cond_wait(&w->cv, &w->mu);
+    if (!w->pending) break; /* quit with nothing left */
+    char *b = w->pending;
+    size_t n = w->pending_len;
+    pthread_mutex_unlock(&w->mu);
+    int bad, e = 0;
+    if (j->direct) {
+      bad = write_all(j->fd, b, n) != 0;
+    } else {
+      bad = fwrite(b, 1, n, j->base.fp) != n;
+    }
+    if (bad) e = errno;
+    pthread_mutex_lock(&w->mu);
+    if (bad && !w->failed) {
+      w->failed = 1;
+      w->err = e;
+    }
+    w->pending = NULL;
+    pthread_cond_broadcast(&w->cv);
+  }
+  pthread_mutex_unlock(&w->mu);
+  return NULL;
+}
+
+/* Wait until the writer holds no buffer; returns the buffer it gave back. */
+static char *writer_idle(json_sink *j) {
+  json_writer *w = &j->w;
+  pthread_mutex_lock(&w->mu);
+  while (w->pending) pthread_cond_wait(&w->cv, &w->mu);
+  if (w->failed) j->base.failed = 1;
+  pthread_mutex_unlock(&w->mu);
+  return j->spare;
+}
+
+static void writer_stop(json_sink *j) {
+  if (!j->threaded) return;
+  writer_idle(j);
+  pthread_mutex_lock(&j->w.mu);
+  j->w.quit = 1;
+  pthread_cond_broadcast(&j->w.cv);
+  pthread_mutex_unlock(&j->w.mu);
+  pthread_join(j->w.thread, NULL);
+  pthread_cond_destroy(&j->w.cv);
+  pthread_mutex_destroy(&j->w.mu);
+  j->threaded = 0;
+  if (j->w.failed) {
+    j->base.failed = 1;
+    errno = j->w.err; /* the caller reports strerror(errno) */
+  }
+}
+
 static void jflush(json_sink *j) {
-  if (j->len && fwrite(j->buf, 1, j->len, j->base.fp) != j->len) j->base.failed = 1;
-  j->len = 0;
+  if (!j->len) return;
+  if (!j->threaded) {
+    if (fwrite(j->buf, 1, j->len, j->base.fp) != j->len) j->base.failed = 1;
+    j->len = 0;
+    return;
+  }
+  size_t n = j->len, keep = j->direct ? j->len % JALIGN : 0;
+  n -= keep;
+  if (!n) return; /* direct: less than a block so far, it stays */
+  char *next = writer_idle(j); /* the buffer the writer finished last time */
+  memcpy(next, j->buf + n, keep); /* direct: the partial block goes on in next */
+  pthread_mutex_lock(&j->w.mu);
+  j->w.pending = j->buf;
+  j->w.pending_len = n;
+  pthread_cond_broadcast(&j->w.cv);
+  pthread_mutex_unlock(&j->w.mu);
+  j->spare = j->buf;
+  j->buf = next;
+  j->len = keep;
 }
 
 /* Room for n more bytes. */
 static char *jroom(json_sink *j, size_t n) {
   if (j->len + n > JBUF_SIZE) jflush(j);
-  if (n > JBUF_SIZE) return NULL;
+  if (j->len + n > JBUF_SIZE) return NULL; /* after a flush len < JALIGN */
   return j->buf + j->len;
 }
 
-static void jmem(json_sink *j, const char *s, size_t n) {
-  char *o = jroom(j, n);
-  if (!o) {
-    jflush(j);
-    if (fwrite(s, 1, n, j->base.fp) != n) j->base.failed = 1;
-    return;
+static void jmem_slow(json_sink *j, const char *s, size_t n) {
+  while (n) { /* big pieces go through the buffer in halves */
+    size_t piece = n < JBUF_SIZE / 2 ? n : JBUF_SIZE / 2;
+    char *o = jroom(j, piece);
+    if (!o) {
+      j->base.failed = 1;
+      return;
+    }
+    memcpy(o, s, piece);
+    j->len += piece;
+    s += piece;
+    n -= piece;
   }
-  memcpy(o, s, n);
-  j->len += n;
 }
 
-static void jstr(json_sink *j, const char *s) { jmem(j, s, strlen(s)); }
-static void jch(json_sink *j, char c) { jmem(j, &c, 1); }
+/* Every byte of the output passes through here: keep the common case inline. */
+static inline void jmem(json_sink *j, const char *s, size_t n) {
+  if (j->len + n <= JBUF_SIZE) {
+    memcpy(j->buf + j->len, s, n);
+    j->len += n;
+    return;
+  }
+  jmem_slow(j, s, n);
+}
+
+static inline void jstr(json_sink *j, const char *s) { jmem(j, s, strlen(s)); }
+static inline void jch(json_sink *j, char c) {
+  if (j->len < JBUF_SIZE) {
+    j->buf[j->len++] = c;
+    return;
+  }
+  jmem_slow(j, &c, 1);
+}
 
 static void indent(json_sink *j, int n) {
   static const char sp[] = "                                ";
   jmem(j, sp, (size_t)n);
 }
 
-static void jquoted(json_sink *j, const char *s) {
+static void jquoted_slow(json_sink *j, const char *s) {
   size_t n = strlen(s) * 6 + 3;
   char *o = jroom(j, n);
   if (o) {
@@ -70,6 +214,28 @@ static void jquoted(json_sink *j, const char *s) {
   }
 }
 
+/* Almost every string (keys, names, categories) is short printable ASCII: copy it
+** in one pass, no strlen, no escaping; anything else (or a long string) goes the
+** general way, which writes the same bytes. */
+#define JQUICK_MAX 256
+static inline void jquoted(json_sink *j, const char *str) {
+  if (j->len + JQUICK_MAX + 2 > JBUF_SIZE) jflush(j);
+  const unsigned char *s = (const unsigned char *)str;
+  char *o = j->buf + j->len;
+  o[0] = '"';
+  for (size_t i = 0; i < JQUICK_MAX; i++) {
+    unsigned c = s[i];
+    if (c == 0) {
+      o[i + 1] = '"';
+      j->len += i + 2;
+      return;
+    }
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') break;
+    o[i + 1] = (char)c;
+  }
+  jquoted_slow(j, str); /* overwrites the partial copy */
+}
+
 static void begin_event(json_sink *j) {
   jstr(j, j->any_event ? ",\n    {" : "\n    {");
   j->any_event = 1;
@@ -80,10 +246,13 @@ static void begin_event(json_sink *j) {
 static void end_event(json_sink *j) { jstr(j, "\n    }"); }
 
 /* Start `"key": ` at the given indentation inside an object. */
-static void key_at(json_sink *j, int *count, int ind, const char *key) {
-  jstr(j, *count ? ",\n" : "\n");
+static inline void key_at(json_sink *j, int *count, int ind, const char *key) {
+  static const char lead[] = ",\n                                "; /* ",\n" + indent */
+  if (*count)
+    jmem(j, lead, (size_t)ind + 2);
+  else
+    jmem(j, lead + 1, (size_t)ind + 1);
   (*count)++;
-  indent(j, ind);
   jquoted(j, key);
   jmem(j, ": ", 2);
 }
@@ -271,14 +440,23 @@ static int j_finish(sl_trace_sink *s) {
   }
   jstr(j, "\n}");
   jflush(j);
+  int direct = j->direct;
+  writer_stop(j);
+  if (direct) { /* the last partial block, written the ordinary way */
+    drop_direct(j->fd);
+    if (write_all(j->fd, j->buf, j->len) != 0) s->failed = 1;
+    j->len = 0;
+  }
   if (fflush(fp) != 0 || ferror(fp)) s->failed = 1;
   return s->failed ? -1 : 0;
 }
 
 static void j_destroy(sl_trace_sink *s) {
   json_sink *j = (json_sink *)s;
+  writer_stop(j); /* before the caller closes or removes the file */
   free((void *)j->meta);
   free(j->buf);
+  free(j->spare);
   free(j);
 }
 
@@ -295,16 +473,44 @@ static const sl_trace_sink_ops json_ops = {
     .destroy = j_destroy,
 };
 
+/* O_DIRECT on a regular file we are at the start of, where the file system has
+** it (not tmpfs, say); otherwise the page cache as usual. */
+static void try_direct(json_sink *j) {
+  struct stat st;
+  int fd = fileno(j->base.fp);
+  if (fd < 0 || fflush(j->base.fp) != 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
+  if (lseek(fd, 0, SEEK_CUR) != 0) return;
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || fcntl(fd, F_SETFL, fl | O_DIRECT) != 0) return;
+  j->fd = fd;
+  j->direct = 1;
+}
+
 sl_trace_sink *sl_trace_sink_json_new(FILE *fp) {
   json_sink *j = calloc(1, sizeof *j);
   if (!j) return NULL;
-  j->buf = calloc(1, JBUF_SIZE); /* zeroed: keeps -O3 -Wmaybe-uninitialized quiet */
+  void *mem = NULL;
+  if (posix_memalign(&mem, JALIGN, JBUF_SIZE) == 0) memset(mem, 0, JBUF_SIZE);
+  j->buf = mem; /* zeroed: keeps -O3 -Wmaybe-uninitialized quiet */
   if (!j->buf) {
     free(j);
     return NULL;
   }
   j->base.ops = &json_ops;
   j->base.fp = fp;
+  mem = NULL;
+  if (posix_memalign(&mem, JALIGN, JBUF_SIZE) == 0) j->spare = mem;
+  if (j->spare && pthread_mutex_init(&j->w.mu, NULL) == 0) {
+    if (pthread_cond_init(&j->w.cv, NULL) != 0) {
+      pthread_mutex_destroy(&j->w.mu);
+    } else if (pthread_create(&j->w.thread, NULL, writer_main, j) != 0) {
+      pthread_cond_destroy(&j->w.cv);
+      pthread_mutex_destroy(&j->w.mu);
+    } else {
+      j->threaded = 1;
+    }
+  }
+  if (j->threaded) try_direct(j);
   jstr(j, "{\n  \"traceEvents\": [");
   return &j->base;
 }

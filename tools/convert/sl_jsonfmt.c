@@ -205,6 +205,76 @@ static int fast_digits(double x, char *digits, int *exp10) {
   return 0;
 }
 
+/* ---- exact fixed-notation path: x in [1e-4, 2^53), integer arithmetic only -------
+** x = m * 2^q. Its rounding interval, in units of 2^(q-2), is [4m-2, 4m+2] (the
+** lower end is 4m-1 at a power of two, where the spacing below halves), closed when
+** m is even (ties round to even). A decimal D * 10^-k lies in it iff
+** lo * 10^k <= D * 2^(2-q) <= hi * 10^k. The first k with such a D gives the fewest
+** fractional digits, hence (x >= 1e-4 fixes the notation) the fewest significant
+** digits; among several, repr takes the one nearest x, ties to even D. Everything
+** fits 128 bits: 4m < 2^55 and k <= 20 (10^20 < 2^67), since 17 significant digits
+** always round-trip and x >= 1e-4. This is exact, never a heuristic: the
+** printf/strtod and long double paths only see exponent-form and huge values. */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+
+/* Writes x's repr (x > 0) into o and returns its length, or 0 if x is out of range. */
+static size_t fixed_repr(char *o, double x) {
+  if (!(x >= 1e-4 && x < 9007199254740992.0)) return 0; /* [1e-4, 2^53) */
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  int be = (int)(bits >> 52); /* x > 0: no sign bit; x >= 1e-4: normal */
+  uint64_t frac = bits & ((1ull << 52) - 1);
+  uint64_t m = frac | (1ull << 52);
+  int s = 1075 - be + 2; /* 2 - q: x in [2^-14, 2^53) gives s in [2, 68] */
+  u128 lo = 4 * (u128)m - (frac == 0 ? 1 : 2), hi = 4 * (u128)m + 2, mid = 4 * (u128)m;
+  int closed = (m & 1) == 0;
+  for (int k = 0; k <= 21; k++, lo *= 10, hi *= 10, mid *= 10) { /* bounds * 10^k */
+    u128 L = lo, U = hi, X = mid;
+    u128 dlo = L >> s, dhi = U >> s;
+    if ((dlo << s) != L || !closed) dlo++; /* ceil, or strictly above an open end */
+    if ((dhi << s) == U && !closed) dhi--;
+    if (dlo > dhi) continue;
+    u128 d = X >> s, rem = X - (d << s), half = (u128)1 << (s - 1);
+    if (rem > half || (rem == half && (d & 1))) d++;
+    if (d < dlo) d = dlo;
+    if (d > dhi) d = dhi;
+    uint64_t D = (uint64_t)d; /* <= 17 digits */
+    while (k > 0 && D % 10 == 0) { /* cannot happen at the first k; kept for safety */
+      D /= 10;
+      k--;
+    }
+    char t[24];
+    int n = 0;
+    do {
+      t[n++] = (char)('0' + D % 10);
+      D /= 10;
+    } while (D);
+    char *w = o;
+    if (n > k) {
+      for (int i = n - 1; i >= k; i--) *w++ = t[i];
+      *w++ = '.';
+      if (k == 0) *w++ = '0';
+      for (int i = k - 1; i >= 0; i--) *w++ = t[i];
+    } else {
+      *w++ = '0';
+      *w++ = '.';
+      for (int i = n; i < k; i++) *w++ = '0';
+      for (int i = n - 1; i >= 0; i--) *w++ = t[i];
+    }
+    *w = 0;
+    return (size_t)(w - o);
+  }
+  return 0;
+}
+#else
+static size_t fixed_repr(char *o, double x) {
+  (void)o;
+  (void)x;
+  return 0;
+}
+#endif
+
 /* Traces repeat many values (durations, args): a small per-thread cache of the
 ** formatted text, keyed by the bit pattern, skips most of the digit search. */
 #define PYF_CACHE 8192
@@ -249,6 +319,8 @@ static size_t fmt_pyfloat_uncached(char *buf, double x) {
     strcpy(o, "0.0");
     return (size_t)(o - buf) + 3;
   }
+  size_t fixed = fixed_repr(o, x);
+  if (fixed) return (size_t)(o - buf) + fixed;
   char d[24];
   int e;
   int n = fast_digits(x, d, &e);

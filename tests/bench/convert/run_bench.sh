@@ -83,6 +83,9 @@ for n in "${SIZES[@]}"; do
   rec=$dir/chip_swimlane_records.json
   in_mb=$(du -cmL "$rec" "$dir/deps.json" | tail -1 | cut -f1)
   if [ $have_convert = 1 ]; then
+    # a previous output is removed first: replacing it would add freeing its
+    # gigabytes of page cache to the measured run
+    rm -f "$dir/ours_trace.json"
     measure "swimlane convert" "$dir/ours.log" "$SWIMLANE" convert "$rec" -o "$dir/ours_trace.json"
     tool="swimlane convert"
   else
@@ -95,6 +98,7 @@ for n in "${SIZES[@]}"; do
   printf '%-9s %-26s %10.2f %10s %10s %10s\n' "$n" "$tool" "$WALL" "$CPU" "$RSS" "$in_mb"
   ours_t=$WALL ours_m=$RSS ours_c=$CPU
   if [ -n "$REF_PY" ]; then
+    rm -f "$dir/ref_trace.json"
     measure "reference converter" "$dir/ref.log" env PYTHONPATH="$REF_PY" \
       python3 -m simpler_setup.tools.swimlane_converter "$rec" -o "$dir/ref_trace.json"
     printf '%-9s %-26s %10.2f %10s %10s %10s\n' "$n" "reference converter" "$WALL" "$CPU" "$RSS" "$in_mb"
