@@ -9,7 +9,7 @@ void *sl_rt_aicore_main(void *arg) {
   sl_rt_core *core = arg;
   sl_rt *rt = core->rt;
   sl_devprof *dp = rt->cfg.dp;
-  const uint64_t freq = rt->cfg.clock_freq_hz;
+  const sl_rt_clock clock = rt->clock; /* a private copy: no shared line read per stamp */
   sl_aicore_cursor cursor;
   sl_aicore_cursor_init(&cursor);
   uint32_t last = 0;
@@ -34,14 +34,14 @@ void *sl_rt_aicore_main(void *arg) {
     uint64_t receive = 0;
     sl_aicore_task_record *rec = NULL;
     if (dp) {
-      receive = sl_rt_cycles(freq);
+      receive = sl_rt_now(&clock);
       rec = sl_devprof_aicore_reserve(dp, core->id, &cursor);
     }
     atomic_store_explicit(&core->cond, tok, memory_order_release); /* ACK */
     sl_set_subblockid(core->lane);
-    uint64_t start = dp ? sl_rt_cycles(freq) : 0;
+    uint64_t start = dp ? sl_rt_now(&clock) : 0;
     core->fn(core->args);
-    uint64_t end = dp ? sl_rt_cycles(freq) : 0;
+    uint64_t end = dp ? sl_rt_now(&clock) : 0;
     uint64_t token_raw = core->task_token;
     /* tensormap_and_ringbuffer order: FIN, then the record (into the reserved slot). */
     atomic_store(&core->cond, tok | SL_REG_FIN_BIT);

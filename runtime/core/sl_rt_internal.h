@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "sl_phases.h"
 #include "sl_readyq.h"
@@ -21,6 +22,33 @@
 
 /* Queue shapes (sl_platforms: queue_shape_aic/aiv/mix). */
 enum { SL_SHAPE_AIC = 0, SL_SHAPE_AIV = 1, SL_SHAPE_MIX = 2, SL_SHAPE_COUNT = 3 };
+
+/* The device clock: host CLOCK_MONOTONIC scaled to the platform frequency, the
+** same value sl_rt_cycles returns, but inline and with the scale worked out once
+** (the profiled hot paths read it several times per task). */
+typedef struct sl_rt_clock {
+  uint64_t freq_hz;
+  uint64_t ns_per_cycle; /* 1e9 / freq when that divides evenly, else 0 */
+} sl_rt_clock;
+
+static inline sl_rt_clock sl_rt_clock_make(uint64_t freq_hz) {
+  sl_rt_clock c = {freq_hz, freq_hz && 1000000000u % freq_hz == 0 ? 1000000000u / freq_hz : 0};
+  return c;
+}
+
+static inline uint64_t sl_rt_clock_scale(const sl_rt_clock *c, uint64_t ns) {
+  /* constant divisors for the two platform clocks (a5 1 GHz, a2a3 50 MHz) */
+  if (c->ns_per_cycle == 1) return ns;
+  if (c->ns_per_cycle == 20) return ns / 20u;
+  if (c->ns_per_cycle) return ns / c->ns_per_cycle;
+  return (uint64_t)((unsigned __int128)ns * c->freq_hz / 1000000000u);
+}
+
+static inline uint64_t sl_rt_now(const sl_rt_clock *c) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return sl_rt_clock_scale(c, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
 
 /* Phase kinds: the generated ids of schema/phases.lua. */
 enum {
@@ -103,6 +131,7 @@ typedef struct sl_rt_sched {
 
 struct sl_rt {
   sl_rt_config cfg;
+  sl_rt_clock clock;
   int ncores, nclusters;
   sl_rt_core *cores;
   sl_rt_sched sched[SL_RT_MAX_SCHED];

@@ -177,7 +177,7 @@ static sl_rt_task *find_task(sl_rt *rt, uint64_t id) {
 
 uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
   sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
-  uint64_t t0 = dp ? sl_rt_cycles(rt->cfg.clock_freq_hz) : 0;
+  uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
   if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
     set_err(rt, "interrupted");
     return UINT64_MAX;
@@ -311,7 +311,7 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
   else atomic_fetch_add_explicit(&rt->kernel_tasks, 1, memory_order_relaxed);
   uint64_t id = t->id;
   if (atomic_fetch_sub_explicit(&t->fanin, 1, memory_order_acq_rel) == 1) sl_rt_make_ready(rt, t);
-  if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_cycles(rt->cfg.clock_freq_hz), id, rt->submit_idx);
+  if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_now(&rt->clock), id, rt->submit_idx);
   rt->submit_idx++;
   return id;
 oom:
@@ -321,7 +321,7 @@ oom:
 
 uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out) {
   sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
-  uint64_t t0 = dp ? sl_rt_cycles(rt->cfg.clock_freq_hz) : 0;
+  uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
   sl_rt_task *t = new_task(rt);
   if (!t) {
     set_err(rt, "out of memory");
@@ -338,7 +338,7 @@ uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buff
     out[i]->creator_task = t->id;
   }
   atomic_fetch_add_explicit(&rt->alloc_tasks, 1, memory_order_relaxed);
-  if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_cycles(rt->cfg.clock_freq_hz), t->id, rt->submit_idx);
+  if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_now(&rt->clock), t->id, rt->submit_idx);
   rt->submit_idx++;
   return t->id;
 }

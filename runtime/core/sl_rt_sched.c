@@ -2,7 +2,11 @@
 ** sl_rt_sched.c — one AICPU scheduler thread. Each loop iteration runs the outer
 ** phases in order — complete (with nested resolve), dispatch, dummy, release — and,
 ** at level >= 3, emits one phase record per phase that did work. Idle iterations
-** emit nothing and yield the CPU.
+** emit nothing, read no clock and yield the CPU.
+**
+** Timestamps are reused like a lap timer: when an outer phase follows a recorded
+** one with nothing but a few loads in between, it starts at the previous phase's
+** end (time and queue-depth snapshot) instead of reading both again.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +19,16 @@ typedef struct phase_ctx {
   sl_rt_sched *s;
   sl_devprof *dp; /* non-NULL only at level >= 3 */
   uint32_t iter;
-  uint64_t freq;
+  sl_rt_clock clock;
+  /* The lap (level >= 3): lap_ts / lap_d are the time and depths of the moment the
+  ** thread last stopped doing recorded work in this iteration; valid while only
+  ** loads have run since. Any hook call, pop or new iteration clears it. */
+  int lap;
+  uint64_t lap_ts;
+  int16_t lap_d[3];
 } phase_ctx;
+
+static inline uint64_t now(const phase_ctx *pc) { return sl_rt_now(&pc->clock); }
 
 static void depths(sl_rt *rt, int16_t d[3]) {
   for (int i = 0; i < SL_SHAPE_COUNT; i++) {
@@ -30,6 +42,26 @@ static void emit(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_
   int16_t d1[3];
   depths(pc->rt, d1);
   sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, d1);
+}
+
+/* Start of an outer phase that is about to do work (level >= 3): the lap if it is
+** still valid, else a fresh depth snapshot and clock read. */
+static uint64_t phase_start(phase_ctx *pc, int16_t d0[3]) {
+  if (pc->lap) {
+    memcpy(d0, pc->lap_d, sizeof pc->lap_d);
+    return pc->lap_ts;
+  }
+  depths(pc->rt, d0);
+  return now(pc);
+}
+
+/* Record an outer phase ending at t1; its end becomes the lap. */
+static void emit_outer(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a,
+                       uint32_t b, const int16_t *d0) {
+  depths(pc->rt, pc->lap_d);
+  sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, pc->lap_d);
+  pc->lap = 1;
+  pc->lap_ts = t1;
 }
 
 void sl_rt_ring(sl_rt_sched *s) {
@@ -67,15 +99,21 @@ int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t) {
 
 /* A task's last subtask finished (or a dummy was retired): resolve, then queue the
 ** ring slot for the release phase. Emits a nested resolve record when the walk
-** took at least 1 us. */
+** took at least 1 us; otherwise the walk's end is the lap (a complete phase that
+** ends right after it ends there). */
 static void on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0) {
   if (pc->rt->cfg.dump_args) sl_rt_dump_task(pc->rt, t, 1);
-  uint64_t r0 = pc->dp ? sl_rt_cycles(pc->freq) : 0;
+  uint64_t r0 = pc->dp ? now(pc) : 0;
   int visited = sl_rt_task_finished(pc->rt, t);
   if (pc->dp) {
-    uint64_t r1 = sl_rt_cycles(pc->freq);
-    if (r1 - r0 >= pc->freq / 1000000u)
+    uint64_t r1 = now(pc);
+    pc->lap = 0;
+    if (r1 - r0 >= pc->clock.freq_hz / 1000000u) {
       emit(pc, SL_RT_PH_RESOLVE, r0, r1, (uint32_t)visited, 0, 0, d0);
+    } else {
+      pc->lap = 1; /* lap_d is not needed: a phase ending here takes fresh depths */
+      pc->lap_ts = r1;
+    }
   }
   t->release_next = pc->s->release_head;
   pc->s->release_head = t;
@@ -91,21 +129,28 @@ static int phase_complete(phase_ctx *pc) {
   int16_t d0[3] = {0, 0, 0};
   uint64_t t0 = 0;
   int done = 0;
+  pc->lap = 0; /* a new iteration */
   for (int i = 0; i < s->ncores; i++) {
     sl_rt_core *c = &rt->cores[s->cores[i]];
     if (!c->busy) continue;
     uint32_t v = atomic_load_explicit(&c->cond, memory_order_acquire);
     if ((v & SL_REG_TASK_MASK) != c->token) continue;
     if (!(v & SL_REG_FIN_BIT)) {
-      if (!c->acked && dp) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
+      if (!c->acked && dp) {
+        sl_devprof_on_ack(dp, c->id, s->idx, c->token);
+        pc->lap = 0;
+      }
       c->acked = 1;
       continue;
     }
+    /* One clock read serves as this FIN's finish time and, for the first FIN of
+    ** the pass, as the phase start. */
+    uint64_t finish = level >= 2 ? now(pc) : 0;
     if (!done && pc->dp) {
-      t0 = sl_rt_cycles(pc->freq);
+      t0 = finish;
       depths(rt, d0);
     }
-    uint64_t finish = level >= 2 ? sl_rt_cycles(pc->freq) : 0;
+    pc->lap = 0;
     if (dp) {
       if (!c->acked) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
       if (level >= 2) sl_devprof_complete_task(dp, c->id, s->idx, c->token, c->dispatch_ts, finish);
@@ -117,7 +162,8 @@ static int phase_complete(phase_ctx *pc) {
     if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1)
       on_task_complete(pc, t, d0);
   }
-  if (done && pc->dp) emit(pc, SL_RT_PH_COMPLETE, t0, sl_rt_cycles(pc->freq), (uint32_t)done, 0, 0, d0);
+  if (done && pc->dp) /* ends at the last walk if only loads followed it */
+    emit_outer(pc, SL_RT_PH_COMPLETE, t0, pc->lap ? pc->lap_ts : now(pc), (uint32_t)done, 0, 0, d0);
   return done;
 }
 
@@ -168,14 +214,40 @@ static sl_rt_task *pop(phase_ctx *pc, int shape, int *block) {
   return t;
 }
 
+/* Could phase_dispatch publish anything: an idle core (or whole idle cluster) of
+** ours whose ready queue is not empty? Only loads: the scheduler-private busy
+** flags and the queue depths. */
+static int dispatch_possible(sl_rt *rt, sl_rt_sched *s) {
+  int idle_aic = 0, idle_aiv = 0, idle_cluster = 0;
+  for (int i = 0; i < s->ncores; i++) {
+    const sl_rt_core *c = &rt->cores[s->cores[i]];
+    if (c->busy) continue;
+    if (c->is_aic) idle_aic = 1;
+    else idle_aiv = 1;
+  }
+  for (int k = 0; k < s->nclusters && !idle_cluster; k++) {
+    int cl = s->clusters[k];
+    idle_cluster = !rt->cores[cl].busy && !rt->cores[rt->cfg.num_aic + 2 * cl].busy &&
+                   !rt->cores[rt->cfg.num_aic + 2 * cl + 1].busy;
+  }
+  return (idle_aic && sl_readyq_depth(&rt->queues[SL_SHAPE_AIC])) ||
+         (idle_aiv && sl_readyq_depth(&rt->queues[SL_SHAPE_AIV])) ||
+         (idle_cluster && sl_readyq_depth(&rt->queues[SL_SHAPE_MIX]));
+}
+
 static int phase_dispatch(phase_ctx *pc) {
   sl_rt *rt = pc->rt;
   sl_rt_sched *s = pc->s;
+  const int stamped = pc->dp || rt->cfg.level >= 2;
+  /* Nothing to publish: no pop would be tried and no record written, so take no
+  ** timestamp either (this runs on every iteration, idle ones included). */
+  if (stamped && !dispatch_possible(rt, s)) return 0;
   int16_t d0[3] = {0, 0, 0};
   uint64_t t0 = 0, ts = 0;
   int published = 0;
-  if (pc->dp) depths(rt, d0);
-  if (pc->dp || rt->cfg.level >= 2) t0 = ts = sl_rt_cycles(pc->freq);
+  /* dispatch_time: one timestamp per publish batch, the phase start */
+  if (pc->dp) t0 = ts = phase_start(pc, d0);
+  else if (stamped) t0 = ts = now(pc);
   /* MIX first: a whole idle cluster takes one block of a MIX task. */
   for (int k = 0; k < s->nclusters; k++) {
     int cl = s->clusters[k];
@@ -203,11 +275,12 @@ static int phase_dispatch(phase_ctx *pc) {
     published++;
   }
   if (published && pc->dp) {
-    emit(pc, SL_RT_PH_DISPATCH, t0, sl_rt_cycles(pc->freq), (uint32_t)published, s->pop_hit,
-         s->pop_miss, d0);
+    emit_outer(pc, SL_RT_PH_DISPATCH, t0, now(pc), (uint32_t)published, s->pop_hit, s->pop_miss, d0);
     s->total_hit += s->pop_hit;
     s->total_miss += s->pop_miss;
     s->pop_hit = s->pop_miss = 0;
+  } else {
+    pc->lap = 0; /* pops ran without a record */
   }
   return published;
 }
@@ -218,25 +291,22 @@ static int phase_dummy(phase_ctx *pc) {
   sl_rt *rt = pc->rt;
   if (!sl_readyq_depth(&rt->dummyq)) return 0;
   int16_t d0[3] = {0, 0, 0};
-  uint64_t t0 = 0;
-  if (pc->dp) {
-    depths(rt, d0);
-    t0 = sl_rt_cycles(pc->freq);
-  }
+  uint64_t t0 = pc->dp ? phase_start(pc, d0) : 0;
   int n = 0, block;
   sl_rt_task *t;
   while ((t = sl_readyq_pop_block(&rt->dummyq, &block)) != NULL) {
     if (block != 0) continue; /* an SPMD task predicated off is retired once, not per block */
     if (pc->dp) {
-      uint64_t now = sl_rt_cycles(pc->freq);
+      uint64_t at = now(pc);
       uint32_t kind = t->is_dummy ? SL_RT_PH_DUMMY_TASK : SL_RT_PH_PREDICATED_SKIP;
-      sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, now, now, pc->iter, 1,
+      sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, at, at, pc->iter, 1,
                              (uint32_t)(t->id & 0xFFFFFFFFu), (uint32_t)(t->id >> 32), NULL, NULL);
     }
     on_task_complete(pc, t, d0);
     n++;
   }
-  if (n && pc->dp) emit(pc, SL_RT_PH_DUMMY, t0, sl_rt_cycles(pc->freq), (uint32_t)n, 0, 0, d0);
+  pc->lap = 0; /* the queue was popped (locked) after the last walk */
+  if (n && pc->dp) emit_outer(pc, SL_RT_PH_DUMMY, t0, now(pc), (uint32_t)n, 0, 0, d0);
   return n;
 }
 
@@ -246,11 +316,7 @@ static int phase_release(phase_ctx *pc) {
   sl_rt_sched *s = pc->s;
   if (!s->release_head) return 0;
   int16_t d0[3] = {0, 0, 0};
-  uint64_t t0 = 0;
-  if (pc->dp) {
-    depths(pc->rt, d0);
-    t0 = sl_rt_cycles(pc->freq);
-  }
+  uint64_t t0 = pc->dp ? phase_start(pc, d0) : 0;
   int n = 0;
   for (sl_rt_task *t = s->release_head; t; t = t->release_next) n++;
   s->release_head = NULL;
@@ -258,7 +324,7 @@ static int phase_release(phase_ctx *pc) {
   atomic_fetch_add_explicit(&pc->rt->released, (uint64_t)n, memory_order_acq_rel);
   atomic_fetch_add(&pc->rt->ring_bell, 1);
   if (atomic_load(&pc->rt->orch_sleeping)) sl_park_wake(&pc->rt->ring_bell);
-  if (pc->dp) emit(pc, SL_RT_PH_RELEASE, t0, sl_rt_cycles(pc->freq), (uint32_t)n, 0, 0, d0);
+  if (pc->dp) emit_outer(pc, SL_RT_PH_RELEASE, t0, now(pc), (uint32_t)n, 0, 0, d0);
   return n;
 }
 
@@ -272,25 +338,12 @@ static int any_busy(sl_rt *rt, sl_rt_sched *s) {
 ** a FIN to collect, ready work some idle core of ours could take, dummies, releases,
 ** or the end of the run. */
 static int work_pending(sl_rt *rt, sl_rt_sched *s) {
-  int idle_aic = 0, idle_aiv = 0, idle_cluster = 0;
   for (int i = 0; i < s->ncores; i++) {
     sl_rt_core *c = &rt->cores[s->cores[i]];
-    if (!c->busy) {
-      if (c->is_aic) idle_aic = 1;
-      else idle_aiv = 1;
-    } else if (atomic_load_explicit(&c->cond, memory_order_acquire) == (c->token | SL_REG_FIN_BIT)) {
+    if (c->busy && atomic_load_explicit(&c->cond, memory_order_acquire) == (c->token | SL_REG_FIN_BIT))
       return 1;
-    }
   }
-  for (int k = 0; k < s->nclusters && !idle_cluster; k++) {
-    int cl = s->clusters[k];
-    idle_cluster = !rt->cores[cl].busy && !rt->cores[rt->cfg.num_aic + 2 * cl].busy &&
-                   !rt->cores[rt->cfg.num_aic + 2 * cl + 1].busy;
-  }
-  if ((idle_aic && sl_readyq_depth(&rt->queues[SL_SHAPE_AIC])) ||
-      (idle_aiv && sl_readyq_depth(&rt->queues[SL_SHAPE_AIV])) ||
-      (idle_cluster && sl_readyq_depth(&rt->queues[SL_SHAPE_MIX])))
-    return 1;
+  if (dispatch_possible(rt, s)) return 1;
   return sl_readyq_depth(&rt->dummyq) || s->release_head || atomic_load(&rt->interrupted) ||
          atomic_load(&rt->orch_done);
 }
@@ -306,7 +359,7 @@ static int finished(sl_rt *rt, sl_rt_sched *s) {
 void *sl_rt_sched_main(void *arg) {
   sl_rt_sched *s = arg;
   sl_rt *rt = s->rt;
-  phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->cfg.clock_freq_hz};
+  phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}};
   if (pc.dp)
     for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
   int idle = 0;
@@ -336,8 +389,8 @@ void *sl_rt_sched_main(void *arg) {
   }
   /* Residual pop deltas ride on a zero-width dispatch so the sums match the totals. */
   if (pc.dp) {
-    uint64_t now = sl_rt_cycles(pc.freq);
-    emit(&pc, SL_RT_PH_DISPATCH, now, now, 0, s->pop_hit, s->pop_miss, NULL);
+    uint64_t at = now(&pc);
+    emit(&pc, SL_RT_PH_DISPATCH, at, at, 0, s->pop_hit, s->pop_miss, NULL);
   }
   s->total_hit += s->pop_hit;
   s->total_miss += s->pop_miss;

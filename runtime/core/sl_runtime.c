@@ -13,13 +13,8 @@ static _Thread_local char config_err[256];
 const char *sl_rt_config_error(void) { return config_err; }
 
 uint64_t sl_rt_cycles(uint64_t freq_hz) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-  /* Both platform clocks divide 1 GHz evenly (50 MHz, 1 GHz): one 64-bit division
-  ** per timestamp instead of a 128-bit one on this hot path. */
-  if (freq_hz && 1000000000u % freq_hz == 0) return ns / (1000000000u / freq_hz);
-  return (uint64_t)((unsigned __int128)ns * freq_hz / 1000000000u);
+  sl_rt_clock c = sl_rt_clock_make(freq_hz);
+  return sl_rt_now(&c);
 }
 
 sl_rt *sl_rt_create(const sl_rt_config *cfg) {
@@ -42,6 +37,7 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   sl_rt *rt = calloc(1, sizeof *rt);
   if (!rt) return NULL;
   rt->cfg = *cfg;
+  rt->clock = sl_rt_clock_make(cfg->clock_freq_hz);
   if (rt->cfg.level == 0) rt->cfg.dp = NULL;
   if (!rt->cfg.dp) rt->cfg.level = 0;
   rt->ncores = ncores;

@@ -217,6 +217,46 @@ static int count_kind(sl_devprof *dp, uint32_t kind, uint64_t *tasks) {
   return n;
 }
 
+static int is_outer(uint32_t kind) {
+  return kind == SL_PHASE_COMPLETE || kind == SL_PHASE_DISPATCH || kind == SL_PHASE_DUMMY ||
+         kind == SL_PHASE_RELEASE;
+}
+
+/* Per scheduler thread, in emission order: outer phases are mutually exclusive and
+** in loop order (complete, dispatch, dummy, release within one iteration), and a
+** nested resolve lies inside the complete or dummy phase of its iteration. Phases
+** that share a boundary timestamp may touch, never overlap. */
+static void check_phase_order(sl_devprof *dp, int nthreads) {
+  for (int th = 0; th < nthreads; th++) {
+    const fake_phase *prev = NULL;
+    for (int i = 0; i < fake_nphases(dp); i++) {
+      const fake_phase *p = fake_phase_at(dp, i);
+      if (p->thread != th) continue;
+      assert_true(p->start <= p->end);
+      if (p->kind == SL_PHASE_RESOLVE) {
+        int parent = 0;
+        for (int k = i + 1; k < fake_nphases(dp) && !parent; k++) {
+          const fake_phase *q = fake_phase_at(dp, k);
+          if (q->thread == th && q->loop_iter == p->loop_iter &&
+              (q->kind == SL_PHASE_COMPLETE || q->kind == SL_PHASE_DUMMY)) {
+            assert_true(q->start <= p->start && p->end <= q->end);
+            parent = 1;
+          }
+        }
+        assert_true(parent);
+        continue;
+      }
+      if (!is_outer(p->kind)) continue;
+      if (prev) {
+        assert_true(prev->end <= p->start);
+        assert_true(prev->loop_iter <= p->loop_iter);
+        if (prev->loop_iter == p->loop_iter) assert_true(prev->kind != p->kind);
+      }
+      prev = p;
+    }
+  }
+}
+
 static void check_results(chain_ctx *c) {
   float want = (float)(c->links + (c->spmd_blocks ? 1 : 0) + (c->with_mix ? 1 : 0));
   for (int i = 0; i < c->n; i++) assert_float_equal(((float *)c->x->data)[i], want, 0.0);
@@ -287,6 +327,7 @@ static void test_run_level4(void **state) {
     if (p->kind == SL_PHASE_DISPATCH) hits += p->a;
   }
   assert_int_equal(hits, 20 + 11 + 1); /* a MIX block is one pop */
+  check_phase_order(dp, 2);
   assert_int_equal(hits, st.pop_hit);
   assert_int_equal(fake_norch(dp), 24);
   for (int i = 0; i < fake_norch(dp); i++) {
