@@ -107,6 +107,23 @@ static uint64_t check_capture(sl_collector *c, const harness_cfg *hc, unsigned l
   return dropped;
 }
 
+/* One capture end to end: create the collector, run the producers, stop. */
+static sl_collector *capture(const sl_collector_config *cfg, const harness_cfg *hc) {
+  sl_collector *c = sl_collector_create(cfg);
+  assert_non_null(c);
+  assert_int_equal(sl_collector_start(c), 0);
+  harness_run(sl_collector_device(c), hc);
+  assert_int_equal(sl_collector_stop(c), 0);
+  return c;
+}
+
+/* ... and check the accounting and the records (no drops allowed). */
+static void run_and_check(const sl_collector_config *cfg, const harness_cfg *hc, unsigned level) {
+  sl_collector *c = capture(cfg, hc);
+  assert_int_equal(check_capture(c, hc, level), 0);
+  sl_collector_destroy(c);
+}
+
 static const harness_cfg base = {.sched_threads = 2, .cores_per_thread = 2, .tasks_per_core = 300,
                                  .phases_per_round = 2, .orch_submits = 400, .fin_before_commit = 1};
 
@@ -117,11 +134,7 @@ static void slow_host_drops_are_accounted(void **state) {
   harness_config(&cfg, &base, 4);
   tiny_pools(&cfg);
   cfg.test_collect_delay_us = 30;
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
-  harness_run(sl_collector_device(c), &base);
-  assert_int_equal(sl_collector_stop(c), 0);
+  sl_collector *c = capture(&cfg, &base);
   check_capture(c, &base, 4);
   sl_collector_destroy(c);
 }
@@ -150,11 +163,7 @@ static void backpressure_loses_nothing(void **state) {
   tiny_pools(&cfg);
   cfg.backpressure = 1;
   cfg.test_collect_delay_us = 30;
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
-  harness_run(sl_collector_device(c), &base);
-  assert_int_equal(sl_collector_stop(c), 0);
+  sl_collector *c = capture(&cfg, &base);
   assert_int_equal(check_capture(c, &base, 4), 0);
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
     sl_pool_account a = sl_collector_account(c, k);
@@ -213,13 +222,7 @@ static void growing_pools_commit_before_fin(void **state) {
   tiny_pools(&cfg);
   cfg.fixed_buffers = 0;
   cfg.backpressure = 1;
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
-  harness_run(sl_collector_device(c), &hc);
-  assert_int_equal(sl_collector_stop(c), 0);
-  assert_int_equal(check_capture(c, &hc, 4), 0);
-  sl_collector_destroy(c);
+  run_and_check(&cfg, &hc, 4);
 }
 
 /* Free queues deeper than a pool's share: no pool may hoard the fixed buffers. */
@@ -230,13 +233,7 @@ static void deep_free_queues_do_not_starve(void **state) {
   tiny_pools(&cfg);
   cfg.sizes.slot_count = 4; /* more slots than buffers per pool */
   cfg.backpressure = 1;
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
-  harness_run(sl_collector_device(c), &base);
-  assert_int_equal(sl_collector_stop(c), 0);
-  assert_int_equal(check_capture(c, &base, 4), 0);
-  sl_collector_destroy(c);
+  run_and_check(&cfg, &base, 4);
 }
 
 /* The replenish thread opens a freeze when the device reports contention,
