@@ -369,7 +369,7 @@ typedef struct submit_anchor {
   uint64_t task_id;
   int prio;          /* 0 orch_submit, 1 orch_fanin, 2 orch_params */
   size_t seq;
-  double end;
+  double start, end;
   int64_t thread;
 } submit_anchor;
 
@@ -400,7 +400,7 @@ static void submit_flows(sl_ctx *x) {
                  : !strcmp(ph, "orch_params")       ? 2
                                                     : -1;
       if (prio < 0) continue;
-      sa[n++] = (submit_anchor){o->task_id, prio, i, o->end_us, (int64_t)th};
+      sa[n++] = (submit_anchor){o->task_id, prio, i, o->start_us, o->end_us, (int64_t)th};
     }
   }
   qsort(sa, n, sizeof *sa, submit_cmp);
@@ -421,9 +421,17 @@ static void submit_flows(sl_ctx *x) {
     }
     if (lo == n || sa[lo].task_id != t->task_id) continue;
     const submit_anchor *a = &sa[lo];
+    /* The scheduler may dispatch a task before its submit call returns: then start
+    ** the arrow at the dispatch, still inside the submit bar, instead of drawing a
+    ** reverse-time flow Perfetto cannot show (the reference always uses the end). */
+    double src_ts = a->end;
+    if (t->dispatch_us < a->end) {
+      if (t->dispatch_us < a->start) continue;
+      src_ts = t->dispatch_us;
+    }
     uint64_t id = x->flow_id++;
     sl_flow fs = {.phase = 's', .id = id, .name = names[a->prio], .cat = "flow",
-                  .pid = x->pid_orch, .tid = x->orch_base + a->thread, .ts = a->end};
+                  .pid = x->pid_orch, .tid = x->orch_base + a->thread, .ts = src_ts};
     sl_flow ff = {.phase = 'f', .id = id, .name = names[a->prio], .cat = "flow",
                   .pid = x->pid_sched, .tid = sl_sched_tid(x, th), .ts = t->dispatch_us,
                   .bp_enclosing = 1};
