@@ -9,22 +9,9 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include "sl_test_file.h"
 
-static char *slurp(const char *path) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  rewind(fp);
-  char *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, fp) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  if (buf) buf[n] = 0;
-  fclose(fp);
-  return buf;
-}
+static char *slurp(const char *path) { return sl_test_read_file(path, NULL); }
 
 static int64_t geti(const cJSON *o, const char *k) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);

@@ -20,6 +20,7 @@
 #include "replay_json.h"
 #include "sl_pftrace.h"
 #include "test_util.h"
+#include "sl_test_file.h"
 
 /* ---- decoding the written trace back --------------------------------------------------- */
 
@@ -182,14 +183,8 @@ static void compare_with_json(const char *json, const char *proto) {
   decoded *d = decode(proto);
 
   /* expected slices from the JSON, ns the way Perfetto's JSON importer computes */
-  FILE *fp = fopen(json, "rb");
-  assert_non_null(fp);
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  rewind(fp);
-  char *text = calloc((size_t)n + 1, 1);
-  assert_int_equal(fread(text, 1, (size_t)n, fp), (size_t)n);
-  fclose(fp);
+  char *text = sl_test_read_file(json, NULL);
+  assert_non_null(text);
   cJSON *root = cJSON_Parse(text);
   free(text);
   dslice *want = calloc(4096, sizeof *want);

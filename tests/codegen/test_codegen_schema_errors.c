@@ -18,22 +18,12 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "sl_test_file.h"
 
 static const char *gen_path;
 static const char *FILES[] = {"records", "phases", "lanes", "levels", "platforms", "dtypes"};
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  size_t got = fread(s, 1, (size_t)n, f);
-  s[got] = '\0';
-  fclose(f);
-  return s;
-}
+static char *slurp(const char *path) { return sl_test_read_file(path, NULL); }
 
 static void spit(const char *path, const char *text) {
   FILE *f = fopen(path, "wb");

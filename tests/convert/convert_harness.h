@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sl_convert.h"
+#include "sl_test_file.h"
 
 /* Make and enter a fresh scratch directory; returns its malloc'd path. */
 static inline char *h_scratch(const char *tag) {
@@ -40,22 +41,7 @@ static inline void h_cleanup(char *dir) {
   free(dir);
 }
 
-static inline char *h_read(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  if (b) b[n] = 0;
-  if (len) *len = (size_t)n;
-  return b;
-}
+static inline char *h_read(const char *path, size_t *len) { return sl_test_read_file(path, len); }
 
 static inline int h_write(const char *path, const char *text) {
   FILE *f = fopen(path, "wb");

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "sl_test_file.h"
 
 static const char *g_swimlane; /* path of the binary under test */
 
@@ -44,15 +45,8 @@ static int sh(char **out, const char *fmt, ...) {
 }
 
 static cJSON *load_json(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  char *s = malloc((size_t)n + 1);
-  size_t got = fread(s, 1, (size_t)n, f);
-  s[got] = '\0';
-  fclose(f);
+  char *s = sl_test_read_file(path, NULL);
+  if (!s) return NULL;
   cJSON *j = cJSON_Parse(s);
   free(s);
   return j;

@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
+#include "sl_test_file.h"
 
 static const char *swimlane;
 static char fixtures[4096];
@@ -61,15 +62,8 @@ static char *path_after(const result *r, const char *marker) {
 }
 
 static cJSON *load(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) fail_msg("cannot open %s", path);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  char *s = malloc((size_t)n + 1);
-  assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-  s[n] = '\0';
-  fclose(f);
+  char *s = sl_test_read_file(path, NULL);
+  if (!s) fail_msg("cannot read %s", path);
   cJSON *doc = cJSON_Parse(s);
   free(s);
   assert_non_null(doc);
@@ -406,14 +400,8 @@ static void test_smoke_build_fails(void **state) {
 }
 
 static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  char *s = calloc(1, (size_t)n + 1);
-  assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-  fclose(f);
+  char *s = sl_test_read_file(path, NULL);
+  assert_non_null(s);
   return s;
 }
 

@@ -22,22 +22,14 @@
 #include "sl_fingerprint.h"
 #include "sl_platforms.h"
 #include "swimlane_capture.pb-c.h"
+#include "sl_test_file.h"
 
 static const harness_cfg hc = {.sched_threads = 1, .cores_per_thread = 2, .tasks_per_core = 5,
                                .phases_per_round = 2, .orch_submits = 3, .fin_before_commit = 1};
 
 static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
+  char *buf = sl_test_read_file(path, len);
   assert_non_null(buf);
-  assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-  buf[n] = '\0';
-  fclose(f);
-  if (len) *len = (size_t)n;
   return buf;
 }
 

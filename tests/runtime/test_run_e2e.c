@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "sl_test_file.h"
 
 typedef struct expect {
   const char *workload, *kase;
@@ -41,18 +42,7 @@ static const expect cases[] = {
     {"paged_attention", "ctx_lens", 12, 15, 0, 0, NULL, 75},
 };
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  size_t got = fread(b, 1, (size_t)n, f);
-  b[got] = 0;
-  fclose(f);
-  return b;
-}
+static char *slurp(const char *path) { return sl_test_read_file(path, NULL); }
 
 static cJSON *load_json(const char *dir, const char *name) {
   char p[1024];
