@@ -12,5 +12,6 @@ int sl_cmd_convert(int argc, char **argv);        /* tools/convert              
 int sl_cmd_check_trace(int argc, char **argv);    /* tools/check                    */
 int sl_cmd_sched_overhead(int argc, char **argv); /* tools/overhead                 */
 int sl_cmd_l0(int argc, char **argv);             /* tools/l0                       */
+int sl_cmd_diff(int argc, char **argv);           /* tools/diff                     */
 
 #endif

@@ -31,12 +31,16 @@ typedef struct subcommand {
 #ifndef SL_HAVE_L0
 #define sl_cmd_l0 NULL
 #endif
+#ifndef SL_HAVE_DIFF
+#define sl_cmd_diff NULL
+#endif
 
 static const subcommand commands[] = {
     {"run", sl_cmd_run, "run a workload on the simulated chip and capture it"},
     {"convert", sl_cmd_convert, "convert a capture to a Perfetto trace"},
     {"sched-overhead", sl_cmd_sched_overhead, "scheduler-overhead analysis of a capture"},
     {"check-trace", sl_cmd_check_trace, "validate a Chrome-JSON or Perfetto protobuf trace"},
+    {"diff", sl_cmd_diff, "compare two captures: what got slower, where, is it real"},
     {"l0", sl_cmd_l0, "replay one task under the pipe model (core swimlane)"},
     {"schema", sl_cmd_schema, "summarize the schema: records, phases, lanes, levels"},
 };

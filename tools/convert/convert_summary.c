@@ -96,13 +96,19 @@ static const char *level_desc(int level) {
   }
 }
 
-void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m) {
+/* Time bounds of the run seen while accumulating. */
+typedef struct span {
+  double min_disp, max_fin, min_core, max_core;
+} span;
+
+/* One pass over the task rows: per-function sums (first-appearance order) and the
+** run's bounds. Shared by the table below and sl_convert_func_stats. */
+static void accumulate(const sl_capture *c, fmap *fm, span *sp) {
   int has_timing = c->level >= 2;
-  fmap fm = {0};
   double min_disp = INFINITY, max_fin = -INFINITY, min_core = INFINITY, max_core = -INFINITY;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
-    fstat *f = fmap_get(&fm, t->func_id);
+    fstat *f = fmap_get(fm, t->func_id);
     if (!f) break;
     f->count++;
     f->sum_exec += t->duration_us;
@@ -123,6 +129,37 @@ void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const s
     if (t->receive_us < min_core) min_core = t->receive_us;
     if (t->end_us > max_core) max_core = t->end_us;
   }
+  *sp = (span){min_disp, max_fin, min_core, max_core};
+}
+
+sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n) {
+  fmap fm = {0};
+  span sp;
+  accumulate(c, &fm, &sp);
+  sl_func_stat *v = fm.n ? calloc(fm.n, sizeof *v) : NULL;
+  *n = v ? fm.n : 0;
+  if (v) qsort(fm.v, fm.n, sizeof *fm.v, by_func);
+  for (size_t i = 0; i < *n; i++) {
+    const fstat *f = &fm.v[i];
+    v[i] = (sl_func_stat){.func_id = f->func_id, .count = f->count, .sum_exec = f->sum_exec,
+                          .sum_latency = f->total_latency, .sum_head = f->sum_head,
+                          .sum_tail = f->sum_tail, .sum_prop = f->sum_prop,
+                          .sum_local = f->sum_local, .n_head = f->n_head, .n_prop = f->n_prop,
+                          .n_local = f->n_local};
+  }
+  free(fm.v);
+  free(fm.keys);
+  free(fm.idx);
+  return v;
+}
+
+void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m) {
+  int has_timing = c->level >= 2;
+  fmap fm = {0};
+  span sp;
+  accumulate(c, &fm, &sp);
+  double min_disp = sp.min_disp, max_fin = sp.max_fin, min_core = sp.min_core,
+         max_core = sp.max_core;
   /* TOTAL latency sums groups in first-appearance order, exec in id order */
   double total_latency = 0;
   uint64_t total_count = 0;

@@ -37,6 +37,17 @@ typedef struct sl_convert_result {
 int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, sl_rules *r,
                     sl_trace_sink *sink, const sl_convert_opts *o, sl_convert_result *res);
 
+/* Per-function sums over a capture's task rows: the numbers of the table below
+** (head / tail / latency only at level >= 2, in n_head rows). */
+typedef struct sl_func_stat {
+  int64_t func_id;
+  uint64_t count;                 /* task rows */
+  double sum_exec, sum_latency, sum_head, sum_tail, sum_prop, sum_local;
+  uint64_t n_head, n_prop, n_local;
+} sl_func_stat;
+/* Sorted by func_id, malloc'd; *n = 0 and NULL when there are no rows or no memory. */
+sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n);
+
 /* The per-function statistics table and the lines after it (anchor-converter §14). */
 void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m);
 

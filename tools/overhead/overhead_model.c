@@ -500,22 +500,31 @@ static int compute_critical(const ids *I, const sl_deps *d, double w0, sl_oh_cri
   double path_start = I->rows[cur].start_min;
   uint8_t *seen = calloc(I->n, 1);
   if (!seen) return -1;
+  size_t cap_steps = 0;
   for (;;) {
     const idrow *r = &I->rows[cur];
     seen[cur] = 1;
+    sl_oh_cp_step *st = SL_PUSH(cp->steps, cp->n_steps, cap_steps);
+    if (!st) {
+      free(seen);
+      return -1;
+    }
     double ex = r->end_max - r->start_min;
-    cp->exec += ex > 0.0 ? ex : 0.0;
+    *st = (sl_oh_cp_step){.task_id = r->id, .exec = ex > 0.0 ? ex : 0.0};
+    cp->exec += st->exec;
     int has;
     size_t gate = 0;
     double pend = ready_of(I, d, r, &has, &gate);
     if (!has || seen[gate]) { /* root (a cycle in a malformed DAG also ends the walk) */
       double h = r->start_min - r->disp_min;
-      cp->sched += h > 0.0 ? h : 0.0;
+      st->sched = h > 0.0 ? h : 0.0;
+      cp->sched += st->sched;
       if (r->start_min < path_start) path_start = r->start_min;
       break;
     }
     double s = r->start_min - pend;
-    cp->sched += s > 0.0 ? s : 0.0;
+    st->sched = s > 0.0 ? s : 0.0;
+    cp->sched += st->sched;
     cp->hops++;
     cur = gate;
     if (I->rows[cur].start_min < path_start) path_start = I->rows[cur].start_min;
@@ -582,5 +591,6 @@ void sl_oh_report_free(sl_oh_report *r) {
   free(r->heads);
   free(r->tails);
   free(r->threads);
+  free(r->cp.steps);
   memset(r, 0, sizeof *r);
 }

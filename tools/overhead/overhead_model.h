@@ -49,10 +49,18 @@ typedef struct sl_oh_thread {
 } sl_oh_thread;
 
 /* Part 6. */
+typedef struct sl_oh_cp_step {
+  uint64_t task_id;
+  double sched;   /* clamped wait before it: start - gating predecessor's end (root: start - dispatch) */
+  double exec;    /* clamped end - start of the task (all its rows) */
+} sl_oh_cp_step;
+
 typedef struct sl_oh_critical {
   int found;
   size_t hops;
   double span, sched, exec;
+  size_t n_steps;          /* hops + 1: the path, from the last-finishing task back to its root */
+  sl_oh_cp_step *steps;
 } sl_oh_critical;
 
 typedef struct sl_oh_report {

@@ -219,6 +219,10 @@ static int on_scalar(parser *p, const scalar *v) {
       return want_i64(p, v, &raw->clock);
     }
     if (key_is(f, "num_cores")) return v->t == T_NULL ? 1 : want_i64(p, v, &c->num_cores);
+    /* identity only: a non-string value is ignored, not an error */
+    if (key_is(f, "platform")) return v->t != T_STR || want_str(p, v, &c->platform, 0);
+    if (key_is(f, "schema_fingerprint"))
+      return v->t != T_STR || want_str(p, v, &c->schema_fingerprint, 0);
     if (key_is(f, "orchestrator_source")) {
       if (v->t == T_STR && v->len == 4 && memcmp(v->s, "host", 4) == 0) raw->host_mode = 1;
       return 1;

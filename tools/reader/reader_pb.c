@@ -41,7 +41,9 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
         return -1;
     for (size_t i = 0; i < md->n_core_to_thread; i++) c->core_to_thread[i] = md->core_to_thread[i];
     c->task_producer = intern_opt(c, md->task_producer);
+    c->platform = intern_opt(c, md->platform);
   }
+  c->schema_fingerprint = intern_opt(c, m->schema_fingerprint);
   /* AICore rows: stream by stream */
   for (size_t s = 0; s < m->n_aicore_tasks; s++) {
     const Swimlane__AicoreTaskStream *st = m->aicore_tasks[s];

@@ -216,6 +216,11 @@ typedef struct sl_capture {
   sl_unmatched *unmatched;     /* per core, first-drop order */
   size_t n_warnings;
   char **warnings;             /* formatted, without a "Warning: " prefix */
+
+  /* identity from metadata (SL_STR_NONE when absent): lets a consumer refuse to
+  ** compare captures of different platforms or schema layouts */
+  sl_str platform;             /* metadata.platform, e.g. "a2a3sim" */
+  sl_str schema_fingerprint;   /* the writer's SL_SCHEMA_FINGERPRINT */
 } sl_capture;
 
 static inline const char *sl_str_get(const sl_capture *c, sl_str s) {

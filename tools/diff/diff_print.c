@@ -1,0 +1,225 @@
+/*
+** diff_print.c — the diff report, top to bottom: matching, makespan, functions by
+** contribution, scheduler phases, orchestrator submits, critical paths. As text for
+** a reader, or as JSON (the same numbers) for a script.
+*/
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl_diff.h"
+#include "sl_levels.h"
+
+static const char *rule_text(sl_match_rule r) {
+  return r == SL_MATCH_ID ? "by (func_id, task id)"
+                          : "by (func_id, position in the DAG) - the graphs differ";
+}
+
+/* '*' beyond noise, '~' within it, '?' not testable */
+static char mark(const sl_delta *d) { return d->significant < 0 ? '?' : d->significant ? '*' : '~'; }
+
+/* "+12.34 (+5.1%)*" into buf */
+static const char *cell(char *buf, size_t n, const sl_delta *d) {
+  if (isnan(d->delta)) {
+    snprintf(buf, n, "-");
+    return buf;
+  }
+  if (isnan(d->pct))
+    snprintf(buf, n, d->delta != 0.0 ? "%+.2f (new)%c" : "%+.2f%c", d->delta, mark(d));
+  else
+    snprintf(buf, n, "%+.2f (%+.1f%%)%c", d->delta, d->pct, mark(d));
+  return buf;
+}
+
+static void print_path(FILE *out, const char *tag, const sl_diff_path *p) {
+  fprintf(out, "  %-4s %zu task%s, span %.2f us:", tag, p->n, p->n == 1 ? "" : "s", p->span);
+  for (size_t i = 0; i < p->n; i++) fprintf(out, "%s%s", i ? " -> " : " ", p->steps[i].label);
+  fputc('\n', out);
+}
+
+static void print_funcs(FILE *out, const sl_diff_report *rep) {
+  char c[5][48];
+  fprintf(out, "\nFunctions, by contribution to the makespan delta%s (us; avg per task row):\n",
+          rep->has_deps ? "" : " (no deps.json: by total Exec delta)");
+  fprintf(out, "  %-14s %9s  %-20s %-20s %-20s %-20s %-20s\n", "Function", "rows", "On path",
+          "Exec", "Latency", "Head OH", "Tail OH");
+  for (size_t i = 0; i < rep->n_funcs; i++) {
+    const sl_diff_func_row *f = &rep->funcs[i];
+    char rows[32];
+    snprintf(rows, sizeof rows, "%llu/%llu", (unsigned long long)f->count_base,
+             (unsigned long long)f->count_cur);
+    for (int m = 0; m < SL_FM_COUNT; m++) cell(c[m], sizeof c[m], &f->m[m]);
+    fprintf(out, "  %-14s %9s  %-20s %-20s %-20s %-20s %-20s\n", f->name, rows, c[SL_FM_CONTRIB],
+            c[SL_FM_EXEC], c[SL_FM_LATENCY], c[SL_FM_HEAD], c[SL_FM_TAIL]);
+  }
+  if (rep->has_deps)
+    fprintf(out, "  %-14s %9s  %+.2f (base %.2f, new %.2f: lead-in, tail, overlap)\n", "(off path)",
+            "", rep->other_cur - rep->other_base, rep->other_base, rep->other_cur);
+}
+
+static void print_named(FILE *out, const sl_diff_named_row *r) {
+  char t[48], n[48];
+  fprintf(out, "  %-20s %12.2f %12.2f  %-22s %-18s\n", r->name, r->total.base, r->total.cur,
+          cell(t, sizeof t, &r->total), cell(n, sizeof n, &r->count));
+}
+
+void sl_diff_print_text(FILE *out, const sl_diff_report *rep, const sl_diff_run *base,
+                        const sl_diff_run *cur) {
+  const sl_diff_match *m = &rep->match;
+  fprintf(out, "swimlane diff\n  base: %s (level %d%s)\n  new:  %s (level %d%s)\n", base->path,
+          base->cap->level, rep->n_base > 1 ? ", first of a set" : "", cur->path, cur->cap->level,
+          rep->n_cur > 1 ? ", first of a set" : "");
+  if (rep->n_base > 1 || rep->n_cur > 1)
+    fprintf(out, "  captures: %zu base, %zu new\n", rep->n_base, rep->n_cur);
+  fprintf(out, "Tasks matched %s: %zu matched, %zu appeared, %zu disappeared\n",
+          rule_text(m->rule), m->n_pairs, m->appeared, m->disappeared);
+  char buf[64];
+  fprintf(out, "\nMakespan: %.2f us -> %.2f us  %s", rep->makespan.base, rep->makespan.cur,
+          cell(buf, sizeof buf, &rep->makespan));
+  if (!isnan(rep->makespan.spread)) fprintf(out, "  (spread +-%.2f us)", rep->makespan.spread);
+  fputc('\n', out);
+  print_funcs(out, rep);
+  if (rep->has_phases) {
+    fprintf(out, "\nScheduler phases (us summed over every thread):\n  %-20s %12s %12s  %-22s %-18s\n",
+            "phase", "base", "new", "delta", "records");
+    for (size_t i = 0; i < rep->n_phases; i++) print_named(out, &rep->phases[i]);
+  } else {
+    fprintf(out, "\nScheduler phases: not recorded below level %u (this diff: level %d)\n",
+            SL_MIN_LEVEL_SCHED_PHASE, rep->level);
+  }
+  if (rep->has_orch) {
+    fprintf(out, "\nOrchestrator (us summed over every submit):\n");
+    print_named(out, &rep->orch);
+  }
+  if (rep->has_deps) {
+    fputs("\nCritical path (makespan-determining chain, root first):\n", out);
+    print_path(out, "base", &rep->path_base);
+    print_path(out, "new", &rep->path_cur);
+    if (rep->n_moved) fputs("  moved most (new - base):\n", out);
+    for (size_t i = 0; i < rep->n_moved; i++)
+      fprintf(out, "    %-24s exec %+9.2f us   start %+9.2f us\n", rep->moved[i].label,
+              rep->moved[i].d_exec, rep->moved[i].d_start);
+  } else {
+    fputs("\nCritical path: needs deps.json beside both captures (run with --enable-dep-gen)\n",
+          out);
+  }
+  fprintf(out, "\n* beyond run-to-run noise (Welch t-test, p < %.2f); ~ within noise; "
+               "? one sample per side (repeat captures: diff BASE... -- NEW...)\n",
+          SL_DIFF_ALPHA);
+}
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+static void num(cJSON *o, const char *k, double v) {
+  if (isfinite(v)) cJSON_AddNumberToObject(o, k, v);
+  else cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *delta_json(const sl_delta *d) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  num(o, "base", d->base);
+  num(o, "new", d->cur);
+  num(o, "delta", d->delta);
+  num(o, "pct", d->pct);
+  num(o, "spread", d->spread);
+  num(o, "p", d->p);
+  if (d->significant < 0) cJSON_AddNullToObject(o, "significant");
+  else cJSON_AddBoolToObject(o, "significant", d->significant);
+  cJSON_AddNumberToObject(o, "samples_base", (double)d->nb);
+  cJSON_AddNumberToObject(o, "samples_new", (double)d->nn);
+  return o;
+}
+
+static cJSON *named_json(const sl_diff_named_row *r) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  cJSON_AddStringToObject(o, "name", r->name);
+  cJSON_AddItemToObject(o, "total_us", delta_json(&r->total));
+  cJSON_AddItemToObject(o, "records", delta_json(&r->count));
+  return o;
+}
+
+static cJSON *path_json(const sl_diff_path *p) {
+  cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
+  if (!o || !a) {
+    cJSON_Delete(o);
+    cJSON_Delete(a);
+    return NULL;
+  }
+  num(o, "span_us", p->span);
+  for (size_t i = 0; i < p->n; i++) {
+    const sl_diff_path_step *s = &p->steps[i];
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "task", s->label);
+    cJSON_AddNumberToObject(e, "func_id", (double)s->func_id);
+    num(e, "sched_us", s->sched);
+    num(e, "exec_us", s->exec);
+    cJSON_AddBoolToObject(e, "matched", s->matched);
+    if (s->matched) {
+      num(e, "d_start_us", s->d_start);
+      num(e, "d_exec_us", s->d_exec);
+    }
+    cJSON_AddItemToArray(a, e);
+  }
+  cJSON_AddItemToObject(o, "tasks", a);
+  return o;
+}
+
+static void add_funcs(cJSON *root, const sl_diff_report *rep) {
+  cJSON *fa = cJSON_AddArrayToObject(root, "functions");
+  for (size_t i = 0; fa && i < rep->n_funcs; i++) {
+    const sl_diff_func_row *f = &rep->funcs[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "func_id", (double)f->func_id);
+    cJSON_AddStringToObject(o, "name", f->name);
+    cJSON_AddNumberToObject(o, "rows_base", (double)f->count_base);
+    cJSON_AddNumberToObject(o, "rows_new", (double)f->count_cur);
+    for (int m = 0; m < SL_FM_COUNT; m++)
+      cJSON_AddItemToObject(o, sl_func_metric_names[m], delta_json(&f->m[m]));
+    cJSON_AddItemToArray(fa, o);
+  }
+}
+
+int sl_diff_print_json(FILE *out, const sl_diff_report *rep, const sl_diff_run *base,
+                       const sl_diff_run *cur) {
+  cJSON *root = cJSON_CreateObject();
+  if (!root) return -1;
+  cJSON_AddStringToObject(root, "base", base->path);
+  cJSON_AddStringToObject(root, "new", cur->path);
+  cJSON_AddNumberToObject(root, "captures_base", (double)rep->n_base);
+  cJSON_AddNumberToObject(root, "captures_new", (double)rep->n_cur);
+  cJSON_AddNumberToObject(root, "level", rep->level);
+  cJSON *mt = cJSON_AddObjectToObject(root, "matching");
+  if (mt) {
+    cJSON_AddStringToObject(mt, "rule", rep->match.rule == SL_MATCH_ID ? "id" : "dag_position");
+    cJSON_AddNumberToObject(mt, "matched", (double)rep->match.n_pairs);
+    cJSON_AddNumberToObject(mt, "appeared", (double)rep->match.appeared);
+    cJSON_AddNumberToObject(mt, "disappeared", (double)rep->match.disappeared);
+  }
+  cJSON_AddItemToObject(root, "makespan_us", delta_json(&rep->makespan));
+  add_funcs(root, rep);
+  if (rep->has_phases) {
+    cJSON *pa = cJSON_AddArrayToObject(root, "scheduler_phases");
+    for (size_t i = 0; pa && i < rep->n_phases; i++)
+      cJSON_AddItemToArray(pa, named_json(&rep->phases[i]));
+  }
+  if (rep->has_orch) cJSON_AddItemToObject(root, "orchestrator", named_json(&rep->orch));
+  if (rep->has_deps) {
+    cJSON *cp = cJSON_AddObjectToObject(root, "critical_path");
+    if (cp) {
+      cJSON_AddItemToObject(cp, "base", path_json(&rep->path_base));
+      cJSON_AddItemToObject(cp, "new", path_json(&rep->path_cur));
+      num(cp, "off_path_base_us", rep->other_base);
+      num(cp, "off_path_new_us", rep->other_cur);
+    }
+  }
+  char *s = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (!s) return -1;
+  fputs(s, out);
+  fputc('\n', out);
+  free(s);
+  return 0;
+}

@@ -1,0 +1,233 @@
+/*
+** diff_trace.c — the diff trace: both runs on one time axis (each from its own
+** capture start) as sibling process groups "base / ..." and "new / ...", a flow from
+** each matched task's slice to its partner, and a counter of (new - base) busy cores.
+** Written through the converter's trace sinks, so JSON and protobuf come for free.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_labels.h"
+#include "sl_diff.h"
+
+enum { PID_WORKER = 1, PID_SCHED = 2, PID_ORCH = 3, PID_STRIDE = 10, PID_DIFF = 30 };
+
+/* Greedy lane packing: a slice goes on the first sub-lane that is free by its start,
+** so slices that overlap in the data never overlap on a lane. */
+typedef struct lanes {
+  double *last_end;
+  size_t n;
+} lanes;
+
+static int lane_for(lanes *l, double start, double end, size_t *out) {
+  for (size_t i = 0; i < l->n; i++)
+    if (l->last_end[i] <= start) {
+      l->last_end[i] = end;
+      *out = i;
+      return 0;
+    }
+  double *v = realloc(l->last_end, (l->n + 1) * sizeof *v);
+  if (!v) return -1;
+  l->last_end = v;
+  v[l->n] = end;
+  *out = l->n++;
+  return 0;
+}
+
+/* 1-based tid of sub-lane k of lane `base` (k above 0 sits in a block after every base lane) */
+static int64_t sub_tid(size_t base, size_t k) { return (int64_t)(k * 1000 + base + 1); }
+
+static void name_lane(sl_trace_sink *s, int64_t pid, int64_t tid, const char *base, size_t k) {
+  char name[96];
+  if (k) snprintf(name, sizeof name, "%s.%zu", base, k);
+  else snprintf(name, sizeof name, "%s", base);
+  sl_sink_thread_name(s, pid, tid, name);
+  sl_sink_thread_sort(s, pid, tid, tid);
+}
+
+static uint64_t slice_id(int side, size_t row) { return ((uint64_t)side << 40) + row + 1; }
+
+/* "AIC_0", "AIV_3": the core's type upper-cased, numbered within its type. */
+static void core_lane_name(const sl_capture *c, uint32_t core, char *buf, size_t n) {
+  sl_str ty = core < c->n_core_types ? c->core_types[core] : SL_STR_NONE;
+  const char *t = sl_str_get(c, ty);
+  uint32_t idx = 0;
+  for (uint32_t i = 0; i < core && i < c->n_core_types; i++) idx += c->core_types[i] == ty;
+  size_t k = 0;
+  for (; t && t[k] && k + 12 < n; k++) buf[k] = (char)(t[k] >= 'a' && t[k] <= 'z' ? t[k] - 32 : t[k]);
+  snprintf(buf + k, n - k, "%s_%u", k ? "" : "CORE", t ? idx : core);
+}
+
+/* Worker View: one slice per task row on its core (tid kept in row_tid for the flows). */
+static int emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64_t pid,
+                        int64_t *row_tid) {
+  const sl_capture *c = r->cap;
+  size_t ncores = 0;
+  for (size_t i = 0; i < c->n_tasks; i++)
+    if (c->tasks[i].core_id + 1u > ncores) ncores = c->tasks[i].core_id + 1u;
+  lanes *per = calloc(ncores ? ncores : 1, sizeof *per);
+  if (!per) return -1;
+  int rc = 0;
+  for (size_t i = 0; i < c->n_tasks && rc == 0; i++) {
+    const sl_task *t = &c->tasks[i];
+    size_t k, before = per[t->core_id].n;
+    if ((rc = lane_for(&per[t->core_id], t->start_us, t->end_us, &k)) != 0) break;
+    row_tid[i] = sub_tid(t->core_id, k);
+    if (per[t->core_id].n != before) {
+      char lane[64];
+      core_lane_name(c, t->core_id, lane, sizeof lane);
+      name_lane(s, pid, row_tid[i], lane, k);
+    }
+    char fname[64];
+    char *label = sl_task_label(sl_diff_func_name(r, t->func_id, fname), t->task_id, 0);
+    sl_arg args[] = {SL_ARG_I("func_id", t->func_id), SL_ARG_U("task_id", t->task_id)};
+    sl_slice ev = {.pid = pid, .tid = row_tid[i], .ts = t->start_us, .dur = t->duration_us,
+                   .name = label ? label : fname, .cat = "task", .has_id = 1,
+                   .id = slice_id(side, i), .args = args, .nargs = 2};
+    sl_sink_slice(s, &ev);
+    free(label);
+  }
+  for (size_t i = 0; i < ncores; i++) free(per[i].last_end);
+  free(per);
+  return rc;
+}
+
+/* Scheduler phases per thread and orchestrator submits per thread, packed. */
+static int emit_stream(sl_trace_sink *s, int64_t pid, size_t lane, const char *lane_name,
+                       const sl_capture *c, size_t first, size_t count, int orch) {
+  lanes l = {0};
+  int rc = 0;
+  for (size_t i = first; i < first + count && rc == 0; i++) {
+    double a = orch ? c->orch[i].start_us : c->phases[i].start_us;
+    double b = orch ? c->orch[i].end_us : c->phases[i].end_us;
+    if (!orch && (c->phases[i].flags & (SL_PH_RETIRED | SL_PH_UNKNOWN))) continue;
+    if (b < a) b = a;
+    size_t k;
+    size_t before = l.n;
+    if ((rc = lane_for(&l, a, b, &k)) != 0) break;
+    if (l.n != before) name_lane(s, pid, sub_tid(lane, k), lane_name, k);
+    char tl[32], name[64];
+    if (orch) snprintf(name, sizeof name, "submit(%s)", sl_tdisp(tl, c->orch[i].task_id));
+    const char *nm = orch ? name : sl_str_get(c, c->phases[i].phase);
+    sl_slice ev = {.pid = pid, .tid = sub_tid(lane, k), .ts = a, .dur = b - a,
+                   .name = nm ? nm : "phase", .cat = orch ? "orchestrator" : "scheduler"};
+    sl_sink_slice(s, &ev);
+  }
+  free(l.last_end);
+  return rc;
+}
+
+static int emit_run(sl_trace_sink *s, const sl_diff_run *r, int side, int64_t *row_tid) {
+  const char *tag = side ? "new" : "base";
+  int64_t base = side * PID_STRIDE;
+  char name[160];
+  const char *views[] = {"Worker View", "Scheduler", "Orchestrator"};
+  const sl_capture *c = r->cap;
+  int present[3] = {1, c->n_streams > 0, c->n_orch_threads > 0};
+  for (int v = 0; v < 3; v++) {
+    if (!present[v]) continue;
+    snprintf(name, sizeof name, "%s / %s (%s)", tag, views[v], r->path);
+    sl_sink_process_name(s, base + PID_WORKER + v, name);
+    sl_sink_process_sort(s, base + PID_WORKER + v, base + PID_WORKER + v);
+  }
+  if (emit_workers(s, r, side, base + PID_WORKER, row_tid) != 0) return -1;
+  for (size_t t = 0; t < c->n_streams; t++) {
+    snprintf(name, sizeof name, "Sched_%zu", t);
+    if (emit_stream(s, base + PID_SCHED, t, name, c, c->streams[t].first, c->streams[t].count, 0))
+      return -1;
+  }
+  for (size_t t = 0; t < c->n_orch_threads; t++) {
+    snprintf(name, sizeof name, "Orch_%zu", t);
+    if (emit_stream(s, base + PID_ORCH, t, name, c, c->orch_threads[t].first,
+                    c->orch_threads[t].count, 1))
+      return -1;
+  }
+  return 0;
+}
+
+/* One end of a matched-task flow: the middle of the task's first row. */
+typedef struct flow_end {
+  int side;
+  size_t row;
+  double mid;
+} flow_end;
+
+static flow_end end_of(const sl_diff_run *r, int side, size_t task) {
+  size_t row = r->tasks[task].first_row;
+  const sl_task *t = &r->cap->tasks[row];
+  return (flow_end){side, row, t->start_us + t->duration_us / 2};
+}
+
+/* A flow between the two slices of each matched task, from the earlier to the later. */
+static void emit_flows(sl_trace_sink *s, const sl_diff_run *b, const sl_diff_run *n,
+                       const sl_diff_match *m, int64_t *const tids[2]) {
+  for (size_t i = 0; i < m->n_pairs; i++) {
+    flow_end e[2] = {end_of(b, 0, m->pairs[i][0]), end_of(n, 1, m->pairs[i][1])};
+    int first = e[1].mid < e[0].mid;
+    const flow_end *src = &e[first], *dst = &e[!first];
+    sl_flow fs = {.phase = 's', .id = i + 1, .name = "matched", .cat = "diff",
+                  .pid = src->side * PID_STRIDE + PID_WORKER, .tid = tids[src->side][src->row],
+                  .ts = src->mid, .has_bind_id = 1, .bind_id = slice_id(src->side, src->row)};
+    sl_flow ff = {.phase = 'f', .id = i + 1, .name = "matched", .cat = "diff",
+                  .pid = dst->side * PID_STRIDE + PID_WORKER, .tid = tids[dst->side][dst->row],
+                  .ts = dst->mid, .bp_enclosing = 1, .has_bind_id = 1,
+                  .bind_id = slice_id(dst->side, dst->row)};
+    sl_sink_flow(s, &fs);
+    sl_sink_flow(s, &ff);
+  }
+}
+
+/* Busy-core step function of both runs on the shared axis. */
+typedef struct busy_ev {
+  double t;
+  int side, step;
+} busy_ev;
+
+static int cmp_busy(const void *a, const void *b) {
+  const busy_ev *p = a, *q = b;
+  if (p->t != q->t) return p->t < q->t ? -1 : 1;
+  return p->step - q->step; /* ends before starts at one instant */
+}
+
+static int emit_busy(sl_trace_sink *s, const sl_diff_run *b, const sl_diff_run *n) {
+  size_t total = 2 * (b->cap->n_tasks + n->cap->n_tasks), k = 0;
+  busy_ev *ev = malloc((total ? total : 1) * sizeof *ev);
+  if (!ev) return -1;
+  for (int side = 0; side < 2; side++) {
+    const sl_capture *c = side ? n->cap : b->cap;
+    for (size_t i = 0; i < c->n_tasks; i++) {
+      ev[k++] = (busy_ev){c->tasks[i].start_us, side, +1};
+      ev[k++] = (busy_ev){c->tasks[i].end_us, side, -1};
+    }
+  }
+  qsort(ev, k, sizeof *ev, cmp_busy);
+  sl_sink_process_name(s, PID_DIFF, "diff / busy cores");
+  sl_sink_process_sort(s, PID_DIFF, PID_DIFF);
+  int64_t busy[2] = {0, 0};
+  for (size_t i = 0; i < k; i++) {
+    busy[ev[i].side] += ev[i].step;
+    if (i + 1 < k && ev[i + 1].t == ev[i].t) continue; /* one sample per instant */
+    sl_arg args[] = {SL_ARG_I("new - base", busy[1] - busy[0]), SL_ARG_I("base", busy[0]),
+                     SL_ARG_I("new", busy[1])};
+    sl_counter c = {.pid = PID_DIFF, .tid = PID_DIFF, .ts = ev[i].t, .name = "busy cores",
+                    .cat = "diff", .args = args, .nargs = 3};
+    sl_sink_counter(s, &c);
+  }
+  free(ev);
+  return 0;
+}
+
+int sl_diff_trace_emit(sl_trace_sink *sink, const sl_diff_run *base, const sl_diff_run *cur,
+                       const sl_diff_match *m) {
+  int64_t *tids[2] = {malloc((base->cap->n_tasks + 1) * sizeof(int64_t)),
+                      malloc((cur->cap->n_tasks + 1) * sizeof(int64_t))};
+  int rc = -1;
+  if (tids[0] && tids[1] && emit_run(sink, base, 0, tids[0]) == 0 &&
+      emit_run(sink, cur, 1, tids[1]) == 0) {
+    emit_flows(sink, base, cur, m, tids);
+    rc = emit_busy(sink, base, cur);
+  }
+  free(tids[0]);
+  free(tids[1]);
+  return rc;
+}
