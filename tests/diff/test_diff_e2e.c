@@ -19,40 +19,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sl_test_file.h"
+
 static const char *g_swimlane;
 static char g_tmp[256];
 static char g_base[512], g_new[512], g_l1[512];
 
 /* Run "swimlane <args>", stdout into *out and stderr into *err (either may be NULL). */
 static int sh(char **out, char **err, const char *fmt, ...) {
-  char args[4096], cmd[8192], ef[300];
+  char args[4096], cmd[8192], of[300], ef[300];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(args, sizeof args, fmt, ap);
   va_end(ap);
+  snprintf(of, sizeof of, "%s/stdout.txt", g_tmp);
   snprintf(ef, sizeof ef, "%s/stderr.txt", g_tmp);
-  snprintf(cmd, sizeof cmd, "'%s' %s 2>'%s'", g_swimlane, args, ef);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  size_t cap = 1 << 16, len = 0, n;
-  char *buf = malloc(cap);
-  while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-    len += n;
-    if (cap - len < 4096) buf = realloc(buf, cap *= 2);
-  }
-  buf[len] = '\0';
-  int st = pclose(p);
-  if (out) *out = buf;
-  else free(buf);
-  if (err) {
-    FILE *f = fopen(ef, "r");
-    assert_non_null(f);
-    char *e = calloc(1, 1 << 16);
-    size_t k = fread(e, 1, (1 << 16) - 1, f);
-    e[k] = '\0';
-    fclose(f);
-    *err = e;
-  }
+  snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", g_swimlane, args, of, ef);
+  int st = system(cmd);
+  if (out) assert_non_null(*out = sl_test_read_file(of, NULL));
+  if (err) assert_non_null(*err = sl_test_read_file(ef, NULL));
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

@@ -9,9 +9,10 @@
 
 #include "sl_base.h"
 #include "sl_diff.h"
+#include "sl_levels.h"
 
 static void usage(FILE *out) {
-  fputs("usage: swimlane diff BASE NEW [options]\n"
+  fprintf(out, "usage: swimlane diff BASE NEW [options]\n"
         "       swimlane diff BASE... -- NEW... [options]\n"
         "\n"
         "Compare captures (chip_swimlane_records.json or .pb, with a sibling deps.json and\n"
@@ -21,11 +22,11 @@ static void usage(FILE *out) {
         "  -o, --output OUT       write the diff trace (both runs on one time axis)\n"
         "  --format FMT           report as text (default) or json; 'proto' = protobuf trace\n"
         "  --trace-format FMT     diff trace as json (default; .pftrace/.pb names: proto) or proto\n"
-        "  --phases               require the scheduler-phase section (level >= 3 captures)\n"
+        "  --phases               require the scheduler-phase section (level >= %u captures)\n"
         "  --fail-if BOUND        exit 1 when a delta exceeds BOUND (repeatable):\n"
-        "                         makespan>5%  MATMUL>10us  MATMUL.latency>3%  '*.exec>20%'\n"
+        "                         makespan>5%%  MATMUL>10us  MATMUL.latency>3%%  '*.exec>20%%'\n"
         "                         metrics: contribution exec latency head tail (default exec)\n",
-        out);
+          SL_MIN_LEVEL_SCHED_PHASE);
 }
 
 typedef struct opts {

@@ -40,8 +40,8 @@ static void print_path(FILE *out, const char *tag, const sl_diff_path *p) {
 
 static void print_funcs(FILE *out, const sl_diff_report *rep) {
   char c[5][48];
-  fprintf(out, "\nFunctions, by contribution to the makespan delta%s (us; avg per task row):\n",
-          rep->has_deps ? "" : " (no deps.json: by total Exec delta)");
+  fprintf(out, "\nFunctions, by contribution to the makespan delta (%s; us, avg per task row):\n",
+          rep->has_deps ? "On path = Exec on the critical path" : "no deps.json: by total Exec delta");
   fprintf(out, "  %-14s %9s  %-20s %-20s %-20s %-20s %-20s\n", "Function", "rows", "On path",
           "Exec", "Latency", "Head OH", "Tail OH");
   for (size_t i = 0; i < rep->n_funcs; i++) {
@@ -53,9 +53,11 @@ static void print_funcs(FILE *out, const sl_diff_report *rep) {
     fprintf(out, "  %-14s %9s  %-20s %-20s %-20s %-20s %-20s\n", f->name, rows, c[SL_FM_CONTRIB],
             c[SL_FM_EXEC], c[SL_FM_LATENCY], c[SL_FM_HEAD], c[SL_FM_TAIL]);
   }
-  if (rep->has_deps)
-    fprintf(out, "  %-14s %9s  %+.2f (base %.2f, new %.2f: lead-in, tail, overlap)\n", "(off path)",
-            "", rep->other_cur - rep->other_base, rep->other_base, rep->other_cur);
+  if (!rep->has_deps) return;
+  fprintf(out, "  %-14s %9s  %-20s (base %.2f, new %.2f: scheduling waits before path tasks)\n",
+          "(waits)", "", cell(c[0], sizeof c[0], &rep->waits), rep->waits.base, rep->waits.cur);
+  fprintf(out, "  %-14s %9s  %-20s (base %.2f, new %.2f: lead-in, tail)\n", "(off path)", "",
+          cell(c[1], sizeof c[1], &rep->off_path), rep->off_path.base, rep->off_path.cur);
 }
 
 static void print_named(FILE *out, const sl_diff_named_row *r) {
@@ -211,8 +213,8 @@ int sl_diff_print_json(FILE *out, const sl_diff_report *rep, const sl_diff_run *
     if (cp) {
       cJSON_AddItemToObject(cp, "base", path_json(&rep->path_base));
       cJSON_AddItemToObject(cp, "new", path_json(&rep->path_cur));
-      num(cp, "off_path_base_us", rep->other_base);
-      num(cp, "off_path_new_us", rep->other_cur);
+      cJSON_AddItemToObject(cp, "waits_us", delta_json(&rep->waits));
+      cJSON_AddItemToObject(cp, "off_path_us", delta_json(&rep->off_path));
     }
   }
   char *s = cJSON_Print(root);

@@ -4,9 +4,11 @@
 ** sched-overhead model (sl_oh_compute); this file only lines the two sides up.
 **
 ** "Contribution to the makespan": the makespan-determining path of a run splits the
-** makespan into pieces, each a task's wait (sched) plus its execution; a function's
-** contribution is the sum of its pieces. The makespan delta is then exactly the sum of
-** the contribution deltas plus the delta of what lies off the path (lead-in, tail).
+** makespan into pieces: each task's execution, the scheduling wait before it, and what
+** lies off the path (lead-in, tail). A function's contribution is the execution of its
+** tasks on the path; the waits are the scheduler's, reported on their own row (a wait
+** grows when the scheduler is slow, not when the task is). The makespan delta is
+** exactly the sum of the contribution deltas, the waits delta and the off-path delta.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -60,14 +62,16 @@ static size_t find_task(const sl_diff_run *r, int64_t func, uint64_t id) {
 /* Critical path of one run (the overhead model's Part 6). */
 typedef struct run_path {
   sl_oh_report oh;
-  double on_path;   /* sum of the path's pieces */
+  double exec, waits; /* sums over the path's steps */
 } run_path;
 
 static int path_of(const sl_diff_run *r, run_path *p) {
   memset(p, 0, sizeof *p);
   if (sl_oh_compute(r->cap, r->deps, &p->oh) != 0) return -1;
-  for (size_t i = 0; i < p->oh.cp.n_steps; i++)
-    p->on_path += p->oh.cp.steps[i].sched + p->oh.cp.steps[i].exec;
+  for (size_t i = 0; i < p->oh.cp.n_steps; i++) {
+    p->exec += p->oh.cp.steps[i].exec;
+    p->waits += p->oh.cp.steps[i].sched;
+  }
   return 0;
 }
 
@@ -75,7 +79,7 @@ static double contribution(const sl_diff_run *r, const run_path *p, int64_t func
   double s = 0;
   for (size_t i = 0; i < p->oh.cp.n_steps; i++) {
     const sl_task *t = gating_row(r->cap, p->oh.cp.steps[i].task_id);
-    if (t && t->func_id == func) s += p->oh.cp.steps[i].sched + p->oh.cp.steps[i].exec;
+    if (t && t->func_id == func) s += p->oh.cp.steps[i].exec;
   }
   return s;
 }
@@ -344,6 +348,21 @@ static int build_moved(sl_diff_report *rep) {
   return 0;
 }
 
+/* Waits and off-path time per capture, each side. */
+static void path_deltas(const side *b, const side *n, sl_diff_report *rep) {
+  double wb[SL_DIFF_MAX_RUNS], wn[SL_DIFF_MAX_RUNS], ob[SL_DIFF_MAX_RUNS], on[SL_DIFF_MAX_RUNS];
+  for (size_t i = 0; i < b->n; i++) {
+    wb[i] = b->paths[i].waits;
+    ob[i] = b->runs[i].makespan - b->paths[i].exec - b->paths[i].waits;
+  }
+  for (size_t i = 0; i < n->n; i++) {
+    wn[i] = n->paths[i].waits;
+    on[i] = n->runs[i].makespan - n->paths[i].exec - n->paths[i].waits;
+  }
+  rep->waits = sl_diff_delta(wb, b->n, wn, n->n);
+  rep->off_path = sl_diff_delta(ob, b->n, on, n->n);
+}
+
 /* ---- driver ------------------------------------------------------------------------------ */
 
 static void side_free(side *s) {
@@ -422,8 +441,7 @@ int sl_diff_report_build(sl_diff_run *base, size_t nb, sl_diff_run *cur, size_t 
   if (rep->has_phases && build_phases(&b, &n, rep) != 0) goto done;
   if (rep->has_orch) named_delta(&b, &n, NULL, &rep->orch);
   if (rep->has_deps) {
-    rep->other_base = base->makespan - b.paths[0].on_path;
-    rep->other_cur = cur->makespan - n.paths[0].on_path;
+    path_deltas(&b, &n, rep);
     if (build_path(base, cur, &rep->match, 0, &b.paths[0], &rep->path_base) != 0 ||
         build_path(cur, base, &rep->match, 1, &n.paths[0], &rep->path_cur) != 0 ||
         build_moved(rep) != 0)

@@ -113,7 +113,7 @@ typedef struct sl_diff_func_row {
   int64_t func_id;
   char name[64];
   uint64_t count_base, count_cur;       /* task rows in the first capture of each side */
-  sl_delta m[SL_FM_COUNT];              /* averages per row; contribution = µs on the critical path */
+  sl_delta m[SL_FM_COUNT];              /* averages per row; contribution = Exec µs on the critical path */
 } sl_diff_func_row;
 
 typedef struct sl_diff_named_row {
@@ -144,7 +144,8 @@ typedef struct sl_diff_report {
   int has_deps;                         /* critical paths need edges on both sides */
   sl_diff_match match;                  /* first base vs first new */
   sl_delta makespan;
-  double other_base, other_cur;         /* makespan not on the critical path (lead-in, tail) */
+  sl_delta waits;                       /* critical path: scheduling waits before its tasks */
+  sl_delta off_path;                    /* makespan not on the critical path (lead-in, tail) */
   size_t n_funcs;
   sl_diff_func_row *funcs;              /* sorted by contribution delta, largest first */
   int has_phases, has_orch;
