@@ -174,7 +174,7 @@ int sl_cmd_diff(int argc, char **argv) {
   } else {
     sl_diff_print_text(stdout, &rep, &runs[0][0], &runs[1][0]);
   }
-  if (o.out) fprintf(stdout, "%sdiff trace: %s\n", strcmp(o.format, "json") ? "\n" : "", o.out);
+  if (o.out && strcmp(o.format, "json") != 0) fprintf(stdout, "\ndiff trace: %s\n", o.out);
   rc = hits > 0;
 done:
   sl_diff_report_free(&rep);

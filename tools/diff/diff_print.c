@@ -19,16 +19,18 @@ static const char *rule_text(sl_match_rule r) {
 /* '*' beyond noise, '~' within it, '?' not testable */
 static char mark(const sl_delta *d) { return d->significant < 0 ? '?' : d->significant ? '*' : '~'; }
 
-/* "+12.34 (+5.1%)*" into buf */
+/* "+12.34 (+5.1%)*", or "+12.34±0.80 (+5.1%)*" with a spread, into buf */
 static const char *cell(char *buf, size_t n, const sl_delta *d) {
   if (isnan(d->delta)) {
     snprintf(buf, n, "-");
     return buf;
   }
+  char spread[32] = "";
+  if (!isnan(d->spread)) snprintf(spread, sizeof spread, "\xc2\xb1%.2f", d->spread);
   if (isnan(d->pct))
-    snprintf(buf, n, d->delta != 0.0 ? "%+.2f (new)%c" : "%+.2f%c", d->delta, mark(d));
+    snprintf(buf, n, d->delta != 0.0 ? "%+.2f%s (new)%c" : "%+.2f%s%c", d->delta, spread, mark(d));
   else
-    snprintf(buf, n, "%+.2f (%+.1f%%)%c", d->delta, d->pct, mark(d));
+    snprintf(buf, n, "%+.2f%s (%+.1f%%)%c", d->delta, spread, d->pct, mark(d));
   return buf;
 }
 
@@ -38,32 +40,52 @@ static void print_path(FILE *out, const char *tag, const sl_diff_path *p) {
   fputc('\n', out);
 }
 
+/* Column width of a delta cell (wider with the spreads of repeated captures). */
+static int cell_width(const sl_diff_report *rep) { return rep->n_base > 1 || rep->n_cur > 1 ? 28 : 26; }
+
+/* s padded to w columns (UTF-8 aware: the plus-minus sign is 2 bytes, 1 column) and a
+** space; w = 0: the last cell, no padding */
+static void put_cell(FILE *out, const char *s, int w) {
+  int cols = 0;
+  for (const char *p = s; *p; p++) cols += (*p & 0xC0) != 0x80;
+  fputs(s, out);
+  if (!w) return;
+  for (; cols < w; cols++) fputc(' ', out);
+  fputc(' ', out);
+}
+
 static void print_funcs(FILE *out, const sl_diff_report *rep) {
-  char c[5][48];
+  char c[5][64];
+  int w = cell_width(rep);
   fprintf(out, "\nFunctions, by contribution to the makespan delta (%s; us, avg per task row):\n",
           rep->has_deps ? "On path = Exec on the critical path" : "no deps.json: by total Exec delta");
-  fprintf(out, "  %-14s %9s  %-20s %-20s %-20s %-20s %-20s\n", "Function", "rows", "On path",
-          "Exec", "Latency", "Head OH", "Tail OH");
+  fprintf(out, "  %-14s %9s  %-*s %-*s %-*s %-*s %s\n", "Function", "rows", w, "On path", w,
+          "Exec", w, "Latency", w, "Head OH", "Tail OH");
   for (size_t i = 0; i < rep->n_funcs; i++) {
     const sl_diff_func_row *f = &rep->funcs[i];
     char rows[32];
     snprintf(rows, sizeof rows, "%llu/%llu", (unsigned long long)f->count_base,
              (unsigned long long)f->count_cur);
     for (int m = 0; m < SL_FM_COUNT; m++) cell(c[m], sizeof c[m], &f->m[m]);
-    fprintf(out, "  %-14s %9s  %-20s %-20s %-20s %-20s %-20s\n", f->name, rows, c[SL_FM_CONTRIB],
-            c[SL_FM_EXEC], c[SL_FM_LATENCY], c[SL_FM_HEAD], c[SL_FM_TAIL]);
+    fprintf(out, "  %-14s %9s  ", f->name, rows);
+    for (int m = 0; m < SL_FM_COUNT; m++) put_cell(out, c[m], m + 1 < SL_FM_COUNT ? w : 0);
+    fputc('\n', out);
   }
   if (!rep->has_deps) return;
-  fprintf(out, "  %-14s %9s  %-20s (base %.2f, new %.2f: scheduling waits before path tasks)\n",
-          "(waits)", "", cell(c[0], sizeof c[0], &rep->waits), rep->waits.base, rep->waits.cur);
-  fprintf(out, "  %-14s %9s  %-20s (base %.2f, new %.2f: lead-in, tail)\n", "(off path)", "",
-          cell(c[1], sizeof c[1], &rep->off_path), rep->off_path.base, rep->off_path.cur);
+  fprintf(out, "  %-14s %9s  ", "(waits)", "");
+  put_cell(out, cell(c[0], sizeof c[0], &rep->waits), w);
+  fprintf(out, "(base %.2f, new %.2f: scheduling waits before path tasks)\n", rep->waits.base,
+          rep->waits.cur);
+  fprintf(out, "  %-14s %9s  ", "(off path)", "");
+  put_cell(out, cell(c[1], sizeof c[1], &rep->off_path), w);
+  fprintf(out, "(base %.2f, new %.2f: lead-in, tail)\n", rep->off_path.base, rep->off_path.cur);
 }
 
-static void print_named(FILE *out, const sl_diff_named_row *r) {
-  char t[48], n[48];
-  fprintf(out, "  %-20s %12.2f %12.2f  %-22s %-18s\n", r->name, r->total.base, r->total.cur,
-          cell(t, sizeof t, &r->total), cell(n, sizeof n, &r->count));
+static void print_named(FILE *out, const sl_diff_named_row *r, int w) {
+  char t[64], n[64];
+  fprintf(out, "  %-20s %12.2f %12.2f  ", r->name, r->total.base, r->total.cur);
+  put_cell(out, cell(t, sizeof t, &r->total), w + 2);
+  fprintf(out, "%s\n", cell(n, sizeof n, &r->count));
 }
 
 void sl_diff_print_text(FILE *out, const sl_diff_report *rep, const sl_diff_run *base,
@@ -77,22 +99,20 @@ void sl_diff_print_text(FILE *out, const sl_diff_report *rep, const sl_diff_run 
   fprintf(out, "Tasks matched %s: %zu matched, %zu appeared, %zu disappeared\n",
           rule_text(m->rule), m->n_pairs, m->appeared, m->disappeared);
   char buf[64];
-  fprintf(out, "\nMakespan: %.2f us -> %.2f us  %s", rep->makespan.base, rep->makespan.cur,
+  fprintf(out, "\nMakespan: %.2f us -> %.2f us  %s\n", rep->makespan.base, rep->makespan.cur,
           cell(buf, sizeof buf, &rep->makespan));
-  if (!isnan(rep->makespan.spread)) fprintf(out, "  (spread +-%.2f us)", rep->makespan.spread);
-  fputc('\n', out);
   print_funcs(out, rep);
   if (rep->has_phases) {
-    fprintf(out, "\nScheduler phases (us summed over every thread):\n  %-20s %12s %12s  %-22s %-18s\n",
-            "phase", "base", "new", "delta", "records");
-    for (size_t i = 0; i < rep->n_phases; i++) print_named(out, &rep->phases[i]);
+    fprintf(out, "\nScheduler phases (us summed over every thread):\n  %-20s %12s %12s  %-*s %s\n",
+            "phase", "base", "new", cell_width(rep) + 2, "delta", "records");
+    for (size_t i = 0; i < rep->n_phases; i++) print_named(out, &rep->phases[i], cell_width(rep));
   } else {
     fprintf(out, "\nScheduler phases: not recorded below level %u (this diff: level %d)\n",
             SL_MIN_LEVEL_SCHED_PHASE, rep->level);
   }
   if (rep->has_orch) {
     fprintf(out, "\nOrchestrator (us summed over every submit):\n");
-    print_named(out, &rep->orch);
+    print_named(out, &rep->orch, cell_width(rep));
   }
   if (rep->has_deps) {
     fputs("\nCritical path (makespan-determining chain, root first):\n", out);
