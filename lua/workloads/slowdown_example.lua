@@ -1,7 +1,8 @@
 --[[
 ** slowdown_example.lua — two spin kernels in alternating chains (PRODUCE on the AIV,
 ** CONSUME on the AIC), for `swimlane diff`: case `base`, and case `slow_consume` where
-** only CONSUME spins longer, so a diff of the two must name CONSUME first.
+** only CONSUME spins longer, so a diff of the two must name CONSUME first; case
+** `more_links` adds a link to each chain (a different graph).
 --]]
 return {
   class = "SlowdownExample",
@@ -17,6 +18,9 @@ return {
       params = { chains = 2, links = 4, produce = 20000, consume = 20000 } },
     { name = "slow_consume", platforms = { "a2a3sim", "a5sim" },
       params = { chains = 2, links = 4, produce = 20000, consume = 400000 } },
+    -- one more link per chain: a different graph (diff matches by DAG position)
+    { name = "more_links", platforms = { "a2a3sim", "a5sim" },
+      params = { chains = 2, links = 5, produce = 20000, consume = 20000 } },
   },
 
   orchestrate = function(rt, p)

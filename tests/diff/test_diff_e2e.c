@@ -23,7 +23,7 @@
 
 static const char *g_swimlane;
 static char g_tmp[256];
-static char g_base[512], g_new[512], g_l1[512];
+static char g_base[512], g_new[512], g_more[512], g_l1[512];
 
 /* Run "swimlane <args>", stdout into *out and stderr into *err (either may be NULL). */
 static int sh(char **out, char **err, const char *fmt, ...) {
@@ -68,6 +68,7 @@ static int setup(void **state) {
   if (!mkdtemp(g_tmp)) return -1;
   capture("base", "slowdown_example", "base", 4, 1, g_base, sizeof g_base);
   capture("new", "slowdown_example", "slow_consume", 4, 1, g_new, sizeof g_new);
+  capture("more", "slowdown_example", "more_links", 4, 1, g_more, sizeof g_more);
   capture("l1", "vector_example", NULL, 1, 0, g_l1, sizeof g_l1);
   return 0;
 }
@@ -122,6 +123,11 @@ static void test_diff_trace_passes_check_trace(void **state) {
     assert_non_null(strstr(out, "16 flows")); /* one per matched task */
     free(out);
   }
+  char bin[600], *out;
+  snprintf(bin, sizeof bin, "%s/diff.bin", g_tmp);
+  assert_int_equal(sh(NULL, NULL, "diff '%s' '%s' -o '%s' --format proto", g_base, g_new, bin), 0);
+  assert_int_equal(sh(&out, NULL, "check-trace --format proto '%s'", bin), 0);
+  free(out);
   /* both runs as sibling groups and the busy-core counter */
   char trace[600], cmd[700];
   snprintf(trace, sizeof trace, "%s/diff.json", g_tmp);
@@ -132,6 +138,24 @@ static void test_diff_trace_passes_check_trace(void **state) {
   assert_non_null(fgets(line, sizeof line, p));
   pclose(p);
   assert_true(atoi(line) >= 3);
+}
+
+static void test_different_graphs_match_by_position(void **state) {
+  char *out;
+  assert_int_equal(sh(&out, NULL, "diff '%s' '%s' --format json", g_base, g_more), 0);
+  cJSON *j = cJSON_Parse(out);
+  assert_non_null(j);
+  cJSON *m = cJSON_GetObjectItem(j, "matching");
+  assert_string_equal(cJSON_GetObjectItem(m, "rule")->valuestring, "dag_position");
+  assert_int_equal(cJSON_GetObjectItem(m, "matched")->valueint, 16);
+  assert_int_equal(cJSON_GetObjectItem(m, "appeared")->valueint, 4); /* a link x 2 chains x 2 */
+  assert_int_equal(cJSON_GetObjectItem(m, "disappeared")->valueint, 0);
+  cJSON_Delete(j);
+  free(out);
+  /* and the other way round */
+  assert_int_equal(sh(&out, NULL, "diff '%s' '%s'", g_more, g_base), 0);
+  assert_non_null(strstr(out, "16 matched, 0 appeared, 4 disappeared"));
+  free(out);
 }
 
 static void test_fail_if(void **state) {
@@ -201,6 +225,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report_names_the_slowed_kernel_first),
       cmocka_unit_test(test_diff_trace_passes_check_trace),
+      cmocka_unit_test(test_different_graphs_match_by_position),
       cmocka_unit_test(test_fail_if),
       cmocka_unit_test(test_repeated_captures_carry_a_spread),
       cmocka_unit_test(test_bad_input_is_refused_without_output),
