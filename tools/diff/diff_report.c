@@ -124,10 +124,11 @@ static const sl_func_stat *stat_of(const side *s, size_t i, int64_t func) {
 }
 
 /* Samples of one metric of one function on one side: a value per capture, or per
-** row when the side is a single capture. NANs (missing) are dropped. */
-static size_t samples(const side *s, int64_t func, int metric, int has_deps, double *out) {
+** row when each side is a single capture (per_row). NANs (missing) are dropped. */
+static size_t samples(const side *s, int64_t func, int metric, int has_deps, int per_row,
+                      double *out) {
   size_t n = 0;
-  if (metric != SL_FM_CONTRIB && s->n == 1) {
+  if (metric != SL_FM_CONTRIB && per_row) {
     const sl_capture *c = s->runs[0].cap;
     for (size_t i = 0; i < c->n_tasks; i++)
       if (c->tasks[i].func_id == func) {
@@ -199,7 +200,9 @@ static int build_funcs(const side *b, const side *n, int has_deps, sl_diff_repor
     row->count_base = sb ? sb->count : 0;
     row->count_cur = sn ? sn->count : 0;
     for (int m = 0; m < SL_FM_COUNT; m++) {
-      size_t kb = samples(b, ids[f], m, has_deps, xb), kn = samples(n, ids[f], m, has_deps, xn);
+      int per_row = b->n == 1 && n->n == 1;
+      size_t kb = samples(b, ids[f], m, has_deps, per_row, xb);
+      size_t kn = samples(n, ids[f], m, has_deps, per_row, xn);
       row->m[m] = sl_diff_delta(xb, kb, xn, kn);
       if (!kb && !kn) row->m[m].delta = row->m[m].base = row->m[m].cur = NAN;
     }
