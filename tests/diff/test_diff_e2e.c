@@ -79,15 +79,28 @@ static int teardown(void **state) {
   return system(cmd) == 0 ? 0 : -1;
 }
 
+/* The JSON report of "diff a b". */
+static cJSON *diff_json(const char *a, const char *b) {
+  char *out;
+  assert_int_equal(sh(&out, NULL, "diff '%s' '%s' --format json", a, b), 0);
+  cJSON *j = cJSON_Parse(out);
+  free(out);
+  assert_non_null(j);
+  return j;
+}
+
+static void assert_matching(cJSON *j, const char *rule, int matched, int appeared, int gone) {
+  cJSON *m = cJSON_GetObjectItem(j, "matching");
+  assert_string_equal(cJSON_GetObjectItem(m, "rule")->valuestring, rule);
+  assert_int_equal(cJSON_GetObjectItem(m, "matched")->valueint, matched);
+  assert_int_equal(cJSON_GetObjectItem(m, "appeared")->valueint, appeared);
+  assert_int_equal(cJSON_GetObjectItem(m, "disappeared")->valueint, gone);
+}
+
 static void test_report_names_the_slowed_kernel_first(void **state) {
   char *out;
-  assert_int_equal(sh(&out, NULL, "diff '%s' '%s' --format json", g_base, g_new), 0);
-  cJSON *j = cJSON_Parse(out);
-  assert_non_null(j);
-  cJSON *m = cJSON_GetObjectItem(j, "matching");
-  assert_string_equal(cJSON_GetObjectItem(m, "rule")->valuestring, "id");
-  assert_int_equal(cJSON_GetObjectItem(m, "matched")->valueint, 16); /* 2 chains x 4 links x 2 */
-  assert_int_equal(cJSON_GetObjectItem(m, "appeared")->valueint, 0);
+  cJSON *j = diff_json(g_base, g_new);
+  assert_matching(j, "id", 16, 0, 0); /* 2 chains x 4 links x 2 kernels */
   cJSON *f0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "functions"), 0);
   assert_string_equal(cJSON_GetObjectItem(f0, "name")->valuestring, "CONSUME");
   cJSON *exec = cJSON_GetObjectItem(f0, "exec");
@@ -100,7 +113,6 @@ static void test_report_names_the_slowed_kernel_first(void **state) {
   cJSON *cp = cJSON_GetObjectItem(j, "critical_path");
   assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(cp, "new"), "tasks")) > 0);
   cJSON_Delete(j);
-  free(out);
   /* the text report says the same, CONSUME on the first function row */
   assert_int_equal(sh(&out, NULL, "diff '%s' '%s'", g_base, g_new), 0);
   const char *hdr = strstr(out, "Function ");
@@ -141,18 +153,11 @@ static void test_diff_trace_passes_check_trace(void **state) {
 }
 
 static void test_different_graphs_match_by_position(void **state) {
-  char *out;
-  assert_int_equal(sh(&out, NULL, "diff '%s' '%s' --format json", g_base, g_more), 0);
-  cJSON *j = cJSON_Parse(out);
-  assert_non_null(j);
-  cJSON *m = cJSON_GetObjectItem(j, "matching");
-  assert_string_equal(cJSON_GetObjectItem(m, "rule")->valuestring, "dag_position");
-  assert_int_equal(cJSON_GetObjectItem(m, "matched")->valueint, 16);
-  assert_int_equal(cJSON_GetObjectItem(m, "appeared")->valueint, 4); /* a link x 2 chains x 2 */
-  assert_int_equal(cJSON_GetObjectItem(m, "disappeared")->valueint, 0);
+  cJSON *j = diff_json(g_base, g_more);
+  assert_matching(j, "dag_position", 16, 4, 0); /* one more link x 2 chains x 2 kernels */
   cJSON_Delete(j);
-  free(out);
   /* and the other way round */
+  char *out;
   assert_int_equal(sh(&out, NULL, "diff '%s' '%s'", g_more, g_base), 0);
   assert_non_null(strstr(out, "16 matched, 0 appeared, 4 disappeared"));
   free(out);
