@@ -104,6 +104,8 @@ static void test_match_by_position_after_insert(void **state) {
   assert_int_equal(m.disappeared, 0);
   assert_int_equal(n[m.base_to_cur[1]].task_id, 3);        /* the depth-1 func-0 task */
   assert_int_equal(n[m.base_to_cur[2]].task_id, 2);
+  assert_int_equal(m.cur_to_base[3], SIZE_MAX);            /* the inserted task */
+  assert_int_equal(b[m.cur_to_base[1]].task_id, 2);
   sl_diff_match_free(&m);
   /* and a task gone from the new run */
   assert_int_equal(sl_diff_match_tasks(n, 4, b, 3, SL_MATCH_POSITION, &m), 0);

@@ -66,13 +66,15 @@ int sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n,
   size_t cap = nb < nn ? nb : nn;
   m->pairs = malloc((cap ? cap : 1) * sizeof *m->pairs);
   m->base_to_cur = malloc((nb ? nb : 1) * sizeof *m->base_to_cur);
-  if (!kb || !kn || !m->pairs || !m->base_to_cur) {
+  m->cur_to_base = malloc((nn ? nn : 1) * sizeof *m->cur_to_base);
+  if (!kb || !kn || !m->pairs || !m->base_to_cur || !m->cur_to_base) {
     free(kb);
     free(kn);
     sl_diff_match_free(m);
     return -1;
   }
   for (size_t i = 0; i < nb; i++) m->base_to_cur[i] = SIZE_MAX;
+  for (size_t j = 0; j < nn; j++) m->cur_to_base[j] = SIZE_MAX;
   size_t i = 0, j = 0;
   while (i < nb || j < nn) {
     int c = i == nb ? 1 : j == nn ? -1 : cmp_keyed(&kb[i], &kn[j]);
@@ -80,6 +82,7 @@ int sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n,
       m->pairs[m->n_pairs][0] = kb[i].index;
       m->pairs[m->n_pairs][1] = kn[j].index;
       m->base_to_cur[kb[i].index] = kn[j].index;
+      m->cur_to_base[kn[j].index] = kb[i].index;
       m->n_pairs++;
       i++, j++;
     } else if (c < 0) {
@@ -96,5 +99,6 @@ int sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n,
 void sl_diff_match_free(sl_diff_match *m) {
   free(m->pairs);
   free(m->base_to_cur);
+  free(m->cur_to_base);
   memset(m, 0, sizeof *m);
 }

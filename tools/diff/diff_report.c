@@ -299,10 +299,8 @@ static void fill_step(const sl_diff_run *own, const sl_diff_run *other, const sl
   st->in_new = in_new;
   st->sched = cs->sched;
   st->exec = cs->exec;
-  size_t i = find_task(own, func, cs->task_id), j = SIZE_MAX;
-  if (i != SIZE_MAX && !in_new) j = m->base_to_cur[i];
-  for (size_t k = 0; in_new && i != SIZE_MAX && k < m->n_pairs; k++)
-    if (m->pairs[k][1] == i) j = m->pairs[k][0];
+  size_t i = find_task(own, func, cs->task_id);
+  size_t j = i == SIZE_MAX ? SIZE_MAX : in_new ? m->cur_to_base[i] : m->base_to_cur[i];
   st->matched = j != SIZE_MAX;
   if (!st->matched) return;
   const sl_diff_task *a = &own->tasks[i], *o = &other->tasks[j];

@@ -94,6 +94,7 @@ typedef struct sl_diff_match {
   size_t (*pairs)[2];         /* [i][0] index in base->tasks, [i][1] in cur->tasks */
   size_t appeared, disappeared;
   size_t *base_to_cur;        /* [base n_tasks]: pair partner or SIZE_MAX */
+  size_t *cur_to_base;        /* [new n_tasks]: the same the other way */
 } sl_diff_match;
 
 /* Same (func_id, task id) set and, when both have edges, the same edges? */
