@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sl_diff.h"
@@ -166,6 +167,92 @@ static void test_failif_check(void **state) {
   fclose(err);
 }
 
+/* ---- the report on a real capture (the reference fixture) ---- */
+
+static void fixture_path(char *buf, size_t n) {
+  const char *fx = getenv("SL_FIXTURES");
+  snprintf(buf, n, "%s/anchor-l4/chip_swimlane_records.json", fx ? fx : "tests/fixtures");
+}
+
+/* The base and a copy whose SF (func 1) kernels each run `slow` µs longer. */
+static void load_pair(sl_diff_run *b, sl_diff_run *n, double slow) {
+  char path[512];
+  fixture_path(path, sizeof path);
+  assert_int_equal(sl_diff_run_load(b, path), 0);
+  assert_int_equal(sl_diff_run_load(n, path), 0);
+  for (size_t i = 0; i < n->cap->n_tasks; i++) {
+    sl_task *t = &n->cap->tasks[i];
+    if (t->func_id != 1) continue;
+    t->end_us += slow;
+    t->duration_us += slow;
+    t->finish_us += slow;
+  }
+  assert_int_equal(sl_diff_run_index(n), 0);
+}
+
+static const sl_diff_func_row *row_named(const sl_diff_report *r, const char *name) {
+  for (size_t i = 0; i < r->n_funcs; i++)
+    if (!strcmp(r->funcs[i].name, name)) return &r->funcs[i];
+  fail_msg("no row %s", name);
+  return NULL;
+}
+
+/* makespan = exec on the path (the contributions) + waits + off-path time, per side */
+static void assert_decomposes(const sl_diff_report *r) {
+  double cb = 0, cn = 0;
+  for (size_t i = 0; i < r->n_funcs; i++) {
+    cb += r->funcs[i].m[SL_FM_CONTRIB].base;
+    cn += r->funcs[i].m[SL_FM_CONTRIB].cur;
+  }
+  assert_near(cb + r->waits.base + r->off_path.base, r->makespan.base, 1e-9);
+  assert_near(cn + r->waits.cur + r->off_path.cur, r->makespan.cur, 1e-9);
+  assert_true(r->off_path.base >= -1e-9);
+}
+
+static void test_report_identical_runs(void **state) {
+  (void)state;
+  sl_diff_run b, n;
+  load_pair(&b, &n, 0.0);
+  sl_diff_report r;
+  assert_int_equal(sl_diff_report_build(&b, 1, &n, 1, 1, &r), 0);
+  assert_int_equal(r.match.rule, SL_MATCH_ID);
+  assert_int_equal(r.match.n_pairs, b.n_tasks);
+  assert_int_equal(r.match.appeared + r.match.disappeared, 0);
+  assert_true(r.has_deps && r.has_phases && r.has_orch);
+  assert_near(r.makespan.delta, 0, 0);
+  for (size_t i = 0; i < r.n_funcs; i++)
+    for (int m = 0; m < SL_FM_COUNT; m++) assert_near(r.funcs[i].m[m].delta, 0, 1e-12);
+  assert_int_equal(r.path_base.n, r.path_cur.n);
+  assert_decomposes(&r);
+  sl_diff_report_free(&r);
+  sl_diff_run_free(&b);
+  sl_diff_run_free(&n);
+}
+
+static void test_report_names_the_slowed_function(void **state) {
+  (void)state;
+  sl_diff_run b, n;
+  load_pair(&b, &n, 2.0);
+  sl_diff_report r;
+  assert_int_equal(sl_diff_report_build(&b, 1, &n, 1, 0, &r), 0);
+  assert_string_equal(r.funcs[0].name, "SF");
+  const sl_diff_func_row *sf = row_named(&r, "SF"), *qk = row_named(&r, "QK");
+  assert_near(sf->m[SL_FM_EXEC].delta, 2.0, 1e-9);
+  assert_near(sf->m[SL_FM_LATENCY].delta, 2.0, 1e-9);
+  assert_near(sf->m[SL_FM_HEAD].delta, 0.0, 1e-9);
+  assert_int_equal(sf->m[SL_FM_EXEC].significant, 1); /* 4 rows, each exactly +2 */
+  assert_near(qk->m[SL_FM_EXEC].delta, 0.0, 1e-12);
+  assert_true(sf->m[SL_FM_CONTRIB].delta > 0);
+  for (size_t i = 1; i < r.n_funcs; i++) /* sorted by contribution delta */
+    assert_true(r.funcs[i].m[SL_FM_CONTRIB].delta <= r.funcs[0].m[SL_FM_CONTRIB].delta);
+  assert_decomposes(&r);
+  assert_true(r.n_moved > 0);
+  assert_near(fabs(r.moved[0].d_exec), 2.0, 1e-9); /* an SF task moved most */
+  sl_diff_report_free(&r);
+  sl_diff_run_free(&b);
+  sl_diff_run_free(&n);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ibeta_closed_forms),
@@ -175,6 +262,8 @@ int main(void) {
       cmocka_unit_test(test_match_by_position_after_insert),
       cmocka_unit_test(test_failif_parse),
       cmocka_unit_test(test_failif_check),
+      cmocka_unit_test(test_report_identical_runs),
+      cmocka_unit_test(test_report_names_the_slowed_function),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
