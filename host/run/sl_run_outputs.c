@@ -108,6 +108,9 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
     cJSON_AddItemToObject(je, "succ", u64str(e->succ));
     cJSON_AddNumberToObject(je, "arg", e->arg);
     cJSON_AddStringToObject(je, "source", sources[e->source]);
+    /* the hazard the edge orders: raw / war / waw (tensormap), else its source */
+    static const char *const hazards[] = {"raw", "war", "waw"};
+    cJSON_AddStringToObject(je, "kind", e->hazard >= 0 && e->hazard <= 2 ? hazards[e->hazard] : sources[e->source]);
     cJSON *flags = cJSON_AddArrayToObject(je, "flags");
     cJSON_AddItemToArray(flags, cJSON_CreateString("wait"));
     if (e->source != 2) cJSON_AddItemToArray(flags, cJSON_CreateString("retain"));

@@ -85,6 +85,7 @@ struct sl_rt_task {
   sl_rt_task **fanout;
   int nfanout, capfanout;
   sl_rt_task *release_next;  /* scheduler's deferred-release list */
+  sl_rt_task *order_mark;    /* orchestrator: the submit that last waited on this task */
 };
 
 /* One simulated AICore: its registers and the payload the scheduler fills before

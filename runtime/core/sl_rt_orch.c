@@ -61,6 +61,9 @@ static int is_contiguous(const sl_rt_tensor *t) {
   return 1;
 }
 
+/* Every byte of the span is written: contiguous, or any view whose elements tile it. */
+static int is_dense(const sl_rt_tensor *t) { return is_contiguous(t); }
+
 static void fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t) {
   memset(d, 0, sizeof *d);
   SL_TD_ADDR(d) = (uint64_t)(uintptr_t)t->buf->data;
@@ -175,6 +178,48 @@ static sl_rt_task *find_task(sl_rt *rt, uint64_t id) {
   return rt->tasks[id];
 }
 
+/* Order argument i of t after every earlier access it conflicts with (RAW for a
+** read, WAW + WAR for a write; an inout is both). */
+static int order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
+  const sl_rt_tensor *tt = &t->tensors[i];
+  uint64_t lo, hi;
+  span(tt, &lo, &hi);
+  int is_write = t->dirs[i] != SL_ARG_IN;
+  sl_tm_hit local[64], *hits = local;
+  size_t n = sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, is_write, hits, 64);
+  if (n > 64) { /* many small accesses under one span: every one is a dependency */
+    hits = malloc(n * sizeof *hits);
+    if (!hits) return -1;
+    sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, is_write, hits, n);
+  }
+  int bad = 0;
+  for (size_t h = 0; h < n && !bad; h++) {
+    sl_rt_task *p = hits[h].producer;
+    if (p == t) continue;
+    /* an inout meeting a writer is RAW (it reads what was written) */
+    int hz = hits[h].hazard == SL_TM_WAW && t->dirs[i] == SL_ARG_INOUT ? SL_TM_RAW : (int)hits[h].hazard;
+    bad = (p->order_mark != t && add_dep(p, t) < 0) ||
+          push_edge(rt, (sl_rt_edge){p->id, t->id, i, 2, hits[h].covered, tid, hits[h].prod_arg, hz});
+    p->order_mark = t; /* one wait per predecessor, however many args meet it */
+  }
+  if (hits != local) free(hits);
+  return bad ? -1 : 0;
+}
+
+/* After ordering: t becomes the last writer of what it writes and a reader of what
+** it only reads. */
+static int record_accesses(sl_rt *rt, sl_rt_task *t) {
+  for (int i = 0; i < t->ntensors; i++) {
+    uint64_t lo, hi;
+    span(&t->tensors[i], &lo, &hi);
+    int rc = t->dirs[i] == SL_ARG_IN
+                 ? sl_tensormap_insert_read(&rt->tm, t->tensors[i].buf, lo, hi, t, i)
+                 : sl_tensormap_insert(&rt->tm, t->tensors[i].buf, lo, hi, t, i, is_dense(&t->tensors[i]));
+    if (rc) return -1;
+  }
+  return 0;
+}
+
 uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
   sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
   uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
@@ -269,40 +314,19 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
   /* Dependencies: explicit, creator (each use of an alloc_tensors buffer), tensormap. */
   for (int i = 0; i < s->ndeps; i++) {
     sl_rt_task *p = find_task(rt, s->explicit_deps[i]);
-    if (add_dep(p, t) < 0) goto oom;
-    if (push_edge(rt, (sl_rt_edge){p->id, t->id, -1, 0, 0, 0, -1})) goto oom;
+    if (p->order_mark != t && add_dep(p, t) < 0) goto oom;
+    p->order_mark = t;
+    if (push_edge(rt, (sl_rt_edge){p->id, t->id, -1, 0, 0, 0, -1, -1})) goto oom;
   }
   for (int i = 0; i < t->ntensors; i++) {
     const sl_rt_tensor *tt = &t->tensors[i];
-    uint64_t lo, hi;
-    span(tt, &lo, &hi);
     uint64_t tid = rt->cfg.dep_gen ? sl_rt_tensor_id(tt->buf) : 0; /* only deps.json needs it */
     if (tt->buf->creator_task != UINT64_MAX) {
-      if (push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1})) goto oom;
+      if (push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1, -1})) goto oom;
     }
-    sl_tm_hit local[64], *hits = local;
-    size_t n = sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, hits, 64);
-    if (n > 64) { /* many small writers under one read: every one is a dependency */
-      hits = malloc(n * sizeof *hits);
-      if (!hits) goto oom;
-      sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, hits, n);
-    }
-    int bad = 0;
-    for (size_t h = 0; h < n && !bad; h++) {
-      if (hits[h].producer == t) continue;
-      bad = add_dep(hits[h].producer, t) < 0 ||
-            push_edge(rt, (sl_rt_edge){hits[h].producer->id, t->id, i, 2, hits[h].covered, tid,
-                                       hits[h].prod_arg});
-    }
-    if (hits != local) free(hits);
-    if (bad) goto oom;
+    if (order_arg(rt, t, i, tid)) goto oom;
   }
-  for (int i = 0; i < t->ntensors; i++) {
-    if (t->dirs[i] == SL_ARG_IN) continue;
-    uint64_t lo, hi;
-    span(&t->tensors[i], &lo, &hi);
-    if (sl_tensormap_insert(&rt->tm, t->tensors[i].buf, lo, hi, t, i)) goto oom;
-  }
+  if (record_accesses(rt, t)) goto oom;
 
   atomic_fetch_add_explicit(&rt->inflight, 1, memory_order_acq_rel);
   atomic_fetch_add_explicit(&rt->submitted, 1, memory_order_acq_rel);

@@ -133,6 +133,7 @@ typedef struct sl_rt_edge {
   int covered;               /* tensormap: consumer region inside producer's */
   uint64_t tensor_id;
   int prod_arg;              /* producer slot (tensormap) */
+  int hazard;                /* tensormap: sl_tm_hazard (RAW / WAR / WAW), -1 otherwise */
 } sl_rt_edge;
 
 size_t sl_rt_task_count(const sl_rt *rt);

@@ -27,25 +27,56 @@ static void test_tensormap_overlap(void **state) {
   assert_int_equal(sl_tensormap_init(&m, 16), 0);
   int buf1, buf2;
   struct sl_rt_task *p1 = (struct sl_rt_task *)(uintptr_t)0x100, *p2 = (struct sl_rt_task *)(uintptr_t)0x200;
-  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 100, p1, 2), 0);
-  assert_int_equal(sl_tensormap_insert(&m, &buf1, 100, 200, p2, 0), 0);
+  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 100, p1, 2, 1), 0);
+  assert_int_equal(sl_tensormap_insert(&m, &buf1, 100, 200, p2, 0, 1), 0);
   sl_tm_hit h[4];
-  /* inside the first region: one hit, covered */
-  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 10, 20, h, 4), 1);
+  /* inside the first region: one hit, covered, read after write */
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 10, 20, 0, h, 4), 1);
   assert_ptr_equal(h[0].producer, p1);
   assert_int_equal(h[0].prod_arg, 2);
   assert_true(h[0].covered);
-  /* straddling both: two hits, neither covers */
-  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 90, 110, h, 4), 2);
+  assert_int_equal(h[0].hazard, SL_TM_RAW);
+  /* straddling both: two hits, neither covers; a write meets them as WAW */
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 90, 110, 1, h, 4), 2);
   assert_false(h[0].covered);
   assert_false(h[1].covered);
+  assert_int_equal(h[0].hazard, SL_TM_WAW);
   /* touching ends do not overlap; another buffer does not match */
-  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 200, 300, h, 4), 0);
-  assert_int_equal(sl_tensormap_lookup(&m, &buf2, 0, 300, h, 4), 0);
-  /* a writer covering both replaces them */
-  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 200, p2, 1), 0);
-  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 0, 200, h, 4), 1);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 200, 300, 0, h, 4), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf2, 0, 300, 0, h, 4), 0);
+  /* a dense writer covering both replaces them */
+  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 200, p2, 1, 1), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 0, 200, 0, h, 4), 1);
   assert_ptr_equal(h[0].producer, p2);
+  sl_tensormap_free(&m);
+}
+
+/* Readers: invisible to reads, WAR to a later write; a strided (non-dense) write
+** over them keeps them, and keeps an earlier writer of its holes. */
+static void test_tensormap_readers(void **state) {
+  (void)state;
+  sl_tensormap m;
+  assert_int_equal(sl_tensormap_init(&m, 16), 0);
+  int buf;
+  struct sl_rt_task *w = (struct sl_rt_task *)(uintptr_t)0x100, *r = (struct sl_rt_task *)(uintptr_t)0x200,
+                    *s = (struct sl_rt_task *)(uintptr_t)0x300;
+  sl_tm_hit h[4];
+  assert_int_equal(sl_tensormap_insert(&m, &buf, 8, 24, w, 0, 1), 0);
+  assert_int_equal(sl_tensormap_insert_read(&m, &buf, 0, 16, r, 1), 0);
+  assert_int_equal(sl_tensormap_insert_read(&m, &buf, 4, 12, r, 1), 0); /* inside: not added */
+  assert_int_equal(sl_tensormap_lookup(&m, &buf, 0, 32, 0, h, 4), 1);  /* a read sees the writer only */
+  assert_ptr_equal(h[0].producer, w);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf, 12, 14, 1, h, 4), 2); /* a write sees both */
+  assert_int_equal(h[0].hazard, SL_TM_WAW);
+  assert_ptr_equal(h[1].producer, r);
+  assert_int_equal(h[1].hazard, SL_TM_WAR);
+  /* strided write over the whole span: nothing replaced */
+  assert_int_equal(sl_tensormap_insert(&m, &buf, 0, 32, s, 0, 0), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf, 0, 32, 1, h, 4), 3);
+  /* a dense write over it all: only itself is left */
+  assert_int_equal(sl_tensormap_insert(&m, &buf, 0, 32, s, 0, 1), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf, 0, 32, 1, h, 4), 1);
+  assert_ptr_equal(h[0].producer, s);
   sl_tensormap_free(&m);
 }
 
@@ -565,7 +596,8 @@ static void test_bad_config(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_tensormap_overlap), cmocka_unit_test(test_readyq_blocks),
+      cmocka_unit_test(test_tensormap_overlap), cmocka_unit_test(test_tensormap_readers),
+      cmocka_unit_test(test_readyq_blocks),
       cmocka_unit_test(test_run_level4),        cmocka_unit_test(test_run_levels),
       cmocka_unit_test(test_run_full_chip),     cmocka_unit_test(test_run_many_writers),
       cmocka_unit_test(test_run_random_dag),    cmocka_unit_test(test_bad_config),
