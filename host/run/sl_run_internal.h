@@ -58,6 +58,17 @@ int sl_workload_case(sl_workload *wl, const char *case_name, const char *platfor
 ** result check run afterwards. 0 ok, else ctx->err holds the message. */
 int sl_run_orchestrate(void *ctx, sl_rt *rt);
 int sl_run_check(sl_run_ctx *ctx);
+/* Pieces of a task spec table at stack index `spec` (raise Lua errors): kernels
+** (returns the widest member, NULL for none), tensor directions from its
+** signature, `args` tensors, `scalars`, `deps`. */
+const sl_incore *sl_run_lua_kernels(struct lua_State *L, sl_run_ctx *c, int spec, int ids[3], sl_kernel_fn fns[3]);
+void sl_run_lua_dirs(const sl_incore *widest, sl_arg_dir *dirs, int ntensors);
+int sl_run_lua_tensors(struct lua_State *L, int spec, sl_rt_tensor *out);
+int sl_run_lua_scalars(struct lua_State *L, int spec, sl_rt_scalar *out);
+int sl_run_lua_deps(struct lua_State *L, int spec, uint64_t *out, int max);
+/* sl_run_graph.c: rt:graph{params=, nodes=} and rt:submit_graph{graph=, args=, deps=}. */
+int sl_run_lua_graph(struct lua_State *L);
+int sl_run_lua_submit_graph(struct lua_State *L);
 /* Push the params table of case `idx` (1-based) and keep a reference in ctx. */
 void sl_run_set_case(sl_run_ctx *ctx, int idx);
 

@@ -86,6 +86,16 @@ struct sl_rt_task {
   int nfanout, capfanout;
   sl_rt_task *release_next;  /* scheduler's deferred-release list */
   sl_rt_task *order_mark;    /* orchestrator: the submit that last waited on this task */
+  int sync_start;            /* blocks start together: early dispatch or a global drain */
+  uint64_t async_cycles;     /* completion lands this long after the last FIN */
+  uint64_t async_due;        /* scheduler: when it lands */
+  sl_rt_task *async_next;    /* scheduler's async-wait list */
+  /* graphs: an outer graph task owns its expanded nodes; a node points back */
+  const struct sl_rt_graph *graph;
+  sl_rt_task **nodes;
+  int nnodes;
+  atomic_int nodes_pending;
+  sl_rt_task *parent;
 };
 
 /* One simulated AICore: its registers and the payload the scheduler fills before
@@ -128,6 +138,12 @@ typedef struct sl_rt_sched {
   sl_rt_task *release_head;  /* completed tasks awaiting release */
   uint32_t pop_hit, pop_miss; /* since the last dispatch record */
   uint64_t total_hit, total_miss, dispatches;
+  /* sync-start: a task being staged on our cores (early dispatch), or waiting for
+  ** a global drain; frozen_word = the drain this thread handed its cores to */
+  sl_rt_task *staging, *drain_task;
+  int staged, stage_cores[SL_RT_MAX_CORES];
+  _Atomic uint64_t frozen_word;
+  sl_rt_task *async_head;    /* async waits not landed yet */
 } sl_rt_sched;
 
 struct sl_rt {
@@ -138,6 +154,12 @@ struct sl_rt {
   sl_rt_sched sched[SL_RT_MAX_SCHED];
   sl_readyq queues[SL_SHAPE_COUNT];
   sl_readyq dummyq;
+  sl_readyq syncq;           /* ready sync-start tasks (claimed whole) */
+  sl_readyq graphq;          /* ready graph tasks awaiting expansion */
+  _Atomic uint64_t drain_word; /* 0, or (generation << 8) | (owner + 1) of the global drain */
+  atomic_uint_fast64_t drain_gen;
+  struct sl_rt_graph **graphs; /* definitions (orchestrator) */
+  int ngraphs, capgraphs;
   sl_tensormap tm;
 
   /* orchestrator state */
@@ -173,6 +195,12 @@ void sl_rt_ring_all(sl_rt *rt);
 /* sl_rt_orch.c */
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t);
 void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage);
+uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph);
+void sl_rt_fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t);
+sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id); /* ring-0 task by id, NULL if none */
+/* sl_rt_graph.c */
+void sl_rt_graphs_free(sl_rt *rt);
+void sl_rt_graph_free_nodes(sl_rt_task *t);
 /* sl_rt_sched.c: resolve successors of a finished task; returns consumers visited. */
 int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t);
 void *sl_rt_sched_main(void *arg);

@@ -64,7 +64,7 @@ static int is_contiguous(const sl_rt_tensor *t) {
 /* Every byte of the span is written: contiguous, or any view whose elements tile it. */
 static int is_dense(const sl_rt_tensor *t) { return is_contiguous(t); }
 
-static void fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t) {
+void sl_rt_fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t) {
   memset(d, 0, sizeof *d);
   SL_TD_ADDR(d) = (uint64_t)(uintptr_t)t->buf->data;
   SL_TD_SIZE(d) = t->buf->bytes;
@@ -146,7 +146,10 @@ static int add_dep(sl_rt_task *pred, sl_rt_task *succ) {
 
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
   if (rt->cfg.dump_args) sl_rt_dump_task(rt, t, 0);
-  sl_readyq *q = (t->is_dummy || !t->predicate) ? &rt->dummyq : &rt->queues[t->shape];
+  sl_readyq *q = (t->is_dummy || !t->predicate) ? &rt->dummyq
+                 : t->graph                       ? &rt->graphq
+                 : t->sync_start                  ? &rt->syncq
+                                                  : &rt->queues[t->shape];
   if (sl_readyq_push(q, t)) { /* out of memory: nothing sane is left to do */
     fputs("swimlane: runtime: out of memory in the ready queue\n", stderr);
     abort();
@@ -172,7 +175,7 @@ static int wait_ring(sl_rt *rt) {
   return 0;
 }
 
-static sl_rt_task *find_task(sl_rt *rt, uint64_t id) {
+sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id) {
   /* ids are dense local ids on ring 0: index == local id */
   if ((id >> 32) != 0 || (size_t)id >= rt->ntasks) return NULL;
   return rt->tasks[id];
@@ -220,7 +223,18 @@ static int record_accesses(sl_rt *rt, sl_rt_task *t) {
   return 0;
 }
 
-uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
+uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) { return sl_rt_submit_internal(rt, s, NULL); }
+
+/* Sync-start and async-wait requests that this chip can honour. */
+static const char *check_special(const sl_rt *rt, const sl_rt_submit *s, int members, int has_aic) {
+  if (!s->sync_start) return NULL;
+  if (members != 1) return "sync_start needs a single-kernel task (not MIX, not a dummy)";
+  if (s->block_num > (has_aic ? rt->cfg.num_aic : rt->cfg.num_aiv))
+    return "sync_start: block_num exceeds the cores of that type (the blocks could never start together)";
+  return NULL;
+}
+
+uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
   sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
   uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
   if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
@@ -254,8 +268,13 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
     set_err(rt, "task needs a core type this chip has none of");
     return UINT64_MAX;
   }
+  const char *special = check_special(rt, s, members, has_aic);
+  if (special) {
+    set_err(rt, special);
+    return UINT64_MAX;
+  }
   for (int i = 0; i < s->ndeps; i++)
-    if (!find_task(rt, s->explicit_deps[i])) {
+    if (!sl_rt_find_task(rt, s->explicit_deps[i])) {
       set_err(rt, "explicit dependency names an unknown task id");
       return UINT64_MAX;
     }
@@ -278,7 +297,10 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
     t->fns[2] = NULL;
   }
   t->nmembers = members;
-  t->is_dummy = members == 0;
+  t->is_dummy = members == 0 && !graph;
+  t->graph = graph;
+  t->sync_start = s->sync_start;
+  t->async_cycles = (uint64_t)s->async_us * rt->cfg.clock_freq_hz / 1000000u;
   t->shape = members == 0 ? -1 : members > 1 ? SL_SHAPE_MIX : has_aic ? SL_SHAPE_AIC : SL_SHAPE_AIV;
   t->block_num = members == 0 ? 1 : s->block_num;
   t->predicate = s->predicate;
@@ -307,13 +329,13 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
   for (int i = 0; i < t->ntensors; i++) {
     t->tensors[i] = s->tensors[i];
     t->dirs[i] = s->dirs[i];
-    fill_desc(&t->descs[i], &t->tensors[i]);
+    sl_rt_fill_desc(&t->descs[i], &t->tensors[i]);
   }
   for (int i = 0; i < t->nscalars; i++) t->scalars[i] = s->scalars[i];
 
   /* Dependencies: explicit, creator (each use of an alloc_tensors buffer), tensormap. */
   for (int i = 0; i < s->ndeps; i++) {
-    sl_rt_task *p = find_task(rt, s->explicit_deps[i]);
+    sl_rt_task *p = sl_rt_find_task(rt, s->explicit_deps[i]);
     if (p->order_mark != t && add_dep(p, t) < 0) goto oom;
     p->order_mark = t;
     if (push_edge(rt, (sl_rt_edge){p->id, t->id, -1, 0, 0, 0, -1, -1})) goto oom;
@@ -406,7 +428,7 @@ static void *gather(const sl_rt_tensor *t, uint64_t *bytes) {
 /* stage 0: inputs, inouts and scalars before dispatch; stage 1: outputs and inouts
 ** after completion. Dummies and allocs have nothing to dump. */
 void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage) {
-  if (t->is_dummy || t->is_alloc || !t->predicate) return; /* nothing ran */
+  if (t->is_dummy || t->is_alloc || t->graph || !t->predicate) return; /* nothing ran */
   sl_rt_dump_entry e;
   memset(&e, 0, sizeof e);
   e.task_id = t->id;

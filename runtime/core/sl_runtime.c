@@ -82,6 +82,8 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   int bad = sl_tensormap_init(&rt->tm, 4096);
   for (int q = 0; q < SL_SHAPE_COUNT; q++) bad |= sl_readyq_init(&rt->queues[q]);
   bad |= sl_readyq_init(&rt->dummyq);
+  bad |= sl_readyq_init(&rt->syncq);
+  bad |= sl_readyq_init(&rt->graphq);
   pthread_mutex_init(&rt->dump_mu, NULL);
   if (bad) {
     sl_rt_destroy(rt);
@@ -153,9 +155,11 @@ void sl_rt_destroy(sl_rt *rt) {
     free(t->fanout);
     free(t->descs);
     free(t->tensors);
+    if (t->nodes) sl_rt_graph_free_nodes(t);
     free(t);
   }
   free(rt->tasks);
+  sl_rt_graphs_free(rt);
   free(rt->edges);
   for (sl_rt_buffer *b = rt->buffers, *n; b; b = n) {
     n = b->next;
@@ -168,6 +172,8 @@ void sl_rt_destroy(sl_rt *rt) {
   sl_tensormap_free(&rt->tm);
   for (int q = 0; q < SL_SHAPE_COUNT; q++) sl_readyq_free(&rt->queues[q]);
   sl_readyq_free(&rt->dummyq);
+  sl_readyq_free(&rt->syncq);
+  sl_readyq_free(&rt->graphq);
   free(rt->cores);
   free(rt);
 }

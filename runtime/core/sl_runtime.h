@@ -82,6 +82,9 @@ typedef struct sl_rt_submit {
   int predicate;                 /* 0 = retire without running (predicated_skip) */
   const uint64_t *explicit_deps; /* task ids; dummy tasks use these */
   int ndeps;
+  int sync_start;                /* every block must start together (single core type) */
+  uint32_t async_us;             /* completes this many device us after its last FIN
+                                    (an outstanding DMA the kernel issued); 0 = at FIN */
 } sl_rt_submit;
 
 /* ---- lifecycle ------------------------------------------------------------------------- */
@@ -109,6 +112,31 @@ sl_rt_buffer *sl_rt_buffer_new(sl_rt *rt, uint64_t bytes);
 /* Submit a task; returns its id ((ring << 32) | local), UINT64_MAX on error
 ** (message via sl_rt_last_error). */
 uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s);
+/* Graph definitions: a reusable graph whose nodes the scheduler expands when an
+** instance becomes ready (graph_prepare). Nodes read and write the instance's
+** tensor parameters by index and wait for earlier nodes they name; node ids are
+** ring 1: (1 << 32) | (outer_local << 10) | node_index. */
+#define SL_RT_GRAPH_MAX_NODES 1024
+typedef struct sl_rt_graph_node {
+  int kernel_ids[3];         /* [aic, aiv0, aiv1], -1 = inactive (a single AIV kernel in aiv0) */
+  sl_kernel_fn fns[3];
+  int params[SL_RT_MAX_TENSOR_ARGS]; /* tensor slot i = instance parameter params[i] */
+  sl_arg_dir dirs[SL_RT_MAX_TENSOR_ARGS];
+  int ntensors;
+  sl_rt_scalar scalars[SL_RT_MAX_SCALAR_ARGS];
+  int nscalars;
+  int block_num;
+  int deps[16];              /* earlier node indices */
+  int ndeps;
+} sl_rt_graph_node;
+/* Define a graph of n nodes over nparams tensor parameters accessed as dirs[];
+** returns its handle (>= 0) or -1 (message via sl_rt_last_error). */
+int sl_rt_graph_define(sl_rt *rt, const sl_rt_graph_node *nodes, int n, const sl_arg_dir *dirs, int nparams);
+/* Submit one instance of graph `g` over `params` (ordered by the tensormap as one
+** task); returns the outer task id (ring 0), UINT64_MAX on error. */
+uint64_t sl_rt_submit_graph(sl_rt *rt, int g, const sl_rt_tensor *params, int nparams,
+                            const uint64_t *deps, int ndeps);
+
 /* alloc_tensors(): one runtime task (completed inline) creating `n` buffers. */
 uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out);
 const char *sl_rt_last_error(const sl_rt *rt);
