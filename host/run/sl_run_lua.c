@@ -415,6 +415,18 @@ static int l_submit(lua_State *L) {
   return 1;
 }
 
+/* rt:scope(fn): fn's submits take ids on the next ring ((depth << 32) | local). */
+static int l_scope(lua_State *L) {
+  sl_run_ctx *c = ctx_of(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  if (sl_rt_scope_begin(c->rt)) return luaL_error(L, "scope: %s", sl_rt_last_error(c->rt));
+  lua_pushvalue(L, 2);
+  int rc = lua_pcall(L, 0, LUA_MULTRET, 0);
+  sl_rt_scope_end(c->rt);
+  if (rc != LUA_OK) return lua_error(L);
+  return lua_gettop(L) - 2;
+}
+
 /* rt:dummy{deps = {...}} */
 static int l_dummy(lua_State *L) {
   luaL_checktype(L, 2, LUA_TTABLE);
@@ -483,6 +495,7 @@ static void push_rt(lua_State *L, sl_run_ctx *c) {
                                  {"dummy", l_dummy},            {"alloc_tensors", l_alloc},
                                  {"scalar_f32", l_scalar_f32},  {"close", l_close},
                                  {"graph", sl_run_lua_graph},   {"submit_graph", sl_run_lua_submit_graph},
+                                 {"scope", l_scope},
                                  {NULL, NULL}};
   lua_newtable(L);
   lua_pushlightuserdata(L, c);

@@ -116,7 +116,7 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
     if (e->source != 2) cJSON_AddItemToArray(flags, cJSON_CreateString("retain"));
     if (e->source == 2) cJSON_AddStringToObject(je, "overlap", e->covered ? "covered" : "other");
     if (e->source != 0) {
-      const sl_rt_task *succ = sl_rt_task_at(rt, (size_t)e->succ);
+      const sl_rt_task *succ = sl_rt_task_by_id(rt, e->succ);
       const sl_rt_tensor *ct = succ && e->arg >= 0 ? sl_rt_task_tensor(succ, e->arg) : NULL;
       cJSON_AddItemToObject(je, "tensor_id", u64str(e->tensor_id));
       if (ct) {
@@ -125,7 +125,7 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
         cJSON_AddItemToObject(je, "consumer_start_offset", u64str((uint64_t)ct->start_offset));
         cJSON_AddItemToObject(je, "consumer_strides", int_array(ct->strides, ct->ndims));
       }
-      const sl_rt_task *pred = sl_rt_task_at(rt, (size_t)e->pred);
+      const sl_rt_task *pred = sl_rt_task_by_id(rt, e->pred);
       if (e->source == 2 && pred && e->prod_arg >= 0) {
         const sl_rt_tensor *pt = sl_rt_task_tensor(pred, e->prod_arg);
         cJSON_AddItemToObject(je, "producer_shape", int_array(pt->shape, pt->ndims));

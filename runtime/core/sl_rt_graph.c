@@ -72,6 +72,10 @@ uint64_t sl_rt_submit_graph(sl_rt *rt, int g, const sl_rt_tensor *params, int np
     snprintf(rt->err, sizeof rt->err, "submit_graph: unknown graph or wrong parameter count");
     return UINT64_MAX;
   }
+  if (rt->ring != 0) { /* node ids encode a ring-0 outer id */
+    snprintf(rt->err, sizeof rt->err, "submit_graph: graph instances are submitted outside nested scopes");
+    return UINT64_MAX;
+  }
   sl_rt_submit s;
   memset(&s, 0, sizeof s);
   for (int i = 0; i < 3; i++) s.kernel_ids[i] = -1;

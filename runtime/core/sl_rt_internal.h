@@ -163,7 +163,11 @@ struct sl_rt {
   sl_tensormap tm;
 
   /* orchestrator state */
-  uint32_t next_local;
+  /* task ids: (ring << 32) | local; the ring is the orchestration scope depth */
+  int ring;                          /* current scope depth */
+  uint32_t next_local[SL_RT_MAX_RINGS];
+  size_t *ring_index[SL_RT_MAX_RINGS]; /* local id -> index in tasks[] */
+  size_t ring_cap[SL_RT_MAX_RINGS];
   uint32_t submit_idx;
   sl_rt_task **tasks;        /* every task, in submit order (orchestrator appends) */
   size_t ntasks, captasks;
@@ -197,7 +201,7 @@ void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t);
 void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage);
 uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph);
 void sl_rt_fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t);
-sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id); /* ring-0 task by id, NULL if none */
+sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id); /* submitted task by id, NULL if none */
 /* sl_rt_graph.c */
 void sl_rt_graphs_free(sl_rt *rt);
 void sl_rt_graph_free_nodes(sl_rt_task *t);

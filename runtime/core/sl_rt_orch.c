@@ -104,11 +104,44 @@ static int push_task(sl_rt *rt, sl_rt_task *t) {
   return 0;
 }
 
+/* Remember where ring r's next local id lives in tasks[]. */
+static int index_ring(sl_rt *rt, int r) {
+  uint32_t local = rt->next_local[r];
+  if (local == rt->ring_cap[r]) {
+    size_t n = rt->ring_cap[r] ? rt->ring_cap[r] * 2 : 256;
+    size_t *v = realloc(rt->ring_index[r], n * sizeof *v);
+    if (!v) return -1;
+    rt->ring_index[r] = v;
+    rt->ring_cap[r] = n;
+  }
+  rt->ring_index[r][local] = rt->ntasks;
+  return 0;
+}
+
+int sl_rt_scope_begin(sl_rt *rt) {
+  if (rt->ring + 1 >= SL_RT_MAX_RINGS) {
+    set_err(rt, "scopes nest at most 3 deep (rings 0..3)");
+    return -1;
+  }
+  rt->ring++;
+  return 0;
+}
+
+int sl_rt_scope_end(sl_rt *rt) {
+  if (rt->ring == 0) {
+    set_err(rt, "scope_end without an open scope");
+    return -1;
+  }
+  rt->ring--;
+  return 0;
+}
+
 static sl_rt_task *new_task(sl_rt *rt) {
+  if (index_ring(rt, rt->ring)) return NULL;
   sl_rt_task *t = calloc(1, sizeof *t);
   if (!t) return NULL;
   pthread_mutex_init(&t->mu, NULL);
-  t->id = (uint64_t)rt->next_local++;
+  t->id = ((uint64_t)rt->ring << 32) | rt->next_local[rt->ring]++;
   t->block_num = 1;
   t->predicate = 1;
   t->shape = -1;
@@ -176,10 +209,12 @@ static int wait_ring(sl_rt *rt) {
 }
 
 sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id) {
-  /* ids are dense local ids on ring 0: index == local id */
-  if ((id >> 32) != 0 || (size_t)id >= rt->ntasks) return NULL;
-  return rt->tasks[id];
+  uint64_t r = id >> 32, local = id & 0xFFFFFFFFu;
+  if (r >= SL_RT_MAX_RINGS || local >= rt->next_local[r]) return NULL;
+  return rt->tasks[rt->ring_index[r][local]];
 }
+
+const sl_rt_task *sl_rt_task_by_id(const sl_rt *rt, uint64_t id) { return sl_rt_find_task((sl_rt *)rt, id); }
 
 /* Order argument i of t after every earlier access it conflicts with (RAW for a
 ** read, WAW + WAR for a write; an inout is both). */

@@ -159,6 +159,7 @@ void sl_rt_destroy(sl_rt *rt) {
     free(t);
   }
   free(rt->tasks);
+  for (int r = 0; r < SL_RT_MAX_RINGS; r++) free(rt->ring_index[r]);
   sl_rt_graphs_free(rt);
   free(rt->edges);
   for (sl_rt_buffer *b = rt->buffers, *n; b; b = n) {

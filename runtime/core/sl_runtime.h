@@ -25,6 +25,7 @@
 #define SL_RT_MAX_SCALAR_ARGS 16
 #define SL_RT_MAX_CORES 108
 #define SL_RT_MAX_SCHED 8
+#define SL_RT_MAX_RINGS 4 /* orchestration scope depths: ring 0 .. 3 */
 
 typedef struct sl_rt sl_rt;
 typedef struct sl_rt_task sl_rt_task;
@@ -140,6 +141,11 @@ uint64_t sl_rt_submit_graph(sl_rt *rt, int g, const sl_rt_tensor *params, int np
 /* alloc_tensors(): one runtime task (completed inline) creating `n` buffers. */
 uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out);
 const char *sl_rt_last_error(const sl_rt *rt);
+/* Nested orchestration scopes: tasks submitted inside scope depth d take ids on
+** ring d, (d << 32) | local (locals count per ring). 0 ok, -1 past the deepest
+** ring / no open scope. */
+int sl_rt_scope_begin(sl_rt *rt);
+int sl_rt_scope_end(sl_rt *rt);
 void sl_rt_core_counts(const sl_rt *rt, int *num_aic, int *num_aiv);
 
 /* ---- after the run ---------------------------------------------------------------------- */
@@ -166,6 +172,7 @@ typedef struct sl_rt_edge {
 
 size_t sl_rt_task_count(const sl_rt *rt);
 const sl_rt_task *sl_rt_task_at(const sl_rt *rt, size_t i);
+const sl_rt_task *sl_rt_task_by_id(const sl_rt *rt, uint64_t id); /* NULL if none */
 uint64_t sl_rt_task_id(const sl_rt_task *t);
 void sl_rt_task_kernels(const sl_rt_task *t, int kernel_ids[3]);
 int sl_rt_task_block_num(const sl_rt_task *t);
