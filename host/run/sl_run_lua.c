@@ -391,6 +391,15 @@ static int l_submit(lua_State *L) {
   if (async_us < 0 || async_us > 1000000) return luaL_error(L, "submit: async_us must be 0..1000000");
   s.async_us = (uint32_t)async_us;
   lua_pop(L, 1);
+  lua_getfield(L, 2, "timing_slot");
+  if (!lua_isnil(L, -1) || c->next_slot >= 0) {
+    lua_Integer slot = lua_isnil(L, -1) ? c->next_slot : luaL_checkinteger(L, -1);
+    if (slot < 0 || slot >= SL_RT_TIMING_SLOTS) return luaL_error(L, "submit: timing_slot must be 0..15");
+    s.has_timing_slot = 1;
+    s.timing_slot = (int)slot;
+    c->next_slot = -1;
+  }
+  lua_pop(L, 1);
 
   sl_rt_tensor tensors[SL_RT_MAX_TENSOR_ARGS];
   sl_arg_dir dirs[SL_RT_MAX_TENSOR_ARGS];
@@ -413,6 +422,16 @@ static int l_submit(lua_State *L) {
   if (id == UINT64_MAX) return luaL_error(L, "submit: %s", sl_rt_last_error(c->rt));
   push_task_id(L, id);
   return 1;
+}
+
+/* rt:set_task_timing_slot(n): the next submitted task's dispatch -> finish window
+** goes to task-timing slot n (0..15). */
+static int l_set_slot(lua_State *L) {
+  sl_run_ctx *c = ctx_of(L);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  if (n < 0 || n >= SL_RT_TIMING_SLOTS) return luaL_error(L, "set_task_timing_slot: slot must be 0..15");
+  c->next_slot = (int)n;
+  return 0;
 }
 
 /* rt:scope(fn): fn's submits take ids on the next ring ((depth << 32) | local). */
@@ -495,7 +514,7 @@ static void push_rt(lua_State *L, sl_run_ctx *c) {
                                  {"dummy", l_dummy},            {"alloc_tensors", l_alloc},
                                  {"scalar_f32", l_scalar_f32},  {"close", l_close},
                                  {"graph", sl_run_lua_graph},   {"submit_graph", sl_run_lua_submit_graph},
-                                 {"scope", l_scope},
+                                 {"scope", l_scope},            {"set_task_timing_slot", l_set_slot},
                                  {NULL, NULL}};
   lua_newtable(L);
   lua_pushlightuserdata(L, c);

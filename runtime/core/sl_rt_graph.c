@@ -105,6 +105,7 @@ static sl_rt_task *make_node(sl_rt_task *outer, const sl_rt_graph_node *g, int i
   n->id = (1ull << 32) | ((outer->id & 0xFFFFFFFFull) << 10) | (uint64_t)index;
   n->parent = outer;
   n->predicate = 1;
+  n->timing_slot = -1;
   memcpy(n->kernel_ids, g->kernel_ids, sizeof n->kernel_ids);
   memcpy(n->fns, g->fns, sizeof n->fns);
   for (int k = 0; k < 3; k++) n->nmembers += n->kernel_ids[k] >= 0;

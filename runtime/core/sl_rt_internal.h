@@ -87,6 +87,7 @@ struct sl_rt_task {
   sl_rt_task *release_next;  /* scheduler's deferred-release list */
   sl_rt_task *order_mark;    /* orchestrator: the submit that last waited on this task */
   int sync_start;            /* blocks start together: early dispatch or a global drain */
+  int timing_slot;           /* -1, or the task-timing slot its window goes to */
   uint64_t async_cycles;     /* completion lands this long after the last FIN */
   uint64_t async_due;        /* scheduler: when it lands */
   sl_rt_task *async_next;    /* scheduler's async-wait list */
@@ -159,6 +160,12 @@ struct sl_rt {
   _Atomic uint64_t drain_word; /* 0, or (generation << 8) | (owner + 1) of the global drain */
   atomic_uint_fast64_t drain_gen;
   struct sl_rt_graph **graphs; /* definitions (orchestrator) */
+  /* cold-path diagnostics: orchestrator-private counters, read after the join */
+  uint64_t orch_cycles[SL_ORCH_STEPS], orch_mark, orch_submits, orch_start, orch_end;
+  uint64_t run_start, run_end;
+  atomic_uint_fast64_t sched_start, sched_end; /* min start / max exit */
+  /* the fixed device-phase buffer of task-timing slots: earliest dispatch, latest finish */
+  atomic_uint_fast64_t slot_start[SL_RT_TIMING_SLOTS], slot_end[SL_RT_TIMING_SLOTS];
   int ngraphs, capgraphs;
   sl_tensormap tm;
 
@@ -202,6 +209,9 @@ void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage);
 uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph);
 void sl_rt_fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t);
 sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id); /* submitted task by id, NULL if none */
+/* sl_runtime.c: fold a time into a min / max slot (any thread). */
+void sl_rt_atomic_min(atomic_uint_fast64_t *v, uint64_t x);
+void sl_rt_atomic_max(atomic_uint_fast64_t *v, uint64_t x);
 /* sl_rt_graph.c */
 void sl_rt_graphs_free(sl_rt *rt);
 void sl_rt_graph_free_nodes(sl_rt_task *t);

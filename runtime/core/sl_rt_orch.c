@@ -145,6 +145,7 @@ static sl_rt_task *new_task(sl_rt *rt) {
   t->block_num = 1;
   t->predicate = 1;
   t->shape = -1;
+  t->timing_slot = -1;
   for (int i = 0; i < 3; i++) t->kernel_ids[i] = -1;
   if (push_task(rt, t)) {
     pthread_mutex_destroy(&t->mu);
@@ -216,6 +217,13 @@ sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id) {
 
 const sl_rt_task *sl_rt_task_by_id(const sl_rt *rt, uint64_t id) { return sl_rt_find_task((sl_rt *)rt, id); }
 
+/* Cold-path diagnostics: charge the time since the last mark to sub-step k. */
+static void orch_lap(sl_rt *rt, int k) {
+  uint64_t t = sl_rt_now(&rt->clock);
+  rt->orch_cycles[k] += t - rt->orch_mark;
+  rt->orch_mark = t;
+}
+
 /* Order argument i of t after every earlier access it conflicts with (RAW for a
 ** read, WAW + WAR for a write; an inout is both). */
 static int order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
@@ -230,6 +238,7 @@ static int order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
     if (!hits) return -1;
     sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, is_write, hits, n);
   }
+  orch_lap(rt, SL_ORCH_LOOKUP);
   int bad = 0;
   for (size_t h = 0; h < n && !bad; h++) {
     sl_rt_task *p = hits[h].producer;
@@ -241,6 +250,7 @@ static int order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
     p->order_mark = t; /* one wait per predecessor, however many args meet it */
   }
   if (hits != local) free(hits);
+  orch_lap(rt, SL_ORCH_FANIN);
   return bad ? -1 : 0;
 }
 
@@ -269,63 +279,36 @@ static const char *check_special(const sl_rt *rt, const sl_rt_submit *s, int mem
   return NULL;
 }
 
-uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
-  sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
-  uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
-  if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
-    set_err(rt, "interrupted");
-    return UINT64_MAX;
-  }
-  if (s->ntensors < 0 || s->ntensors > SL_RT_MAX_TENSOR_ARGS || s->nscalars < 0 ||
-      s->nscalars > SL_RT_MAX_SCALAR_ARGS) {
-    set_err(rt, "too many task arguments (at most 32 tensors and 16 scalars)");
-    return UINT64_MAX;
-  }
-  int members = 0, has_aic = 0;
+/* A submit the runtime can take: NULL, or what is wrong. */
+static const char *check_submit(sl_rt *rt, const sl_rt_submit *s, int *members, int *has_aic) {
+  if (s->ntensors < 0 || s->ntensors > SL_RT_MAX_TENSOR_ARGS || s->nscalars < 0 || s->nscalars > SL_RT_MAX_SCALAR_ARGS)
+    return "too many task arguments (at most 32 tensors and 16 scalars)";
+  *members = *has_aic = 0;
   for (int i = 0; i < 3; i++)
     if (s->kernel_ids[i] >= 0) {
-      if (!s->fns[i]) {
-        set_err(rt, "task member has no kernel function");
-        return UINT64_MAX;
-      }
-      members++;
-      if (i == 0) has_aic = 1;
+      if (!s->fns[i]) return "task member has no kernel function";
+      ++*members;
+      if (i == 0) *has_aic = 1;
     }
-  if (s->block_num < 1 || s->block_num > (1 << 20)) {
-    set_err(rt, "block_num must be 1..1048576");
-    return UINT64_MAX;
-  }
-  if (members > 1 && rt->nclusters == 0) {
-    set_err(rt, "MIX task needs a cluster (1 AIC + 2 AIV), this chip has none");
-    return UINT64_MAX;
-  }
-  if (members == 1 && ((has_aic && rt->cfg.num_aic == 0) || (!has_aic && rt->cfg.num_aiv == 0))) {
-    set_err(rt, "task needs a core type this chip has none of");
-    return UINT64_MAX;
-  }
-  const char *special = check_special(rt, s, members, has_aic);
-  if (special) {
-    set_err(rt, special);
-    return UINT64_MAX;
-  }
+  if (s->block_num < 1 || s->block_num > (1 << 20)) return "block_num must be 1..1048576";
+  if (*members > 1 && rt->nclusters == 0) return "MIX task needs a cluster (1 AIC + 2 AIV), this chip has none";
+  if (*members == 1 && ((*has_aic && rt->cfg.num_aic == 0) || (!*has_aic && rt->cfg.num_aiv == 0)))
+    return "task needs a core type this chip has none of";
+  if (s->has_timing_slot && (s->timing_slot < 0 || s->timing_slot >= SL_RT_TIMING_SLOTS))
+    return "timing slot must be 0..15";
+  const char *special = check_special(rt, s, *members, *has_aic);
+  if (special) return special;
   for (int i = 0; i < s->ndeps; i++)
-    if (!sl_rt_find_task(rt, s->explicit_deps[i])) {
-      set_err(rt, "explicit dependency names an unknown task id");
-      return UINT64_MAX;
-    }
-  if (wait_ring(rt)) {
-    set_err(rt, "interrupted");
-    return UINT64_MAX;
-  }
-  sl_rt_task *t = new_task(rt);
-  if (!t) {
-    set_err(rt, "out of memory");
-    return UINT64_MAX;
-  }
+    if (!sl_rt_find_task(rt, s->explicit_deps[i])) return "explicit dependency names an unknown task id";
+  return NULL;
+}
+
+/* The task's fields and payload copy; -1 out of memory. */
+static int build_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s, int members, int has_aic,
+                      const struct sl_rt_graph *graph) {
   memcpy(t->kernel_ids, s->kernel_ids, sizeof t->kernel_ids);
   memcpy(t->fns, s->fns, sizeof t->fns);
-  /* A single AIV kernel always sits in slot aiv0. */
-  if (members == 1 && t->kernel_ids[2] >= 0) {
+  if (members == 1 && t->kernel_ids[2] >= 0) { /* a single AIV kernel always sits in slot aiv0 */
     t->kernel_ids[1] = t->kernel_ids[2];
     t->fns[1] = t->fns[2];
     t->kernel_ids[2] = -1;
@@ -336,6 +319,7 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
   t->graph = graph;
   t->sync_start = s->sync_start;
   t->async_cycles = (uint64_t)s->async_us * rt->cfg.clock_freq_hz / 1000000u;
+  t->timing_slot = s->has_timing_slot ? s->timing_slot : -1;
   t->shape = members == 0 ? -1 : members > 1 ? SL_SHAPE_MIX : has_aic ? SL_SHAPE_AIC : SL_SHAPE_AIV;
   t->block_num = members == 0 ? 1 : s->block_num;
   t->predicate = s->predicate;
@@ -345,46 +329,77 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
   atomic_init(&t->fanin, 1); /* submit guard */
   if (t->ntensors) {
     t->descs = aligned_alloc(64, ((size_t)t->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
-    if (!t->descs) {
-      set_err(rt, "out of memory");
-      return UINT64_MAX;
-    }
+    if (!t->descs) return -1;
   }
   if (t->ntensors || t->nscalars) {
     t->tensors = malloc((size_t)t->ntensors * (sizeof *t->tensors + sizeof *t->dirs) +
                         (size_t)t->nscalars * sizeof *t->scalars + sizeof(sl_rt_scalar));
-    if (!t->tensors) {
-      set_err(rt, "out of memory");
-      return UINT64_MAX;
-    }
+    if (!t->tensors) return -1;
     /* layout: tensors | scalars | dirs (keeps each array aligned) */
     t->scalars = (sl_rt_scalar *)(t->tensors + t->ntensors);
     t->dirs = (sl_arg_dir *)(t->scalars + t->nscalars);
   }
+  orch_lap(rt, SL_ORCH_ALLOC);
   for (int i = 0; i < t->ntensors; i++) {
     t->tensors[i] = s->tensors[i];
     t->dirs[i] = s->dirs[i];
     sl_rt_fill_desc(&t->descs[i], &t->tensors[i]);
   }
   for (int i = 0; i < t->nscalars; i++) t->scalars[i] = s->scalars[i];
+  orch_lap(rt, SL_ORCH_PARAMS);
+  return 0;
+}
 
-  /* Dependencies: explicit, creator (each use of an alloc_tensors buffer), tensormap. */
+/* Dependencies: explicit, creator (each use of an alloc_tensors buffer), tensormap;
+** then t's own accesses go into the tensormap. -1 out of memory. */
+static int wire_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s) {
   for (int i = 0; i < s->ndeps; i++) {
     sl_rt_task *p = sl_rt_find_task(rt, s->explicit_deps[i]);
-    if (p->order_mark != t && add_dep(p, t) < 0) goto oom;
+    if (p->order_mark != t && add_dep(p, t) < 0) return -1;
     p->order_mark = t;
-    if (push_edge(rt, (sl_rt_edge){p->id, t->id, -1, 0, 0, 0, -1, -1})) goto oom;
+    if (push_edge(rt, (sl_rt_edge){p->id, t->id, -1, 0, 0, 0, -1, -1})) return -1;
   }
+  orch_lap(rt, SL_ORCH_FANIN);
   for (int i = 0; i < t->ntensors; i++) {
     const sl_rt_tensor *tt = &t->tensors[i];
     uint64_t tid = rt->cfg.dep_gen ? sl_rt_tensor_id(tt->buf) : 0; /* only deps.json needs it */
-    if (tt->buf->creator_task != UINT64_MAX) {
-      if (push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1, -1})) goto oom;
-    }
-    if (order_arg(rt, t, i, tid)) goto oom;
+    if (tt->buf->creator_task != UINT64_MAX &&
+        push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1, -1}))
+      return -1;
+    if (order_arg(rt, t, i, tid)) return -1;
   }
-  if (record_accesses(rt, t)) goto oom;
+  if (record_accesses(rt, t)) return -1;
+  orch_lap(rt, SL_ORCH_INSERT);
+  return 0;
+}
 
+uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
+  sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
+  uint64_t t0 = rt->orch_mark = sl_rt_now(&rt->clock);
+  if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
+    set_err(rt, "interrupted");
+    return UINT64_MAX;
+  }
+  int members, has_aic;
+  const char *bad = check_submit(rt, s, &members, &has_aic);
+  if (bad) {
+    set_err(rt, bad);
+    return UINT64_MAX;
+  }
+  if (wait_ring(rt)) {
+    set_err(rt, "interrupted");
+    return UINT64_MAX;
+  }
+  orch_lap(rt, SL_ORCH_SYNC);
+  sl_rt_task *t = new_task(rt);
+  if (!t || build_task(rt, t, s, members, has_aic, graph)) {
+    set_err(rt, "out of memory");
+    return UINT64_MAX;
+  }
+  if (wire_task(rt, t, s)) {
+    set_err(rt, "out of memory while recording dependencies");
+    return UINT64_MAX;
+  }
   atomic_fetch_add_explicit(&rt->inflight, 1, memory_order_acq_rel);
   atomic_fetch_add_explicit(&rt->submitted, 1, memory_order_acq_rel);
   if (t->is_dummy) atomic_fetch_add_explicit(&rt->dummy_tasks, 1, memory_order_relaxed);
@@ -392,12 +407,11 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
   else atomic_fetch_add_explicit(&rt->kernel_tasks, 1, memory_order_relaxed);
   uint64_t id = t->id;
   if (atomic_fetch_sub_explicit(&t->fanin, 1, memory_order_acq_rel) == 1) sl_rt_make_ready(rt, t);
-  if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_now(&rt->clock), id, rt->submit_idx);
+  orch_lap(rt, SL_ORCH_FANIN);
+  if (dp) sl_devprof_orch_submit(dp, t0, rt->orch_mark, id, rt->submit_idx);
   rt->submit_idx++;
+  rt->orch_submits++;
   return id;
-oom:
-  set_err(rt, "out of memory while recording dependencies");
-  return UINT64_MAX;
 }
 
 uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out) {

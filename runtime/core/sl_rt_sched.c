@@ -112,6 +112,8 @@ static int phase_complete(phase_ctx *pc) {
     c->busy = 0;
     sl_rt_task *t = c->task;
     c->task = NULL;
+    if (t->timing_slot >= 0) /* ... and ends where its last completion processing began */
+      sl_rt_atomic_max(&rt->slot_end[t->timing_slot], finish ? finish : now(pc));
     done++;
     if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1 && !sl_rt_async_defer(pc, t, finish))
       sl_rt_on_task_complete(pc, t, d0);
@@ -160,6 +162,8 @@ void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int 
 uint64_t sl_rt_publish_staged(phase_ctx *pc, sl_rt_core *c) {
   sl_rt *rt = pc->rt;
   c->dispatch_ts = rt->cfg.level >= 2 ? now(pc) : 0;
+  if (c->task->timing_slot >= 0) /* a tagged task: its window starts at its first publication */
+    sl_rt_atomic_min(&rt->slot_start[c->task->timing_slot], c->dispatch_ts ? c->dispatch_ts : now(pc));
   /* the core's owner's identity: a drain publishes onto other threads' cores */
   if (rt->cfg.dp) sl_devprof_on_dispatch(rt->cfg.dp, c->id, c->owner, c->token);
   sl_rt_publish(c, c->token);
@@ -355,6 +359,7 @@ void *sl_rt_sched_main(void *arg) {
   phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}};
   if (pc.dp)
     for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
+  sl_rt_atomic_min(&rt->sched_start, now(&pc));
   int idle = 0;
   for (;;) {
     pc.iter++;
@@ -384,6 +389,7 @@ void *sl_rt_sched_main(void *arg) {
   s->total_miss += s->pop_miss;
   s->pop_hit = s->pop_miss = 0;
   for (int i = 0; i < s->ncores; i++) sl_rt_publish(&rt->cores[s->cores[i]], SL_REG_EXIT);
+  sl_rt_atomic_max(&rt->sched_end, now(&pc));
   if (rt->cfg.dp) sl_devprof_flush_scheduler(rt->cfg.dp, s->idx, s->cores, s->ncores);
   return NULL;
 }

@@ -86,6 +86,8 @@ typedef struct sl_rt_submit {
   int sync_start;                /* every block must start together (single core type) */
   uint32_t async_us;             /* completes this many device us after its last FIN
                                     (an outstanding DMA the kernel issued); 0 = at FIN */
+  int has_timing_slot;           /* set_task_timing_slot(timing_slot): record the task's */
+  int timing_slot;               /* dispatch -> finish window in slot 0..15              */
 } sl_rt_submit;
 
 /* ---- lifecycle ------------------------------------------------------------------------- */
@@ -158,6 +160,24 @@ typedef struct sl_rt_stats {
   uint64_t pop_hit, pop_miss;
 } sl_rt_stats;
 sl_rt_stats sl_rt_get_stats(const sl_rt *rt);
+
+/* Selective task-timing slots and the orchestrator's cold-path counters, at every
+** level (no collector involved): device cycles. */
+#define SL_RT_TIMING_SLOTS 16
+/* Orchestrator submit sub-steps (g_orch_<name>_cycle in the device log). */
+enum { SL_ORCH_SYNC, SL_ORCH_ALLOC, SL_ORCH_PARAMS, SL_ORCH_LOOKUP, SL_ORCH_INSERT, SL_ORCH_FANIN, SL_ORCH_STEPS };
+extern const char *const sl_rt_orch_step_names[SL_ORCH_STEPS]; /* "sync", "alloc", ... */
+typedef struct sl_rt_timing {
+  uint64_t freq_hz;
+  uint64_t run_start, run_end;     /* threads started .. all joined        */
+  uint64_t orch_start, orch_end;   /* the orchestration function's window  */
+  uint64_t sched_start, sched_end; /* first scheduler start .. last exit   */
+  uint64_t orch_cycles[SL_ORCH_STEPS];
+  uint64_t submits;
+  int slot_set[SL_RT_TIMING_SLOTS]; /* a tagged task ran in this slot     */
+  uint64_t slot_start[SL_RT_TIMING_SLOTS], slot_end[SL_RT_TIMING_SLOTS];
+} sl_rt_timing;
+sl_rt_timing sl_rt_get_timing(const sl_rt *rt);
 
 /* The task graph (kept when cfg.dep_gen or cfg.dump_args). */
 typedef struct sl_rt_edge {
