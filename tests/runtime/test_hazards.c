@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "rt_test_view.h"
 #include "sl_platforms.h"
 #include "sl_runtime.h"
 
@@ -59,16 +60,7 @@ static void make_graph(hz_graph *g) {
 static float init_value(int b, int i) { return (float)(1 + (b * 7 + i) % 5); }
 
 static sl_rt_tensor view(sl_rt_buffer *b, hz_view v, int rows, int cols) {
-  sl_rt_tensor t;
-  memset(&t, 0, sizeof t);
-  t.buf = b;
-  t.ndims = 2;
-  t.shape[0] = rows;
-  t.shape[1] = cols;
-  t.strides[0] = HZ_DIM;
-  t.strides[1] = 1;
-  t.start_offset = v.r0 * HZ_DIM + v.c0;
-  return t;
+  return rt_test_view(b, rows, cols, HZ_DIM, v.r0 * HZ_DIM + v.c0);
 }
 
 static int hz_orch(void *p, sl_rt *rt) {

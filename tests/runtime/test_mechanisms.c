@@ -16,22 +16,13 @@
 #include <cmocka.h>
 
 #include "fake_devprof.h"
+#include "rt_test_view.h"
 #include "sl_phases.h"
 #include "sl_runtime.h"
 
 enum { N = 64 };
 
-static sl_rt_tensor vec(sl_rt_buffer *b) {
-  sl_rt_tensor t;
-  memset(&t, 0, sizeof t);
-  t.buf = b;
-  t.ndims = 2;
-  t.shape[0] = 4;
-  t.shape[1] = N / 4;
-  t.strides[0] = N / 4;
-  t.strides[1] = 1;
-  return t;
-}
+static sl_rt_tensor vec(sl_rt_buffer *b) { return rt_test_view(b, 4, N / 4, N / 4, 0); }
 
 static void fill(sl_rt_buffer *b, float v) {
   for (int i = 0; i < N; i++) ((float *)b->data)[i] = v;

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "fake_devprof.h"
+#include "rt_test_view.h"
 #include "sl_phases.h"
 #include "sl_readyq.h"
 #include "sl_rt_internal.h"
@@ -122,18 +123,7 @@ typedef struct chain_ctx {
   int nids;
 } chain_ctx;
 
-static sl_rt_tensor vec(sl_rt_buffer *b, int n) {
-  sl_rt_tensor t;
-  memset(&t, 0, sizeof t);
-  t.buf = b;
-  t.dtype = 0;
-  t.ndims = 2;
-  t.shape[0] = 8;
-  t.shape[1] = n / 8;
-  t.strides[0] = n / 8;
-  t.strides[1] = 1;
-  return t;
-}
+static sl_rt_tensor vec(sl_rt_buffer *b, int n) { return rt_test_view(b, 8, n / 8, n / 8, 0); }
 
 /* x = x + one, `links` times (each link depends on the previous through x), then an
 ** SPMD add, a MIX (matmul + add + mul), a dummy joining them and a skipped task. */
@@ -501,16 +491,7 @@ typedef struct rdag {
 } rdag;
 
 static sl_rt_tensor rd_view(sl_rt_buffer *b, int value) {
-  sl_rt_tensor t;
-  memset(&t, 0, sizeof t);
-  t.buf = b;
-  t.ndims = 2;
-  t.shape[0] = RD_ROWS;
-  t.shape[1] = RD_COLS;
-  t.strides[0] = RD_COLS;
-  t.strides[1] = 1;
-  t.start_offset = (int64_t)value * RD_ROWS * RD_COLS;
-  return t;
+  return rt_test_view(b, RD_ROWS, RD_COLS, RD_COLS, (int64_t)value * RD_ROWS * RD_COLS);
 }
 
 static int rdag_orch(void *p, sl_rt *rt) {
