@@ -197,3 +197,10 @@ void sl_rt_graph_free_nodes(sl_rt_task *t) {
   }
   free(t->nodes);
 }
+
+int sl_rt_task_nnodes(const sl_rt_task *t) { return t->nodes ? t->nnodes : 0; }
+const sl_rt_task *sl_rt_task_node(const sl_rt_task *t, int n) { return n >= 0 && n < t->nnodes ? t->nodes[n] : NULL; }
+int sl_rt_task_node_deps(const sl_rt_task *t, int n, const int **deps) {
+  *deps = t->graph->nodes[n].deps;
+  return t->graph->nodes[n].ndeps;
+}

@@ -193,6 +193,11 @@ typedef struct sl_rt_edge {
 size_t sl_rt_task_count(const sl_rt *rt);
 const sl_rt_task *sl_rt_task_at(const sl_rt *rt, size_t i);
 const sl_rt_task *sl_rt_task_by_id(const sl_rt *rt, uint64_t id); /* NULL if none */
+/* A graph instance's expanded nodes (0 for other tasks or an instance never run), and
+** node n's predecessors in the definition (node indices). */
+int sl_rt_task_nnodes(const sl_rt_task *t);
+const sl_rt_task *sl_rt_task_node(const sl_rt_task *t, int n);
+int sl_rt_task_node_deps(const sl_rt_task *t, int n, const int **deps);
 uint64_t sl_rt_task_id(const sl_rt_task *t);
 void sl_rt_task_kernels(const sl_rt_task *t, int kernel_ids[3]);
 int sl_rt_task_block_num(const sl_rt_task *t);

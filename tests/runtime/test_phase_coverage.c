@@ -121,20 +121,26 @@ static void test_every_tmr_phase_emitted(void **state) {
   assert_true(ring1_tokens > 0); /* graph nodes ran under their ring-1 ids */
 }
 
-/* Scopes: ids on rings 1 and 2 reach deps.json and the trace's rXtY labels. */
-static void test_scope_rings_end_to_end(void **state) {
-  (void)state;
-  char root[512], dir[768], path[1024], trace[1024];
-  snprintf(root, sizeof root, "%s/rings", tmp_root);
-  const char *argv[] = {"run", "scopes", "--enable-chip-swimlane", "4", "--enable-dep-gen", "-o", root, "-q"};
+/* Run `wl` at level 4 with deps.json into its own root; the run directory in dir. */
+static void run_with_deps(const char *wl, char *dir, size_t len) {
+  char root[512];
+  snprintf(root, sizeof root, "%s/deps_%s", tmp_root, wl);
+  const char *argv[] = {"run", wl, "--enable-chip-swimlane", "4", "--enable-dep-gen", "-o", root, "-q"};
   assert_int_equal(sl_cmd_run(8, (char **)argv), 0);
   DIR *d = opendir(root);
   assert_non_null(d);
   struct dirent *e;
   while ((e = readdir(d)) && e->d_name[0] == '.') {}
   assert_non_null(e);
-  snprintf(dir, sizeof dir, "%s/%s", root, e->d_name);
+  snprintf(dir, len, "%s/%s", root, e->d_name);
   closedir(d);
+}
+
+/* Scopes: ids on rings 1 and 2 reach deps.json and the trace's rXtY labels. */
+static void test_scope_rings_end_to_end(void **state) {
+  (void)state;
+  char dir[768], path[1024], trace[1024];
+  run_with_deps("scopes", dir, sizeof dir);
   snprintf(path, sizeof path, "%s/deps.json", dir);
   char *deps = sl_test_read_file(path, NULL);
   assert_non_null(deps);
@@ -155,11 +161,36 @@ static void test_scope_rings_end_to_end(void **state) {
   free(t);
 }
 
+/* Graph instances are listed in deps.json as their ring-1 nodes with the
+** definition's node edges, so the trace names them by function. */
+static void test_graph_nodes_in_deps(void **state) {
+  (void)state;
+  char dir[768], path[1024], trace[1024];
+  run_with_deps("graph_exec", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/deps.json", dir);
+  char *deps = sl_test_read_file(path, NULL);
+  assert_non_null(deps);
+  assert_non_null(strstr(deps, "\"4294967299\"")); /* instance 0, node 3 */
+  assert_non_null(strstr(deps, "\"source\":\t\"graph\""));
+  free(deps);
+  snprintf(path, sizeof path, "%s/chip_swimlane_records.json", dir);
+  snprintf(trace, sizeof trace, "%s/trace.json", dir);
+  const char *cargv[] = {"convert", path, "-o", trace};
+  assert_int_equal(sl_cmd_convert(4, (char **)cargv), 0);
+  char *t = sl_test_read_file(trace, NULL);
+  assert_non_null(t);
+  assert_non_null(strstr(t, "MUL_spmd(r1t3)")); /* instance 0's last node (2 blocks) */
+  assert_non_null(strstr(t, "ADD(r1t1024)"));  /* instance 1's first node */
+  assert_non_null(strstr(t, "GraphExecution("));
+  free(t);
+}
+
 int main(void) {
   snprintf(tmp_root, sizeof tmp_root, "/tmp/sl_phase_cov_%d", (int)getpid());
   mkdir(tmp_root, 0777);
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_tmr_phase_emitted),
-                                     cmocka_unit_test(test_scope_rings_end_to_end)};
+                                     cmocka_unit_test(test_scope_rings_end_to_end),
+                                     cmocka_unit_test(test_graph_nodes_in_deps)};
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
