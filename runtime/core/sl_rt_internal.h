@@ -206,6 +206,7 @@ void sl_rt_ring_all(sl_rt *rt);
 /* sl_rt_orch.c */
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t);
 void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage);
+int sl_rt_task_done(sl_rt_task *t); /* its completion was processed (any thread) */
 uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph);
 void sl_rt_fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t);
 sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id); /* submitted task by id, NULL if none */

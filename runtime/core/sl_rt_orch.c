@@ -155,6 +155,13 @@ static sl_rt_task *new_task(sl_rt *rt) {
   return t;
 }
 
+int sl_rt_task_done(sl_rt_task *t) {
+  pthread_mutex_lock(&t->mu);
+  int d = t->done;
+  pthread_mutex_unlock(&t->mu);
+  return d;
+}
+
 /* Make `succ` wait for `pred` unless pred already finished. */
 static int add_dep(sl_rt_task *pred, sl_rt_task *succ) {
   int added = 0;

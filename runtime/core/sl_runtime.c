@@ -80,6 +80,7 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
     rt->sched[s].idx = s;
   }
   int bad = sl_tensormap_init(&rt->tm, 4096);
+  rt->tm.finished = sl_rt_task_done;
   for (int q = 0; q < SL_SHAPE_COUNT; q++) bad |= sl_readyq_init(&rt->queues[q]);
   bad |= sl_readyq_init(&rt->dummyq);
   bad |= sl_readyq_init(&rt->syncq);

@@ -69,9 +69,25 @@ int sl_tensormap_insert(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t 
   return append(b, (sl_tm_entry){buf, lo, hi, producer, prod_arg, 1});
 }
 
+enum { SL_TM_PRUNE_MIN = 256 };
+
+/* Drop the entries of finished readers; the next prune waits until the bucket
+** doubles again, so pruning costs O(1) per insert amortized. */
+static void prune_readers(const sl_tensormap *m, sl_tm_bucket *b) {
+  size_t w = 0;
+  for (size_t i = 0; i < b->n; i++) {
+    sl_tm_entry *e = &b->v[i];
+    if (!e->is_write && m->finished(e->producer)) continue;
+    b->v[w++] = *e;
+  }
+  b->n = w;
+  b->prune_at = 2 * w > SL_TM_PRUNE_MIN ? 2 * w : SL_TM_PRUNE_MIN;
+}
+
 int sl_tensormap_insert_read(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t hi,
                              struct sl_rt_task *reader, int arg) {
   sl_tm_bucket *b = bucket(m, buf);
+  if (m->finished && b->n >= (b->prune_at ? b->prune_at : SL_TM_PRUNE_MIN)) prune_readers(m, b);
   /* the same task reading a span it already reads or writes adds nothing (this
   ** submit's entries are the bucket's newest) */
   for (size_t i = b->n; i-- > 0;) {

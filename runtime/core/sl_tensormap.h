@@ -29,11 +29,16 @@ typedef struct sl_tm_entry {
 typedef struct sl_tm_bucket {
   sl_tm_entry *v;
   size_t n, cap;
+  size_t prune_at;     /* entry count that triggers dropping finished readers */
 } sl_tm_bucket;
 
 typedef struct sl_tensormap {
   sl_tm_bucket *buckets;
   size_t nbuckets;
+  /* optional: 1 when a reader has finished — its entry can order nothing any more,
+  ** so a bucket that grows past prune_at drops such readers (a buffer read by many
+  ** tasks does not make every later lookup on it linear in all of them) */
+  int (*finished)(struct sl_rt_task *t);
 } sl_tensormap;
 
 typedef struct sl_tm_hit {

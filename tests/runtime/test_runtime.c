@@ -81,6 +81,34 @@ static void test_tensormap_readers(void **state) {
   sl_tensormap_free(&m);
 }
 
+/* Fake tasks for the prune test: addresses 16 * k; odd k have finished. */
+static int fake_finished(struct sl_rt_task *t) { return ((uintptr_t)t / 16) & 1; }
+
+/* A buffer read by many tasks: once the bucket passes its threshold, finished
+** readers are dropped (they can order nothing), unfinished ones and writers stay. */
+static void test_tensormap_prune(void **state) {
+  (void)state;
+  sl_tensormap m;
+  assert_int_equal(sl_tensormap_init(&m, 16), 0);
+  m.finished = fake_finished;
+  int buf;
+  struct sl_rt_task *w = (struct sl_rt_task *)(uintptr_t)(16 * 1); /* "finished", but a writer */
+  assert_int_equal(sl_tensormap_insert(&m, &buf, 0, 64, w, 0, 1), 0);
+  for (uintptr_t k = 2; k < 2 + 1000; k++)
+    assert_int_equal(sl_tensormap_insert_read(&m, &buf, 0, 64, (struct sl_rt_task *)(16 * k), 0), 0);
+  static sl_tm_hit h[2048];
+  size_t n = sl_tensormap_lookup(&m, &buf, 0, 64, 1, h, 2048);
+  int writer = 0, unfinished = 0;
+  for (size_t i = 0; i < n; i++) {
+    writer += h[i].producer == w;
+    unfinished += !fake_finished(h[i].producer);
+  }
+  assert_int_equal(writer, 1);
+  assert_int_equal(unfinished, 500); /* every unfinished reader is still ordered */
+  assert_true(n < 1000);             /* and finished ones were dropped */
+  sl_tensormap_free(&m);
+}
+
 /* ---- ready queue ----------------------------------------------------------------------- */
 
 static void test_readyq_blocks(void **state) {
@@ -578,6 +606,7 @@ static void test_bad_config(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tensormap_overlap), cmocka_unit_test(test_tensormap_readers),
+      cmocka_unit_test(test_tensormap_prune),
       cmocka_unit_test(test_readyq_blocks),
       cmocka_unit_test(test_run_level4),        cmocka_unit_test(test_run_levels),
       cmocka_unit_test(test_run_full_chip),     cmocka_unit_test(test_run_many_writers),
