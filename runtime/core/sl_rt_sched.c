@@ -1,8 +1,9 @@
 /*
 ** sl_rt_sched.c — one AICPU scheduler thread. Each loop iteration runs the outer
-** phases in order — complete (with nested resolve), dispatch, dummy, release — and,
-** at level >= 3, emits one phase record per phase that did work. Idle iterations
-** emit nothing, read no clock and yield the CPU.
+** phases in order — complete (with nested resolve), async_poll, graph_prepare,
+** early_dispatch / drain (sl_rt_sync.c), dispatch, dummy, release — and, at level
+** >= 3, emits one phase record per phase that did work. Idle iterations emit
+** nothing, read no clock and yield the CPU.
 **
 ** Timestamps are reused like a lap timer: when an outer phase follows a recorded
 ** one with nothing but a few loads in between, it starts at the previous phase's
