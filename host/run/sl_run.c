@@ -190,7 +190,8 @@ static void on_sigint(int sig) {
 
 /* One round: build chip + collector, run, write outputs. 0 ok, 1 failure. */
 static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const char *case_name,
-                     const struct sl_platform_info *plat, int level, const char *out_dir) {
+                     const struct sl_platform_info *plat, int level, const char *out_dir, int round,
+                     sl_run_slots *slots) {
   int rc = 0;
   int ncores = o->aic + o->aiv;
   unsigned char types[SL_RT_MAX_CORES];
@@ -222,6 +223,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   memset(&ctx, 0, sizeof ctx);
   ctx.wl = wl;
   ctx.rng = 0x9E3779B97F4A7C15ull;
+  ctx.next_slot = -1;
   sl_run_set_case(&ctx, case_idx);
   g_coll = coll;
   g_rt = rt;
@@ -231,8 +233,13 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     sl_collector_destroy(coll);
     return 1;
   }
+  struct timespec h0, h1;
+  clock_gettime(CLOCK_MONOTONIC, &h0);
   int orc = sl_rt_run(rt, sl_run_orchestrate, &ctx);
+  clock_gettime(CLOCK_MONOTONIC, &h1);
   g_rt = NULL;
+  sl_rt_timing timing = sl_rt_get_timing(rt);
+  sl_run_slots_add(slots, &timing);
   int interrupted = sl_rt_interrupted(rt) || g_sigint;
   if (orc && !interrupted) {
     sl_error(wl->path, "%s", ctx.err[0] ? ctx.err : sl_rt_last_error(rt));
@@ -259,6 +266,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
       if (!p || sl_write_args_dump(rt, o->dump_args, p)) rc = 1;
       free(p);
     }
+    if (sl_run_write_device_log(&timing, out_dir)) rc = 1;
   }
   sl_rt_stats st = sl_rt_get_stats(rt);
   if (!o->quiet)
@@ -267,6 +275,9 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
            wl->klass, case_name, o->platform, (unsigned long long)st.tasks, (unsigned long long)st.kernel_tasks,
            (unsigned long long)st.dummy_tasks, (unsigned long long)st.skipped_tasks,
            (unsigned long long)st.alloc_tasks, (unsigned long long)st.dispatches);
+  if (!o->quiet)
+    sl_run_print_timing(&timing, (double)(h1.tv_sec - h0.tv_sec) * 1e6 + (double)(h1.tv_nsec - h0.tv_nsec) / 1e3,
+                        round, o->rounds);
   if (interrupted) {
     sl_error(wl->path, "interrupted: the capture holds what was collected and is marked truncated");
     rc = 130;
@@ -344,8 +355,12 @@ int sl_cmd_run(int argc, char **argv) {
     return 1;
   }
   int rc = 0;
+  sl_run_slots slots;
+  memset(&slots, 0, sizeof slots);
   for (int r = 0; r < o.rounds && rc == 0 && !g_sigint; r++)
-    rc = run_round(&o, &wl, case_idx, case_name, plat, level, r == 0 ? out_dir : NULL);
+    rc = run_round(&o, &wl, case_idx, case_name, plat, level, r == 0 ? out_dir : NULL, r, &slots);
+  if (!o.quiet) sl_run_slots_print(&slots, o.rounds);
+  sl_run_slots_free(&slots);
   sigaction(SIGINT, &old, NULL);
   if (g_sigint && rc == 0) rc = 130;
   if (out_dir && !o.quiet) printf("swimlane: outputs in %s\n", out_dir);

@@ -42,6 +42,7 @@ typedef struct sl_run_ctx {
   int case_ref;        /* params table */
   int state_ref;       /* orchestrate's return value */
   uint64_t rng;
+  int next_slot;       /* rt:set_task_timing_slot(n) for the next submit, -1 none */
   char err[1024];
 } sl_run_ctx;
 
@@ -58,8 +59,31 @@ int sl_workload_case(sl_workload *wl, const char *case_name, const char *platfor
 ** result check run afterwards. 0 ok, else ctx->err holds the message. */
 int sl_run_orchestrate(void *ctx, sl_rt *rt);
 int sl_run_check(sl_run_ctx *ctx);
+/* Pieces of a task spec table at stack index `spec` (raise Lua errors): kernels
+** (returns the widest member, NULL for none), tensor directions from its
+** signature, `args` tensors, `scalars`, `deps`. */
+const sl_incore *sl_run_lua_kernels(struct lua_State *L, sl_run_ctx *c, int spec, int ids[3], sl_kernel_fn fns[3]);
+void sl_run_lua_dirs(const sl_incore *widest, sl_arg_dir *dirs, int ntensors);
+int sl_run_lua_tensors(struct lua_State *L, int spec, sl_rt_tensor *out);
+int sl_run_lua_scalars(struct lua_State *L, int spec, sl_rt_scalar *out);
+int sl_run_lua_deps(struct lua_State *L, int spec, uint64_t *out, int max);
+/* sl_run_graph.c: rt:graph{params=, nodes=} and rt:submit_graph{graph=, args=, deps=}. */
+int sl_run_lua_graph(struct lua_State *L);
+int sl_run_lua_submit_graph(struct lua_State *L);
 /* Push the params table of case `idx` (1-based) and keep a reference in ctx. */
 void sl_run_set_case(sl_run_ctx *ctx, int idx);
+
+/* sl_run_timing.c: the device log (orch run window + g_orch_*_cycle counters),
+** the per-round timing summary, and task-timing slot spans gathered over rounds. */
+typedef struct sl_run_slots {
+  double *spans[SL_RT_TIMING_SLOTS]; /* us, one per round that ran the tagged task */
+  int count[SL_RT_TIMING_SLOTS];
+} sl_run_slots;
+int sl_run_write_device_log(const sl_rt_timing *t, const char *dir);
+void sl_run_print_timing(const sl_rt_timing *t, double host_wall_us, int round, int rounds);
+void sl_run_slots_add(sl_run_slots *acc, const sl_rt_timing *t);
+void sl_run_slots_print(sl_run_slots *acc, int rounds);
+void sl_run_slots_free(sl_run_slots *acc);
 
 /* sl_run_outputs.c */
 int sl_write_deps_json(const sl_rt *rt, const char *path);

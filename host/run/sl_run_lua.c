@@ -280,88 +280,140 @@ static void read_scalar(lua_State *L, int idx, sl_rt_scalar *s) {
 
 static void push_task_id(lua_State *L, uint64_t id) { lua_pushinteger(L, (lua_Integer)id); }
 
-/* rt:submit{aic=, aiv0=, aiv1=, func=, args=, scalars=, block_num=, predicate=, deps=} */
+/* The kernels of a task spec at `spec` (aic / aiv0 / aiv1 / func): ids, functions,
+** and the widest member (whose signature gives the payload); NULL for a dummy. */
+const sl_incore *sl_run_lua_kernels(lua_State *L, sl_run_ctx *c, int spec, int ids[3], sl_kernel_fn fns[3]) {
+  ids[0] = kernel_field(L, spec, "aic");
+  ids[1] = kernel_field(L, spec, "aiv0");
+  ids[2] = kernel_field(L, spec, "aiv1");
+  int f = kernel_field(L, spec, "func");
+  if (f >= 0) {
+    const sl_incore *ic = sl_workload_incore(c->wl, f);
+    if (!ic) luaL_error(L, "submit: func_id %d is not an incore of this workload", f);
+    ids[ic->is_aic ? 0 : 1] = f;
+  }
+  const sl_incore *widest = NULL;
+  for (int i = 0; i < 3; i++) {
+    fns[i] = NULL;
+    if (ids[i] < 0) continue;
+    const sl_incore *ic = sl_workload_incore(c->wl, ids[i]);
+    if (!ic) luaL_error(L, "submit: func_id %d is not an incore of this workload", ids[i]);
+    if (ic->is_aic != (i == 0))
+      luaL_error(L, "submit: func_id %d (%s) is an %s kernel, placed in an %s slot", ic->func_id, ic->name,
+                 ic->is_aic ? "aic" : "aiv", i == 0 ? "aic" : "aiv");
+    fns[i] = ic->fn;
+    if (!widest || ic->nsig > widest->nsig) widest = ic;
+  }
+  return widest;
+}
+
+/* The `scalars` list of the spec at `spec`; returns the count. */
+int sl_run_lua_scalars(lua_State *L, int spec, sl_rt_scalar *out) {
+  int n = 0;
+  lua_getfield(L, spec, "scalars");
+  if (!lua_isnil(L, -1)) {
+    luaL_checktype(L, -1, LUA_TTABLE);
+    n = (int)lua_rawlen(L, -1);
+    if (n > SL_RT_MAX_SCALAR_ARGS) luaL_error(L, "submit: more than 16 scalars");
+    for (int i = 0; i < n; i++) {
+      lua_rawgeti(L, -1, i + 1);
+      read_scalar(L, lua_gettop(L), &out[i]);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return n;
+}
+
+/* The `args` list (tensors) of the spec at `spec`; returns the count. */
+int sl_run_lua_tensors(lua_State *L, int spec, sl_rt_tensor *out) {
+  int n = 0;
+  lua_getfield(L, spec, "args");
+  if (!lua_isnil(L, -1)) {
+    luaL_checktype(L, -1, LUA_TTABLE);
+    n = (int)lua_rawlen(L, -1);
+    if (n > SL_RT_MAX_TENSOR_ARGS) luaL_error(L, "submit: more than 32 tensor args");
+    for (int i = 0; i < n; i++) {
+      lua_rawgeti(L, -1, i + 1);
+      out[i] = *check_tensor(L, -1);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return n;
+}
+
+/* The `deps` list (task ids) of the spec at `spec`; returns the count. */
+int sl_run_lua_deps(lua_State *L, int spec, uint64_t *out, int max) {
+  int n = 0;
+  lua_getfield(L, spec, "deps");
+  if (!lua_isnil(L, -1)) {
+    luaL_checktype(L, -1, LUA_TTABLE);
+    n = (int)lua_rawlen(L, -1);
+    if (n > max) luaL_error(L, "submit: more than %d deps", max);
+    for (int i = 0; i < n; i++) {
+      lua_rawgeti(L, -1, i + 1);
+      out[i] = (uint64_t)luaL_checkinteger(L, -1);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return n;
+}
+
+/* The tensor directions of `widest`'s signature (tensor slots only, in order). */
+void sl_run_lua_dirs(const sl_incore *widest, sl_arg_dir *dirs, int ntensors) {
+  for (int i = 0, k = 0; i < ntensors; k++) {
+    if (widest->sig[k] == SL_ARG_SCALAR) continue;
+    dirs[i++] = widest->sig[k];
+  }
+}
+
+/* rt:submit{aic=, aiv0=, aiv1=, func=, args=, scalars=, block_num=, predicate=, deps=,
+**           sync_start=, async_us=} */
 static int l_submit(lua_State *L) {
   sl_run_ctx *c = ctx_of(L);
   luaL_checktype(L, 2, LUA_TTABLE);
   sl_rt_submit s;
   memset(&s, 0, sizeof s);
-  s.kernel_ids[0] = kernel_field(L, 2, "aic");
-  s.kernel_ids[1] = kernel_field(L, 2, "aiv0");
-  s.kernel_ids[2] = kernel_field(L, 2, "aiv1");
-  int f = kernel_field(L, 2, "func");
-  if (f >= 0) {
-    const sl_incore *ic = sl_workload_incore(c->wl, f);
-    if (!ic) return luaL_error(L, "submit: func_id %d is not an incore of this workload", f);
-    s.kernel_ids[ic->is_aic ? 0 : 1] = f;
-  }
-  const sl_incore *widest = NULL;
-  for (int i = 0; i < 3; i++) {
-    if (s.kernel_ids[i] < 0) continue;
-    const sl_incore *ic = sl_workload_incore(c->wl, s.kernel_ids[i]);
-    if (!ic) return luaL_error(L, "submit: func_id %d is not an incore of this workload", s.kernel_ids[i]);
-    if (ic->is_aic != (i == 0))
-      return luaL_error(L, "submit: func_id %d (%s) is an %s kernel, placed in an %s slot", ic->func_id,
-                        ic->name, ic->is_aic ? "aic" : "aiv", i == 0 ? "aic" : "aiv");
-    s.fns[i] = ic->fn;
-    if (!widest || ic->nsig > widest->nsig) widest = ic;
-  }
+  const sl_incore *widest = sl_run_lua_kernels(L, c, 2, s.kernel_ids, s.fns);
   lua_getfield(L, 2, "block_num");
   s.block_num = (int)luaL_optinteger(L, -1, 1);
   lua_pop(L, 1);
   lua_getfield(L, 2, "predicate");
   s.predicate = lua_isnil(L, -1) ? 1 : lua_toboolean(L, -1);
   lua_pop(L, 1);
+  lua_getfield(L, 2, "sync_start");
+  s.sync_start = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  lua_getfield(L, 2, "async_us");
+  lua_Integer async_us = luaL_optinteger(L, -1, 0);
+  if (async_us < 0 || async_us > 1000000) return luaL_error(L, "submit: async_us must be 0..1000000");
+  s.async_us = (uint32_t)async_us;
+  lua_pop(L, 1);
+  lua_getfield(L, 2, "timing_slot");
+  if (!lua_isnil(L, -1) || c->next_slot >= 0) {
+    lua_Integer slot = lua_isnil(L, -1) ? c->next_slot : luaL_checkinteger(L, -1);
+    if (slot < 0 || slot >= SL_RT_TIMING_SLOTS) return luaL_error(L, "submit: timing_slot must be 0..15");
+    s.has_timing_slot = 1;
+    s.timing_slot = (int)slot;
+    c->next_slot = -1;
+  }
+  lua_pop(L, 1);
 
   sl_rt_tensor tensors[SL_RT_MAX_TENSOR_ARGS];
   sl_arg_dir dirs[SL_RT_MAX_TENSOR_ARGS];
   sl_rt_scalar scalars[SL_RT_MAX_SCALAR_ARGS];
   uint64_t deps[64];
-  lua_getfield(L, 2, "args");
-  if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
-    s.ntensors = (int)lua_rawlen(L, -1);
-    if (s.ntensors > SL_RT_MAX_TENSOR_ARGS) return luaL_error(L, "submit: more than 32 tensor args");
-    for (int i = 0; i < s.ntensors; i++) {
-      lua_rawgeti(L, -1, i + 1);
-      tensors[i] = *check_tensor(L, -1);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
+  s.ntensors = sl_run_lua_tensors(L, 2, tensors);
   if (!widest && s.ntensors)
     return luaL_error(L, "submit: a task without kernels (dummy) takes no tensor args");
   if (widest && widest->nsig_tensors != s.ntensors)
     return luaL_error(L, "submit: %s's signature declares %d tensors, the task passes %d", widest->name,
                       widest->nsig_tensors, s.ntensors);
-  for (int i = 0, k = 0; i < s.ntensors; k++) {
-    if (widest->sig[k] == SL_ARG_SCALAR) continue;
-    dirs[i++] = widest->sig[k];
-  }
-  lua_getfield(L, 2, "scalars");
-  if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
-    s.nscalars = (int)lua_rawlen(L, -1);
-    if (s.nscalars > SL_RT_MAX_SCALAR_ARGS) return luaL_error(L, "submit: more than 16 scalars");
-    for (int i = 0; i < s.nscalars; i++) {
-      lua_rawgeti(L, -1, i + 1);
-      read_scalar(L, lua_gettop(L), &scalars[i]);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
-  lua_getfield(L, 2, "deps");
-  if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
-    s.ndeps = (int)lua_rawlen(L, -1);
-    if (s.ndeps > 64) return luaL_error(L, "submit: more than 64 explicit deps");
-    for (int i = 0; i < s.ndeps; i++) {
-      lua_rawgeti(L, -1, i + 1);
-      deps[i] = (uint64_t)luaL_checkinteger(L, -1);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
+  if (widest) sl_run_lua_dirs(widest, dirs, s.ntensors);
+  s.nscalars = sl_run_lua_scalars(L, 2, scalars);
+  s.ndeps = sl_run_lua_deps(L, 2, deps, 64);
   s.tensors = tensors;
   s.dirs = dirs;
   s.scalars = scalars;
@@ -370,6 +422,28 @@ static int l_submit(lua_State *L) {
   if (id == UINT64_MAX) return luaL_error(L, "submit: %s", sl_rt_last_error(c->rt));
   push_task_id(L, id);
   return 1;
+}
+
+/* rt:set_task_timing_slot(n): the next submitted task's dispatch -> finish window
+** goes to task-timing slot n (0..15). */
+static int l_set_slot(lua_State *L) {
+  sl_run_ctx *c = ctx_of(L);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  if (n < 0 || n >= SL_RT_TIMING_SLOTS) return luaL_error(L, "set_task_timing_slot: slot must be 0..15");
+  c->next_slot = (int)n;
+  return 0;
+}
+
+/* rt:scope(fn): fn's submits take ids on the next ring ((depth << 32) | local). */
+static int l_scope(lua_State *L) {
+  sl_run_ctx *c = ctx_of(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  if (sl_rt_scope_begin(c->rt)) return luaL_error(L, "scope: %s", sl_rt_last_error(c->rt));
+  lua_pushvalue(L, 2);
+  int rc = lua_pcall(L, 0, LUA_MULTRET, 0);
+  sl_rt_scope_end(c->rt);
+  if (rc != LUA_OK) return lua_error(L);
+  return lua_gettop(L) - 2;
 }
 
 /* rt:dummy{deps = {...}} */
@@ -439,6 +513,8 @@ static void push_rt(lua_State *L, sl_run_ctx *c) {
   static const luaL_Reg fns[] = {{"tensor", l_tensor},          {"submit", l_submit},
                                  {"dummy", l_dummy},            {"alloc_tensors", l_alloc},
                                  {"scalar_f32", l_scalar_f32},  {"close", l_close},
+                                 {"graph", sl_run_lua_graph},   {"submit_graph", sl_run_lua_submit_graph},
+                                 {"scope", l_scope},            {"set_task_timing_slot", l_set_slot},
                                  {NULL, NULL}};
   lua_newtable(L);
   lua_pushlightuserdata(L, c);

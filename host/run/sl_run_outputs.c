@@ -52,54 +52,87 @@ static const char *dir_name(sl_arg_dir d) {
   return d == SL_ARG_IN ? "INPUT" : d == SL_ARG_OUT ? "OUTPUT" : "INOUT";
 }
 
+/* Tensor ids already listed in deps.json "tensors" (first-use order). */
+typedef struct seen_ids {
+  uint64_t *v;
+  size_t n, cap;
+} seen_ids;
+
+/* One deps.json task entry (its args; new tensors go to `tensors`). */
+static void write_task(cJSON *tasks, cJSON *tensors, seen_ids *seen, const sl_rt_task *t) {
+  cJSON *jt = cJSON_CreateObject();
+  cJSON_AddItemToObject(jt, "task_id", u64str(sl_rt_task_id(t)));
+  cJSON_AddStringToObject(jt, "scope", "auto");
+  int k[3];
+  sl_rt_task_kernels(t, k);
+  cJSON *ka = cJSON_AddArrayToObject(jt, "kernel_ids");
+  for (int j = 0; j < 3; j++) cJSON_AddItemToArray(ka, cJSON_CreateNumber(k[j]));
+  cJSON_AddNumberToObject(jt, "block_num", sl_rt_task_block_num(t));
+  cJSON *args = cJSON_AddArrayToObject(jt, "args");
+  for (int a = 0; a < sl_rt_task_ntensors(t); a++) {
+    const sl_rt_tensor *tt = sl_rt_task_tensor(t, a);
+    uint64_t tid = sl_rt_tensor_id(tt->buf);
+    cJSON *ja = cJSON_CreateObject();
+    cJSON_AddNumberToObject(ja, "idx", a);
+    cJSON_AddStringToObject(ja, "type", dir_name(sl_rt_task_dir(t, a)));
+    cJSON_AddItemToObject(ja, "tensor_id", u64str(tid));
+    cJSON_AddStringToObject(ja, "dtype", dtype_name(tt->dtype));
+    cJSON_AddItemToObject(ja, "shape", int_array(tt->shape, tt->ndims));
+    cJSON_AddItemToObject(ja, "start_offset", u64str((uint64_t)tt->start_offset));
+    cJSON_AddItemToObject(ja, "strides", int_array(tt->strides, tt->ndims));
+    cJSON_AddItemToArray(args, ja);
+    size_t s = 0;
+    while (s < seen->n && seen->v[s] != tid) s++;
+    if (s == seen->n && seen->v && seen->n < seen->cap) {
+      seen->v[seen->n++] = tid;
+      cJSON *jx = cJSON_CreateObject();
+      cJSON_AddItemToObject(jx, "tensor_id", u64str(tid));
+      cJSON_AddItemToObject(jx, "buffer_addr", u64str((uint64_t)(uintptr_t)tt->buf->data));
+      cJSON_AddNumberToObject(jx, "version", tt->buf->version);
+      cJSON_AddStringToObject(jx, "dtype", dtype_name(tt->dtype));
+      size_t es = sl_dtype_size(tt->dtype);
+      cJSON_AddItemToObject(jx, "buffer_numel", u64str(es ? tt->buf->bytes / es : 0));
+      cJSON_AddItemToArray(tensors, jx);
+    }
+  }
+  cJSON_AddItemToArray(tasks, jt);
+}
+
+/* A graph instance is listed as its nodes (the kernels that ran), with the node
+** edges of the definition (source "graph"); the instance id stays the endpoint of
+** the tensormap edges between instances, like an alloc_tensors task. */
+static void write_graph_nodes(cJSON *tasks, cJSON *tensors, cJSON *edges, seen_ids *seen, const sl_rt_task *t) {
+  for (int n = 0; n < sl_rt_task_nnodes(t); n++) {
+    const sl_rt_task *node = sl_rt_task_node(t, n);
+    write_task(tasks, tensors, seen, node);
+    const int *deps;
+    int nd = sl_rt_task_node_deps(t, n, &deps);
+    for (int d = 0; d < nd; d++) {
+      cJSON *je = cJSON_CreateObject();
+      cJSON_AddItemToObject(je, "pred", u64str(sl_rt_task_id(sl_rt_task_node(t, deps[d]))));
+      cJSON_AddItemToObject(je, "succ", u64str(sl_rt_task_id(node)));
+      cJSON_AddNumberToObject(je, "arg", -1);
+      cJSON_AddStringToObject(je, "source", "graph");
+      cJSON_AddStringToObject(je, "kind", "graph");
+      cJSON *flags = cJSON_AddArrayToObject(je, "flags");
+      cJSON_AddItemToArray(flags, cJSON_CreateString("wait"));
+      cJSON_AddItemToArray(edges, je);
+    }
+  }
+}
+
 int sl_write_deps_json(const sl_rt *rt, const char *path) {
   cJSON *root = cJSON_CreateObject(), *tasks = cJSON_AddArrayToObject(root, "tasks"),
         *tensors = cJSON_AddArrayToObject(root, "tensors"), *edges = cJSON_AddArrayToObject(root, "edges");
   size_t nt = sl_rt_task_count(rt);
-  /* tensors: one entry per distinct tensor id, in first-use order */
-  uint64_t *seen = calloc(nt * 4 + 16, sizeof *seen);
-  size_t nseen = 0, capseen = nt * 4 + 16;
+  seen_ids seen = {calloc(nt * 4 + 16, sizeof(uint64_t)), 0, nt * 4 + 16};
   for (size_t i = 0; i < nt; i++) {
     const sl_rt_task *t = sl_rt_task_at(rt, i);
     if (sl_rt_task_is_alloc(t)) continue;
-    cJSON *jt = cJSON_CreateObject();
-    cJSON_AddItemToObject(jt, "task_id", u64str(sl_rt_task_id(t)));
-    cJSON_AddStringToObject(jt, "scope", "auto");
-    int k[3];
-    sl_rt_task_kernels(t, k);
-    cJSON *ka = cJSON_AddArrayToObject(jt, "kernel_ids");
-    for (int j = 0; j < 3; j++) cJSON_AddItemToArray(ka, cJSON_CreateNumber(k[j]));
-    cJSON_AddNumberToObject(jt, "block_num", sl_rt_task_block_num(t));
-    cJSON *args = cJSON_AddArrayToObject(jt, "args");
-    for (int a = 0; a < sl_rt_task_ntensors(t); a++) {
-      const sl_rt_tensor *tt = sl_rt_task_tensor(t, a);
-      uint64_t tid = sl_rt_tensor_id(tt->buf);
-      cJSON *ja = cJSON_CreateObject();
-      cJSON_AddNumberToObject(ja, "idx", a);
-      cJSON_AddStringToObject(ja, "type", dir_name(sl_rt_task_dir(t, a)));
-      cJSON_AddItemToObject(ja, "tensor_id", u64str(tid));
-      cJSON_AddStringToObject(ja, "dtype", dtype_name(tt->dtype));
-      cJSON_AddItemToObject(ja, "shape", int_array(tt->shape, tt->ndims));
-      cJSON_AddItemToObject(ja, "start_offset", u64str((uint64_t)tt->start_offset));
-      cJSON_AddItemToObject(ja, "strides", int_array(tt->strides, tt->ndims));
-      cJSON_AddItemToArray(args, ja);
-      size_t s = 0;
-      while (s < nseen && seen[s] != tid) s++;
-      if (s == nseen && seen && nseen < capseen) {
-        seen[nseen++] = tid;
-        cJSON *jx = cJSON_CreateObject();
-        cJSON_AddItemToObject(jx, "tensor_id", u64str(tid));
-        cJSON_AddItemToObject(jx, "buffer_addr", u64str((uint64_t)(uintptr_t)tt->buf->data));
-        cJSON_AddNumberToObject(jx, "version", tt->buf->version);
-        cJSON_AddStringToObject(jx, "dtype", dtype_name(tt->dtype));
-        size_t es = sl_dtype_size(tt->dtype);
-        cJSON_AddItemToObject(jx, "buffer_numel", u64str(es ? tt->buf->bytes / es : 0));
-        cJSON_AddItemToArray(tensors, jx);
-      }
-    }
-    cJSON_AddItemToArray(tasks, jt);
+    if (sl_rt_task_nnodes(t)) write_graph_nodes(tasks, tensors, edges, &seen, t);
+    else write_task(tasks, tensors, &seen, t);
   }
-  free(seen);
+  free(seen.v);
   static const char *const sources[] = {"explicit", "creator", "tensormap"};
   for (size_t i = 0; i < sl_rt_edge_count(rt); i++) {
     const sl_rt_edge *e = sl_rt_edge_at(rt, i);
@@ -108,12 +141,15 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
     cJSON_AddItemToObject(je, "succ", u64str(e->succ));
     cJSON_AddNumberToObject(je, "arg", e->arg);
     cJSON_AddStringToObject(je, "source", sources[e->source]);
+    /* the hazard the edge orders: raw / war / waw (tensormap), else its source */
+    static const char *const hazards[] = {"raw", "war", "waw"};
+    cJSON_AddStringToObject(je, "kind", e->hazard >= 0 && e->hazard <= 2 ? hazards[e->hazard] : sources[e->source]);
     cJSON *flags = cJSON_AddArrayToObject(je, "flags");
     cJSON_AddItemToArray(flags, cJSON_CreateString("wait"));
     if (e->source != 2) cJSON_AddItemToArray(flags, cJSON_CreateString("retain"));
     if (e->source == 2) cJSON_AddStringToObject(je, "overlap", e->covered ? "covered" : "other");
     if (e->source != 0) {
-      const sl_rt_task *succ = sl_rt_task_at(rt, (size_t)e->succ);
+      const sl_rt_task *succ = sl_rt_task_by_id(rt, e->succ);
       const sl_rt_tensor *ct = succ && e->arg >= 0 ? sl_rt_task_tensor(succ, e->arg) : NULL;
       cJSON_AddItemToObject(je, "tensor_id", u64str(e->tensor_id));
       if (ct) {
@@ -122,7 +158,7 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
         cJSON_AddItemToObject(je, "consumer_start_offset", u64str((uint64_t)ct->start_offset));
         cJSON_AddItemToObject(je, "consumer_strides", int_array(ct->strides, ct->ndims));
       }
-      const sl_rt_task *pred = sl_rt_task_at(rt, (size_t)e->pred);
+      const sl_rt_task *pred = sl_rt_task_by_id(rt, e->pred);
       if (e->source == 2 && pred && e->prod_arg >= 0) {
         const sl_rt_tensor *pt = sl_rt_task_tensor(pred, e->prod_arg);
         cJSON_AddItemToObject(je, "producer_shape", int_array(pt->shape, pt->ndims));

@@ -1,6 +1,7 @@
 --[[
 ** vector_example.lua — five AIV tasks on vectors (add / mul chain), plus one task
-** whose predicate is false (retired as predicated_skip, its output stays zero).
+** whose predicate is false (retired as predicated_skip, its output stays zero). Two tasks
+** carry task-timing slots (0 and 1): `run` prints their device_wall.task_slot_<N> spans.
 --]]
 local ref = require("workloads.lib.ref")
 
@@ -28,8 +29,9 @@ return {
       t[k] = rt:tensor{ shape = shape, init = "zeros" }
     end
     rt:submit{ func = 0, args = { t.a, t.b, t.c } }           -- c = a + b
-    rt:submit{ func = 1, args = { t.c, t.a, t.d } }           -- d = c * a
+    rt:submit{ func = 1, args = { t.c, t.a, t.d }, timing_slot = 0 } -- d = c * a (timed: slot 0)
     rt:submit{ func = 0, args = { t.c, t.d, t.e } }           -- e = c + d
+    rt:set_task_timing_slot(1)                                -- the next task is timed in slot 1
     rt:submit{ func = 1, args = { t.e, t.e, t.f } }           -- f = e * e
     rt:submit{ func = 0, args = { t.f, t.a, t.g } }           -- g = f + a
     rt:submit{ func = 1, args = { t.g, t.g, t.skipped }, predicate = false }

@@ -62,3 +62,17 @@ sl_rt_task *sl_readyq_pop_block(sl_readyq *q, int *block) {
   pthread_mutex_unlock(&q->mu);
   return t;
 }
+
+sl_rt_task *sl_readyq_pop_task(sl_readyq *q) {
+  pthread_mutex_lock(&q->mu);
+  sl_rt_task *t = NULL;
+  if (q->count) {
+    t = q->ring[q->head];
+    t->next_block = t->block_num;
+    q->head = (q->head + 1) % q->cap;
+    q->count--;
+    atomic_fetch_sub_explicit(&q->depth, 1, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&q->mu);
+  return t;
+}

@@ -25,6 +25,8 @@ int sl_readyq_push(sl_readyq *q, struct sl_rt_task *t); /* 0 ok, -1 out of memor
 /* Claim the next block of the front task: returns the task and sets *block, or NULL
 ** when empty. The task leaves the queue when its last block is claimed. */
 struct sl_rt_task *sl_readyq_pop_block(sl_readyq *q, int *block);
+/* Claim the front task whole (every block), or NULL when empty. */
+struct sl_rt_task *sl_readyq_pop_task(sl_readyq *q);
 static inline int sl_readyq_depth(sl_readyq *q) {
   return atomic_load_explicit(&q->depth, memory_order_relaxed);
 }

@@ -85,6 +85,18 @@ struct sl_rt_task {
   sl_rt_task **fanout;
   int nfanout, capfanout;
   sl_rt_task *release_next;  /* scheduler's deferred-release list */
+  sl_rt_task *order_mark;    /* orchestrator: the submit that last waited on this task */
+  int sync_start;            /* blocks start together: early dispatch or a global drain */
+  int timing_slot;           /* -1, or the task-timing slot its window goes to */
+  uint64_t async_cycles;     /* completion lands this long after the last FIN */
+  uint64_t async_due;        /* scheduler: when it lands */
+  sl_rt_task *async_next;    /* scheduler's async-wait list */
+  /* graphs: an outer graph task owns its expanded nodes; a node points back */
+  const struct sl_rt_graph *graph;
+  sl_rt_task **nodes;
+  int nnodes;
+  atomic_int nodes_pending;
+  sl_rt_task *parent;
 };
 
 /* One simulated AICore: its registers and the payload the scheduler fills before
@@ -127,6 +139,12 @@ typedef struct sl_rt_sched {
   sl_rt_task *release_head;  /* completed tasks awaiting release */
   uint32_t pop_hit, pop_miss; /* since the last dispatch record */
   uint64_t total_hit, total_miss, dispatches;
+  /* sync-start: a task being staged on our cores (early dispatch), or waiting for
+  ** a global drain; frozen_word = the drain this thread handed its cores to */
+  sl_rt_task *staging, *drain_task;
+  int staged, stage_cores[SL_RT_MAX_CORES];
+  _Atomic uint64_t frozen_word;
+  sl_rt_task *async_head;    /* async waits not landed yet */
 } sl_rt_sched;
 
 struct sl_rt {
@@ -137,10 +155,26 @@ struct sl_rt {
   sl_rt_sched sched[SL_RT_MAX_SCHED];
   sl_readyq queues[SL_SHAPE_COUNT];
   sl_readyq dummyq;
+  sl_readyq syncq;           /* ready sync-start tasks (claimed whole) */
+  sl_readyq graphq;          /* ready graph tasks awaiting expansion */
+  _Atomic uint64_t drain_word; /* 0, or (generation << 8) | (owner + 1) of the global drain */
+  atomic_uint_fast64_t drain_gen;
+  struct sl_rt_graph **graphs; /* definitions (orchestrator) */
+  /* cold-path diagnostics: orchestrator-private counters, read after the join */
+  uint64_t orch_cycles[SL_ORCH_STEPS], orch_mark, orch_submits, orch_start, orch_end;
+  uint64_t run_start, run_end;
+  atomic_uint_fast64_t sched_start, sched_end; /* min start / max exit */
+  /* the fixed device-phase buffer of task-timing slots: earliest dispatch, latest finish */
+  atomic_uint_fast64_t slot_start[SL_RT_TIMING_SLOTS], slot_end[SL_RT_TIMING_SLOTS];
+  int ngraphs, capgraphs;
   sl_tensormap tm;
 
   /* orchestrator state */
-  uint32_t next_local;
+  /* task ids: (ring << 32) | local; the ring is the orchestration scope depth */
+  int ring;                          /* current scope depth */
+  uint32_t next_local[SL_RT_MAX_RINGS];
+  size_t *ring_index[SL_RT_MAX_RINGS]; /* local id -> index in tasks[] */
+  size_t ring_cap[SL_RT_MAX_RINGS];
   uint32_t submit_idx;
   sl_rt_task **tasks;        /* every task, in submit order (orchestrator appends) */
   size_t ntasks, captasks;
@@ -172,6 +206,16 @@ void sl_rt_ring_all(sl_rt *rt);
 /* sl_rt_orch.c */
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t);
 void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage);
+int sl_rt_task_done(sl_rt_task *t); /* its completion was processed (any thread) */
+uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph);
+void sl_rt_fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t);
+sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id); /* submitted task by id, NULL if none */
+/* sl_runtime.c: fold a time into a min / max slot (any thread). */
+void sl_rt_atomic_min(atomic_uint_fast64_t *v, uint64_t x);
+void sl_rt_atomic_max(atomic_uint_fast64_t *v, uint64_t x);
+/* sl_rt_graph.c */
+void sl_rt_graphs_free(sl_rt *rt);
+void sl_rt_graph_free_nodes(sl_rt_task *t);
 /* sl_rt_sched.c: resolve successors of a finished task; returns consumers visited. */
 int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t);
 void *sl_rt_sched_main(void *arg);

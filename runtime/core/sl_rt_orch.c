@@ -61,7 +61,10 @@ static int is_contiguous(const sl_rt_tensor *t) {
   return 1;
 }
 
-static void fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t) {
+/* Every byte of the span is written: contiguous, or any view whose elements tile it. */
+static int is_dense(const sl_rt_tensor *t) { return is_contiguous(t); }
+
+void sl_rt_fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t) {
   memset(d, 0, sizeof *d);
   SL_TD_ADDR(d) = (uint64_t)(uintptr_t)t->buf->data;
   SL_TD_SIZE(d) = t->buf->bytes;
@@ -101,14 +104,48 @@ static int push_task(sl_rt *rt, sl_rt_task *t) {
   return 0;
 }
 
+/* Remember where ring r's next local id lives in tasks[]. */
+static int index_ring(sl_rt *rt, int r) {
+  uint32_t local = rt->next_local[r];
+  if (local == rt->ring_cap[r]) {
+    size_t n = rt->ring_cap[r] ? rt->ring_cap[r] * 2 : 256;
+    size_t *v = realloc(rt->ring_index[r], n * sizeof *v);
+    if (!v) return -1;
+    rt->ring_index[r] = v;
+    rt->ring_cap[r] = n;
+  }
+  rt->ring_index[r][local] = rt->ntasks;
+  return 0;
+}
+
+int sl_rt_scope_begin(sl_rt *rt) {
+  if (rt->ring + 1 >= SL_RT_MAX_RINGS) {
+    set_err(rt, "scopes nest at most 3 deep (rings 0..3)");
+    return -1;
+  }
+  rt->ring++;
+  return 0;
+}
+
+int sl_rt_scope_end(sl_rt *rt) {
+  if (rt->ring == 0) {
+    set_err(rt, "scope_end without an open scope");
+    return -1;
+  }
+  rt->ring--;
+  return 0;
+}
+
 static sl_rt_task *new_task(sl_rt *rt) {
+  if (index_ring(rt, rt->ring)) return NULL;
   sl_rt_task *t = calloc(1, sizeof *t);
   if (!t) return NULL;
   pthread_mutex_init(&t->mu, NULL);
-  t->id = (uint64_t)rt->next_local++;
+  t->id = ((uint64_t)rt->ring << 32) | rt->next_local[rt->ring]++;
   t->block_num = 1;
   t->predicate = 1;
   t->shape = -1;
+  t->timing_slot = -1;
   for (int i = 0; i < 3; i++) t->kernel_ids[i] = -1;
   if (push_task(rt, t)) {
     pthread_mutex_destroy(&t->mu);
@@ -116,6 +153,13 @@ static sl_rt_task *new_task(sl_rt *rt) {
     return NULL;
   }
   return t;
+}
+
+int sl_rt_task_done(sl_rt_task *t) {
+  pthread_mutex_lock(&t->mu);
+  int d = t->done;
+  pthread_mutex_unlock(&t->mu);
+  return d;
 }
 
 /* Make `succ` wait for `pred` unless pred already finished. */
@@ -143,7 +187,10 @@ static int add_dep(sl_rt_task *pred, sl_rt_task *succ) {
 
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
   if (rt->cfg.dump_args) sl_rt_dump_task(rt, t, 0);
-  sl_readyq *q = (t->is_dummy || !t->predicate) ? &rt->dummyq : &rt->queues[t->shape];
+  sl_readyq *q = (t->is_dummy || !t->predicate) ? &rt->dummyq
+                 : t->graph                       ? &rt->graphq
+                 : t->sync_start                  ? &rt->syncq
+                                                  : &rt->queues[t->shape];
   if (sl_readyq_push(q, t)) { /* out of memory: nothing sane is left to do */
     fputs("swimlane: runtime: out of memory in the ready queue\n", stderr);
     abort();
@@ -169,71 +216,117 @@ static int wait_ring(sl_rt *rt) {
   return 0;
 }
 
-static sl_rt_task *find_task(sl_rt *rt, uint64_t id) {
-  /* ids are dense local ids on ring 0: index == local id */
-  if ((id >> 32) != 0 || (size_t)id >= rt->ntasks) return NULL;
-  return rt->tasks[id];
+sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id) {
+  uint64_t r = id >> 32, local = id & 0xFFFFFFFFu;
+  if (r >= SL_RT_MAX_RINGS || local >= rt->next_local[r]) return NULL;
+  return rt->tasks[rt->ring_index[r][local]];
 }
 
-uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
-  sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
-  uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
-  if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
-    set_err(rt, "interrupted");
-    return UINT64_MAX;
+const sl_rt_task *sl_rt_task_by_id(const sl_rt *rt, uint64_t id) { return sl_rt_find_task((sl_rt *)rt, id); }
+
+/* Cold-path diagnostics: charge the time since the last mark to sub-step k. */
+static void orch_lap(sl_rt *rt, int k) {
+  uint64_t t = sl_rt_now(&rt->clock);
+  rt->orch_cycles[k] += t - rt->orch_mark;
+  rt->orch_mark = t;
+}
+
+/* Order argument i of t after every earlier access it conflicts with (RAW for a
+** read, WAW + WAR for a write; an inout is both). */
+static int order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
+  const sl_rt_tensor *tt = &t->tensors[i];
+  uint64_t lo, hi;
+  span(tt, &lo, &hi);
+  int is_write = t->dirs[i] != SL_ARG_IN;
+  sl_tm_hit local[64], *hits = local;
+  size_t n = sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, is_write, hits, 64);
+  if (n > 64) { /* many small accesses under one span: every one is a dependency */
+    hits = malloc(n * sizeof *hits);
+    if (!hits) return -1;
+    sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, is_write, hits, n);
   }
-  if (s->ntensors < 0 || s->ntensors > SL_RT_MAX_TENSOR_ARGS || s->nscalars < 0 ||
-      s->nscalars > SL_RT_MAX_SCALAR_ARGS) {
-    set_err(rt, "too many task arguments (at most 32 tensors and 16 scalars)");
-    return UINT64_MAX;
+  orch_lap(rt, SL_ORCH_LOOKUP);
+  int bad = 0;
+  for (size_t h = 0; h < n && !bad; h++) {
+    sl_rt_task *p = hits[h].producer;
+    if (p == t) continue;
+    /* an inout meeting a writer is RAW (it reads what was written) */
+    int hz = hits[h].hazard == SL_TM_WAW && t->dirs[i] == SL_ARG_INOUT ? SL_TM_RAW : (int)hits[h].hazard;
+    bad = (p->order_mark != t && add_dep(p, t) < 0) ||
+          push_edge(rt, (sl_rt_edge){p->id, t->id, i, 2, hits[h].covered, tid, hits[h].prod_arg, hz});
+    p->order_mark = t; /* one wait per predecessor, however many args meet it */
   }
-  int members = 0, has_aic = 0;
+  if (hits != local) free(hits);
+  orch_lap(rt, SL_ORCH_FANIN);
+  return bad ? -1 : 0;
+}
+
+/* After ordering: t becomes the last writer of what it writes and a reader of what
+** it only reads. */
+static int record_accesses(sl_rt *rt, sl_rt_task *t) {
+  for (int i = 0; i < t->ntensors; i++) {
+    uint64_t lo, hi;
+    span(&t->tensors[i], &lo, &hi);
+    int rc = t->dirs[i] == SL_ARG_IN
+                 ? sl_tensormap_insert_read(&rt->tm, t->tensors[i].buf, lo, hi, t, i)
+                 : sl_tensormap_insert(&rt->tm, t->tensors[i].buf, lo, hi, t, i, is_dense(&t->tensors[i]));
+    if (rc) return -1;
+  }
+  return 0;
+}
+
+uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) { return sl_rt_submit_internal(rt, s, NULL); }
+
+/* Sync-start and async-wait requests that this chip can honour. */
+static const char *check_special(const sl_rt *rt, const sl_rt_submit *s, int members, int has_aic) {
+  if (!s->sync_start) return NULL;
+  if (members != 1) return "sync_start needs a single-kernel task (not MIX, not a dummy)";
+  if (s->block_num > (has_aic ? rt->cfg.num_aic : rt->cfg.num_aiv))
+    return "sync_start: block_num exceeds the cores of that type (the blocks could never start together)";
+  return NULL;
+}
+
+/* A submit the runtime can take: NULL, or what is wrong. */
+static const char *check_submit(sl_rt *rt, const sl_rt_submit *s, int *members, int *has_aic) {
+  if (s->ntensors < 0 || s->ntensors > SL_RT_MAX_TENSOR_ARGS || s->nscalars < 0 || s->nscalars > SL_RT_MAX_SCALAR_ARGS)
+    return "too many task arguments (at most 32 tensors and 16 scalars)";
+  *members = *has_aic = 0;
   for (int i = 0; i < 3; i++)
     if (s->kernel_ids[i] >= 0) {
-      if (!s->fns[i]) {
-        set_err(rt, "task member has no kernel function");
-        return UINT64_MAX;
-      }
-      members++;
-      if (i == 0) has_aic = 1;
+      if (!s->fns[i]) return "task member has no kernel function";
+      ++*members;
+      if (i == 0) *has_aic = 1;
     }
-  if (s->block_num < 1 || s->block_num > (1 << 20)) {
-    set_err(rt, "block_num must be 1..1048576");
-    return UINT64_MAX;
-  }
-  if (members > 1 && rt->nclusters == 0) {
-    set_err(rt, "MIX task needs a cluster (1 AIC + 2 AIV), this chip has none");
-    return UINT64_MAX;
-  }
-  if (members == 1 && ((has_aic && rt->cfg.num_aic == 0) || (!has_aic && rt->cfg.num_aiv == 0))) {
-    set_err(rt, "task needs a core type this chip has none of");
-    return UINT64_MAX;
-  }
+  if (s->block_num < 1 || s->block_num > (1 << 20)) return "block_num must be 1..1048576";
+  if (*members > 1 && rt->nclusters == 0) return "MIX task needs a cluster (1 AIC + 2 AIV), this chip has none";
+  if (*members == 1 && ((*has_aic && rt->cfg.num_aic == 0) || (!*has_aic && rt->cfg.num_aiv == 0)))
+    return "task needs a core type this chip has none of";
+  if (s->has_timing_slot && (s->timing_slot < 0 || s->timing_slot >= SL_RT_TIMING_SLOTS))
+    return "timing slot must be 0..15";
+  const char *special = check_special(rt, s, *members, *has_aic);
+  if (special) return special;
   for (int i = 0; i < s->ndeps; i++)
-    if (!find_task(rt, s->explicit_deps[i])) {
-      set_err(rt, "explicit dependency names an unknown task id");
-      return UINT64_MAX;
-    }
-  if (wait_ring(rt)) {
-    set_err(rt, "interrupted");
-    return UINT64_MAX;
-  }
-  sl_rt_task *t = new_task(rt);
-  if (!t) {
-    set_err(rt, "out of memory");
-    return UINT64_MAX;
-  }
+    if (!sl_rt_find_task(rt, s->explicit_deps[i])) return "explicit dependency names an unknown task id";
+  return NULL;
+}
+
+/* The task's fields and payload copy; -1 out of memory. */
+static int build_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s, int members, int has_aic,
+                      const struct sl_rt_graph *graph) {
   memcpy(t->kernel_ids, s->kernel_ids, sizeof t->kernel_ids);
   memcpy(t->fns, s->fns, sizeof t->fns);
-  /* A single AIV kernel always sits in slot aiv0. */
-  if (members == 1 && t->kernel_ids[2] >= 0) {
+  if (members == 1 && t->kernel_ids[2] >= 0) { /* a single AIV kernel always sits in slot aiv0 */
     t->kernel_ids[1] = t->kernel_ids[2];
     t->fns[1] = t->fns[2];
     t->kernel_ids[2] = -1;
     t->fns[2] = NULL;
   }
   t->nmembers = members;
-  t->is_dummy = members == 0;
+  t->is_dummy = members == 0 && !graph;
+  t->graph = graph;
+  t->sync_start = s->sync_start;
+  t->async_cycles = (uint64_t)s->async_us * rt->cfg.clock_freq_hz / 1000000u;
+  t->timing_slot = s->has_timing_slot ? s->timing_slot : -1;
   t->shape = members == 0 ? -1 : members > 1 ? SL_SHAPE_MIX : has_aic ? SL_SHAPE_AIC : SL_SHAPE_AIV;
   t->block_num = members == 0 ? 1 : s->block_num;
   t->predicate = s->predicate;
@@ -243,67 +336,77 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
   atomic_init(&t->fanin, 1); /* submit guard */
   if (t->ntensors) {
     t->descs = aligned_alloc(64, ((size_t)t->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
-    if (!t->descs) {
-      set_err(rt, "out of memory");
-      return UINT64_MAX;
-    }
+    if (!t->descs) return -1;
   }
   if (t->ntensors || t->nscalars) {
     t->tensors = malloc((size_t)t->ntensors * (sizeof *t->tensors + sizeof *t->dirs) +
                         (size_t)t->nscalars * sizeof *t->scalars + sizeof(sl_rt_scalar));
-    if (!t->tensors) {
-      set_err(rt, "out of memory");
-      return UINT64_MAX;
-    }
+    if (!t->tensors) return -1;
     /* layout: tensors | scalars | dirs (keeps each array aligned) */
     t->scalars = (sl_rt_scalar *)(t->tensors + t->ntensors);
     t->dirs = (sl_arg_dir *)(t->scalars + t->nscalars);
   }
+  orch_lap(rt, SL_ORCH_ALLOC);
   for (int i = 0; i < t->ntensors; i++) {
     t->tensors[i] = s->tensors[i];
     t->dirs[i] = s->dirs[i];
-    fill_desc(&t->descs[i], &t->tensors[i]);
+    sl_rt_fill_desc(&t->descs[i], &t->tensors[i]);
   }
   for (int i = 0; i < t->nscalars; i++) t->scalars[i] = s->scalars[i];
+  orch_lap(rt, SL_ORCH_PARAMS);
+  return 0;
+}
 
-  /* Dependencies: explicit, creator (each use of an alloc_tensors buffer), tensormap. */
+/* Dependencies: explicit, creator (each use of an alloc_tensors buffer), tensormap;
+** then t's own accesses go into the tensormap. -1 out of memory. */
+static int wire_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s) {
   for (int i = 0; i < s->ndeps; i++) {
-    sl_rt_task *p = find_task(rt, s->explicit_deps[i]);
-    if (add_dep(p, t) < 0) goto oom;
-    if (push_edge(rt, (sl_rt_edge){p->id, t->id, -1, 0, 0, 0, -1})) goto oom;
+    sl_rt_task *p = sl_rt_find_task(rt, s->explicit_deps[i]);
+    if (p->order_mark != t && add_dep(p, t) < 0) return -1;
+    p->order_mark = t;
+    if (push_edge(rt, (sl_rt_edge){p->id, t->id, -1, 0, 0, 0, -1, -1})) return -1;
   }
+  orch_lap(rt, SL_ORCH_FANIN);
   for (int i = 0; i < t->ntensors; i++) {
     const sl_rt_tensor *tt = &t->tensors[i];
-    uint64_t lo, hi;
-    span(tt, &lo, &hi);
     uint64_t tid = rt->cfg.dep_gen ? sl_rt_tensor_id(tt->buf) : 0; /* only deps.json needs it */
-    if (tt->buf->creator_task != UINT64_MAX) {
-      if (push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1})) goto oom;
-    }
-    sl_tm_hit local[64], *hits = local;
-    size_t n = sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, hits, 64);
-    if (n > 64) { /* many small writers under one read: every one is a dependency */
-      hits = malloc(n * sizeof *hits);
-      if (!hits) goto oom;
-      sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, hits, n);
-    }
-    int bad = 0;
-    for (size_t h = 0; h < n && !bad; h++) {
-      if (hits[h].producer == t) continue;
-      bad = add_dep(hits[h].producer, t) < 0 ||
-            push_edge(rt, (sl_rt_edge){hits[h].producer->id, t->id, i, 2, hits[h].covered, tid,
-                                       hits[h].prod_arg});
-    }
-    if (hits != local) free(hits);
-    if (bad) goto oom;
+    if (tt->buf->creator_task != UINT64_MAX &&
+        push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1, -1}))
+      return -1;
+    if (order_arg(rt, t, i, tid)) return -1;
   }
-  for (int i = 0; i < t->ntensors; i++) {
-    if (t->dirs[i] == SL_ARG_IN) continue;
-    uint64_t lo, hi;
-    span(&t->tensors[i], &lo, &hi);
-    if (sl_tensormap_insert(&rt->tm, t->tensors[i].buf, lo, hi, t, i)) goto oom;
-  }
+  if (record_accesses(rt, t)) return -1;
+  orch_lap(rt, SL_ORCH_INSERT);
+  return 0;
+}
 
+uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
+  sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
+  uint64_t t0 = rt->orch_mark = sl_rt_now(&rt->clock);
+  if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
+    set_err(rt, "interrupted");
+    return UINT64_MAX;
+  }
+  int members, has_aic;
+  const char *bad = check_submit(rt, s, &members, &has_aic);
+  if (bad) {
+    set_err(rt, bad);
+    return UINT64_MAX;
+  }
+  if (wait_ring(rt)) {
+    set_err(rt, "interrupted");
+    return UINT64_MAX;
+  }
+  orch_lap(rt, SL_ORCH_SYNC);
+  sl_rt_task *t = new_task(rt);
+  if (!t || build_task(rt, t, s, members, has_aic, graph)) {
+    set_err(rt, "out of memory");
+    return UINT64_MAX;
+  }
+  if (wire_task(rt, t, s)) {
+    set_err(rt, "out of memory while recording dependencies");
+    return UINT64_MAX;
+  }
   atomic_fetch_add_explicit(&rt->inflight, 1, memory_order_acq_rel);
   atomic_fetch_add_explicit(&rt->submitted, 1, memory_order_acq_rel);
   if (t->is_dummy) atomic_fetch_add_explicit(&rt->dummy_tasks, 1, memory_order_relaxed);
@@ -311,12 +414,11 @@ uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) {
   else atomic_fetch_add_explicit(&rt->kernel_tasks, 1, memory_order_relaxed);
   uint64_t id = t->id;
   if (atomic_fetch_sub_explicit(&t->fanin, 1, memory_order_acq_rel) == 1) sl_rt_make_ready(rt, t);
-  if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_now(&rt->clock), id, rt->submit_idx);
+  orch_lap(rt, SL_ORCH_FANIN);
+  if (dp) sl_devprof_orch_submit(dp, t0, rt->orch_mark, id, rt->submit_idx);
   rt->submit_idx++;
+  rt->orch_submits++;
   return id;
-oom:
-  set_err(rt, "out of memory while recording dependencies");
-  return UINT64_MAX;
 }
 
 uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out) {
@@ -382,7 +484,7 @@ static void *gather(const sl_rt_tensor *t, uint64_t *bytes) {
 /* stage 0: inputs, inouts and scalars before dispatch; stage 1: outputs and inouts
 ** after completion. Dummies and allocs have nothing to dump. */
 void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage) {
-  if (t->is_dummy || t->is_alloc || !t->predicate) return; /* nothing ran */
+  if (t->is_dummy || t->is_alloc || t->graph || !t->predicate) return; /* nothing ran */
   sl_rt_dump_entry e;
   memset(&e, 0, sizeof e);
   e.task_id = t->id;

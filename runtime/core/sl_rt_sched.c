@@ -1,8 +1,9 @@
 /*
 ** sl_rt_sched.c — one AICPU scheduler thread. Each loop iteration runs the outer
-** phases in order — complete (with nested resolve), dispatch, dummy, release — and,
-** at level >= 3, emits one phase record per phase that did work. Idle iterations
-** emit nothing, read no clock and yield the CPU.
+** phases in order — complete (with nested resolve), async_poll, graph_prepare,
+** early_dispatch / drain (sl_rt_sync.c), dispatch, dummy, release — and, at level
+** >= 3, emits one phase record per phase that did work. Idle iterations emit
+** nothing, read no clock and yield the CPU.
 **
 ** Timestamps are reused like a lap timer: when an outer phase follows a recorded
 ** one with nothing but a few loads in between, it starts at the previous phase's
@@ -12,57 +13,7 @@
 #include <string.h>
 
 #include "sl_park.h"
-#include "sl_rt_internal.h"
-
-typedef struct phase_ctx {
-  sl_rt *rt;
-  sl_rt_sched *s;
-  sl_devprof *dp; /* non-NULL only at level >= 3 */
-  uint32_t iter;
-  sl_rt_clock clock;
-  /* The lap (level >= 3): lap_ts / lap_d are the time and depths of the moment the
-  ** thread last stopped doing recorded work in this iteration; valid while only
-  ** loads have run since. Any hook call, pop or new iteration clears it. */
-  int lap;
-  uint64_t lap_ts;
-  int16_t lap_d[3];
-} phase_ctx;
-
-static inline uint64_t now(const phase_ctx *pc) { return sl_rt_now(&pc->clock); }
-
-static void depths(sl_rt *rt, int16_t d[3]) {
-  for (int i = 0; i < SL_SHAPE_COUNT; i++) {
-    int v = sl_readyq_depth(&rt->queues[i]);
-    d[i] = (int16_t)(v > 32767 ? 32767 : v);
-  }
-}
-
-static void emit(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a,
-                 uint32_t b, const int16_t *d0) {
-  int16_t d1[3];
-  depths(pc->rt, d1);
-  sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, d1);
-}
-
-/* Start of an outer phase that is about to do work (level >= 3): the lap if it is
-** still valid, else a fresh depth snapshot and clock read. */
-static uint64_t phase_start(phase_ctx *pc, int16_t d0[3]) {
-  if (pc->lap) {
-    memcpy(d0, pc->lap_d, sizeof pc->lap_d);
-    return pc->lap_ts;
-  }
-  depths(pc->rt, d0);
-  return now(pc);
-}
-
-/* Record an outer phase ending at t1; its end becomes the lap. */
-static void emit_outer(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a,
-                       uint32_t b, const int16_t *d0) {
-  depths(pc->rt, pc->lap_d);
-  sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, pc->lap_d);
-  pc->lap = 1;
-  pc->lap_ts = t1;
-}
+#include "sl_rt_phase.h"
 
 void sl_rt_ring(sl_rt_sched *s) {
   atomic_fetch_add(&s->doorbell, 1);
@@ -74,7 +25,7 @@ void sl_rt_ring_all(sl_rt *rt) {
 }
 
 /* Publish a token and wake the core if it is parked. */
-static void publish(sl_rt_core *c, uint32_t tok) {
+void sl_rt_publish(sl_rt_core *c, uint32_t tok) {
   atomic_store(&c->data_main_base, tok);
   if (atomic_load(&c->sleeping)) sl_park_wake(&c->data_main_base);
 }
@@ -101,7 +52,7 @@ int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t) {
 ** ring slot for the release phase. Emits a nested resolve record when the walk
 ** took at least 1 us; otherwise the walk's end is the lap (a complete phase that
 ** ends right after it ends there). */
-static void on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0) {
+void sl_rt_on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0) {
   if (pc->rt->cfg.dump_args) sl_rt_dump_task(pc->rt, t, 1);
   uint64_t r0 = pc->dp ? now(pc) : 0;
   int visited = sl_rt_task_finished(pc->rt, t);
@@ -114,6 +65,10 @@ static void on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0) {
       pc->lap = 1; /* lap_d is not needed: a phase ending here takes fresh depths */
       pc->lap_ts = r1;
     }
+  }
+  if (t->parent) { /* a graph node: its instance may be complete now */
+    sl_rt_graph_node_done(pc, t, d0);
+    return;
   }
   t->release_next = pc->s->release_head;
   pc->s->release_head = t;
@@ -158,9 +113,11 @@ static int phase_complete(phase_ctx *pc) {
     c->busy = 0;
     sl_rt_task *t = c->task;
     c->task = NULL;
+    if (t->timing_slot >= 0) /* ... and ends where its last completion processing began */
+      sl_rt_atomic_max(&rt->slot_end[t->timing_slot], finish ? finish : now(pc));
     done++;
-    if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1)
-      on_task_complete(pc, t, d0);
+    if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1 && !sl_rt_async_defer(pc, t, finish))
+      sl_rt_on_task_complete(pc, t, d0);
   }
   if (done && pc->dp) /* ends at the last walk if only loads followed it */
     emit_outer(pc, SL_RT_PH_COMPLETE, t0, pc->lap ? pc->lap_ts : now(pc), (uint32_t)done, 0, 0, d0);
@@ -179,10 +136,10 @@ static uint32_t next_token(sl_rt_core *c) {
   return tok;
 }
 
-/* Publish block `block` of member `slot` of task t to core c. */
-static void dispatch_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int block, int lane,
-                         uint64_t ts) {
-  sl_rt *rt = pc->rt;
+/* Reserve core c for block `block` of member `slot` of task t: payload written,
+** token chosen, nothing published yet (a staged core looks busy and un-ACKed). */
+void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int block, int lane) {
+  (void)pc;
   c->fn = t->fns[slot];
   memset(c->args, 0, sizeof c->args);
   for (int i = 0; i < t->ntensors; i++) c->args[i] = (int64_t)(uintptr_t)&t->descs[i];
@@ -198,10 +155,26 @@ static void dispatch_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, 
   c->busy = 1;
   c->acked = 0;
   c->token = next_token(c);
-  c->dispatch_ts = ts;
-  if (rt->cfg.dp) sl_devprof_on_dispatch(rt->cfg.dp, c->id, pc->s->idx, c->token);
-  publish(c, c->token);
+}
+
+/* Publish a staged core's token. dispatch_time is this core's own stamp, taken
+** when its payload publication is complete, immediately before the register
+** write (so it never follows the core's receive); 0 below level 2. */
+uint64_t sl_rt_publish_staged(phase_ctx *pc, sl_rt_core *c) {
+  sl_rt *rt = pc->rt;
+  c->dispatch_ts = rt->cfg.level >= 2 ? now(pc) : 0;
+  if (c->task->timing_slot >= 0) /* a tagged task: its window starts at its first publication */
+    sl_rt_atomic_min(&rt->slot_start[c->task->timing_slot], c->dispatch_ts ? c->dispatch_ts : now(pc));
+  /* the core's owner's identity: a drain publishes onto other threads' cores */
+  if (rt->cfg.dp) sl_devprof_on_dispatch(rt->cfg.dp, c->id, c->owner, c->token);
+  sl_rt_publish(c, c->token);
   pc->s->dispatches++;
+  return c->dispatch_ts;
+}
+
+static uint64_t dispatch_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int block, int lane) {
+  sl_rt_stage_one(pc, c, t, slot, block, lane);
+  return sl_rt_publish_staged(pc, c);
 }
 
 /* Pop one block from queue `shape` for an idle slot; counts hits and misses. */
@@ -243,11 +216,9 @@ static int phase_dispatch(phase_ctx *pc) {
   ** timestamp either (this runs on every iteration, idle ones included). */
   if (stamped && !dispatch_possible(rt, s)) return 0;
   int16_t d0[3] = {0, 0, 0};
-  uint64_t t0 = 0, ts = 0;
+  uint64_t t0 = 0;
   int published = 0;
-  /* dispatch_time: one timestamp per publish batch, the phase start */
-  if (pc->dp) t0 = ts = phase_start(pc, d0);
-  else if (stamped) t0 = ts = now(pc);
+  if (pc->dp) t0 = phase_start(pc, d0);
   /* MIX first: a whole idle cluster takes one block of a MIX task. */
   for (int k = 0; k < s->nclusters; k++) {
     int cl = s->clusters[k];
@@ -260,7 +231,7 @@ static int phase_dispatch(phase_ctx *pc) {
     sl_rt_core *targets[3] = {aic, v0, v1};
     for (int slot = 0; slot < 3; slot++) {
       if (t->kernel_ids[slot] < 0) continue;
-      dispatch_one(pc, targets[slot], t, slot, block, slot == 2 ? 1 : 0, ts);
+      dispatch_one(pc, targets[slot], t, slot, block, slot == 2 ? 1 : 0);
       published++;
     }
   }
@@ -271,7 +242,7 @@ static int phase_dispatch(phase_ctx *pc) {
     sl_rt_task *t = pop(pc, c->is_aic ? SL_SHAPE_AIC : SL_SHAPE_AIV, &block);
     if (!t) continue;
     int slot = c->is_aic ? 0 : (t->kernel_ids[1] >= 0 ? 1 : 2);
-    dispatch_one(pc, c, t, slot, block, c->is_aic ? 0 : (c->id - rt->cfg.num_aic) & 1, ts);
+    dispatch_one(pc, c, t, slot, block, c->is_aic ? 0 : (c->id - rt->cfg.num_aic) & 1);
     published++;
   }
   if (published && pc->dp) {
@@ -302,7 +273,7 @@ static int phase_dummy(phase_ctx *pc) {
       sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, at, at, pc->iter, 1,
                              (uint32_t)(t->id & 0xFFFFFFFFu), (uint32_t)(t->id >> 32), NULL, NULL);
     }
-    on_task_complete(pc, t, d0);
+    sl_rt_on_task_complete(pc, t, d0);
     n++;
   }
   pc->lap = 0; /* the queue was popped (locked) after the last walk */
@@ -335,25 +306,52 @@ static int any_busy(sl_rt *rt, sl_rt_sched *s) {
 }
 
 /* Anything that would make the next iteration do work (checked before parking):
-** a FIN to collect, ready work some idle core of ours could take, dummies, releases,
-** or the end of the run. */
-static int work_pending(sl_rt *rt, sl_rt_sched *s) {
-  for (int i = 0; i < s->ncores; i++) {
-    sl_rt_core *c = &rt->cores[s->cores[i]];
-    if (c->busy && atomic_load_explicit(&c->cond, memory_order_acquire) == (c->token | SL_REG_FIN_BIT))
-      return 1;
+** a FIN to collect, ready work some idle core of ours could take, dummies, graphs,
+** sync-start work, a landed async wait, releases, or the end of the run. A thread
+** whose cores are lent to a drain does not look at them. */
+static int work_pending(phase_ctx *pc) {
+  sl_rt *rt = pc->rt;
+  sl_rt_sched *s = pc->s;
+  if (!sl_rt_sync_lent(rt, s)) {
+    for (int i = 0; i < s->ncores; i++) {
+      sl_rt_core *c = &rt->cores[s->cores[i]];
+      if (c->busy && atomic_load_explicit(&c->cond, memory_order_acquire) == (c->token | SL_REG_FIN_BIT))
+        return 1;
+    }
+    if (dispatch_possible(rt, s)) return 1;
   }
-  if (dispatch_possible(rt, s)) return 1;
-  return sl_readyq_depth(&rt->dummyq) || s->release_head || atomic_load(&rt->interrupted) ||
-         atomic_load(&rt->orch_done);
+  return sl_readyq_depth(&rt->dummyq) || sl_readyq_depth(&rt->graphq) || sl_readyq_depth(&rt->syncq) ||
+         s->release_head || sl_rt_async_due(pc) || atomic_load(&rt->interrupted) || atomic_load(&rt->orch_done);
 }
 
 static int finished(sl_rt *rt, sl_rt_sched *s) {
+  if (sl_rt_sync_busy(rt, s) && !atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return 0;
+  if (sl_rt_sync_lent(rt, s)) return 0; /* wait until the drain gives our cores back */
   if (any_busy(rt, s) || s->release_head) return 0;
   if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return 1;
-  if (!atomic_load_explicit(&rt->orch_done, memory_order_acquire)) return 0;
+  if (s->async_head || !atomic_load_explicit(&rt->orch_done, memory_order_acquire)) return 0;
   return atomic_load_explicit(&rt->released, memory_order_acquire) ==
          atomic_load_explicit(&rt->submitted, memory_order_acquire);
+}
+
+/* One loop iteration: the outer phases in order; returns the work done. A thread
+** whose cores are lent to another thread's drain leaves them alone. */
+static int iterate(phase_ctx *pc) {
+  sl_rt *rt = pc->rt;
+  pc->lap = 0; /* a new iteration */
+  int lent = sl_rt_sync_lent(rt, pc->s);
+  int work = lent ? 0 : phase_complete(pc);
+  work += sl_rt_phase_async_poll(pc);
+  if (!atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
+    work += sl_rt_phase_graph_prepare(pc);
+    if (!lent) work += sl_rt_phase_sync(pc);
+    if (!lent && !sl_rt_sync_blocks_dispatch(pc)) work += phase_dispatch(pc);
+    work += phase_dummy(pc);
+  } else if (!lent) {
+    sl_rt_phase_sync(pc); /* gives up staging / a drain */
+  }
+  work += phase_release(pc);
+  return work;
 }
 
 void *sl_rt_sched_main(void *arg) {
@@ -362,16 +360,11 @@ void *sl_rt_sched_main(void *arg) {
   phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}};
   if (pc.dp)
     for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
+  sl_rt_atomic_min(&rt->sched_start, now(&pc));
   int idle = 0;
   for (;;) {
     pc.iter++;
-    int work = phase_complete(&pc);
-    if (!atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
-      work += phase_dispatch(&pc);
-      work += phase_dummy(&pc);
-    }
-    work += phase_release(&pc);
-    if (work) {
+    if (iterate(&pc)) {
       idle = 0;
       continue;
     }
@@ -383,19 +376,21 @@ void *sl_rt_sched_main(void *arg) {
     }
     uint32_t bell = atomic_load(&s->doorbell);
     atomic_store(&s->sleeping, 1);
-    if (!work_pending(rt, s)) sl_park_wait(&s->doorbell, bell, 200000);
+    if (!work_pending(&pc)) sl_park_wait(&s->doorbell, bell, 200000);
     atomic_store(&s->sleeping, 0);
     idle = SL_RT_SPIN_BEFORE_PARK / 2;
   }
-  /* Residual pop deltas ride on a zero-width dispatch so the sums match the totals. */
-  if (pc.dp) {
+  /* Residual pop deltas ride on a zero-width dispatch so the sums match the totals;
+  ** with none left there is nothing to carry and no empty dispatch(0) bar. */
+  if (pc.dp && (s->pop_hit || s->pop_miss)) {
     uint64_t at = now(&pc);
     emit(&pc, SL_RT_PH_DISPATCH, at, at, 0, s->pop_hit, s->pop_miss, NULL);
   }
   s->total_hit += s->pop_hit;
   s->total_miss += s->pop_miss;
   s->pop_hit = s->pop_miss = 0;
-  for (int i = 0; i < s->ncores; i++) publish(&rt->cores[s->cores[i]], SL_REG_EXIT);
+  for (int i = 0; i < s->ncores; i++) sl_rt_publish(&rt->cores[s->cores[i]], SL_REG_EXIT);
+  sl_rt_atomic_max(&rt->sched_end, now(&pc));
   if (rt->cfg.dp) sl_devprof_flush_scheduler(rt->cfg.dp, s->idx, s->cores, s->ncores);
   return NULL;
 }

@@ -80,14 +80,54 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
     rt->sched[s].idx = s;
   }
   int bad = sl_tensormap_init(&rt->tm, 4096);
+  rt->tm.finished = sl_rt_task_done;
   for (int q = 0; q < SL_SHAPE_COUNT; q++) bad |= sl_readyq_init(&rt->queues[q]);
   bad |= sl_readyq_init(&rt->dummyq);
+  bad |= sl_readyq_init(&rt->syncq);
+  atomic_init(&rt->sched_start, UINT64_MAX);
+  for (int i = 0; i < SL_RT_TIMING_SLOTS; i++) atomic_init(&rt->slot_start[i], UINT64_MAX);
+  bad |= sl_readyq_init(&rt->graphq);
   pthread_mutex_init(&rt->dump_mu, NULL);
   if (bad) {
     sl_rt_destroy(rt);
     return NULL;
   }
   return rt;
+}
+
+const char *const sl_rt_orch_step_names[SL_ORCH_STEPS] = {"sync", "alloc", "params", "lookup", "insert", "fanin"};
+
+void sl_rt_atomic_min(atomic_uint_fast64_t *v, uint64_t x) {
+  uint64_t cur = atomic_load_explicit(v, memory_order_relaxed);
+  while (x < cur && !atomic_compare_exchange_weak_explicit(v, &cur, x, memory_order_relaxed, memory_order_relaxed)) {
+  }
+}
+
+void sl_rt_atomic_max(atomic_uint_fast64_t *v, uint64_t x) {
+  uint64_t cur = atomic_load_explicit(v, memory_order_relaxed);
+  while (x > cur && !atomic_compare_exchange_weak_explicit(v, &cur, x, memory_order_relaxed, memory_order_relaxed)) {
+  }
+}
+
+sl_rt_timing sl_rt_get_timing(const sl_rt *rt) {
+  sl_rt *r = (sl_rt *)rt;
+  sl_rt_timing t;
+  memset(&t, 0, sizeof t);
+  t.freq_hz = rt->cfg.clock_freq_hz;
+  t.run_start = rt->run_start;
+  t.run_end = rt->run_end;
+  t.orch_start = rt->orch_start;
+  t.orch_end = rt->orch_end;
+  t.sched_start = atomic_load(&r->sched_start);
+  t.sched_end = atomic_load(&r->sched_end);
+  memcpy(t.orch_cycles, rt->orch_cycles, sizeof t.orch_cycles);
+  t.submits = rt->orch_submits;
+  for (int i = 0; i < SL_RT_TIMING_SLOTS; i++) {
+    t.slot_start[i] = atomic_load(&r->slot_start[i]);
+    t.slot_end[i] = atomic_load(&r->slot_end[i]);
+    t.slot_set[i] = t.slot_start[i] != UINT64_MAX && t.slot_end[i] >= t.slot_start[i];
+  }
+  return t;
 }
 
 typedef struct orch_arg {
@@ -99,7 +139,9 @@ typedef struct orch_arg {
 
 static void *orch_main(void *p) {
   orch_arg *a = p;
+  a->rt->orch_start = sl_rt_now(&a->rt->clock);
   a->rc = a->fn(a->ctx, a->rt);
+  a->rt->orch_end = sl_rt_now(&a->rt->clock);
   if (a->rt->cfg.level >= 4 && a->rt->cfg.dp) sl_devprof_flush_orch(a->rt->cfg.dp);
   atomic_store_explicit(&a->rt->orch_done, 1, memory_order_release);
   sl_rt_ring_all(a->rt);
@@ -108,6 +150,7 @@ static void *orch_main(void *p) {
 
 int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   int started_cores = 0, started_sched = 0, rc = 0;
+  rt->run_start = sl_rt_now(&rt->clock);
   for (; started_cores < rt->ncores; started_cores++)
     if (pthread_create(&rt->cores[started_cores].thread, NULL, sl_rt_aicore_main,
                        &rt->cores[started_cores]))
@@ -136,6 +179,7 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
     for (int i = 0; i < started_cores; i++)
       atomic_store_explicit(&rt->cores[i].data_main_base, SL_REG_EXIT, memory_order_release);
   for (int i = 0; i < started_cores; i++) pthread_join(rt->cores[i].thread, NULL);
+  rt->run_end = sl_rt_now(&rt->clock);
   return rc;
 }
 
@@ -153,9 +197,12 @@ void sl_rt_destroy(sl_rt *rt) {
     free(t->fanout);
     free(t->descs);
     free(t->tensors);
+    if (t->nodes) sl_rt_graph_free_nodes(t);
     free(t);
   }
   free(rt->tasks);
+  for (int r = 0; r < SL_RT_MAX_RINGS; r++) free(rt->ring_index[r]);
+  sl_rt_graphs_free(rt);
   free(rt->edges);
   for (sl_rt_buffer *b = rt->buffers, *n; b; b = n) {
     n = b->next;
@@ -168,6 +215,8 @@ void sl_rt_destroy(sl_rt *rt) {
   sl_tensormap_free(&rt->tm);
   for (int q = 0; q < SL_SHAPE_COUNT; q++) sl_readyq_free(&rt->queues[q]);
   sl_readyq_free(&rt->dummyq);
+  sl_readyq_free(&rt->syncq);
+  sl_readyq_free(&rt->graphq);
   free(rt->cores);
   free(rt);
 }

@@ -25,6 +25,7 @@
 #define SL_RT_MAX_SCALAR_ARGS 16
 #define SL_RT_MAX_CORES 108
 #define SL_RT_MAX_SCHED 8
+#define SL_RT_MAX_RINGS 4 /* orchestration scope depths: ring 0 .. 3 */
 
 typedef struct sl_rt sl_rt;
 typedef struct sl_rt_task sl_rt_task;
@@ -82,6 +83,11 @@ typedef struct sl_rt_submit {
   int predicate;                 /* 0 = retire without running (predicated_skip) */
   const uint64_t *explicit_deps; /* task ids; dummy tasks use these */
   int ndeps;
+  int sync_start;                /* every block must start together (single core type) */
+  uint32_t async_us;             /* completes this many device us after its last FIN
+                                    (an outstanding DMA the kernel issued); 0 = at FIN */
+  int has_timing_slot;           /* set_task_timing_slot(timing_slot): record the task's */
+  int timing_slot;               /* dispatch -> finish window in slot 0..15              */
 } sl_rt_submit;
 
 /* ---- lifecycle ------------------------------------------------------------------------- */
@@ -109,9 +115,39 @@ sl_rt_buffer *sl_rt_buffer_new(sl_rt *rt, uint64_t bytes);
 /* Submit a task; returns its id ((ring << 32) | local), UINT64_MAX on error
 ** (message via sl_rt_last_error). */
 uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s);
+/* Graph definitions: a reusable graph whose nodes the scheduler expands when an
+** instance becomes ready (graph_prepare). Nodes read and write the instance's
+** tensor parameters by index and wait for earlier nodes they name; node ids are
+** ring 1: (1 << 32) | (outer_local << 10) | node_index. */
+#define SL_RT_GRAPH_MAX_NODES 1024
+typedef struct sl_rt_graph_node {
+  int kernel_ids[3];         /* [aic, aiv0, aiv1], -1 = inactive (a single AIV kernel in aiv0) */
+  sl_kernel_fn fns[3];
+  int params[SL_RT_MAX_TENSOR_ARGS]; /* tensor slot i = instance parameter params[i] */
+  sl_arg_dir dirs[SL_RT_MAX_TENSOR_ARGS];
+  int ntensors;
+  sl_rt_scalar scalars[SL_RT_MAX_SCALAR_ARGS];
+  int nscalars;
+  int block_num;
+  int deps[16];              /* earlier node indices */
+  int ndeps;
+} sl_rt_graph_node;
+/* Define a graph of n nodes over nparams tensor parameters accessed as dirs[];
+** returns its handle (>= 0) or -1 (message via sl_rt_last_error). */
+int sl_rt_graph_define(sl_rt *rt, const sl_rt_graph_node *nodes, int n, const sl_arg_dir *dirs, int nparams);
+/* Submit one instance of graph `g` over `params` (ordered by the tensormap as one
+** task); returns the outer task id (ring 0), UINT64_MAX on error. */
+uint64_t sl_rt_submit_graph(sl_rt *rt, int g, const sl_rt_tensor *params, int nparams,
+                            const uint64_t *deps, int ndeps);
+
 /* alloc_tensors(): one runtime task (completed inline) creating `n` buffers. */
 uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out);
 const char *sl_rt_last_error(const sl_rt *rt);
+/* Nested orchestration scopes: tasks submitted inside scope depth d take ids on
+** ring d, (d << 32) | local (locals count per ring). 0 ok, -1 past the deepest
+** ring / no open scope. */
+int sl_rt_scope_begin(sl_rt *rt);
+int sl_rt_scope_end(sl_rt *rt);
 void sl_rt_core_counts(const sl_rt *rt, int *num_aic, int *num_aiv);
 
 /* ---- after the run ---------------------------------------------------------------------- */
@@ -125,6 +161,24 @@ typedef struct sl_rt_stats {
 } sl_rt_stats;
 sl_rt_stats sl_rt_get_stats(const sl_rt *rt);
 
+/* Selective task-timing slots and the orchestrator's cold-path counters, at every
+** level (no collector involved): device cycles. */
+#define SL_RT_TIMING_SLOTS 16
+/* Orchestrator submit sub-steps (g_orch_<name>_cycle in the device log). */
+enum { SL_ORCH_SYNC, SL_ORCH_ALLOC, SL_ORCH_PARAMS, SL_ORCH_LOOKUP, SL_ORCH_INSERT, SL_ORCH_FANIN, SL_ORCH_STEPS };
+extern const char *const sl_rt_orch_step_names[SL_ORCH_STEPS]; /* "sync", "alloc", ... */
+typedef struct sl_rt_timing {
+  uint64_t freq_hz;
+  uint64_t run_start, run_end;     /* threads started .. all joined        */
+  uint64_t orch_start, orch_end;   /* the orchestration function's window  */
+  uint64_t sched_start, sched_end; /* first scheduler start .. last exit   */
+  uint64_t orch_cycles[SL_ORCH_STEPS];
+  uint64_t submits;
+  int slot_set[SL_RT_TIMING_SLOTS]; /* a tagged task ran in this slot     */
+  uint64_t slot_start[SL_RT_TIMING_SLOTS], slot_end[SL_RT_TIMING_SLOTS];
+} sl_rt_timing;
+sl_rt_timing sl_rt_get_timing(const sl_rt *rt);
+
 /* The task graph (kept when cfg.dep_gen or cfg.dump_args). */
 typedef struct sl_rt_edge {
   uint64_t pred, succ;
@@ -133,10 +187,17 @@ typedef struct sl_rt_edge {
   int covered;               /* tensormap: consumer region inside producer's */
   uint64_t tensor_id;
   int prod_arg;              /* producer slot (tensormap) */
+  int hazard;                /* tensormap: sl_tm_hazard (RAW / WAR / WAW), -1 otherwise */
 } sl_rt_edge;
 
 size_t sl_rt_task_count(const sl_rt *rt);
 const sl_rt_task *sl_rt_task_at(const sl_rt *rt, size_t i);
+const sl_rt_task *sl_rt_task_by_id(const sl_rt *rt, uint64_t id); /* NULL if none */
+/* A graph instance's expanded nodes (0 for other tasks or an instance never run), and
+** node n's predecessors in the definition (node indices). */
+int sl_rt_task_nnodes(const sl_rt_task *t);
+const sl_rt_task *sl_rt_task_node(const sl_rt_task *t, int n);
+int sl_rt_task_node_deps(const sl_rt_task *t, int n, const int **deps);
 uint64_t sl_rt_task_id(const sl_rt_task *t);
 void sl_rt_task_kernels(const sl_rt_task *t, int kernel_ids[3]);
 int sl_rt_task_block_num(const sl_rt_task *t);

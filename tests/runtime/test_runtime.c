@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "fake_devprof.h"
+#include "rt_test_view.h"
 #include "sl_phases.h"
 #include "sl_readyq.h"
 #include "sl_rt_internal.h"
@@ -27,25 +28,84 @@ static void test_tensormap_overlap(void **state) {
   assert_int_equal(sl_tensormap_init(&m, 16), 0);
   int buf1, buf2;
   struct sl_rt_task *p1 = (struct sl_rt_task *)(uintptr_t)0x100, *p2 = (struct sl_rt_task *)(uintptr_t)0x200;
-  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 100, p1, 2), 0);
-  assert_int_equal(sl_tensormap_insert(&m, &buf1, 100, 200, p2, 0), 0);
+  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 100, p1, 2, 1), 0);
+  assert_int_equal(sl_tensormap_insert(&m, &buf1, 100, 200, p2, 0, 1), 0);
   sl_tm_hit h[4];
-  /* inside the first region: one hit, covered */
-  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 10, 20, h, 4), 1);
+  /* inside the first region: one hit, covered, read after write */
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 10, 20, 0, h, 4), 1);
   assert_ptr_equal(h[0].producer, p1);
   assert_int_equal(h[0].prod_arg, 2);
   assert_true(h[0].covered);
-  /* straddling both: two hits, neither covers */
-  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 90, 110, h, 4), 2);
+  assert_int_equal(h[0].hazard, SL_TM_RAW);
+  /* straddling both: two hits, neither covers; a write meets them as WAW */
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 90, 110, 1, h, 4), 2);
   assert_false(h[0].covered);
   assert_false(h[1].covered);
+  assert_int_equal(h[0].hazard, SL_TM_WAW);
   /* touching ends do not overlap; another buffer does not match */
-  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 200, 300, h, 4), 0);
-  assert_int_equal(sl_tensormap_lookup(&m, &buf2, 0, 300, h, 4), 0);
-  /* a writer covering both replaces them */
-  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 200, p2, 1), 0);
-  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 0, 200, h, 4), 1);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 200, 300, 0, h, 4), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf2, 0, 300, 0, h, 4), 0);
+  /* a dense writer covering both replaces them */
+  assert_int_equal(sl_tensormap_insert(&m, &buf1, 0, 200, p2, 1, 1), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf1, 0, 200, 0, h, 4), 1);
   assert_ptr_equal(h[0].producer, p2);
+  sl_tensormap_free(&m);
+}
+
+/* Readers: invisible to reads, WAR to a later write; a strided (non-dense) write
+** over them keeps them, and keeps an earlier writer of its holes. */
+static void test_tensormap_readers(void **state) {
+  (void)state;
+  sl_tensormap m;
+  assert_int_equal(sl_tensormap_init(&m, 16), 0);
+  int buf;
+  struct sl_rt_task *w = (struct sl_rt_task *)(uintptr_t)0x100, *r = (struct sl_rt_task *)(uintptr_t)0x200,
+                    *s = (struct sl_rt_task *)(uintptr_t)0x300;
+  sl_tm_hit h[4];
+  assert_int_equal(sl_tensormap_insert(&m, &buf, 8, 24, w, 0, 1), 0);
+  assert_int_equal(sl_tensormap_insert_read(&m, &buf, 0, 16, r, 1), 0);
+  assert_int_equal(sl_tensormap_insert_read(&m, &buf, 4, 12, r, 1), 0); /* inside: not added */
+  assert_int_equal(sl_tensormap_lookup(&m, &buf, 0, 32, 0, h, 4), 1);  /* a read sees the writer only */
+  assert_ptr_equal(h[0].producer, w);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf, 12, 14, 1, h, 4), 2); /* a write sees both */
+  assert_int_equal(h[0].hazard, SL_TM_WAW);
+  assert_ptr_equal(h[1].producer, r);
+  assert_int_equal(h[1].hazard, SL_TM_WAR);
+  /* strided write over the whole span: nothing replaced */
+  assert_int_equal(sl_tensormap_insert(&m, &buf, 0, 32, s, 0, 0), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf, 0, 32, 1, h, 4), 3);
+  /* a dense write over it all: only itself is left */
+  assert_int_equal(sl_tensormap_insert(&m, &buf, 0, 32, s, 0, 1), 0);
+  assert_int_equal(sl_tensormap_lookup(&m, &buf, 0, 32, 1, h, 4), 1);
+  assert_ptr_equal(h[0].producer, s);
+  sl_tensormap_free(&m);
+}
+
+/* Fake tasks for the prune test: addresses 16 * k; odd k have finished. */
+static int fake_finished(struct sl_rt_task *t) { return ((uintptr_t)t / 16) & 1; }
+
+/* A buffer read by many tasks: once the bucket passes its threshold, finished
+** readers are dropped (they can order nothing), unfinished ones and writers stay. */
+static void test_tensormap_prune(void **state) {
+  (void)state;
+  sl_tensormap m;
+  assert_int_equal(sl_tensormap_init(&m, 16), 0);
+  m.finished = fake_finished;
+  int buf;
+  struct sl_rt_task *w = (struct sl_rt_task *)(uintptr_t)(16 * 1); /* "finished", but a writer */
+  assert_int_equal(sl_tensormap_insert(&m, &buf, 0, 64, w, 0, 1), 0);
+  for (uintptr_t k = 2; k < 2 + 1000; k++)
+    assert_int_equal(sl_tensormap_insert_read(&m, &buf, 0, 64, (struct sl_rt_task *)(16 * k), 0), 0);
+  static sl_tm_hit h[2048];
+  size_t n = sl_tensormap_lookup(&m, &buf, 0, 64, 1, h, 2048);
+  int writer = 0, unfinished = 0;
+  for (size_t i = 0; i < n; i++) {
+    writer += h[i].producer == w;
+    unfinished += !fake_finished(h[i].producer);
+  }
+  assert_int_equal(writer, 1);
+  assert_int_equal(unfinished, 500); /* every unfinished reader is still ordered */
+  assert_true(n < 1000);             /* and finished ones were dropped */
   sl_tensormap_free(&m);
 }
 
@@ -91,18 +151,7 @@ typedef struct chain_ctx {
   int nids;
 } chain_ctx;
 
-static sl_rt_tensor vec(sl_rt_buffer *b, int n) {
-  sl_rt_tensor t;
-  memset(&t, 0, sizeof t);
-  t.buf = b;
-  t.dtype = 0;
-  t.ndims = 2;
-  t.shape[0] = 8;
-  t.shape[1] = n / 8;
-  t.strides[0] = n / 8;
-  t.strides[1] = 1;
-  return t;
-}
+static sl_rt_tensor vec(sl_rt_buffer *b, int n) { return rt_test_view(b, 8, n / 8, n / 8, 0); }
 
 /* x = x + one, `links` times (each link depends on the previous through x), then an
 ** SPMD add, a MIX (matmul + add + mul), a dummy joining them and a skipped task. */
@@ -470,16 +519,7 @@ typedef struct rdag {
 } rdag;
 
 static sl_rt_tensor rd_view(sl_rt_buffer *b, int value) {
-  sl_rt_tensor t;
-  memset(&t, 0, sizeof t);
-  t.buf = b;
-  t.ndims = 2;
-  t.shape[0] = RD_ROWS;
-  t.shape[1] = RD_COLS;
-  t.strides[0] = RD_COLS;
-  t.strides[1] = 1;
-  t.start_offset = (int64_t)value * RD_ROWS * RD_COLS;
-  return t;
+  return rt_test_view(b, RD_ROWS, RD_COLS, RD_COLS, (int64_t)value * RD_ROWS * RD_COLS);
 }
 
 static int rdag_orch(void *p, sl_rt *rt) {
@@ -565,7 +605,9 @@ static void test_bad_config(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_tensormap_overlap), cmocka_unit_test(test_readyq_blocks),
+      cmocka_unit_test(test_tensormap_overlap), cmocka_unit_test(test_tensormap_readers),
+      cmocka_unit_test(test_tensormap_prune),
+      cmocka_unit_test(test_readyq_blocks),
       cmocka_unit_test(test_run_level4),        cmocka_unit_test(test_run_levels),
       cmocka_unit_test(test_run_full_chip),     cmocka_unit_test(test_run_many_writers),
       cmocka_unit_test(test_run_random_dag),    cmocka_unit_test(test_bad_config),

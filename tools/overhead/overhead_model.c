@@ -383,6 +383,32 @@ static int64_t thread_of_core(const sl_capture *c, uint32_t core) {
   return -1;
 }
 
+/* Resolve record i lies inside a complete or dummy record of its stream (TMR's
+** nested resolve: already counted by its parent). Parents are written next to
+** their inner records, so only neighbours are looked at. */
+static int nested_resolve(const sl_capture *c, const sl_sched_stream *s, size_t i) {
+  const sl_phase_rec *r = &c->phases[i];
+  size_t lo = i > s->first + 16 ? i - 16 : s->first, hi = i + 16 < s->first + s->count ? i + 16 : s->first + s->count;
+  for (size_t k = lo; k < hi; k++) {
+    const sl_phase_rec *q = &c->phases[k];
+    if ((q->phase_id == SL_PHASE_COMPLETE || q->phase_id == SL_PHASE_DUMMY) && q->start_us <= r->start_us &&
+        r->end_us <= q->end_us)
+      return 1;
+  }
+  return 0;
+}
+
+/* Does record i count in the scheduler budget (seed 3.3): every mutually exclusive
+** outer phase, and resolve unless nested in a TMR complete / dummy. */
+static int in_budget(const sl_capture *c, const sl_sched_stream *s, size_t i) {
+  const sl_phase_rec *p = &c->phases[i];
+  if (p->phase_id < 0) return 0;
+  const sl_phase_info *info = sl_phase_by_id((uint32_t)p->phase_id);
+  if (!info) return 0;
+  if (info->role == SL_PHASE_ROLE_OUTER) return 1;
+  return info->id == SL_PHASE_RESOLVE && !nested_resolve(c, s, i);
+}
+
 static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, sl_oh_report *r) {
   const sl_strtab *st = &c->strings;
   sl_str s_complete = SL_STR_NONE, s_async = SL_STR_NONE, s_dispatch = SL_STR_NONE;
@@ -423,7 +449,7 @@ static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, 
     size_t nw = 0;
     for (size_t i = s->first; i < s->first + s->count; i++) {
       sl_str p = c->phases[i].phase;
-      if (p != SL_STR_NONE && (p == s_complete || p == s_async || p == s_dispatch)) {
+      if ((p != SL_STR_NONE && (p == s_complete || p == s_async || p == s_dispatch)) || in_budget(c, s, i)) {
         size_t *slot = SL_PUSH(work, nw, capw);
         if (!slot) goto oom;
         *slot = i;
@@ -445,9 +471,12 @@ static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, 
           t->complete_us += dur;
         else if (p->phase == s_async)
           t->async_poll_us += dur;
-        else
+        else if (p->phase == s_dispatch)
           t->dispatch_us += dur;
+        else
+          t->other_us[p->phase_id] += dur;
       }
+      if (p->phase != s_complete && p->phase != s_async && p->phase != s_dispatch) r->other_records[p->phase_id]++;
       if (p->phase == s_complete) t->finishes += p->tasks_processed;
       if (p->phase == s_dispatch && (p->flags & SL_PH_HAS_POP)) {
         t->pop_hit += p->pop_hit;
@@ -458,6 +487,7 @@ static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, 
       have_prev = 1;
     }
     t->total_us = t->complete_us + t->async_poll_us + t->dispatch_us + t->idle_us;
+    for (uint32_t k = 0; k < SL_PHASE_ID_LIMIT; k++) t->total_us += t->other_us[k];
     t->logical_tasks = any_final ? logical[tix] : t->finishes;
   }
   /* DAG stats: the first row of each id decides its thread */

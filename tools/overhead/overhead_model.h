@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "sl_capture.h"
+#include "sl_phases.h"
 
 #define SL_OH_MAX_TYPES 16
 
@@ -45,6 +46,9 @@ typedef struct sl_oh_thread {
   int64_t loops, logical_tasks, finishes;
   int64_t pop_hit, pop_miss;
   double complete_us, async_poll_us, dispatch_us, idle_us, total_us;
+  /* the other outer phases of the budget (release, dummy, early_dispatch, drain,
+  ** graph_prepare, standalone resolve ...), by schema phase id */
+  double other_us[SL_PHASE_ID_LIMIT];
   int64_t fanout_edges, fanout_max, fanin_edges, fanin_max;
 } sl_oh_thread;
 
@@ -70,6 +74,7 @@ typedef struct sl_oh_report {
   double *heads, *tails;   /* per task row, in the reference's per-core order */
   size_t n_threads;
   sl_oh_thread *threads;   /* only threads with work records */
+  int64_t other_records[SL_PHASE_ID_LIMIT]; /* budget records per other phase id */
   sl_oh_critical cp;
 } sl_oh_report;
 

@@ -153,6 +153,18 @@ static void part34(FILE *f, const sl_oh_report *r) {
   fputc('\n', f);
 }
 
+/* One row of the Part 5 budget table. */
+static void budget_row(FILE *f, const char *label, double total, double total_us, int64_t completed) {
+  char a[32], b[32], cc[32];
+  snprintf(a, sizeof a, "%.1f", total);
+  snprintf(b, sizeof b, "%.1f%%", total_us > 0 ? total / total_us * 100 : 0.0);
+  snprintf(cc, sizeof cc, "%.2f", completed > 0 ? total / (double)completed : 0.0);
+  /* the label is counted in characters: pad by code points, not bytes */
+  size_t chars = 0;
+  for (const char *q = label; *q; q++) chars += ((unsigned char)*q & 0xC0) != 0x80;
+  fprintf(f, "  %s%*s %11s %10s %14s\n", label, chars < 55 ? (int)(55 - chars) : 0, "", a, b, cc);
+}
+
 static void part5(FILE *f, const sl_oh_report *r) {
   rule(f, 90);
   fprintf(f, "Part 5: AICPU scheduler loop breakdown\n");
@@ -206,16 +218,17 @@ static void part5(FILE *f, const sl_oh_report *r) {
                     "% of total", "Avg/task (us)");
   fprintf(f, "%s\n", header);
   dashes(f, hl - 2);
-  for (int p = 0; p < 4; p++) {
-    char a[32], b[32], cc[32];
-    snprintf(a, sizeof a, "%.1f", totals[p]);
-    snprintf(b, sizeof b, "%.1f%%", total_us > 0 ? totals[p] / total_us * 100 : 0.0);
-    snprintf(cc, sizeof cc, "%.2f", completed > 0 ? totals[p] / (double)completed : 0.0);
-    /* the label is counted in characters: pad by code points, not bytes */
-    size_t chars = 0;
-    for (const char *q = labels[p]; *q; q++) chars += ((unsigned char)*q & 0xC0) != 0x80;
-    fprintf(f, "  %s%*s %11s %10s %14s\n", labels[p], chars < 55 ? (int)(55 - chars) : 0, "", a, b, cc);
+  for (int p = 0; p < 3; p++) budget_row(f, labels[p], totals[p], total_us, completed);
+  /* the other outer phases the capture has, in schema order, before Idle */
+  for (uint32_t k = 0; k < SL_PHASE_ID_LIMIT; k++) {
+    if (!r->other_records[k]) continue;
+    double sum = 0;
+    for (size_t i = 0; i < r->n_threads; i++) sum += r->threads[i].other_us[k];
+    char label[96];
+    snprintf(label, sizeof label, "%s (outer phase)", sl_phase_by_id(k)->display);
+    budget_row(f, label, sum, total_us, completed);
   }
+  budget_row(f, labels[3], totals[3], total_us, completed);
   fputc('\n', f);
   double fo_avg = completed > 0 ? (double)fo_e / (double)completed : 0;
   double fi_avg = completed > 0 ? (double)fi_e / (double)completed : 0;

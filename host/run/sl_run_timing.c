@@ -1,0 +1,102 @@
+/*
+** sl_run_timing.c — what `swimlane run` says about time without a capture: the
+** orchestrator's cold-path device log (run window + cumulative g_orch_*_cycle
+** counters) in the output folder, a timing summary per round (host wall, device
+** wall, orchestration, scheduling, the dominant submit sub-step), and the
+** selective task-timing slots (device_wall.task_slot_<N>, min / median / max over
+** rounds).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl_base.h"
+#include "sl_run_internal.h"
+
+static double us(const sl_rt_timing *t, uint64_t cycles) { return (double)cycles * 1e6 / (double)t->freq_hz; }
+
+static uint64_t span(uint64_t a, uint64_t b) { return b > a ? b - a : 0; }
+
+int sl_run_write_device_log(const sl_rt_timing *t, const char *dir) {
+  char *path = sl_path_join(dir, "device_log.txt");
+  if (!path) return -1;
+  char *tmp = malloc(strlen(path) + 8);
+  if (!tmp) {
+    free(path);
+    return -1;
+  }
+  sprintf(tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  int rc = f ? 0 : -1;
+  if (f) {
+    fprintf(f, "[INFO] device clock %llu Hz (simulated chip); times below in device cycles\n",
+            (unsigned long long)t->freq_hz);
+    fprintf(f, "[INFO] orch_start=%llu orch_end=%llu orch_cost=%llu\n", (unsigned long long)t->orch_start,
+            (unsigned long long)t->orch_end, (unsigned long long)span(t->orch_start, t->orch_end));
+    for (int k = 0; k < SL_ORCH_STEPS; k++)
+      fprintf(f, "[INFO] g_orch_%s_cycle=%llu\n", sl_rt_orch_step_names[k], (unsigned long long)t->orch_cycles[k]);
+    fprintf(f, "[INFO] orch_submits=%llu\n", (unsigned long long)t->submits);
+    rc = fclose(f) ? -1 : 0;
+  }
+  if (rc || rename(tmp, path)) {
+    sl_error(path, "cannot write the device log");
+    remove(tmp);
+    rc = -1;
+  }
+  free(tmp);
+  free(path);
+  return rc;
+}
+
+void sl_run_print_timing(const sl_rt_timing *t, double host_wall_us, int round, int rounds) {
+  char prefix[32] = "";
+  if (rounds > 1) snprintf(prefix, sizeof prefix, "round %d: ", round + 1);
+  uint64_t sub = 0;
+  int top = 0;
+  for (int k = 0; k < SL_ORCH_STEPS; k++) {
+    sub += t->orch_cycles[k];
+    if (t->orch_cycles[k] > t->orch_cycles[top]) top = k;
+  }
+  printf("swimlane: timing: %shost wall %.1f us, device wall %.1f us (orchestration %.1f us, scheduling %.1f us)\n",
+         prefix, host_wall_us, us(t, span(t->run_start, t->run_end)), us(t, span(t->orch_start, t->orch_end)),
+         us(t, span(t->sched_start, t->sched_end)));
+  printf("swimlane: timing: %s%llu submits, sub-steps", prefix, (unsigned long long)t->submits);
+  for (int k = 0; k < SL_ORCH_STEPS; k++) printf(" %s %.1f us%s", sl_rt_orch_step_names[k], us(t, t->orch_cycles[k]),
+                                                  k + 1 < SL_ORCH_STEPS ? "," : "");
+  printf("; %s dominates (%.0f%%)\n", sl_rt_orch_step_names[top],
+         sub ? 100.0 * (double)t->orch_cycles[top] / (double)sub : 0.0);
+}
+
+void sl_run_slots_add(sl_run_slots *acc, const sl_rt_timing *t) {
+  for (int n = 0; n < SL_RT_TIMING_SLOTS; n++) {
+    if (!t->slot_set[n]) continue;
+    double *v = realloc(acc->spans[n], (size_t)(acc->count[n] + 1) * sizeof *v);
+    if (!v) continue;
+    acc->spans[n] = v;
+    v[acc->count[n]++] = us(t, t->slot_end[n] - t->slot_start[n]);
+  }
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+void sl_run_slots_print(sl_run_slots *acc, int rounds) {
+  for (int n = 0; n < SL_RT_TIMING_SLOTS; n++) {
+    int c = acc->count[n];
+    if (!c) continue;
+    double *v = acc->spans[n];
+    qsort(v, (size_t)c, sizeof *v, cmp_double);
+    if (rounds <= 1 || c == 1)
+      printf("swimlane: device_wall.task_slot_%d = %.3f us (dispatch -> finish)\n", n, v[0]);
+    else
+      printf("swimlane: device_wall.task_slot_%d: min %.3f us, median %.3f us, max %.3f us over %d rounds\n", n, v[0],
+             c % 2 ? v[c / 2] : (v[c / 2 - 1] + v[c / 2]) / 2, v[c - 1], c);
+  }
+}
+
+void sl_run_slots_free(sl_run_slots *acc) {
+  for (int n = 0; n < SL_RT_TIMING_SLOTS; n++) free(acc->spans[n]);
+  memset(acc, 0, sizeof *acc);
+}

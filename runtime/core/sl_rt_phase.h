@@ -1,0 +1,90 @@
+/*
+** sl_rt_phase.h — what one scheduler loop iteration shares between its phases
+** (sl_rt_sched.c runs the loop; sl_rt_sync.c, sl_rt_async.c and sl_rt_graph.c hold
+** the sync-start, async-wait and graph-expansion phases): the phase context, the
+** record helpers and the lap timer.
+*/
+#ifndef SL_RT_PHASE_H
+#define SL_RT_PHASE_H
+
+#include <string.h>
+
+#include "sl_rt_internal.h"
+
+typedef struct phase_ctx {
+  sl_rt *rt;
+  sl_rt_sched *s;
+  sl_devprof *dp; /* non-NULL only at level >= 3 */
+  uint32_t iter;
+  sl_rt_clock clock;
+  /* The lap (level >= 3): lap_ts / lap_d are the time and depths of the moment the
+  ** thread last stopped doing recorded work in this iteration; valid while only
+  ** loads have run since. Any hook call, pop or new iteration clears it. */
+  int lap;
+  uint64_t lap_ts;
+  int16_t lap_d[3];
+} phase_ctx;
+
+static inline uint64_t now(const phase_ctx *pc) { return sl_rt_now(&pc->clock); }
+
+static inline void depths(sl_rt *rt, int16_t d[3]) {
+  for (int i = 0; i < SL_SHAPE_COUNT; i++) {
+    int v = sl_readyq_depth(&rt->queues[i]);
+    d[i] = (int16_t)(v > 32767 ? 32767 : v);
+  }
+}
+
+static inline void emit(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a,
+                 uint32_t b, const int16_t *d0) {
+  int16_t d1[3];
+  depths(pc->rt, d1);
+  sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, d1);
+}
+
+/* Start of an outer phase that is about to do work (level >= 3): the lap if it is
+** still valid, else a fresh depth snapshot and clock read. */
+static inline uint64_t phase_start(phase_ctx *pc, int16_t d0[3]) {
+  if (pc->lap) {
+    memcpy(d0, pc->lap_d, sizeof pc->lap_d);
+    return pc->lap_ts;
+  }
+  depths(pc->rt, d0);
+  return now(pc);
+}
+
+/* Record an outer phase ending at t1; its end becomes the lap. */
+static inline void emit_outer(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a,
+                       uint32_t b, const int16_t *d0) {
+  depths(pc->rt, pc->lap_d);
+  sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, pc->lap_d);
+  pc->lap = 1;
+  pc->lap_ts = t1;
+}
+
+
+/* sl_rt_sched.c: write a token (waking a parked core); stage block `block` of
+** member `slot` of t on core c (payload and token, core reserved, nothing
+** published); publish a staged core (returns its dispatch_time); a task's last
+** subtask finished: resolve, queue for release. */
+void sl_rt_publish(sl_rt_core *c, uint32_t tok);
+void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int block, int lane);
+uint64_t sl_rt_publish_staged(phase_ctx *pc, sl_rt_core *c);
+void sl_rt_on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0);
+
+/* sl_rt_sync.c: sync-start tasks (early_dispatch when this thread's cores suffice,
+** else a global drain); nonzero while this thread must not dispatch normal work. */
+int sl_rt_phase_sync(phase_ctx *pc);
+int sl_rt_sync_blocks_dispatch(phase_ctx *pc);
+int sl_rt_sync_busy(sl_rt *rt, sl_rt_sched *s); /* staging, draining or lent: not finished */
+int sl_rt_sync_lent(sl_rt *rt, sl_rt_sched *s); /* our cores are handed to another's drain */
+
+/* sl_rt_async.c: tasks whose completion lands later (simulated DMA). */
+int sl_rt_async_defer(phase_ctx *pc, sl_rt_task *t, uint64_t finish);
+int sl_rt_phase_async_poll(phase_ctx *pc);
+int sl_rt_async_due(phase_ctx *pc);
+
+/* sl_rt_graph.c: expand ready graph tasks into their nodes. */
+int sl_rt_phase_graph_prepare(phase_ctx *pc);
+void sl_rt_graph_node_done(phase_ctx *pc, sl_rt_task *node, const int16_t *d0);
+
+#endif /* SL_RT_PHASE_H */

@@ -1,0 +1,197 @@
+/*
+** test_mechanisms.c — the scheduler's special paths with a recording devprof and
+** tiny pools (also run under TSan): sync-start tasks staged on one thread
+** (early_dispatch) and spread over every thread (drain, with drain_prepare and
+** drain_publish inside it), async waits completed by async_poll only after they
+** land, and graph instances expanded by graph_prepare into ring-1 node tasks.
+** Results are checked exactly, and so are the records' counts and nesting.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fake_devprof.h"
+#include "rt_test_view.h"
+#include "sl_phases.h"
+#include "sl_runtime.h"
+
+enum { N = 64 };
+
+static sl_rt_tensor vec(sl_rt_buffer *b) { return rt_test_view(b, 4, N / 4, N / 4, 0); }
+
+static void fill(sl_rt_buffer *b, float v) {
+  for (int i = 0; i < N; i++) ((float *)b->data)[i] = v;
+}
+
+static sl_rt_submit add_task(sl_rt_tensor *args, int blocks) {
+  static const sl_arg_dir dirs[3] = {SL_ARG_IN, SL_ARG_IN, SL_ARG_OUT};
+  sl_rt_submit s;
+  memset(&s, 0, sizeof s);
+  s.kernel_ids[0] = s.kernel_ids[2] = -1;
+  s.kernel_ids[1] = 0;
+  s.fns[1] = sl_kernel_find("add");
+  s.tensors = args;
+  s.dirs = dirs;
+  s.ntensors = 3;
+  s.block_num = blocks;
+  s.predicate = 1;
+  return s;
+}
+
+typedef struct mech { sl_rt_buffer *one, *x[8]; int rounds; } mech;
+
+/* x[k] = one + one by a sync-start task of 2 (one thread's AIVs) or 4 (all) blocks,
+** then x[k] = x[k] + one with an async wait; then a graph instance per round. */
+static int mech_orch(void *p, sl_rt *rt) {
+  mech *m = p;
+  m->one = sl_rt_buffer_new(rt, N * 4);
+  fill(m->one, 1.0f);
+  for (int k = 0; k < m->rounds; k++) {
+    m->x[k] = sl_rt_buffer_new(rt, N * 4);
+    sl_rt_tensor a[3] = {vec(m->one), vec(m->one), vec(m->x[k])};
+    sl_rt_submit s = add_task(a, k % 2 ? 4 : 2);
+    s.sync_start = 1;
+    if (sl_rt_submit_task(rt, &s) == UINT64_MAX) return -1;
+    sl_rt_tensor b[3] = {vec(m->x[k]), vec(m->one), vec(m->x[k])};
+    static const sl_arg_dir io[3] = {SL_ARG_IN, SL_ARG_IN, SL_ARG_INOUT};
+    s = add_task(b, 1);
+    s.dirs = io;
+    s.async_us = 50;
+    if (sl_rt_submit_task(rt, &s) == UINT64_MAX) return -1;
+  }
+  /* graph: node 0 x0 += one; node 1 (after 0) x0 += one, 2 blocks */
+  sl_rt_graph_node nodes[2];
+  memset(nodes, 0, sizeof nodes);
+  for (int i = 0; i < 2; i++) {
+    nodes[i].kernel_ids[0] = nodes[i].kernel_ids[2] = -1;
+    nodes[i].kernel_ids[1] = 0;
+    nodes[i].fns[1] = sl_kernel_find("add");
+    nodes[i].params[0] = 0, nodes[i].params[1] = 1, nodes[i].params[2] = 0;
+    nodes[i].dirs[0] = SL_ARG_IN, nodes[i].dirs[1] = SL_ARG_IN, nodes[i].dirs[2] = SL_ARG_OUT;
+    nodes[i].ntensors = 3;
+    nodes[i].block_num = i + 1;
+  }
+  nodes[1].deps[0] = 0;
+  nodes[1].ndeps = 1;
+  static const sl_arg_dir pdirs[2] = {SL_ARG_INOUT, SL_ARG_IN};
+  int g = sl_rt_graph_define(rt, nodes, 2, pdirs, 2);
+  if (g < 0) return -1;
+  for (int k = 0; k < m->rounds; k++) {
+    sl_rt_tensor params[2] = {vec(m->x[0]), vec(m->one)};
+    if (sl_rt_submit_graph(rt, g, params, 2, NULL, 0) == UINT64_MAX) return -1;
+  }
+  return 0;
+}
+
+static void sum_kind(sl_devprof *dp, uint32_t kind, int *n, uint64_t *tasks) {
+  *n = 0;
+  *tasks = 0;
+  for (int i = 0; i < fake_nphases(dp); i++)
+    if (fake_phase_at(dp, i)->kind == kind) {
+      (*n)++;
+      *tasks += fake_phase_at(dp, i)->tasks;
+    }
+}
+
+/* Each drain_prepare / drain_publish lies inside a drain of the same thread. */
+static void check_drain_nesting(sl_devprof *dp) {
+  for (int i = 0; i < fake_nphases(dp); i++) {
+    const fake_phase *p = fake_phase_at(dp, i);
+    if (p->kind != SL_PHASE_DRAIN_PREPARE && p->kind != SL_PHASE_DRAIN_PUBLISH) continue;
+    int inside = 0;
+    for (int k = 0; k < fake_nphases(dp) && !inside; k++) {
+      const fake_phase *q = fake_phase_at(dp, k);
+      inside = q->kind == SL_PHASE_DRAIN && q->thread == p->thread && q->start <= p->start && p->end <= q->end;
+    }
+    assert_true(inside);
+  }
+}
+
+static void run_mech(uint64_t freq, int ring) {
+  sl_devprof *dp = fake_devprof_new(3);
+  sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0};
+  sl_rt *rt = sl_rt_create(&cfg);
+  assert_non_null(rt);
+  mech m;
+  memset(&m, 0, sizeof m);
+  m.rounds = 6;
+  assert_int_equal(sl_rt_run(rt, mech_orch, &m), 0);
+  /* x[k] = 2 + 1; x[0] then gets 2 per graph instance */
+  for (int k = 0; k < m.rounds; k++)
+    for (int i = 0; i < N; i++)
+      assert_float_equal(((float *)m.x[k]->data)[i], k ? 3.0f : 3.0f + 2.0f * (float)m.rounds, 0.0);
+  int n;
+  uint64_t tasks;
+  sum_kind(dp, SL_PHASE_EARLY_DISPATCH, &n, &tasks);
+  assert_int_equal(tasks, 3 * 2); /* rounds 0, 2, 4: 2 blocks each */
+  sum_kind(dp, SL_PHASE_DRAIN, &n, &tasks);
+  assert_int_equal(n, 3);
+  assert_int_equal(tasks, 3 * 4);
+  sum_kind(dp, SL_PHASE_DRAIN_PREPARE, &n, &tasks);
+  assert_int_equal(tasks, 3 * 4);
+  sum_kind(dp, SL_PHASE_DRAIN_PUBLISH, &n, &tasks);
+  assert_int_equal(tasks, 3 * 4);
+  check_drain_nesting(dp);
+  sum_kind(dp, SL_PHASE_ASYNC_POLL, &n, &tasks);
+  assert_int_equal(tasks, m.rounds);
+  sum_kind(dp, SL_PHASE_GRAPH_PREPARE, &n, &tasks);
+  assert_int_equal(n, m.rounds);
+  assert_int_equal(tasks, 2 * m.rounds);
+  /* graph nodes ran under ring-1 ids decoding to their instance; staged blocks of a
+  ** sync-start task all started after the last of them was published */
+  int ring1 = 0;
+  for (int i = 0; i < fake_ntasks(dp); i++) {
+    const fake_task_rec *r = fake_task(dp, i);
+    if ((r->token_raw >> 32) != 1) continue;
+    ring1++;
+    assert_true((r->token_raw & 0x3FF) < 2);
+  }
+  assert_int_equal(ring1, 3 * m.rounds); /* 1 + 2 blocks per instance */
+  sl_rt_destroy(rt);
+  fake_devprof_free(dp);
+}
+
+static void test_mechanisms_a2a3(void **state) {
+  (void)state;
+  for (int rep = 0; rep < 5; rep++) run_mech(50000000, 2);
+}
+
+static void test_mechanisms_a5(void **state) {
+  (void)state;
+  for (int rep = 0; rep < 5; rep++) run_mech(1000000000, 0);
+}
+
+static void test_mechanism_errors(void **state) {
+  (void)state;
+  sl_rt_config cfg = {50000000, 2, 4, 2, 0, NULL, 0, 0, 0};
+  sl_rt *rt = sl_rt_create(&cfg);
+  sl_rt_buffer *b = sl_rt_buffer_new(rt, N * 4);
+  sl_rt_tensor a[3] = {vec(b), vec(b), vec(b)};
+  sl_rt_submit s = add_task(a, 5); /* 5 blocks cannot start together on 4 AIVs */
+  s.sync_start = 1;
+  assert_int_equal(sl_rt_submit_task(rt, &s), UINT64_MAX);
+  assert_non_null(strstr(sl_rt_last_error(rt), "sync_start"));
+  sl_rt_graph_node bad;
+  memset(&bad, 0, sizeof bad);
+  bad.kernel_ids[0] = bad.kernel_ids[1] = bad.kernel_ids[2] = -1;
+  bad.block_num = 1;
+  sl_arg_dir d = SL_ARG_IN;
+  assert_int_equal(sl_rt_graph_define(rt, &bad, 1, &d, 1), -1);
+  assert_non_null(strstr(sl_rt_last_error(rt), "no kernel"));
+  assert_int_equal(sl_rt_submit_graph(rt, 7, a, 1, NULL, 0), UINT64_MAX);
+  sl_rt_destroy(rt);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_mechanisms_a2a3),
+      cmocka_unit_test(test_mechanisms_a5),
+      cmocka_unit_test(test_mechanism_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,199 @@
+/*
+** test_phase_coverage.c — every scheduler phase the schema gives the
+** tensormap_and_ringbuffer AICPU scheduler (read from the generated phase table,
+** not a copied list) appears in some level-4 capture `swimlane run` makes from a
+** shipped workload (every .lua file of lua/workloads, default case); every inner-phase
+** record lies inside a record of one of its schema parents on the same stream;
+** graph workloads show ring-1 node ids on the AICores.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "sl_phases.h"
+#include "sl_test_file.h"
+
+static char tmp_root[256];
+static int seen[SL_PHASE_ID_LIMIT];
+static int ring1_tokens;
+
+static int is_tmr_sched_phase(const sl_phase_info *p) {
+  return (p->producers & SL_PRODUCER_AICPU) && (p->runtimes & SL_RUNTIME_TMR);
+}
+
+/* The inner record r lies inside a record of one of its parents on its stream:
+** the parent is written after its inner records, within the same iteration, so
+** it is among the next few records. */
+static int has_parent(const sl_phase_info *p, const cJSON *r) {
+  double s = cJSON_GetObjectItem(r, "start_cycles")->valuedouble, e = cJSON_GetObjectItem(r, "end_cycles")->valuedouble;
+  int k = 0;
+  for (const cJSON *q = r->next; q && k < 16; q = q->next, k++) {
+    const sl_phase_info *qp = sl_phase_by_name(cJSON_GetObjectItem(q, "kind")->valuestring);
+    if (!qp || qp->role != SL_PHASE_ROLE_OUTER || !strstr(p->parents, qp->name)) continue;
+    if (cJSON_GetObjectItem(q, "start_cycles")->valuedouble <= s && e <= cJSON_GetObjectItem(q, "end_cycles")->valuedouble)
+      return 1;
+  }
+  return 0;
+}
+
+static void scan_capture(const char *path, const char *wl) {
+  char *text = sl_test_read_file(path, NULL);
+  assert_non_null(text);
+  cJSON *j = cJSON_Parse(text);
+  free(text);
+  assert_non_null(j);
+  const cJSON *streams = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "scheduler_records"), "streams"), *st;
+  cJSON_ArrayForEach(st, streams) {
+    const cJSON *recs = cJSON_GetObjectItem(st, "records"), *r;
+    cJSON_ArrayForEach(r, recs) {
+      const sl_phase_info *p = sl_phase_by_name(cJSON_GetObjectItem(r, "kind")->valuestring);
+      assert_non_null(p);
+      seen[p->id]++;
+      if (p->role == SL_PHASE_ROLE_INNER && !has_parent(p, r))
+        fail_msg("%s: a %s record outside every %s record", wl, p->name, p->parents);
+    }
+  }
+  const cJSON *a;
+  cJSON_ArrayForEach(a, cJSON_GetObjectItem(j, "aicore_tasks")) {
+    uint64_t token = (uint64_t)cJSON_GetArrayItem(a, 1)->valuedouble;
+    ring1_tokens += (token >> 32) == 1;
+  }
+  cJSON_Delete(j);
+}
+
+static void run_workload(const char *wl) {
+  char root[512], path[1024];
+  snprintf(root, sizeof root, "%s/%s", tmp_root, wl);
+  const char *argv[] = {"run", wl, "--enable-chip-swimlane", "4", "-o", root, "-q"};
+  assert_int_equal(sl_cmd_run(7, (char **)argv), 0);
+  DIR *d = opendir(root);
+  assert_non_null(d);
+  struct dirent *e;
+  int found = 0;
+  while ((e = readdir(d)))
+    if (e->d_name[0] != '.') {
+      snprintf(path, sizeof path, "%s/%s/chip_swimlane_records.json", root, e->d_name);
+      scan_capture(path, wl);
+      found++;
+    }
+  closedir(d);
+  assert_int_equal(found, 1);
+}
+
+static void test_every_tmr_phase_emitted(void **state) {
+  (void)state;
+  const char *home = getenv("SWIMLANE_HOME");
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/lua/workloads", home ? home : ".");
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  struct dirent *e;
+  int workloads = 0;
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (n < 5 || strcmp(e->d_name + n - 4, ".lua")) continue;
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(n - 4), e->d_name);
+    run_workload(name);
+    workloads++;
+  }
+  closedir(d);
+  assert_true(workloads > 0);
+  int want = 0;
+  for (unsigned i = 0; i < sl_phase_table_len; i++) {
+    const sl_phase_info *p = &sl_phase_table[i];
+    if (!is_tmr_sched_phase(p)) continue;
+    want++;
+    if (!seen[p->id]) fail_msg("phase %s is never emitted by a shipped workload", p->name);
+  }
+  assert_true(want > 0);
+  assert_true(ring1_tokens > 0); /* graph nodes ran under their ring-1 ids */
+}
+
+/* Run `wl` at level 4 with deps.json into its own root; the run directory in dir. */
+static void run_with_deps(const char *wl, char *dir, size_t len) {
+  char root[512];
+  snprintf(root, sizeof root, "%s/deps_%s", tmp_root, wl);
+  const char *argv[] = {"run", wl, "--enable-chip-swimlane", "4", "--enable-dep-gen", "-o", root, "-q"};
+  assert_int_equal(sl_cmd_run(8, (char **)argv), 0);
+  DIR *d = opendir(root);
+  assert_non_null(d);
+  struct dirent *e;
+  while ((e = readdir(d)) && e->d_name[0] == '.') {}
+  assert_non_null(e);
+  snprintf(dir, len, "%s/%s", root, e->d_name);
+  closedir(d);
+}
+
+/* Scopes: ids on rings 1 and 2 reach deps.json and the trace's rXtY labels. */
+static void test_scope_rings_end_to_end(void **state) {
+  (void)state;
+  char dir[768], path[1024], trace[1024];
+  run_with_deps("scopes", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/deps.json", dir);
+  char *deps = sl_test_read_file(path, NULL);
+  assert_non_null(deps);
+  /* tasks on ring 1 (1 << 32 | local) and ring 2 (2 << 32 | local) are in the graph */
+  assert_non_null(strstr(deps, "\"4294967296\""));
+  assert_non_null(strstr(deps, "\"8589934594\""));
+  free(deps);
+  snprintf(path, sizeof path, "%s/chip_swimlane_records.json", dir);
+  snprintf(trace, sizeof trace, "%s/trace.json", dir);
+  const char *cargv[] = {"convert", path, "-o", trace};
+  assert_int_equal(sl_cmd_convert(4, (char **)cargv), 0);
+  char *t = sl_test_read_file(trace, NULL);
+  assert_non_null(t);
+  assert_non_null(strstr(t, "ADD(r1t0)"));
+  assert_non_null(strstr(t, "ADD(r1t2)"));
+  assert_non_null(strstr(t, "MUL(r2t2)"));
+  assert_non_null(strstr(t, "submit(r2t0)"));
+  free(t);
+}
+
+/* Graph instances are listed in deps.json as their ring-1 nodes with the
+** definition's node edges, so the trace names them by function. */
+static void test_graph_nodes_in_deps(void **state) {
+  (void)state;
+  char dir[768], path[1024], trace[1024];
+  run_with_deps("graph_exec", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/deps.json", dir);
+  char *deps = sl_test_read_file(path, NULL);
+  assert_non_null(deps);
+  assert_non_null(strstr(deps, "\"4294967299\"")); /* instance 0, node 3 */
+  assert_non_null(strstr(deps, "\"source\":\t\"graph\""));
+  free(deps);
+  snprintf(path, sizeof path, "%s/chip_swimlane_records.json", dir);
+  snprintf(trace, sizeof trace, "%s/trace.json", dir);
+  const char *cargv[] = {"convert", path, "-o", trace};
+  assert_int_equal(sl_cmd_convert(4, (char **)cargv), 0);
+  char *t = sl_test_read_file(trace, NULL);
+  assert_non_null(t);
+  assert_non_null(strstr(t, "MUL_spmd(r1t3)")); /* instance 0's last node (2 blocks) */
+  assert_non_null(strstr(t, "ADD(r1t1024)"));  /* instance 1's first node */
+  assert_non_null(strstr(t, "GraphExecution("));
+  free(t);
+}
+
+int main(void) {
+  snprintf(tmp_root, sizeof tmp_root, "/tmp/sl_phase_cov_%d", (int)getpid());
+  mkdir(tmp_root, 0777);
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_tmr_phase_emitted),
+                                     cmocka_unit_test(test_scope_rings_end_to_end),
+                                     cmocka_unit_test(test_graph_nodes_in_deps)};
+  int rc = cmocka_run_group_tests(tests, NULL, NULL);
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
+  if (rc == 0 && system(cmd) != 0) rc = 1;
+  return rc;
+}
