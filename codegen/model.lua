@@ -12,6 +12,8 @@ local M = {}
 local ROLES = { outer = true, inner = true, marker = true }
 local PRODUCERS = { aicpu = 1, aicore = 2 }
 local RUNTIMES = { tmr = 1, hbg = 2 }
+-- the runtime names captures carry for the short names phases.lua uses
+local RUNTIME_NAMES = { tmr = "tensormap_and_ringbuffer", hbg = "host_build_graph" }
 
 local PLATFORM_FIELDS = {
   "clock_freq_hz", "max_blockdim", "cores_per_blockdim", "max_cores", "max_aicpu_threads",
@@ -530,13 +532,16 @@ local function build_phases(schema, model, err)
   local file = schema.paths.phases
   local P = schema.phases
   local retired_ids, retired_names = {}, {}
+  model.retired = {}
   for i, r in ipairs(entries(P.retired, file, "retired", err)) do
     local who = string.format("retired #%d", i)
     if (r.id ~= nil and not is_int(r.id)) or (r.name ~= nil and not is_ident(r.name)) or (r.id == nil and r.name == nil) then
       err(file, who, "needs an integer id and/or a lowercase name")
-    elseif check_strings(r, { "why" }, file, who, err) then
+    elseif check_strings(r, { "why", "aicore_display", "aicore_variant" }, file, who, err) then
       if r.id ~= nil then retired_ids[r.id] = r.why or "retired" end
       if r.name ~= nil then retired_names[r.name] = r.why or "retired" end
+      model.retired[#model.retired + 1] = { id = r.id, name = r.name, aicore_display = r.aicore_display,
+                                             aicore_variant = r.aicore_variant }
     end
   end
   local by_id, by_name, phases = {}, {}, {}
@@ -562,6 +567,13 @@ local function build_phases(schema, model, err)
     if not list_of(p.producers, PRODUCERS) then perr("producers must be a list of aicpu / aicore") end
     if not list_of(p.runtimes, RUNTIMES) then perr("runtimes must be a list of tmr / hbg") end
     if not model.lane_by_key[p.lane] then perr("lane '" .. tostring(p.lane) .. "' is not declared in lanes.lua") end
+    if p.lane_by_runtime ~= nil then
+      if type(p.lane_by_runtime) ~= "table" then perr("lane_by_runtime must be a table { runtime = lane }") end
+      for rt, lane in pairs(type(p.lane_by_runtime) == "table" and p.lane_by_runtime or {}) do
+        if not RUNTIMES[rt] then perr("lane_by_runtime: unknown runtime '" .. tostring(rt) .. "'") end
+        if not model.lane_by_key[lane] then perr("lane_by_runtime." .. tostring(rt) .. ": lane '" .. tostring(lane) .. "' is not declared in lanes.lua") end
+      end
+    end
     if type(p.display) ~= "string" then perr("needs a display name") end
     if p.role ~= "marker" and type(p.cname) ~= "string" then perr("bars need a cname colour") end
     if type(p.tasks_processed) ~= "string" then perr("needs tasks_processed (what it counts)") end
@@ -607,7 +619,7 @@ local function build_phases(schema, model, err)
       lane = p.lane, lane_entry = model.lane_by_key[p.lane], parent = p.parent, cname = p.cname,
       variant = p.variant and u and u.variant_by_name[p.variant] or nil,
       aicore_variant = (p.aicore_variant or p.variant) and u and u.variant_by_name[p.aicore_variant or p.variant] or nil,
-      render_as = p.render_as, tasks_processed = p.tasks_processed,
+      render_as = p.render_as, tasks_processed = p.tasks_processed, lane_by_runtime = p.lane_by_runtime,
       enum = "SL_PHASE_" .. util.upper(p.name),
     }
   end
@@ -629,7 +641,7 @@ end
 function M.build(schema, fingerprint)
   local errors = {}
   local function err(file, who, msg) errors[#errors + 1] = string.format("%s: %s: %s", file, who, msg) end
-  local model = { fingerprint = fingerprint, schema = schema }
+  local model = { fingerprint = fingerprint, schema = schema, runtime_names = RUNTIME_NAMES }
   for _, name in ipairs({ "records", "phases", "lanes", "levels", "platforms", "dtypes" }) do
     local list_key = ({ records = "records", phases = "phases", lanes = "lanes", levels = "levels",
                         platforms = "platforms", dtypes = "dtypes" })[name]

@@ -20,11 +20,13 @@
 **     aicore_variant  the variant when an A5 HBG AICore Scheduler emits it (default: variant);
 **                     its task-bound bars carry the task id
 **     render_as       draw with another phase's name (HBG resolve_standalone -> resolve)
+**     lane_by_runtime optional { runtime = lane key }: the lane under that runtime instead of `lane`
 **     tasks_processed what the record's tasks_processed counts
 **   }
 **   aliases = { legacy_name = current_name }  -- renamed phases; readers map them
 **   retired = list of { id = n } / { name = s } -- parsed in old captures, never drawn;
-**             retired ids and names must never be given to a new phase
+**             retired ids and names must never be given to a new phase;
+**             aicore_display / aicore_variant: how an A5 HBG AICore Scheduler lane still draws it
 **
 ** To add a phase: append an entry with the next free id (see docs/schema.md), then
 ** `cmake --build <build> --target regen`.
@@ -53,6 +55,7 @@ return {
       tasks_processed = "blocks staged by speculative early dispatch this pass" },
     { id = 6, name = "resolve", display = "resolve", aicore_display = "Resolve", role = "inner", parent = { "complete", "dummy" },
       producers = { "aicpu", "aicore" }, runtimes = { "tmr", "hbg" }, lane = "sched_sub",
+      lane_by_runtime = { hbg = "sched" },
       cname = "vsync_highlight_color", aicore_variant = "task",
       tasks_processed = "consumers visited after completion (walks under 1 us are not emitted)" },
     { id = 7, name = "dummy_task", display = "dummy", role = "marker",
@@ -115,10 +118,10 @@ return {
     { id = 3, why = "unused value in the reference enum" },
     { name = "scan", why = "PR #1079 debug overlay, removed" },
     { name = "poll", why = "PR #1079 debug overlay, removed" },
-    { name = "idle", why = "idle is the gap between records" },
-    { name = "fanin", why = "old A5 HBG capture name" },
-    { name = "ready_claim", why = "old A5 HBG capture name" },
-    { name = "ready_steal", why = "old A5 HBG capture name" },
-    { name = "direct_refill", why = "old A5 HBG capture name" },
+    { name = "idle", why = "idle is the gap between records", aicore_display = "Idle" },
+    { name = "fanin", why = "old A5 HBG capture name", aicore_display = "Fanin", aicore_variant = "task" },
+    { name = "ready_claim", why = "old A5 HBG capture name", aicore_display = "StateProbe", aicore_variant = "task" },
+    { name = "ready_steal", why = "old A5 HBG capture name", aicore_display = "StateProbe", aicore_variant = "task" },
+    { name = "direct_refill", why = "old A5 HBG capture name", aicore_display = "Refill", aicore_variant = "task" },
   },
 }

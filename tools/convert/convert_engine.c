@@ -489,7 +489,7 @@ static void emit_graph(sl_ctx *x) {
     gi[k].lane = (int64_t)l;
   }
   const sl_view *v = sl_rules_view(x->r, SL_VIEW_GRAPH);
-  sl_sink_process_name(x->s, x->pid_graph, v->name ? v->name : "Graph Execution");
+  sl_sink_process_name(x->s, x->pid_graph, v->name);
   sl_sink_process_sort(x->s, x->pid_graph, v->sort);
   for (size_t l = 0; l < nlanes; l++) {
     char nm[32];
@@ -562,7 +562,7 @@ static void emit_worker_meta(sl_ctx *x) {
   sl_sink_process_sort(x->s, x->pid_worker, w->sort);
   if (x->has_aicpu_data) {
     const sl_view *v = sl_rules_view(x->r, SL_VIEW_SCHEDVIEW);
-    sl_sink_process_name(x->s, x->pid_sv, v->name ? v->name : "Scheduler View");
+    sl_sink_process_name(x->s, x->pid_sv, v->name);
     sl_sink_process_sort(x->s, x->pid_sv, v->sort);
   }
   /* core lanes, ascending core id, typed by the first task on the core */
@@ -781,20 +781,29 @@ static uint32_t *attribute_finishes(sl_ctx *x) {
 typedef struct custom_lane {
   const char *name;
   int64_t tid;
+  int per_thread;
 } custom_lane;
 
-static int64_t custom_lane_tid(sl_ctx *x, custom_lane **lanes, size_t *n, const char *name) {
+/* The tid of a lane a phase is routed to: a schema lane per scheduler thread (named by its
+** pattern), or a lane the rules named, numbered from the schema's "custom" lane base. */
+static int64_t custom_lane_tid(sl_ctx *x, custom_lane **lanes, size_t *n, const sl_phase_style *st,
+                               int64_t thread) {
+  int64_t want = st->per_thread ? st->tid_base + thread * st->tid_stride : -1;
   for (size_t i = 0; i < *n; i++)
-    if (!strcmp((*lanes)[i].name, name)) return (*lanes)[i].tid;
+    if (st->per_thread ? (*lanes)[i].tid == want : !strcmp((*lanes)[i].name, st->lane))
+      return (*lanes)[i].tid;
   custom_lane *p = realloc(*lanes, (*n + 1) * sizeof *p);
   if (!p) {
     x->failed = 1;
     return 0;
   }
   *lanes = p;
-  int64_t tid = 32000 + (int64_t)*n;
-  p[(*n)++] = (custom_lane){name, tid};
-  sl_sink_thread_name(x->s, x->pid_sched, tid, name);
+  size_t named = 0;
+  for (size_t i = 0; i < *n; i++) named += !(*lanes)[i].per_thread;
+  int64_t tid = st->per_thread ? want : st->tid_base + (int64_t)named;
+  const char *name = st->per_thread ? sl_rules_lane_name(x->r, st->lane, thread) : st->lane;
+  p[(*n)++] = (custom_lane){st->lane, tid, st->per_thread};
+  if (name) sl_sink_thread_name(x->s, x->pid_sched, tid, name);
   return tid;
 }
 
@@ -857,7 +866,7 @@ static void emit_scheduler(sl_ctx *x) {
     return;
   }
   const sl_view *v = sl_rules_view(x->r, SL_VIEW_SCHED);
-  sl_sink_process_name(x->s, x->pid_sched, v->name ? v->name : "AICPU Scheduler");
+  sl_sink_process_name(x->s, x->pid_sched, v->name);
   sl_sink_process_sort(x->s, x->pid_sched, v->sort);
   custom_lane *lanes = NULL;
   size_t nlanes = 0;
@@ -903,7 +912,7 @@ static void emit_scheduler(sl_ctx *x) {
       int64_t tid = main_tid;
       if (st->route == SL_ROUTE_SCHED && !hbg_core) x->phase_main[i] = 1;
       if (st->route == SL_ROUTE_SUB) tid = main_tid + 1;
-      if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, &nlanes, st->lane);
+      if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, &nlanes, st, (int64_t)t);
       int64_t tp = p->tasks_processed;
       int is_complete = !strcmp(ph, "complete") && !hbg_core;
       if (is_complete && !(p->flags & SL_PH_HAS_TASKS_PROCESSED)) tp = attr[i];
@@ -1076,7 +1085,7 @@ static void emit_lifecycle(sl_ctx *x) {
   const sl_capture *c = x->c;
   if (c->n_lifecycle == 0) return;
   const sl_view *v = sl_rules_view(x->r, SL_VIEW_LIFECYCLE);
-  sl_sink_process_name(x->s, x->pid_life, v->name ? v->name : "AICPU Lifecycle");
+  sl_sink_process_name(x->s, x->pid_life, v->name);
   sl_sink_process_sort(x->s, x->pid_life, v->sort);
   int nspans = sl_rules_lifecycle_count(x->r);
   for (size_t i = 0; i < c->n_lifecycle; i++) {
