@@ -12,6 +12,8 @@ return function(model)
   b:add("#define SL_FINGERPRINT_H")
   b:add("")
   b:addf('#define SL_SCHEMA_FINGERPRINT "%s"', model.fingerprint)
+  b:add("/* what the generator emits; hand-written code checks it (sl_generated_gate.h) */")
+  b:addf("#define SL_GENERATED_FORMAT %d", util.FORMAT)
   b:add("")
   b:add("#endif /* SL_FINGERPRINT_H */")
   return { { path = "sl_fingerprint.h", text = b:text() } }

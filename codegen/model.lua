@@ -567,6 +567,12 @@ local function build_phases(schema, model, err)
     if not list_of(p.producers, PRODUCERS) then perr("producers must be a list of aicpu / aicore") end
     if not list_of(p.runtimes, RUNTIMES) then perr("runtimes must be a list of tmr / hbg") end
     if not model.lane_by_key[p.lane] then perr("lane '" .. tostring(p.lane) .. "' is not declared in lanes.lua") end
+    local home = model.lane_by_key[(schema.lanes.producer_lanes or {}).aicpu or "sched"]
+    local lane = model.lane_by_key[p.lane]
+    if lane and home and p.role ~= "marker" and lane.view ~= home.view then
+      perr(string.format("lane '%s' is in view '%s'; bars are drawn in the scheduler's view '%s' (markers may use another)",
+        p.lane, lane.view, home.view))
+    end
     if p.lane_by_runtime ~= nil then
       if type(p.lane_by_runtime) ~= "table" then perr("lane_by_runtime must be a table { runtime = lane }") end
       for rt, lane in pairs(type(p.lane_by_runtime) == "table" and p.lane_by_runtime or {}) do
@@ -649,6 +655,8 @@ function M.build(schema, fingerprint)
       errors[#errors + 1] = string.format("%s: missing the '%s' list", schema.paths[name], list_key)
     end
   end
+  if #errors > 0 then return nil, errors end
+  require("strict").check(schema, PLATFORM_FIELDS, err)
   if #errors > 0 then return nil, errors end
   build_levels(schema, model, err)
   build_platforms(schema, model, err)

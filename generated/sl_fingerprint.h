@@ -8,5 +8,7 @@
 #define SL_FINGERPRINT_H
 
 #define SL_SCHEMA_FINGERPRINT "b9680b2e4c036bf6"
+/* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
+#define SL_GENERATED_FORMAT 2
 
 #endif /* SL_FINGERPRINT_H */

@@ -15,6 +15,7 @@
 
 #include "convert_labels.h"
 #include "sl_base.h"
+#include "sl_generated_gate.h"
 #include "sl_lanes.h"
 #include "sl_schema_lua.h"
 
