@@ -111,7 +111,7 @@ const char sl_schema_lua[] =
   "      size = 1,\n"
   "    },\n"
   "  },\n"
-  "  fingerprint = \"b9680b2e4c036bf6\",\n"
+  "  fingerprint = \"57c4ea717f53fe1b\",\n"
   "  lanes = {\n"
   "    {\n"
   "      key = \"orch\",\n"

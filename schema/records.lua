@@ -318,6 +318,7 @@ return {
         { name = "orchestrator_phases", type = "OrchPhaseStream", pb = 7, repeated = true },
         { name = "aicpu_lifecycle_records", type = "AicpuLifecycleRecord", pb = 8, repeated = true },
         { name = "num_orch_phase_threads", type = "uint32", pb = 9 },
+        { name = "schema_layout", type = "string", pb = 10, doc = "SL_SCHEMA_LAYOUT of the writer (what readers check)" },
     } },
   },
 }

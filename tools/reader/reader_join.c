@@ -203,6 +203,8 @@ static int count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
 
 int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   const char *name = raw->name;
+  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
+    return -1;
   if (raw->host_mode) {
     sl_error(name, "$.metadata.orchestrator_source: host-orchestrated captures (host_build_graph host "
                    "orchestration) are not supported by this reader yet");

@@ -219,6 +219,8 @@ static int on_scalar(parser *p, const scalar *v) {
       return want_i64(p, v, &raw->clock);
     }
     if (key_is(f, "num_cores")) return v->t == T_NULL ? 1 : want_i64(p, v, &c->num_cores);
+    if (key_is(f, "schema_fingerprint")) return want_str(p, v, &raw->fingerprint, 1);
+    if (key_is(f, "schema_layout")) return want_str(p, v, &raw->layout, 1);
     if (key_is(f, "orchestrator_source")) {
       if (v->t == T_STR && v->len == 4 && memcmp(v->s, "host", 4) == 0) raw->host_mode = 1;
       return 1;

@@ -24,6 +24,8 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   const char *name = raw->name;
   raw->has_level = 1;
   raw->level = m->chip_swimlane_level;
+  raw->fingerprint = intern_opt(c, m->schema_fingerprint);
+  raw->layout = intern_opt(c, m->schema_layout);
   if (m->metadata) {
     const Swimlane__Metadata *md = m->metadata;
     raw->has_clock = 1;

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""acid_edit.py KIND SRC — the schema edits of the acid tests, applied to a copy of the
+tree at SRC (schema/ only, plus the one runtime call site a rename needs).
+
+  additive    phase acid_probe on the existing lane sched; a new per-thread lane
+              acid_lane (scheduler view, tid base 33000) with phase acid_lane_probe;
+              release renamed to reclaim with the alias release -> reclaim
+  typechange  sched_phase_record.loop_iter u32 -> i32 (uint32 -> sint32 on the wire)
+"""
+import re
+import sys
+
+kind, src = sys.argv[1], sys.argv[2]
+
+
+def edit(rel, old, new, count=1):
+    path = f"{src}/{rel}"
+    text = open(path).read()
+    if old not in text:
+        sys.exit(f"acid_edit: {rel}: '{old}' not found")
+    open(path, "w").write(text.replace(old, new, count))
+
+
+PHASE = ('    {{ id = {id}, name = "{name}", display = "{name}", role = "outer",\n'
+         '      producers = {{ "aicpu" }}, runtimes = {{ "tmr" }}, lane = "{lane}", cname = "olive",\n'
+         '      tasks_processed = "acid test" }},\n')
+
+if kind == "additive":
+    edit("schema/phases.lua", "  phases = {\n",
+         "  phases = {\n" + PHASE.format(id=4000, name="acid_probe", lane="sched")
+         + PHASE.format(id=4001, name="acid_lane_probe", lane="acid_lane"))
+    edit("schema/lanes.lua", "  lanes = {\n",
+         '  lanes = {\n    { key = "acid_lane", view = "scheduler", tid_base = 33000, tid_stride = 10,\n'
+         '      name = "Acid_{index}", indexed_by = "scheduler thread" },\n')
+    edit("schema/phases.lua", '{ id = 2, name = "release", display = "release"',
+         '{ id = 2, name = "reclaim", display = "reclaim"')
+    edit("schema/phases.lua", "  aliases = {\n", '  aliases = {\n    release = "reclaim",\n')
+    # the runtime call site of the renamed phase
+    edit("runtime/core/sl_rt_internal.h", "SL_PHASE_RELEASE", "SL_PHASE_RECLAIM")
+elif kind == "typechange":
+    edit("schema/records.lua", '{ name = "loop_iter", type = "u32", pb = 3',
+         '{ name = "loop_iter", type = "i32", pb = 3')
+else:
+    sys.exit("acid_edit: unknown kind " + kind)
