@@ -66,8 +66,8 @@ end
 
 R.phases, R.aicore_display = {}, {}
 for _, p in ipairs(S.phases) do
-  local e = { route = route_of(p.lane), cname = p.cname, runtime_routes = {} }
-  if e.route ~= "marker" then e.display = p.render_as or p.display end
+  local e = { route = route_of(p.lane), cname = p.cname, runtime_routes = {},
+              display = p.render_as or p.display }
   for rt, lane in pairs(p.lane_by_runtime or {}) do e.runtime_routes[rt] = route_of(lane) end
   R.phases[p.name] = e
   for _, who in ipairs(p.producers) do

@@ -11,6 +11,7 @@
 
 #include "convert_ctx.h"
 #include "convert_labels.h"
+#include "sl_phases.h"
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
@@ -187,8 +188,7 @@ static void prepare(sl_ctx *x) {
     const char *prod = sl_str_get(c, st->producer);
     if (prod && !strcmp(prod, "aicore")) continue; /* HBG AICore lanes are not threads */
     for (size_t i = st->first; i < st->first + st->count; i++) {
-      const char *ph = sl_str_get(c, c->phases[i].phase);
-      if (!ph || strcmp(ph, "complete") != 0) continue;
+      if (c->phases[i].phase_id != SL_PHASE_COMPLETE) continue;
       /* insertion keeps equal starts in file order; completes per thread are few
       ** relative to tasks, and arrive nearly sorted */
       size_t j = k++;
@@ -232,8 +232,7 @@ static void map_cores(sl_ctx *x) {
     doff[t] = k;
     const sl_sched_stream *st = &c->streams[t];
     for (size_t i = st->first; i < st->first + st->count; i++) {
-      const char *ph = sl_str_get(c, c->phases[i].phase);
-      if (ph && !strcmp(ph, "dispatch")) didx[k++] = i;
+      if (c->phases[i].phase_id == SL_PHASE_DISPATCH) didx[k++] = i;
     }
   }
   doff[nt] = k;
@@ -328,8 +327,7 @@ static void emit_graph(sl_ctx *x) {
   size_t ng = 0, cap = 0;
   for (size_t i = 0; i < c->n_phases; i++) {
     const sl_phase_rec *p = &c->phases[i];
-    const char *ph = sl_str_get(c, p->phase);
-    if (!ph || strcmp(ph, "graph_prepare") || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
+    if (p->phase_id != SL_PHASE_GRAPH_PREPARE || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
     if (p->task_id >> 32) continue;
     size_t k = 0;
     while (k < ng && gi[k].outer != p->task_id) k++;
@@ -390,8 +388,7 @@ static void emit_graph(sl_ctx *x) {
       e0 = t->finish_us > 0 ? t->finish_us : t->end_us;
     } else {
       const sl_phase_rec *p = &c->phases[i - c->n_tasks];
-      const char *ph = sl_str_get(c, p->phase);
-      if (!ph || strcmp(ph, "dummy_task") || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
+      if (p->phase_id != SL_PHASE_DUMMY_TASK || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
       raw = p->task_id;
       s0 = p->start_us;
       e0 = p->end_us;
@@ -821,7 +818,7 @@ static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int
   size_t na = 0;
   a[na++] = SL_ARG_I("loop_iter", p->loop_iter);
   a[na++] = has_id ? SL_ARG_U("task_id", p->task_id) : SL_ARG_NIL("task_id");
-  if (!strcmp(phase, "predicated_skip")) {
+  if (p->phase_id == SL_PHASE_PREDICATED_SKIP) {
     int64_t fid = -1;
     int spmd = 0;
     if (has_id && x->d) {
@@ -839,7 +836,7 @@ static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int
     a[na++] = SL_ARG_S("event-hint", name);
     a[na++] = SL_ARG_B("predicated_pass", 0);
   } else {
-    const char *stem = !strcmp(phase, "dummy_task") ? "dummy" : st->display;
+    const char *stem = st->display;
     if (has_id)
       snprintf(namebuf, sizeof namebuf, "%s(%s)", stem, sl_tdisp(td, p->task_id));
     else
@@ -914,7 +911,7 @@ static void emit_scheduler(sl_ctx *x) {
       if (st->route == SL_ROUTE_SUB) tid = main_tid + 1;
       if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, &nlanes, st, (int64_t)t);
       int64_t tp = p->tasks_processed;
-      int is_complete = !strcmp(ph, "complete") && !hbg_core;
+      int is_complete = p->phase_id == SL_PHASE_COMPLETE && !hbg_core;
       if (is_complete && !(p->flags & SL_PH_HAS_TASKS_PROCESSED)) tp = attr[i];
       char name[128], td[32];
       if (st->label == SL_LABEL_TASK && (p->flags & SL_PH_HAS_TASK_ID))
@@ -945,7 +942,7 @@ static void emit_scheduler(sl_ctx *x) {
                      .dur = p->end_us - p->start_us, .name = name, .cat = "scheduler",
                      .cname = st->cname, .args = a, .nargs = na};
       sl_sink_slice(x->s, &ev);
-      if ((p->flags & SL_PH_HAS_SHARED) && (!strcmp(ph, "complete") || !strcmp(ph, "dispatch"))) {
+      if ((p->flags & SL_PH_HAS_SHARED) && (p->phase_id == SL_PHASE_COMPLETE || p->phase_id == SL_PHASE_DISPATCH)) {
         sl_arg q[] = {SL_ARG_I("AIC", p->shared_at_end[0]), SL_ARG_I("AIV", p->shared_at_end[1]),
                       SL_ARG_I("MIX", p->shared_at_end[2])};
         sl_counter ce = {.pid = x->pid_sched, .tid = x->queue_tid, .ts = p->end_us,
@@ -969,14 +966,13 @@ static int cmp_u64(const void *a, const void *b) {
 }
 
 /* Sorted ids of marker records of a phase, for alloc classification. */
-static uint64_t *marker_ids(const sl_capture *c, const char *phase, size_t *n) {
+static uint64_t *marker_ids(const sl_capture *c, int phase_id, size_t *n) {
   uint64_t *ids = malloc((c->n_phases + 1) * sizeof *ids);
   *n = 0;
   if (!ids) return NULL;
   for (size_t i = 0; i < c->n_phases; i++) {
     const sl_phase_rec *p = &c->phases[i];
-    const char *ph = sl_str_get(c, p->phase);
-    if ((p->flags & SL_PH_HAS_TASK_ID) && ph && !strcmp(ph, phase)) ids[(*n)++] = p->task_id;
+    if ((p->flags & SL_PH_HAS_TASK_ID) && p->phase_id == phase_id) ids[(*n)++] = p->task_id;
   }
   if (*n) qsort(ids, *n, sizeof *ids, cmp_u64);
   return ids;
@@ -1007,8 +1003,8 @@ static void emit_orchestrator(sl_ctx *x) {
     if (nm) sl_sink_thread_name(x->s, x->pid_orch, x->orch_base + (int64_t)i, nm);
   }
   size_t ndummy = 0, npred = 0;
-  uint64_t *dummies = marker_ids(c, "dummy_task", &ndummy);
-  uint64_t *preds = marker_ids(c, "predicated_skip", &npred);
+  uint64_t *dummies = marker_ids(c, SL_PHASE_DUMMY_TASK, &ndummy);
+  uint64_t *preds = marker_ids(c, SL_PHASE_PREDICATED_SKIP, &npred);
   if (!dummies || !preds) x->failed = 1;
   uint64_t *warned = NULL;
   size_t nwarned = 0;

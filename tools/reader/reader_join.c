@@ -9,6 +9,7 @@
 #include "reader_raw.h"
 #include "reader_util.h"
 #include "sl_base.h"
+#include "sl_levels.h"
 
 const char *const sl_lifecycle_keys[SL_LC_FIELD_COUNT] = {
   "handshake_start_cycles", "handshake_complete_cycles",
@@ -214,7 +215,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
     sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
     return -1;
   }
-  if (raw->level < 1 || raw->level > 4) {
+  if (raw->level < SL_LEVEL_AICORE_TIMING || raw->level > (int64_t)SL_LEVEL_MAX) {
     sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: %lld (expected 1, 2, 3, or 4)",
              (long long)raw->level);
     return -1;
@@ -276,7 +277,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   }
 
   /* join */
-  if (raw->n_stask == 0 && c->level == 1) {
+  if (raw->n_stask == 0 && c->level == SL_LEVEL_AICORE_TIMING) {
     c->tasks = malloc((raw->n_aicore ? raw->n_aicore : 1) * sizeof *c->tasks);
     if (!c->tasks) goto oom;
     for (size_t i = 0; i < raw->n_aicore; i++) fill_task(c, &c->tasks[i], &raw->aicore[i], aiv);
