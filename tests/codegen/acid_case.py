@@ -5,6 +5,7 @@ and the trace's content checked.
 
   phase_existing_lane  acid_probe drawn on Sched_N (the lane the schema names)
   phase_new_lane       acid_lane_probe drawn on the new lane Acid_N at tid 33000 + 10 N
+  record_field         the new field acid_extra shown in every scheduler slice's args
   rename_alias         reclaim drawn (never release) from fresh and old captures
   old_captures_read    today's committed captures still read after the additive edit
   type_change          today's captures refused naming loop_iter; fresh captures read
@@ -103,6 +104,14 @@ if case in ("phase_existing_lane", "phase_new_lane"):
                 lane = names.get((e["pid"], e["tid"]))
                 if e["pid"] != 2 or (e["tid"] - 33000) % 10 or lane != "Acid_%d" % ((e["tid"] - 33000) // 10):
                     fail(f"{fmt}: acid_lane_probe on pid {e['pid']} tid {e['tid']} lane {lane}")
+elif case == "record_field":
+    js, pb = capture()
+    for fmt, src in (("json", js), ("pb", pb)):
+        ev, _ = convert(src, fmt)
+        bars = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "scheduler"]
+        if not bars or any(e["args"].get("acid_extra") != 7 for e in bars):
+            fail(f"{fmt}: scheduler slices without args.acid_extra = 7: "
+                 f"{[e['args'] for e in bars if e['args'].get('acid_extra') != 7][:2]}")
 elif case == "rename_alias":
     js, pb = capture()
     for fmt, src in (("json", js), ("pb", pb), ("old_json", f"{FIXTURES}/chip_swimlane_records.json"),

@@ -4,7 +4,8 @@ tree at SRC (schema/ only, plus the one runtime call site a rename needs).
 
   additive    phase acid_probe on the existing lane sched; a new per-thread lane
               acid_lane (scheduler view, tid base 33000) with phase acid_lane_probe;
-              release renamed to reclaim with the alias release -> reclaim
+              release renamed to reclaim with the alias release -> reclaim; a new
+              sched_phase_record field acid_extra (exported, written as 7)
   typechange  sched_phase_record.loop_iter u32 -> i32 (uint32 -> sint32 on the wire)
 """
 import re
@@ -37,6 +38,14 @@ if kind == "additive":
     edit("schema/phases.lua", "  aliases = {\n", '  aliases = {\n    release = "reclaim",\n')
     # the runtime call site of the renamed phase
     edit("runtime/core/sl_rt_internal.h", "SL_PHASE_RELEASE", "SL_PHASE_RECLAIM")
+    # a new record field in the spare bytes, exported, written by the runtime as 7
+    edit("schema/records.lua", '{ name = "_pad", type = "u32", count = 4, offset = 48 },',
+         '{ name = "acid_extra", type = "u32", offset = 48, pb = 16 },\n'
+         '        { name = "_pad", type = "u32", count = 3, offset = 52 },')
+    edit("schema/records.lua", '{ key = "task_id", compose = "task_id", when = "task" } } },',
+         '{ key = "task_id", compose = "task_id", when = "task" },\n'
+         '                             { key = "acid_extra", field = "acid_extra" } } },')
+    edit("runtime/profiler/sl_devprof.c", "depth_end ? depth_end : zeros);", "depth_end ? depth_end : zeros, 7u);")
 elif kind == "typechange":
     edit("schema/records.lua", '{ name = "loop_iter", type = "u32", pb = 3',
          '{ name = "loop_iter", type = "i32", pb = 3')

@@ -920,7 +920,7 @@ static void emit_scheduler(sl_ctx *x) {
         snprintf(name, sizeof name, "%s", st->display);
       else
         snprintf(name, sizeof name, "%s(%lld)", st->display, (long long)tp);
-      sl_arg a[8];
+      sl_arg a[8 + SL_PH_MAX_EXTRA];
       size_t na = 0;
       a[na++] = SL_ARG_S("phase", ph);
       a[na++] = SL_ARG_I("loop_iter", p->loop_iter);
@@ -938,6 +938,10 @@ static void emit_scheduler(sl_ctx *x) {
         }
       }
       if (hbg_core && (p->flags & SL_PH_HAS_TASK_ID)) a[na++] = SL_ARG_U("task_id", p->task_id);
+      for (uint32_t k = 0; k < p->n_extra; k++) { /* record fields newer than this code */
+        const sl_extra_field *e = &c->extras[p->extra_first + k];
+        a[na++] = SL_ARG_I(sl_str_get(c, e->key), e->value);
+      }
       sl_slice ev = {.pid = x->pid_sched, .tid = tid, .ts = p->start_us,
                      .dur = p->end_us - p->start_us, .name = name, .cat = "scheduler",
                      .cname = st->cname, .args = a, .nargs = na};

@@ -180,6 +180,20 @@ static int want_str(parser *p, const scalar *v, sl_str *out, int allow_null) {
   return 1;
 }
 
+/* A numeric field of a phase record the reader has no meaning for: kept for the trace args. */
+static int add_extra(parser *p, sl_phase_rec *r, const char *key, size_t klen, const scalar *v) {
+  sl_capture *c = p->c;
+  int64_t val;
+  if (!want_i64(p, v, &val)) return 0;
+  sl_extra_field *e = SL_PUSH(c->extras, c->n_extras, c->cap_extras);
+  if (!e) return oom(p);
+  e->key = sl_strtab_intern(&c->strings, key, klen);
+  e->value = val;
+  if (e->key == SL_STR_NONE) return oom(p);
+  if (r->n_extra++ == 0) r->extra_first = (uint32_t)(c->n_extras - 1);
+  return 1;
+}
+
 static int key_is(const frame *f, const char *k) {
   return f->keylen == strlen(k) && strcmp(f->key, k) == 0;
 }
@@ -291,7 +305,9 @@ static int on_scalar(parser *p, const scalar *v) {
       if (present) r->flags |= SL_PH_HAS_TASK_ID;
       return 1;
     }
-    return 1; /* extra fields are ignored; shared_at_* as a scalar is "not a list" */
+    if (v->t == T_NUM && r->n_extra < SL_PH_MAX_EXTRA) /* a field newer than this code */
+      return add_extra(p, r, f->key, strlen(f->key), v);
+    return 1; /* other extra fields are ignored; shared_at_* as a scalar is "not a list" */
   }
   case C_METRIC:
     if (key_is(f, "record_index")) {
