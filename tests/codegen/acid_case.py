@@ -120,7 +120,7 @@ elif case == "rename_alias":
         if not slices(ev, "reclaim") or slices(ev, "release"):
             fail(f"{fmt}: want reclaim(n) slices and no release(n): "
                  f"{len(slices(ev, 'reclaim'))} / {len(slices(ev, 'release'))}")
-        if fmt.startswith("old") and "schema" not in err:
+        if fmt.startswith("old") and "fingerprint" not in err:
             fail(f"{fmt}: an old capture read without a note: {err!r}")
 elif case == "old_captures_read":
     for fmt in ("json", "pb"):

@@ -202,6 +202,24 @@ static int count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
 
 /* ---- the whole finish step ------------------------------------------------------------ */
 
+/* Phase kinds this build's schema does not know (a newer writer, or a typo) are kept but
+** not drawn: say so once, naming the first such record. */
+static void warn_unknown_phases(const char *name, const sl_capture *c) {
+  size_t n = 0, first = 0;
+  for (size_t i = 0; i < c->n_phases; i++)
+    if ((c->phases[i].flags & SL_PH_UNKNOWN) && n++ == 0) first = i;
+  if (!n) return;
+  size_t stream = 0, rec = first;
+  for (size_t s = 0; s < c->n_streams; s++)
+    if (first >= c->streams[s].first && first < c->streams[s].first + c->streams[s].count) {
+      stream = s;
+      rec = first - c->streams[s].first;
+    }
+  sl_warn(name, "%zu scheduler phase record(s) of kinds this build's schema does not have, first "
+                "'%s' (stream %zu, record %zu): not drawn (schema/phases.lua)",
+          n, sl_str_get(c, c->phases[first].phase), stream, rec);
+}
+
 int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   const char *name = raw->name;
   if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
@@ -342,8 +360,10 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
     void *p = realloc(c->orch, c->n_orch * sizeof *c->orch);
     if (p) c->orch = p;
   }
-  if (!quiet)
+  if (!quiet) {
     for (size_t i = 0; i < c->n_warnings; i++) sl_warn(name, "%s", c->warnings[i]);
+    warn_unknown_phases(name, c);
+  }
   return 0;
 oom:
   sl_error(name, "out of memory");
