@@ -41,14 +41,7 @@ function M.describe(model)
   return table.concat(out, ";")
 end
 
-function M.hash(text)
-  local h = -3750763034362895579 -- 0xcbf29ce484222325; Lua integers wrap, as FNV needs
-  for i = 1, #text do
-    h = h ~ text:byte(i)
-    h = h * 1099511628211
-  end
-  return string.format("%016x", h)
-end
+M.hash = util.fnv1a64
 
 function M.emit(model)
   local b = util.buffer()

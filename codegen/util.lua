@@ -50,6 +50,16 @@ function M.cstr(s)
   return '"' .. s:gsub('[\\"]', "\\%0"):gsub("\n", "\\n") .. '"'
 end
 
+-- FNV-1a 64 of a string as 16 hex digits (Lua integers wrap, as FNV needs).
+function M.fnv1a64(text)
+  local h = -3750763034362895579 -- 0xcbf29ce484222325
+  for i = 1, #text do
+    h = h ~ text:byte(i)
+    h = h * 1099511628211
+  end
+  return string.format("%016x", h)
+end
+
 -- Keys of a table in sorted order (deterministic iteration over maps).
 function M.sorted_keys(t)
   local keys = {}
