@@ -421,6 +421,9 @@ local function build_records(schema, model, err)
       end
       if r.proto then
         local nums = {}
+        for _, n in ipairs(type(r.reserved) == "table" and r.reserved or {}) do
+          if not is_int(n) then rerr("reserved must list proto field numbers") else nums[n] = "a removed field (reserved)" end
+        end
         for _, leaf in ipairs(layout.leaves(rec.layout)) do
           local m = leaf.member
           if not m.pad then
@@ -512,6 +515,7 @@ local function build_records(schema, model, err)
   local SCALARS = { uint32 = 1, uint64 = 1, sint32 = 1, sint64 = 1, string = 1, bool = 1, int32 = 1, int64 = 1 }
   for _, m in ipairs(model.capture) do
     local nums = {}
+    for _, n in ipairs(type(m.reserved) == "table" and m.reserved or {}) do nums[n] = true end
     for _, f in ipairs(entries(m.fields, file, "capture message '" .. m.name .. "' field", err)) do
       local who = string.format("capture message '%s': field '%s'", m.name, tostring(f.name))
       if not check_strings(f, { "doc" }, file, who, err) then

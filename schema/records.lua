@@ -16,6 +16,8 @@
 **                  pool = "core" | "thread" }
 **     proto        capture message name (nil = not in the capture)
 **     writer       name of the device writer (sl_write_<writer>); nil = none
+**     reserved     optional list of proto numbers of removed fields (never reused; `reserved`
+**                  in the .proto)
 **     phase_kind   name of the field holding a phase id (phases.lua): one writer per
 **                  phase (sl_write_phase_<name>) and the union variant follows the phase
 **     fields       list of {

@@ -130,6 +130,9 @@ elif case == "old_captures_read":
         if len(slices(ev, "dispatch")) < 1 or not [e for e in ev if e.get("pid") == 4 and e.get("ph") == "X"]:
             fail(f"{fmt}: the old capture lost its scheduler or worker slices")
 elif case == "type_change":
+    proto = open(f"{work}/src/generated/swimlane_capture.proto").read()
+    if "reserved 17;" not in proto:
+        fail("the removed field's number is not reserved in the .proto")
     for fmt in ("json", "pb"):
         dst = f"{out}/old_{fmt}.trace.json"
         p = sh([swl, "convert", f"{FIXTURES}/chip_swimlane_records.{fmt}", "-o", dst], ok=False)

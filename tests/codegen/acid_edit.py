@@ -6,7 +6,8 @@ tree at SRC (schema/ only, plus the one runtime call site a rename needs).
               acid_lane (scheduler view, tid base 33000) with phase acid_lane_probe;
               release renamed to reclaim with the alias release -> reclaim; a new
               sched_phase_record field acid_extra (exported, written as 7)
-  typechange  sched_phase_record.loop_iter u32 -> i32 (uint32 -> sint32 on the wire)
+  typechange  sched_phase_record.loop_iter u32 -> i32 (uint32 -> sint32 on the wire), and
+              proto number 17 of SchedPhaseRecord reserved (a removed field)
 """
 import re
 import sys
@@ -49,5 +50,8 @@ if kind == "additive":
 elif kind == "typechange":
     edit("schema/records.lua", '{ name = "loop_iter", type = "u32", pb = 3',
          '{ name = "loop_iter", type = "i32", pb = 3')
+    # and a removed field's number stays reserved
+    edit("schema/records.lua", 'min_level = "sched_phases", writer = "sched_phase", proto = "SchedPhaseRecord",',
+         'min_level = "sched_phases", writer = "sched_phase", proto = "SchedPhaseRecord", reserved = { 17 },')
 else:
     sys.exit("acid_edit: unknown kind " + kind)

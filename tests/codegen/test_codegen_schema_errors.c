@@ -225,6 +225,16 @@ static void test_strict_keys(void **state) {
   run_case(&g);
 }
 
+/* A proto number of a removed field (records.lua `reserved`) is never given out again. */
+static void test_reserved_pb_number(void **state) {
+  (void)state;
+  bad_case c = {"records", "{ name = \"orch_phase_record\", size = 32, align = 8,",
+                "{ name = \"orch_phase_record\", size = 32, align = 8, reserved = { 4 },",
+                "records.lua: record 'orch_phase_record': field 'submit_idx': proto field number 4 already used by "
+                "'a removed field (reserved)'"};
+  run_case(&c);
+}
+
 /* A bar phase on a lane of another view than the scheduler's is refused. */
 static void test_phase_lane_view(void **state) {
   (void)state;
@@ -257,7 +267,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_overlapping_fields),    cmocka_unit_test(test_declared_size_mismatch),
       cmocka_unit_test(test_unknown_type),          cmocka_unit_test(test_union_variant_missing_field),
       cmocka_unit_test(test_unreadable_schema),     cmocka_unit_test(test_strict_keys),
-      cmocka_unit_test(test_phase_lane_view),
+      cmocka_unit_test(test_phase_lane_view),       cmocka_unit_test(test_reserved_pb_number),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
