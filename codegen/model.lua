@@ -531,6 +531,36 @@ local function build_records(schema, model, err)
   end
 end
 
+-- ---- orchestrator phases ------------------------------------------------------------
+local function build_orch_phases(schema, model, err, phase_by_name)
+  local file = schema.paths.phases
+  local out, seen, defaults = {}, {}, 0
+  local orch_view = model.lane_by_key.orch and model.lane_by_key.orch.view
+  for i, o in ipairs(entries(schema.phases.orch_phases, file, "orchestrator phase", err)) do
+    local who = string.format("orchestrator phase '%s'", tostring(o.name or ("#" .. i)))
+    local lane = model.lane_by_key[o.lane]
+    if type(o.name) ~= "string" or not o.name:match("^orch_[a-z0-9_]+$") then
+      err(file, who, "needs a name orch_<lowercase>")
+    elseif seen[o.name] or phase_by_name[o.name] then
+      err(file, who, "name already used")
+    elseif type(o.display) ~= "string" or type(o.cname) ~= "string" then
+      err(file, who, "needs a display (label stem) and a cname colour")
+    elseif not lane then
+      err(file, who, "lane '" .. tostring(o.lane) .. "' is not declared in lanes.lua")
+    elseif orch_view and lane.view ~= orch_view then
+      err(file, who, string.format("lane '%s' is in view '%s', not the orchestrator's '%s'", o.lane, lane.view, orch_view))
+    else
+      seen[o.name] = true
+      if o.default then defaults = defaults + 1 end
+      out[#out + 1] = { name = o.name, display = o.display, lane = o.lane, cname = o.cname, default = o.default or false }
+    end
+  end
+  if #out > 0 and defaults ~= 1 then
+    err(file, "orch_phases", string.format("exactly one entry needs default = true (found %d)", defaults))
+  end
+  model.orch_phases = out
+end
+
 -- ---- phases -----------------------------------------------------------------------
 local function build_phases(schema, model, err)
   local file = schema.paths.phases
@@ -642,6 +672,7 @@ local function build_phases(schema, model, err)
     end
     model.aliases[#model.aliases + 1] = { from = from, to = to }
   end
+  build_orch_phases(schema, model, err, by_name)
   model.retired_ids, model.retired_names = {}, {}
   for _, id in ipairs(util.sorted_keys(retired_ids)) do model.retired_ids[#model.retired_ids + 1] = id end
   for _, n in ipairs(util.sorted_keys(retired_names)) do model.retired_names[#model.retired_names + 1] = n end

@@ -23,6 +23,8 @@
 **     lane_by_runtime optional { runtime = lane key }: the lane under that runtime instead of `lane`
 **     tasks_processed what the record's tasks_processed counts
 **   }
+**   orch_phases = list of { name ("orch_<x>"), display (label stem), lane (a lane of the
+**             orchestrator view), cname, default = true on exactly one (unnamed records) }
 **   aliases = { legacy_name = current_name }  -- renamed phases; readers map them
 **   retired = list of { id = n } / { name = s } -- parsed in old captures, never drawn;
 **             retired ids and names must never be given to a new phase;
@@ -123,5 +125,17 @@ return {
     { name = "ready_claim", why = "old A5 HBG capture name", aicore_display = "StateProbe", aicore_variant = "task" },
     { name = "ready_steal", why = "old A5 HBG capture name", aicore_display = "StateProbe", aicore_variant = "task" },
     { name = "direct_refill", why = "old A5 HBG capture name", aicore_display = "Refill", aicore_variant = "task" },
+  },
+
+  -- what an orchestrator record (orch_phase_record) is drawn as on its lane: label stem,
+  -- colour. A record names its kind ("phase": "orch_<x>"); one without a name is `default`.
+  orch_phases = {
+    { name = "orch_submit", display = "submit", lane = "orch", cname = "rail_animation", default = true },
+    { name = "orch_sync", display = "sync", lane = "orch", cname = "thread_state_iowait" },
+    { name = "orch_alloc", display = "alloc", lane = "orch", cname = "terrible" },
+    { name = "orch_params", display = "params", lane = "orch", cname = "good" },
+    { name = "orch_lookup", display = "lookup", lane = "orch", cname = "thread_state_running" },
+    { name = "orch_insert", display = "insert", lane = "orch", cname = "olive" },
+    { name = "orch_fanin", display = "fanin", lane = "orch", cname = "rail_animation" },
   },
 }

@@ -85,12 +85,12 @@ for _, r in ipairs(S.retired) do
   end
 end
 
--- Orchestrator record colours.
-R.orch_colors = {
-  orch_submit = "rail_animation", orch_sync = "thread_state_iowait", orch_alloc = "terrible",
-  orch_params = "good", orch_lookup = "thread_state_running", orch_insert = "olive",
-  orch_fanin = "rail_animation",
-}
+-- Orchestrator records: colour and label stem by kind (schema orch_phases).
+R.orch_colors, R.orch_display = {}, {}
+for _, o in ipairs(S.orch_phases) do
+  R.orch_colors[o.name], R.orch_display[o.name] = o.cname, o.display
+  if o.default then R.orch_default = o.name end
+end
 R.orch_default_color = "generic_work"
 
 -- stream = { producer = "aicpu"|"aicore"|nil, runtime = "...", platform = "..." }

@@ -5,6 +5,7 @@ and the trace's content checked.
 
   phase_existing_lane  acid_probe drawn on Sched_N (the lane the schema names)
   phase_new_lane       acid_lane_probe drawn on the new lane Acid_N at tid 33000 + 10 N
+  orch_phase           orchestrator records of the new kind orch_acid drawn acid(...) in yellow
   record_field         the new field acid_extra shown in every scheduler slice's args
   rename_alias         reclaim drawn (never release) from fresh and old captures
   old_captures_read    today's committed captures still read after the additive edit
@@ -104,6 +105,23 @@ if case in ("phase_existing_lane", "phase_new_lane"):
                 lane = names.get((e["pid"], e["tid"]))
                 if e["pid"] != 2 or (e["tid"] - 33000) % 10 or lane != "Acid_%d" % ((e["tid"] - 33000) // 10):
                     fail(f"{fmt}: acid_lane_probe on pid {e['pid']} tid {e['tid']} lane {lane}")
+elif case == "orch_phase":
+    # orchestrator records name their kind in JSON only ("phase"); the .pb has no such field
+    js, _ = capture()
+    r = json.load(open(js))
+    thread = r["aicpu_orchestrator_phases"][0]
+    for rec in thread[:2]:
+        rec["phase"] = "orch_acid"
+    json.dump(r, open(f"{out}/orch.json", "w"))
+    ev, _ = convert(f"{out}/orch.json", "json")
+    names = lanes(ev)
+    got = slices(ev, "acid")
+    if len(got) != 2:
+        fail(f"want 2 acid(...) orchestrator slices, got {len(got)}")
+    for e in got:
+        if e["pid"] != 1 or e.get("cname") != "yellow" or e["args"].get("phase") != "orch_acid" \
+                or not names.get((e["pid"], e["tid"]), "").startswith("Orch_"):
+            fail(f"orch_acid drawn as {e}")
 elif case == "record_field":
     js, pb = capture()
     for fmt, src in (("json", js), ("pb", pb)):

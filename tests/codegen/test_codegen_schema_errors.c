@@ -235,6 +235,19 @@ static void test_reserved_pb_number(void **state) {
   run_case(&c);
 }
 
+/* Orchestrator phases: on the orchestrator's view, exactly one default. */
+static void test_orch_phases(void **state) {
+  (void)state;
+  bad_case c = {"phases", "{ name = \"orch_sync\", display = \"sync\", lane = \"orch\"",
+                "{ name = \"orch_sync\", display = \"sync\", lane = \"sched\"",
+                "phases.lua: orchestrator phase 'orch_sync': lane 'sched' is in view 'scheduler', not the "
+                "orchestrator's 'orchestrator'"};
+  run_case(&c);
+  bad_case d = {"phases", "cname = \"rail_animation\", default = true }", "cname = \"rail_animation\" }",
+                "phases.lua: orch_phases: exactly one entry needs default = true (found 0)"};
+  run_case(&d);
+}
+
 /* A bar phase on a lane of another view than the scheduler's is refused. */
 static void test_phase_lane_view(void **state) {
   (void)state;
@@ -268,6 +281,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_unknown_type),          cmocka_unit_test(test_union_variant_missing_field),
       cmocka_unit_test(test_unreadable_schema),     cmocka_unit_test(test_strict_keys),
       cmocka_unit_test(test_phase_lane_view),       cmocka_unit_test(test_reserved_pb_number),
+      cmocka_unit_test(test_orch_phases),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

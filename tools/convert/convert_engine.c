@@ -1017,9 +1017,10 @@ static void emit_orchestrator(sl_ctx *x) {
     int64_t tid = x->orch_base + (int64_t)th;
     for (size_t i = ot->first; i < ot->first + ot->count; i++) {
       const sl_orch_rec *o = &c->orch[i];
-      const char *ph = str_or(c, o->phase, "orch_submit");
+      const char *ph = str_or(c, o->phase, SL_ORCH_PHASE_DEFAULT);
       int has_id = (o->flags & SL_ORCH_HAS_TASK_ID) && o->task_id_signed >= 0;
-      const char *stem = !strncmp(ph, "orch_", 5) ? ph + 5 : ph;
+      const char *stem = sl_rules_orch_display(x->r, ph);
+      if (!stem) stem = !strncmp(ph, "orch_", 5) ? ph + 5 : ph; /* a kind the schema lacks */
       char name[96], td[32];
       if (has_id)
         snprintf(name, sizeof name, "%s(%s)", stem, sl_tdisp(td, o->task_id));
@@ -1034,7 +1035,7 @@ static void emit_orchestrator(sl_ctx *x) {
                      .dur = o->end_us - o->start_us, .name = name, .cat = "orchestrator",
                      .cname = sl_rules_orch_color(x->r, ph), .args = a, .nargs = 3};
       sl_sink_slice(x->s, &ev);
-      if (strcmp(ph, "orch_submit") != 0 || !has_id) continue;
+      if (strcmp(ph, SL_ORCH_PHASE_DEFAULT) != 0 || !has_id) continue;
       /* alloc classification (§10.7) */
       uint64_t id = o->task_id;
       int regular = 0, dummy = 0;

@@ -327,6 +327,15 @@ const char *sl_rules_orch_color(sl_rules *r, const char *phase) {
   return c;
 }
 
+const char *sl_rules_orch_display(sl_rules *r, const char *phase) {
+  lua_State *L = r->L;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref);
+  lua_getfield(L, -1, "orch_display");
+  const char *d = lua_istable(L, -1) ? field_str(L, -1, phase) : NULL; /* kept alive by the table */
+  lua_pop(L, 2);
+  return d;
+}
+
 /* A string result of R[fn](...) already pushed with nargs; NULL on nil/false. */
 static const char *string_result(sl_rules *r, const char *fn, int nargs) {
   if (call(r, fn, nargs) != 0) return NULL;

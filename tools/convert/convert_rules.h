@@ -60,6 +60,8 @@ const sl_view *sl_rules_view(sl_rules *r, enum sl_view_kind v);
 const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char *producer,
                                      const char *runtime, const char *platform);
 const char *sl_rules_orch_color(sl_rules *r, const char *phase);
+/* R.orch_display[phase]: the label stem of an orchestrator record kind, or NULL. */
+const char *sl_rules_orch_display(sl_rules *r, const char *phase);
 /* Base name of a task label; mapped = name-map entry or NULL. */
 const char *sl_rules_func_name(sl_rules *r, int64_t func_id, const char *mapped);
 /* Worker View lane name of a core; NULL = hidden. */
