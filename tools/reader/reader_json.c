@@ -15,6 +15,7 @@
 #include "reader_raw.h"
 #include "reader_util.h"
 #include "sl_base.h"
+#include "sl_phases.h"
 
 enum ctx {
   C_ROOT, C_META, C_CORE_TYPES, C_C2T, C_HOST_CAPTURE,
@@ -716,7 +717,7 @@ static int end_container_body(parser *p) {
     sl_orch_rec *r = SL_PUSH(c->orch, c->n_orch, raw->cap_orch);
     if (!r) return oom(p);
     if (p->orch.phase == SL_STR_NONE) {
-      p->orch.phase = sl_strtab_intern(&c->strings, "orch_submit", 11);
+      p->orch.phase = sl_strtab_intern(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
       if (p->orch.phase == SL_STR_NONE) return oom(p);
     }
     if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;

@@ -213,7 +213,7 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
       return -1;
     }
     c->n_orch_threads = n_orch_threads;
-    sl_str submit = sl_strtab_intern(&c->strings, "orch_submit", 11);
+    sl_str submit = sl_strtab_intern(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
     if (submit == SL_STR_NONE) {
       free(order);
       return -1;
