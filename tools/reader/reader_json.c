@@ -184,7 +184,7 @@ static int want_str(parser *p, const scalar *v, sl_str *out, int allow_null) {
 /* A numeric field of a phase record the reader has no meaning for: kept for the trace args. */
 static int add_extra(parser *p, sl_phase_rec *r, const char *key, size_t klen, const scalar *v) {
   sl_capture *c = p->c;
-  int64_t val;
+  int64_t val = 0;
   if (!want_i64(p, v, &val)) return 0;
   sl_extra_field *e = SL_PUSH(c->extras, c->n_extras, c->cap_extras);
   if (!e) return oom(p);
