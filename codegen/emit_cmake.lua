@@ -22,6 +22,9 @@ ${sources}
   ${SL_CAPTURE_PB_C})
 target_include_directories(sl_generated PUBLIC ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
 target_link_libraries(sl_generated PUBLIC PkgConfig::PROTOBUFC)
+if(TARGET regen_if_changed)
+  add_dependencies(sl_generated regen_if_changed)
+endif()
 # .proto and its protoc-c output, for consumers that need the path (e.g. protoc --decode)
 set(SL_CAPTURE_PROTO ${SL_CAPTURE_PROTO} PARENT_SCOPE)
 ]]

@@ -73,6 +73,9 @@ enum sl_phase_variant sl_phase_variant_of(uint32_t kind);
 /* Same for a record of a stream from `producer` (SL_PRODUCER_AICPU / _AICORE). */
 enum sl_phase_variant sl_phase_variant_for(uint32_t kind, unsigned producer);
 
+/* The orchestrator phase a record without a name is (phases.lua orch_phases, default). */
+#define SL_ORCH_PHASE_DEFAULT ${orch_default}
+
 #endif /* SL_PHASES_H */
 ]]
 
@@ -178,10 +181,14 @@ return function(model)
     aliases[#aliases + 1] = string.format("    {%s, %s},", util.cstr(a.from), util.cstr(a.to))
   end
   if #aliases == 0 then aliases[1] = "    {NULL, NULL}," end
+  local orch_default = "orch_submit" -- schemas without orch_phases: the reference's name
+  for _, o in ipairs(model.orch_phases or {}) do
+    if o.default then orch_default = o.name end
+  end
   local banner = util.banner("c", { "phases.lua" }, "Scheduler phase kinds and their table.")
   local h = util.fill(HEADER, {
     banner = banner, enum = table.concat(enum, "\n"), id_limit = max_id + 1,
-    variants = table.concat(variants, "\n"),
+    variants = table.concat(variants, "\n"), orch_default = util.cstr(orch_default),
   })
   local c = util.fill(SOURCE, {
     banner = banner, rows = table.concat(rows, "\n"), count = #model.phases,

@@ -28,6 +28,14 @@ local function record_fields(rec)
   return out
 end
 
+-- "  reserved 16, 17;" for the proto numbers of removed fields (records.lua `reserved`).
+local function add_reserved(b, list)
+  if type(list) ~= "table" or #list == 0 then return end
+  local nums = {}
+  for i, n in ipairs(list) do nums[i] = tostring(n) end
+  b:addf("  reserved %s;  // removed fields: never reuse", table.concat(nums, ", "))
+end
+
 local function emit(model)
   local b = util.buffer()
   b:add(util.banner("proto", { "records.lua", "phases.lua" }, "The protobuf capture format (chip_swimlane_records.pb)."))
@@ -56,6 +64,7 @@ local function emit(model)
       for _, f in ipairs(record_fields(rec)) do
         b:addf("  %s %s = %d;%s", f.type, f.name, f.pb, f.doc and ("  // " .. f.doc) or "")
       end
+      add_reserved(b, rec.spec.reserved)
       b:add("}")
     end
   end
@@ -67,6 +76,7 @@ local function emit(model)
       b:addf("  %s%s %s = %d;%s", f.repeated and "repeated " or "", f.type, f.name, f.pb,
         f.doc and ("  // " .. f.doc) or "")
     end
+    add_reserved(b, m.reserved)
     b:add("}")
   end
   return { { path = "swimlane_capture.proto", text = b:text() } }

@@ -65,13 +65,7 @@ function M.fingerprint(schema)
     out[#out + 1] = name
     canon(schema[name], out)
   end
-  local text = table.concat(out)
-  local h = -3750763034362895579 -- 0xcbf29ce484222325
-  for i = 1, #text do
-    h = h ~ text:byte(i)
-    h = h * 1099511628211
-  end
-  return string.format("%016x", h)
+  return util.fnv1a64(table.concat(out))
 end
 
 return M

@@ -13,7 +13,7 @@ local PROG = slgen.prog
 
 local EMITTERS = {
   "emit_records", "emit_phases", "emit_lanes", "emit_levels", "emit_platforms", "emit_dtypes",
-  "emit_writers", "emit_export", "emit_proto", "emit_glue", "emit_fingerprint", "emit_umbrella",
+  "emit_writers", "emit_export", "emit_proto", "emit_glue", "emit_fingerprint", "emit_luadata", "emit_umbrella",
   "emit_cmake",
 }
 
@@ -137,13 +137,18 @@ local function main(argv)
     eprint(lerr)
     return 1
   end
-  local fingerprint = load.fingerprint(schema)
-  local model, errors = model_mod.build(schema, fingerprint)
+  local model, errors = model_mod.build(schema, load.fingerprint(schema))
   if not model then
     for _, e in ipairs(errors) do eprint(e) end
     eprint(string.format("%d schema error(s); nothing written", #errors))
     return 1
   end
+  -- the fingerprint captures carry: of the capture layout only (not colours or prose)
+  local fp = require("emit_fingerprint")
+  model.data_fingerprint = model.fingerprint
+  model.layout_text = fp.describe(model)
+  model.fingerprint = fp.hash(model.layout_text)
+  local fingerprint = model.fingerprint
   if opts.summary then
     io.stdout:write(require("summary")(model, opts.fields))
     if not opts.regen then return 0 end

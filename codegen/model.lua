@@ -12,6 +12,8 @@ local M = {}
 local ROLES = { outer = true, inner = true, marker = true }
 local PRODUCERS = { aicpu = 1, aicore = 2 }
 local RUNTIMES = { tmr = 1, hbg = 2 }
+-- the runtime names captures carry for the short names phases.lua uses
+local RUNTIME_NAMES = { tmr = "tensormap_and_ringbuffer", hbg = "host_build_graph" }
 
 local PLATFORM_FIELDS = {
   "clock_freq_hz", "max_blockdim", "cores_per_blockdim", "max_cores", "max_aicpu_threads",
@@ -419,6 +421,9 @@ local function build_records(schema, model, err)
       end
       if r.proto then
         local nums = {}
+        for _, n in ipairs(type(r.reserved) == "table" and r.reserved or {}) do
+          if not is_int(n) then rerr("reserved must list proto field numbers") else nums[n] = "a removed field (reserved)" end
+        end
         for _, leaf in ipairs(layout.leaves(rec.layout)) do
           local m = leaf.member
           if not m.pad then
@@ -510,6 +515,7 @@ local function build_records(schema, model, err)
   local SCALARS = { uint32 = 1, uint64 = 1, sint32 = 1, sint64 = 1, string = 1, bool = 1, int32 = 1, int64 = 1 }
   for _, m in ipairs(model.capture) do
     local nums = {}
+    for _, n in ipairs(type(m.reserved) == "table" and m.reserved or {}) do nums[n] = true end
     for _, f in ipairs(entries(m.fields, file, "capture message '" .. m.name .. "' field", err)) do
       local who = string.format("capture message '%s': field '%s'", m.name, tostring(f.name))
       if not check_strings(f, { "doc" }, file, who, err) then
@@ -525,18 +531,51 @@ local function build_records(schema, model, err)
   end
 end
 
+-- ---- orchestrator phases ------------------------------------------------------------
+local function build_orch_phases(schema, model, err, phase_by_name)
+  local file = schema.paths.phases
+  local out, seen, defaults = {}, {}, 0
+  local orch_view = model.lane_by_key.orch and model.lane_by_key.orch.view
+  for i, o in ipairs(entries(schema.phases.orch_phases, file, "orchestrator phase", err)) do
+    local who = string.format("orchestrator phase '%s'", tostring(o.name or ("#" .. i)))
+    local lane = model.lane_by_key[o.lane]
+    if type(o.name) ~= "string" or not o.name:match("^orch_[a-z0-9_]+$") then
+      err(file, who, "needs a name orch_<lowercase>")
+    elseif seen[o.name] or phase_by_name[o.name] then
+      err(file, who, "name already used")
+    elseif type(o.display) ~= "string" or type(o.cname) ~= "string" then
+      err(file, who, "needs a display (label stem) and a cname colour")
+    elseif not lane then
+      err(file, who, "lane '" .. tostring(o.lane) .. "' is not declared in lanes.lua")
+    elseif orch_view and lane.view ~= orch_view then
+      err(file, who, string.format("lane '%s' is in view '%s', not the orchestrator's '%s'", o.lane, lane.view, orch_view))
+    else
+      seen[o.name] = true
+      if o.default then defaults = defaults + 1 end
+      out[#out + 1] = { name = o.name, display = o.display, lane = o.lane, cname = o.cname, default = o.default or false }
+    end
+  end
+  if #out > 0 and defaults ~= 1 then
+    err(file, "orch_phases", string.format("exactly one entry needs default = true (found %d)", defaults))
+  end
+  model.orch_phases = out
+end
+
 -- ---- phases -----------------------------------------------------------------------
 local function build_phases(schema, model, err)
   local file = schema.paths.phases
   local P = schema.phases
   local retired_ids, retired_names = {}, {}
+  model.retired = {}
   for i, r in ipairs(entries(P.retired, file, "retired", err)) do
     local who = string.format("retired #%d", i)
     if (r.id ~= nil and not is_int(r.id)) or (r.name ~= nil and not is_ident(r.name)) or (r.id == nil and r.name == nil) then
       err(file, who, "needs an integer id and/or a lowercase name")
-    elseif check_strings(r, { "why" }, file, who, err) then
+    elseif check_strings(r, { "why", "aicore_display", "aicore_variant" }, file, who, err) then
       if r.id ~= nil then retired_ids[r.id] = r.why or "retired" end
       if r.name ~= nil then retired_names[r.name] = r.why or "retired" end
+      model.retired[#model.retired + 1] = { id = r.id, name = r.name, aicore_display = r.aicore_display,
+                                             aicore_variant = r.aicore_variant }
     end
   end
   local by_id, by_name, phases = {}, {}, {}
@@ -562,6 +601,19 @@ local function build_phases(schema, model, err)
     if not list_of(p.producers, PRODUCERS) then perr("producers must be a list of aicpu / aicore") end
     if not list_of(p.runtimes, RUNTIMES) then perr("runtimes must be a list of tmr / hbg") end
     if not model.lane_by_key[p.lane] then perr("lane '" .. tostring(p.lane) .. "' is not declared in lanes.lua") end
+    local home = model.lane_by_key[(schema.lanes.producer_lanes or {}).aicpu or "sched"]
+    local lane = model.lane_by_key[p.lane]
+    if lane and home and p.role ~= "marker" and lane.view ~= home.view then
+      perr(string.format("lane '%s' is in view '%s'; bars are drawn in the scheduler's view '%s' (markers may use another)",
+        p.lane, lane.view, home.view))
+    end
+    if p.lane_by_runtime ~= nil then
+      if type(p.lane_by_runtime) ~= "table" then perr("lane_by_runtime must be a table { runtime = lane }") end
+      for rt, lane in pairs(type(p.lane_by_runtime) == "table" and p.lane_by_runtime or {}) do
+        if not RUNTIMES[rt] then perr("lane_by_runtime: unknown runtime '" .. tostring(rt) .. "'") end
+        if not model.lane_by_key[lane] then perr("lane_by_runtime." .. tostring(rt) .. ": lane '" .. tostring(lane) .. "' is not declared in lanes.lua") end
+      end
+    end
     if type(p.display) ~= "string" then perr("needs a display name") end
     if p.role ~= "marker" and type(p.cname) ~= "string" then perr("bars need a cname colour") end
     if type(p.tasks_processed) ~= "string" then perr("needs tasks_processed (what it counts)") end
@@ -607,7 +659,7 @@ local function build_phases(schema, model, err)
       lane = p.lane, lane_entry = model.lane_by_key[p.lane], parent = p.parent, cname = p.cname,
       variant = p.variant and u and u.variant_by_name[p.variant] or nil,
       aicore_variant = (p.aicore_variant or p.variant) and u and u.variant_by_name[p.aicore_variant or p.variant] or nil,
-      render_as = p.render_as, tasks_processed = p.tasks_processed,
+      render_as = p.render_as, tasks_processed = p.tasks_processed, lane_by_runtime = p.lane_by_runtime,
       enum = "SL_PHASE_" .. util.upper(p.name),
     }
   end
@@ -620,6 +672,7 @@ local function build_phases(schema, model, err)
     end
     model.aliases[#model.aliases + 1] = { from = from, to = to }
   end
+  build_orch_phases(schema, model, err, by_name)
   model.retired_ids, model.retired_names = {}, {}
   for _, id in ipairs(util.sorted_keys(retired_ids)) do model.retired_ids[#model.retired_ids + 1] = id end
   for _, n in ipairs(util.sorted_keys(retired_names)) do model.retired_names[#model.retired_names + 1] = n end
@@ -629,7 +682,7 @@ end
 function M.build(schema, fingerprint)
   local errors = {}
   local function err(file, who, msg) errors[#errors + 1] = string.format("%s: %s: %s", file, who, msg) end
-  local model = { fingerprint = fingerprint, schema = schema }
+  local model = { fingerprint = fingerprint, schema = schema, runtime_names = RUNTIME_NAMES }
   for _, name in ipairs({ "records", "phases", "lanes", "levels", "platforms", "dtypes" }) do
     local list_key = ({ records = "records", phases = "phases", lanes = "lanes", levels = "levels",
                         platforms = "platforms", dtypes = "dtypes" })[name]
@@ -637,6 +690,8 @@ function M.build(schema, fingerprint)
       errors[#errors + 1] = string.format("%s: missing the '%s' list", schema.paths[name], list_key)
     end
   end
+  if #errors > 0 then return nil, errors end
+  require("strict").check(schema, PLATFORM_FIELDS, err)
   if #errors > 0 then return nil, errors end
   build_levels(schema, model, err)
   build_platforms(schema, model, err)

@@ -5,6 +5,9 @@
 local M = {}
 
 M.GENERATOR = "codegen/main.lua"
+-- Version of what the generator emits (names, tables, their shapes). Bump it together with
+-- SL_GENERATED_FORMAT_WANTED in tools/reader/sl_generated_gate.h when that changes.
+M.FORMAT = 2
 
 -- Banner lines every generated file starts with; `style` is the comment style.
 function M.banner(style, sources, what)
@@ -45,6 +48,16 @@ end
 function M.cstr(s)
   if s == nil then return "NULL" end
   return '"' .. s:gsub('[\\"]', "\\%0"):gsub("\n", "\\n") .. '"'
+end
+
+-- FNV-1a 64 of a string as 16 hex digits (Lua integers wrap, as FNV needs).
+function M.fnv1a64(text)
+  local h = -3750763034362895579 -- 0xcbf29ce484222325
+  for i = 1, #text do
+    h = h ~ text:byte(i)
+    h = h * 1099511628211
+  end
+  return string.format("%016x", h)
 end
 
 -- Keys of a table in sorted order (deterministic iteration over maps).

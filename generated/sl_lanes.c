@@ -33,6 +33,7 @@ const sl_lane_info sl_lane_table[SL_LANE_TABLE_LEN] = {
     {"worker_aicpu", SL_VIEW_WORKER_VIEW, 4, 19000, 1, "AICPU_{index}", -1, "scheduler thread, then orchestrator threads"},
     {"graph", SL_VIEW_GRAPH_EXECUTION, 5, 5000, 1, "Graph_{index}", -1, "graph lane (greedy)"},
     {"lifecycle", SL_VIEW_AICPU_LIFECYCLE, 6, 6000, 1, "AICPU_{index}", -1, "AICPU thread id"},
+    {"custom", SL_VIEW_SCHEDULER, 2, 32000, 1, "{name}", -1, "lanes a rules script names (route \"lane:<name>\"), in order of use"},
 };
 
 const sl_view_info *sl_view_by_key(const char *key) {

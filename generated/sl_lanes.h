@@ -34,6 +34,7 @@ enum sl_lane_id {
   SL_LANE_WORKER_AICPU = 11,
   SL_LANE_GRAPH = 12,
   SL_LANE_LIFECYCLE = 13,
+  SL_LANE_CUSTOM = 14,
   SL_LANE_TABLE_LEN
 };
 

@@ -88,4 +88,7 @@ enum sl_phase_variant sl_phase_variant_of(uint32_t kind);
 /* Same for a record of a stream from `producer` (SL_PRODUCER_AICPU / _AICORE). */
 enum sl_phase_variant sl_phase_variant_for(uint32_t kind, unsigned producer);
 
+/* The orchestrator phase a record without a name is (phases.lua orch_phases, default). */
+#define SL_ORCH_PHASE_DEFAULT "orch_submit"
+
 #endif /* SL_PHASES_H */

@@ -6,6 +6,7 @@
 
 #include "sl_platforms.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "sl_records.h"
@@ -81,4 +82,15 @@ const sl_platform_info *sl_platform_by_name(const char *name) {
   for (unsigned i = 0; name && i < sl_platform_table_len; i++)
     if (strcmp(sl_platform_table[i].name, name) == 0) return &sl_platform_table[i];
   return NULL;
+}
+
+char *sl_platform_names(char *buf, size_t size, int sims_only) {
+  size_t n = 0;
+  if (size) buf[0] = 0;
+  for (unsigned i = 0; i < sl_platform_table_len; i++) {
+    if (sims_only && !sl_platform_table[i].is_sim) continue;
+    int w = snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", sl_platform_table[i].name);
+    if (w > 0) n += (size_t)w;
+  }
+  return buf;
 }

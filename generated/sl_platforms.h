@@ -97,5 +97,7 @@ extern const unsigned sl_platform_table_len;
 
 /* "a2a3", "a2a3sim", "a5", "a5sim"; NULL for anything else. */
 const sl_platform_info *sl_platform_by_name(const char *name);
+/* The platform names, ", "-separated, into buf (sims_only: the simulated ones); returns buf. */
+char *sl_platform_names(char *buf, size_t size, int sims_only);
 
 #endif /* SL_PLATFORMS_H */

@@ -69,6 +69,8 @@ return {
       name = "Graph_{index}", indexed_by = "graph lane (greedy)" },
     { key = "lifecycle", view = "aicpu_lifecycle", tid_base = 6000, tid_stride = 1,
       name = "AICPU_{index}", indexed_by = "AICPU thread id" },
+    { key = "custom", view = "scheduler", tid_base = 32000, tid_stride = 1,
+      name = "{name}", indexed_by = "lanes a rules script names (route \"lane:<name>\"), in order of use" },
   },
 
   producer_lanes = {

@@ -20,11 +20,15 @@
 **     aicore_variant  the variant when an A5 HBG AICore Scheduler emits it (default: variant);
 **                     its task-bound bars carry the task id
 **     render_as       draw with another phase's name (HBG resolve_standalone -> resolve)
+**     lane_by_runtime optional { runtime = lane key }: the lane under that runtime instead of `lane`
 **     tasks_processed what the record's tasks_processed counts
 **   }
+**   orch_phases = list of { name ("orch_<x>"), display (label stem), lane (a lane of the
+**             orchestrator view), cname, default = true on exactly one (unnamed records) }
 **   aliases = { legacy_name = current_name }  -- renamed phases; readers map them
 **   retired = list of { id = n } / { name = s } -- parsed in old captures, never drawn;
-**             retired ids and names must never be given to a new phase
+**             retired ids and names must never be given to a new phase;
+**             aicore_display / aicore_variant: how an A5 HBG AICore Scheduler lane still draws it
 **
 ** To add a phase: append an entry with the next free id (see docs/schema.md), then
 ** `cmake --build <build> --target regen`.
@@ -53,6 +57,7 @@ return {
       tasks_processed = "blocks staged by speculative early dispatch this pass" },
     { id = 6, name = "resolve", display = "resolve", aicore_display = "Resolve", role = "inner", parent = { "complete", "dummy" },
       producers = { "aicpu", "aicore" }, runtimes = { "tmr", "hbg" }, lane = "sched_sub",
+      lane_by_runtime = { hbg = "sched" },
       cname = "vsync_highlight_color", aicore_variant = "task",
       tasks_processed = "consumers visited after completion (walks under 1 us are not emitted)" },
     { id = 7, name = "dummy_task", display = "dummy", role = "marker",
@@ -115,10 +120,22 @@ return {
     { id = 3, why = "unused value in the reference enum" },
     { name = "scan", why = "PR #1079 debug overlay, removed" },
     { name = "poll", why = "PR #1079 debug overlay, removed" },
-    { name = "idle", why = "idle is the gap between records" },
-    { name = "fanin", why = "old A5 HBG capture name" },
-    { name = "ready_claim", why = "old A5 HBG capture name" },
-    { name = "ready_steal", why = "old A5 HBG capture name" },
-    { name = "direct_refill", why = "old A5 HBG capture name" },
+    { name = "idle", why = "idle is the gap between records", aicore_display = "Idle" },
+    { name = "fanin", why = "old A5 HBG capture name", aicore_display = "Fanin", aicore_variant = "task" },
+    { name = "ready_claim", why = "old A5 HBG capture name", aicore_display = "StateProbe", aicore_variant = "task" },
+    { name = "ready_steal", why = "old A5 HBG capture name", aicore_display = "StateProbe", aicore_variant = "task" },
+    { name = "direct_refill", why = "old A5 HBG capture name", aicore_display = "Refill", aicore_variant = "task" },
+  },
+
+  -- what an orchestrator record (orch_phase_record) is drawn as on its lane: label stem,
+  -- colour. A record names its kind ("phase": "orch_<x>"); one without a name is `default`.
+  orch_phases = {
+    { name = "orch_submit", display = "submit", lane = "orch", cname = "rail_animation", default = true },
+    { name = "orch_sync", display = "sync", lane = "orch", cname = "thread_state_iowait" },
+    { name = "orch_alloc", display = "alloc", lane = "orch", cname = "terrible" },
+    { name = "orch_params", display = "params", lane = "orch", cname = "good" },
+    { name = "orch_lookup", display = "lookup", lane = "orch", cname = "thread_state_running" },
+    { name = "orch_insert", display = "insert", lane = "orch", cname = "olive" },
+    { name = "orch_fanin", display = "fanin", lane = "orch", cname = "rail_animation" },
   },
 }

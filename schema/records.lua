@@ -16,6 +16,8 @@
 **                  pool = "core" | "thread" }
 **     proto        capture message name (nil = not in the capture)
 **     writer       name of the device writer (sl_write_<writer>); nil = none
+**     reserved     optional list of proto numbers of removed fields (never reused; `reserved`
+**                  in the .proto)
 **     phase_kind   name of the field holding a phase id (phases.lua): one writer per
 **                  phase (sl_write_phase_<name>) and the union variant follows the phase
 **     fields       list of {
@@ -318,6 +320,7 @@ return {
         { name = "orchestrator_phases", type = "OrchPhaseStream", pb = 7, repeated = true },
         { name = "aicpu_lifecycle_records", type = "AicpuLifecycleRecord", pb = 8, repeated = true },
         { name = "num_orch_phase_threads", type = "uint32", pb = 9 },
+        { name = "schema_layout", type = "string", pb = 10, doc = "SL_SCHEMA_LAYOUT of the writer (what readers check)" },
     } },
   },
 }

@@ -49,6 +49,7 @@ static void write_metadata(sl_collector *c, FILE *f) {
   fprintf(f, ",\n    \"runtime\": ");
   put_str(f, c->runtime);
   fprintf(f, ",\n    \"schema_fingerprint\": \"%s\",\n", SL_SCHEMA_FINGERPRINT);
+  fprintf(f, "    \"schema_layout\": \"%s\",\n", SL_SCHEMA_LAYOUT);
   fprintf(f, "    \"capture\": {\"truncated\": %s, \"balanced\": %s, \"pools\": {",
           bool_str(atomic_load(&c->truncated)), bool_str(c->balanced));
   static const unsigned order[] = {SL_BUF_AICORE_TASK, SL_BUF_AICPU_TASK, SL_BUF_SCHED_PHASE, SL_BUF_ORCH_PHASE};

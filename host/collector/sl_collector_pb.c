@@ -208,6 +208,7 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   swimlane__capture__init(&cap);
   swimlane__metadata__init(&md);
   cap.schema_fingerprint = SL_SCHEMA_FINGERPRINT;
+  cap.schema_layout = SL_SCHEMA_LAYOUT;
   cap.chip_swimlane_level = level;
   cap.metadata = &md;
   md.clock_freq_hz = c->plat->clock_freq_hz;

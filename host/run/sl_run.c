@@ -294,13 +294,10 @@ int sl_cmd_run(int argc, char **argv) {
   run_opts o;
   int prc = parse_opts(argc, argv, &o);
   if (prc) return prc == 1 ? 0 : prc;
-  if (strcmp(o.platform, "a2a3sim") && strcmp(o.platform, "a5sim")) {
-    sl_error(NULL, "run: unknown platform '%s' (a2a3sim or a5sim)", o.platform);
-    return 2;
-  }
   const struct sl_platform_info *plat = sl_platform_by_name(o.platform);
-  if (!plat) {
-    sl_error(NULL, "run: unknown platform '%s'", o.platform);
+  if (!plat || !plat->is_sim) { /* run simulates the chip: a simulated platform only */
+    char names[256];
+    sl_error(NULL, "run: unknown platform '%s' (%s)", o.platform, sl_platform_names(names, sizeof names, 1));
     return 2;
   }
   if (o.aic + o.aiv < 1 || o.aic + o.aiv > (int)plat->max_cores) {

@@ -15,7 +15,12 @@
 
 #include <cmocka.h>
 
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
 #include "sl_schema.h"
+#include "sl_schema_lua.h"
 
 #define BIG1 0xFFFFFFFFFFFFFFF1ull /* > 2^53, all bits set   */
 #define BIG2 9007199254740993ull   /* 2^53 + 1: not a double */
@@ -318,9 +323,40 @@ static void test_json_writers(void **state) {
 
 /* ---- tables -------------------------------------------------------------------- */
 
+/* The C phase table against the schema data compiled for the Lua rules (both generated
+** from schema/phases.lua): same phases, same ids, names, lanes and colours. */
+static void test_phase_table_matches_rules_data(void **state) {
+  (void)state;
+  lua_State *L = luaL_newstate();
+  assert_non_null(L);
+  assert_int_equal(luaL_loadbufferx(L, sl_schema_lua, sl_schema_lua_len, "=swimlane.schema", "t"), LUA_OK);
+  assert_int_equal(lua_pcall(L, 0, 1, 0), LUA_OK);
+  assert_int_equal(lua_getfield(L, -1, "phases"), LUA_TTABLE);
+  assert_int_equal((unsigned)luaL_len(L, -1), sl_phase_table_len);
+  for (unsigned i = 0; i < sl_phase_table_len; i++) {
+    const sl_phase_info *p = &sl_phase_table[i];
+    assert_int_equal(lua_rawgeti(L, -1, (lua_Integer)i + 1), LUA_TTABLE);
+    lua_getfield(L, -1, "id");
+    assert_int_equal(lua_tointeger(L, -1), p->id);
+    lua_getfield(L, -2, "name");
+    assert_string_equal(lua_tostring(L, -1), p->name);
+    lua_getfield(L, -3, "lane");
+    assert_string_equal(lua_tostring(L, -1), p->lane);
+    lua_getfield(L, -4, "cname");
+    if (p->cname)
+      assert_string_equal(lua_tostring(L, -1), p->cname);
+    else
+      assert_true(lua_isnil(L, -1));
+    lua_pop(L, 5);
+  }
+  lua_getfield(L, -2, "fingerprint");
+  assert_string_equal(lua_tostring(L, -1), SL_SCHEMA_FINGERPRINT);
+  lua_close(L);
+}
+
 static void test_phase_table(void **state) {
   (void)state;
-  assert_int_equal(sl_phase_table_len, 18);
+  assert_true(sl_phase_table_len > 0);
   for (unsigned i = 0; i < sl_phase_table_len; i++) {
     const sl_phase_info *p = &sl_phase_table[i];
     assert_ptr_equal(sl_phase_by_id(p->id), p);
@@ -422,6 +458,7 @@ int main(void) {
       cmocka_unit_test(test_writers_gate_on_level),
       cmocka_unit_test(test_json_writers),
       cmocka_unit_test(test_phase_table),
+      cmocka_unit_test(test_phase_table_matches_rules_data),
       cmocka_unit_test(test_lanes_levels_platforms_dtypes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -202,6 +202,60 @@ static void test_union_variant_missing_field(void **state) {
   run_case(&d);
 }
 
+/* Strict schema: unknown keys and wrong types name file, entry and key, all in one run. */
+static void test_strict_keys(void **state) {
+  (void)state;
+  bad_case c = {"phases", "  phases = {\n", NEW_PHASE(40, "foo", ", varient = \"x\""),
+                "phases.lua: phase 'foo': unknown key 'varient'"};
+  run_case(&c);
+  bad_case d = {"lanes", "tid_base = 30000, tid_stride = 10,", "tid_base = 30000, tid_stride = \"10\",",
+                "lanes.lua: lane 'sched': key 'tid_stride' must be an integer (got string)"};
+  run_case(&d);
+  bad_case e = {"records", "{ name = \"submit_idx\", type = \"u32\"", "{ name = \"submit_idx\", tpye = \"u32\"",
+                "records.lua: record 'orch_phase_record': field 'submit_idx': unknown key 'tpye'"};
+  run_case(&e);
+  /* two mistakes, both reported (the second one is checked here, the first above) */
+  bad_case f = {"phases", "  phases = {\n", NEW_PHASE(40, "foo", ", varient = \"x\", lane_by_runtme = {}"),
+                "phases.lua: phase 'foo': unknown key 'varient'"};
+  run_case(&f);
+  f.expect = "phases.lua: phase 'foo': unknown key 'lane_by_runtme'";
+  run_case(&f);
+  bad_case g = {"phases", "  phases = {\n", "  phases = {\n    { id = 41, name = \"bar\" },\n  },\n  oops = {\n",
+                "phases.lua: top level: unknown key 'oops'"};
+  run_case(&g);
+}
+
+/* A proto number of a removed field (records.lua `reserved`) is never given out again. */
+static void test_reserved_pb_number(void **state) {
+  (void)state;
+  bad_case c = {"records", "{ name = \"orch_phase_record\", size = 32, align = 8,",
+                "{ name = \"orch_phase_record\", size = 32, align = 8, reserved = { 4 },",
+                "records.lua: record 'orch_phase_record': field 'submit_idx': proto field number 4 already used by "
+                "'a removed field (reserved)'"};
+  run_case(&c);
+}
+
+/* Orchestrator phases: on the orchestrator's view, exactly one default. */
+static void test_orch_phases(void **state) {
+  (void)state;
+  bad_case c = {"phases", "{ name = \"orch_sync\", display = \"sync\", lane = \"orch\"",
+                "{ name = \"orch_sync\", display = \"sync\", lane = \"sched\"",
+                "phases.lua: orchestrator phase 'orch_sync': lane 'sched' is in view 'scheduler', not the "
+                "orchestrator's 'orchestrator'"};
+  run_case(&c);
+  bad_case d = {"phases", "cname = \"rail_animation\", default = true }", "cname = \"rail_animation\" }",
+                "phases.lua: orch_phases: exactly one entry needs default = true (found 0)"};
+  run_case(&d);
+}
+
+/* A bar phase on a lane of another view than the scheduler's is refused. */
+static void test_phase_lane_view(void **state) {
+  (void)state;
+  bad_case c = {"phases", "lane = \"sched_sub\"", "lane = \"graph\"",
+                "phases.lua: phase 'resolve': lane 'graph' is in view 'graph_execution'"};
+  run_case(&c);
+}
+
 static void test_unreadable_schema(void **state) {
   (void)state;
   bad_case c = {"lanes", "return {", "return {{", "lanes.lua:"};
@@ -225,7 +279,9 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_retired_id_and_name),   cmocka_unit_test(test_phase_references),
       cmocka_unit_test(test_overlapping_fields),    cmocka_unit_test(test_declared_size_mismatch),
       cmocka_unit_test(test_unknown_type),          cmocka_unit_test(test_union_variant_missing_field),
-      cmocka_unit_test(test_unreadable_schema),
+      cmocka_unit_test(test_unreadable_schema),     cmocka_unit_test(test_strict_keys),
+      cmocka_unit_test(test_phase_lane_view),       cmocka_unit_test(test_reserved_pb_number),
+      cmocka_unit_test(test_orch_phases),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

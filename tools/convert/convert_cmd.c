@@ -15,6 +15,7 @@
 
 #include "sl_base.h"
 #include "sl_convert.h"
+#include "sl_phases.h"
 
 static void usage(FILE *out) {
   fputs("usage: swimlane convert [RECORDS] [-o OUT] [--deps-json F] [--func-names F]\n"
@@ -71,7 +72,7 @@ static void print_data_info(FILE *out, const sl_capture *c) {
     size_t submits = 0, fanins = 0;
     for (size_t i = 0; i < c->n_orch; i++) {
       const char *ph = sl_str_get(c, c->orch[i].phase);
-      if (!ph || !strcmp(ph, "orch_submit")) submits++;
+      if (!ph || !strcmp(ph, SL_ORCH_PHASE_DEFAULT)) submits++;
       else if (!strcmp(ph, "orch_fanin")) fanins++;
     }
     size_t n = submits ? submits : fanins;

@@ -11,6 +11,7 @@
 
 #include "convert_ctx.h"
 #include "convert_labels.h"
+#include "sl_phases.h"
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
@@ -187,8 +188,7 @@ static void prepare(sl_ctx *x) {
     const char *prod = sl_str_get(c, st->producer);
     if (prod && !strcmp(prod, "aicore")) continue; /* HBG AICore lanes are not threads */
     for (size_t i = st->first; i < st->first + st->count; i++) {
-      const char *ph = sl_str_get(c, c->phases[i].phase);
-      if (!ph || strcmp(ph, "complete") != 0) continue;
+      if (c->phases[i].phase_id != SL_PHASE_COMPLETE) continue;
       /* insertion keeps equal starts in file order; completes per thread are few
       ** relative to tasks, and arrive nearly sorted */
       size_t j = k++;
@@ -232,8 +232,7 @@ static void map_cores(sl_ctx *x) {
     doff[t] = k;
     const sl_sched_stream *st = &c->streams[t];
     for (size_t i = st->first; i < st->first + st->count; i++) {
-      const char *ph = sl_str_get(c, c->phases[i].phase);
-      if (ph && !strcmp(ph, "dispatch")) didx[k++] = i;
+      if (c->phases[i].phase_id == SL_PHASE_DISPATCH) didx[k++] = i;
     }
   }
   doff[nt] = k;
@@ -328,8 +327,7 @@ static void emit_graph(sl_ctx *x) {
   size_t ng = 0, cap = 0;
   for (size_t i = 0; i < c->n_phases; i++) {
     const sl_phase_rec *p = &c->phases[i];
-    const char *ph = sl_str_get(c, p->phase);
-    if (!ph || strcmp(ph, "graph_prepare") || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
+    if (p->phase_id != SL_PHASE_GRAPH_PREPARE || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
     if (p->task_id >> 32) continue;
     size_t k = 0;
     while (k < ng && gi[k].outer != p->task_id) k++;
@@ -390,8 +388,7 @@ static void emit_graph(sl_ctx *x) {
       e0 = t->finish_us > 0 ? t->finish_us : t->end_us;
     } else {
       const sl_phase_rec *p = &c->phases[i - c->n_tasks];
-      const char *ph = sl_str_get(c, p->phase);
-      if (!ph || strcmp(ph, "dummy_task") || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
+      if (p->phase_id != SL_PHASE_DUMMY_TASK || !(p->flags & SL_PH_HAS_TASK_ID)) continue;
       raw = p->task_id;
       s0 = p->start_us;
       e0 = p->end_us;
@@ -489,7 +486,7 @@ static void emit_graph(sl_ctx *x) {
     gi[k].lane = (int64_t)l;
   }
   const sl_view *v = sl_rules_view(x->r, SL_VIEW_GRAPH);
-  sl_sink_process_name(x->s, x->pid_graph, v->name ? v->name : "Graph Execution");
+  sl_sink_process_name(x->s, x->pid_graph, v->name);
   sl_sink_process_sort(x->s, x->pid_graph, v->sort);
   for (size_t l = 0; l < nlanes; l++) {
     char nm[32];
@@ -562,7 +559,7 @@ static void emit_worker_meta(sl_ctx *x) {
   sl_sink_process_sort(x->s, x->pid_worker, w->sort);
   if (x->has_aicpu_data) {
     const sl_view *v = sl_rules_view(x->r, SL_VIEW_SCHEDVIEW);
-    sl_sink_process_name(x->s, x->pid_sv, v->name ? v->name : "Scheduler View");
+    sl_sink_process_name(x->s, x->pid_sv, v->name);
     sl_sink_process_sort(x->s, x->pid_sv, v->sort);
   }
   /* core lanes, ascending core id, typed by the first task on the core */
@@ -781,20 +778,29 @@ static uint32_t *attribute_finishes(sl_ctx *x) {
 typedef struct custom_lane {
   const char *name;
   int64_t tid;
+  int per_thread;
 } custom_lane;
 
-static int64_t custom_lane_tid(sl_ctx *x, custom_lane **lanes, size_t *n, const char *name) {
+/* The tid of a lane a phase is routed to: a schema lane per scheduler thread (named by its
+** pattern), or a lane the rules named, numbered from the schema's "custom" lane base. */
+static int64_t custom_lane_tid(sl_ctx *x, custom_lane **lanes, size_t *n, const sl_phase_style *st,
+                               int64_t thread) {
+  int64_t want = st->per_thread ? st->tid_base + thread * st->tid_stride : -1;
   for (size_t i = 0; i < *n; i++)
-    if (!strcmp((*lanes)[i].name, name)) return (*lanes)[i].tid;
+    if (st->per_thread ? (*lanes)[i].tid == want : !strcmp((*lanes)[i].name, st->lane))
+      return (*lanes)[i].tid;
   custom_lane *p = realloc(*lanes, (*n + 1) * sizeof *p);
   if (!p) {
     x->failed = 1;
     return 0;
   }
   *lanes = p;
-  int64_t tid = 32000 + (int64_t)*n;
-  p[(*n)++] = (custom_lane){name, tid};
-  sl_sink_thread_name(x->s, x->pid_sched, tid, name);
+  size_t named = 0;
+  for (size_t i = 0; i < *n; i++) named += !(*lanes)[i].per_thread;
+  int64_t tid = st->per_thread ? want : st->tid_base + (int64_t)named;
+  const char *name = st->per_thread ? sl_rules_lane_name(x->r, st->lane, thread) : st->lane;
+  p[(*n)++] = (custom_lane){st->lane, tid, st->per_thread};
+  if (name) sl_sink_thread_name(x->s, x->pid_sched, tid, name);
   return tid;
 }
 
@@ -812,7 +818,7 @@ static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int
   size_t na = 0;
   a[na++] = SL_ARG_I("loop_iter", p->loop_iter);
   a[na++] = has_id ? SL_ARG_U("task_id", p->task_id) : SL_ARG_NIL("task_id");
-  if (!strcmp(phase, "predicated_skip")) {
+  if (p->phase_id == SL_PHASE_PREDICATED_SKIP) {
     int64_t fid = -1;
     int spmd = 0;
     if (has_id && x->d) {
@@ -830,7 +836,7 @@ static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int
     a[na++] = SL_ARG_S("event-hint", name);
     a[na++] = SL_ARG_B("predicated_pass", 0);
   } else {
-    const char *stem = !strcmp(phase, "dummy_task") ? "dummy" : st->display;
+    const char *stem = st->display;
     if (has_id)
       snprintf(namebuf, sizeof namebuf, "%s(%s)", stem, sl_tdisp(td, p->task_id));
     else
@@ -857,7 +863,7 @@ static void emit_scheduler(sl_ctx *x) {
     return;
   }
   const sl_view *v = sl_rules_view(x->r, SL_VIEW_SCHED);
-  sl_sink_process_name(x->s, x->pid_sched, v->name ? v->name : "AICPU Scheduler");
+  sl_sink_process_name(x->s, x->pid_sched, v->name);
   sl_sink_process_sort(x->s, x->pid_sched, v->sort);
   custom_lane *lanes = NULL;
   size_t nlanes = 0;
@@ -903,9 +909,9 @@ static void emit_scheduler(sl_ctx *x) {
       int64_t tid = main_tid;
       if (st->route == SL_ROUTE_SCHED && !hbg_core) x->phase_main[i] = 1;
       if (st->route == SL_ROUTE_SUB) tid = main_tid + 1;
-      if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, &nlanes, st->lane);
+      if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, &nlanes, st, (int64_t)t);
       int64_t tp = p->tasks_processed;
-      int is_complete = !strcmp(ph, "complete") && !hbg_core;
+      int is_complete = p->phase_id == SL_PHASE_COMPLETE && !hbg_core;
       if (is_complete && !(p->flags & SL_PH_HAS_TASKS_PROCESSED)) tp = attr[i];
       char name[128], td[32];
       if (st->label == SL_LABEL_TASK && (p->flags & SL_PH_HAS_TASK_ID))
@@ -914,7 +920,7 @@ static void emit_scheduler(sl_ctx *x) {
         snprintf(name, sizeof name, "%s", st->display);
       else
         snprintf(name, sizeof name, "%s(%lld)", st->display, (long long)tp);
-      sl_arg a[8];
+      sl_arg a[8 + SL_PH_MAX_EXTRA];
       size_t na = 0;
       a[na++] = SL_ARG_S("phase", ph);
       a[na++] = SL_ARG_I("loop_iter", p->loop_iter);
@@ -932,11 +938,15 @@ static void emit_scheduler(sl_ctx *x) {
         }
       }
       if (hbg_core && (p->flags & SL_PH_HAS_TASK_ID)) a[na++] = SL_ARG_U("task_id", p->task_id);
+      for (uint32_t k = 0; k < p->n_extra; k++) { /* record fields newer than this code */
+        const sl_extra_field *e = &c->extras[p->extra_first + k];
+        a[na++] = SL_ARG_I(sl_str_get(c, e->key), e->value);
+      }
       sl_slice ev = {.pid = x->pid_sched, .tid = tid, .ts = p->start_us,
                      .dur = p->end_us - p->start_us, .name = name, .cat = "scheduler",
                      .cname = st->cname, .args = a, .nargs = na};
       sl_sink_slice(x->s, &ev);
-      if ((p->flags & SL_PH_HAS_SHARED) && (!strcmp(ph, "complete") || !strcmp(ph, "dispatch"))) {
+      if ((p->flags & SL_PH_HAS_SHARED) && (p->phase_id == SL_PHASE_COMPLETE || p->phase_id == SL_PHASE_DISPATCH)) {
         sl_arg q[] = {SL_ARG_I("AIC", p->shared_at_end[0]), SL_ARG_I("AIV", p->shared_at_end[1]),
                       SL_ARG_I("MIX", p->shared_at_end[2])};
         sl_counter ce = {.pid = x->pid_sched, .tid = x->queue_tid, .ts = p->end_us,
@@ -960,14 +970,13 @@ static int cmp_u64(const void *a, const void *b) {
 }
 
 /* Sorted ids of marker records of a phase, for alloc classification. */
-static uint64_t *marker_ids(const sl_capture *c, const char *phase, size_t *n) {
+static uint64_t *marker_ids(const sl_capture *c, int phase_id, size_t *n) {
   uint64_t *ids = malloc((c->n_phases + 1) * sizeof *ids);
   *n = 0;
   if (!ids) return NULL;
   for (size_t i = 0; i < c->n_phases; i++) {
     const sl_phase_rec *p = &c->phases[i];
-    const char *ph = sl_str_get(c, p->phase);
-    if ((p->flags & SL_PH_HAS_TASK_ID) && ph && !strcmp(ph, phase)) ids[(*n)++] = p->task_id;
+    if ((p->flags & SL_PH_HAS_TASK_ID) && p->phase_id == phase_id) ids[(*n)++] = p->task_id;
   }
   if (*n) qsort(ids, *n, sizeof *ids, cmp_u64);
   return ids;
@@ -998,8 +1007,8 @@ static void emit_orchestrator(sl_ctx *x) {
     if (nm) sl_sink_thread_name(x->s, x->pid_orch, x->orch_base + (int64_t)i, nm);
   }
   size_t ndummy = 0, npred = 0;
-  uint64_t *dummies = marker_ids(c, "dummy_task", &ndummy);
-  uint64_t *preds = marker_ids(c, "predicated_skip", &npred);
+  uint64_t *dummies = marker_ids(c, SL_PHASE_DUMMY_TASK, &ndummy);
+  uint64_t *preds = marker_ids(c, SL_PHASE_PREDICATED_SKIP, &npred);
   if (!dummies || !preds) x->failed = 1;
   uint64_t *warned = NULL;
   size_t nwarned = 0;
@@ -1008,9 +1017,10 @@ static void emit_orchestrator(sl_ctx *x) {
     int64_t tid = x->orch_base + (int64_t)th;
     for (size_t i = ot->first; i < ot->first + ot->count; i++) {
       const sl_orch_rec *o = &c->orch[i];
-      const char *ph = str_or(c, o->phase, "orch_submit");
+      const char *ph = str_or(c, o->phase, SL_ORCH_PHASE_DEFAULT);
       int has_id = (o->flags & SL_ORCH_HAS_TASK_ID) && o->task_id_signed >= 0;
-      const char *stem = !strncmp(ph, "orch_", 5) ? ph + 5 : ph;
+      const char *stem = sl_rules_orch_display(x->r, ph);
+      if (!stem) stem = !strncmp(ph, "orch_", 5) ? ph + 5 : ph; /* a kind the schema lacks */
       char name[96], td[32];
       if (has_id)
         snprintf(name, sizeof name, "%s(%s)", stem, sl_tdisp(td, o->task_id));
@@ -1025,7 +1035,7 @@ static void emit_orchestrator(sl_ctx *x) {
                      .dur = o->end_us - o->start_us, .name = name, .cat = "orchestrator",
                      .cname = sl_rules_orch_color(x->r, ph), .args = a, .nargs = 3};
       sl_sink_slice(x->s, &ev);
-      if (strcmp(ph, "orch_submit") != 0 || !has_id) continue;
+      if (strcmp(ph, SL_ORCH_PHASE_DEFAULT) != 0 || !has_id) continue;
       /* alloc classification (§10.7) */
       uint64_t id = o->task_id;
       int regular = 0, dummy = 0;
@@ -1076,7 +1086,7 @@ static void emit_lifecycle(sl_ctx *x) {
   const sl_capture *c = x->c;
   if (c->n_lifecycle == 0) return;
   const sl_view *v = sl_rules_view(x->r, SL_VIEW_LIFECYCLE);
-  sl_sink_process_name(x->s, x->pid_life, v->name ? v->name : "AICPU Lifecycle");
+  sl_sink_process_name(x->s, x->pid_life, v->name);
   sl_sink_process_sort(x->s, x->pid_life, v->sort);
   int nspans = sl_rules_lifecycle_count(x->r);
   for (size_t i = 0; i < c->n_lifecycle; i++) {

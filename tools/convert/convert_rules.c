@@ -15,6 +15,9 @@
 
 #include "convert_labels.h"
 #include "sl_base.h"
+#include "sl_generated_gate.h"
+#include "sl_lanes.h"
+#include "sl_schema_lua.h"
 
 typedef struct phase_entry {
   char *key;
@@ -87,10 +90,12 @@ static int call(sl_rules *r, const char *field, int nargs) {
   return 0;
 }
 
+/* The schema view each engine view kind draws into (the rules may move or rename it). */
+static const char *const view_key[SL_VIEW_COUNT] = {"orchestrator", "scheduler", "scheduler_view",
+                                                    "worker_view", "graph_execution",
+                                                    "aicpu_lifecycle"};
+
 static int load_views(sl_rules *r) {
-  static const char *names[SL_VIEW_COUNT] = {"orchestrator", "scheduler", "sched_view",
-                                             "worker", "graph", "lifecycle"};
-  static const int64_t def_pid[SL_VIEW_COUNT] = {1, 2, 3, 4, 5, 6};
   lua_State *L = r->L;
   lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref);
   lua_getfield(L, -1, "views");
@@ -100,9 +105,11 @@ static int load_views(sl_rules *r) {
     return -1;
   }
   for (int v = 0; v < SL_VIEW_COUNT; v++) {
-    lua_getfield(L, -1, names[v]);
-    r->views[v].pid = def_pid[v];
-    r->views[v].sort = def_pid[v];
+    const sl_view_info *info = sl_view_by_key(view_key[v]);
+    r->views[v].pid = info ? info->pid : v + 1;
+    r->views[v].sort = info && info->sort_index >= 0 ? info->sort_index : r->views[v].pid;
+    r->views[v].name = info ? info->process_name : "";
+    lua_getfield(L, -1, view_key[v]);
     if (lua_istable(L, -1)) {
       lua_getfield(L, -1, "pid");
       if (lua_isinteger(L, -1)) r->views[v].pid = lua_tointeger(L, -1);
@@ -118,6 +125,18 @@ static int load_views(sl_rules *r) {
   return 0;
 }
 
+/* require("swimlane.schema") returns the schema compiled into this binary. */
+static int preload_schema(lua_State *L) {
+  if (luaL_loadbufferx(L, sl_schema_lua, sl_schema_lua_len, "=swimlane.schema", "t") != LUA_OK)
+    return -1;
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "preload");
+  lua_pushvalue(L, -3);
+  lua_setfield(L, -2, "swimlane.schema");
+  lua_pop(L, 3);
+  return 0;
+}
+
 sl_rules *sl_rules_load(const char *path) {
   sl_rules *r = calloc(1, sizeof *r);
   if (!r) return NULL;
@@ -130,8 +149,11 @@ sl_rules *sl_rules_load(const char *path) {
     return NULL;
   }
   lua_State *L = r->L;
-  lua_pushstring(L, sl_home()); /* where the default rules find the schema */
-  lua_setglobal(L, "SL_HOME");
+  if (preload_schema(L) != 0) {
+    sl_error(r->script, "the compiled schema does not load: %s", lua_tostring(L, -1));
+    sl_rules_free(r);
+    return NULL;
+  }
   int ok;
   if (path) {
     ok = sl_lua_dofile(L, path, 1) == 0;
@@ -201,9 +223,31 @@ static const char *field_str(lua_State *L, int idx, const char *k) {
   return s;
 }
 
+/* R.lanes[key]'s tid_base / tid_stride (left alone when absent); 1 when the lane exists. */
+static int lane_geometry(sl_rules *r, const char *key, int64_t *base, int64_t *stride) {
+  lua_State *L = r->L;
+  int top = lua_gettop(L), found = 0;
+  const sl_lane_info *info = sl_lane_by_key(key);
+  if (info) {
+    *base = info->tid_base;
+    *stride = info->tid_stride;
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref);
+  lua_getfield(L, -1, "lanes");
+  if (lua_istable(L, -1) && lua_getfield(L, -1, key) == LUA_TTABLE) {
+    found = 1;
+    lua_getfield(L, -1, "tid_base");
+    if (lua_isinteger(L, -1)) *base = lua_tointeger(L, -1);
+    lua_getfield(L, -2, "tid_stride");
+    if (lua_isinteger(L, -1)) *stride = lua_tointeger(L, -1);
+  }
+  lua_settop(L, top);
+  return found;
+}
+
 const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char *producer,
                                      const char *runtime, const char *platform) {
-  static const sl_phase_style hidden = {SL_ROUTE_HIDE, SL_LABEL_COUNT, NULL, "", NULL};
+  static const sl_phase_style hidden = {SL_ROUTE_HIDE, SL_LABEL_COUNT, NULL, "", NULL, 0, 0, 0};
   char key[256];
   snprintf(key, sizeof key, "%s|%s|%s|%s", phase, producer ? producer : "",
            runtime ? runtime : "", platform ? platform : "");
@@ -228,7 +272,7 @@ const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char 
   push_opt_str(L, platform);
   lua_setfield(L, -2, "platform");
   if (call(r, "phase", 2) != 0) return &hidden;
-  sl_phase_style st = {SL_ROUTE_HIDE, SL_LABEL_COUNT, NULL, NULL, NULL};
+  sl_phase_style st = {SL_ROUTE_HIDE, SL_LABEL_COUNT, NULL, NULL, NULL, 0, 0, 0};
   if (lua_istable(L, -1)) {
     const char *route = field_str(L, -1, "route");
     const char *label = field_str(L, -1, "label");
@@ -245,6 +289,8 @@ const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char 
     else if (!strncmp(route, "lane:", 5) && route[5]) {
       st.route = SL_ROUTE_LANE;
       st.lane = keep(r, route + 5);
+      st.per_thread = lane_geometry(r, st.lane, &st.tid_base, &st.tid_stride);
+      if (!st.per_thread) lane_geometry(r, "custom", &st.tid_base, &st.tid_stride);
     } else {
       char msg[300];
       snprintf(msg, sizeof msg, "rules.phase('%s'): unknown route '%s'", phase, route);
@@ -279,6 +325,15 @@ const char *sl_rules_orch_color(sl_rules *r, const char *phase) {
   c = keep(r, c);
   lua_pop(L, 2);
   return c;
+}
+
+const char *sl_rules_orch_display(sl_rules *r, const char *phase) {
+  lua_State *L = r->L;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref);
+  lua_getfield(L, -1, "orch_display");
+  const char *d = lua_istable(L, -1) ? field_str(L, -1, phase) : NULL; /* kept alive by the table */
+  lua_pop(L, 2);
+  return d;
 }
 
 /* A string result of R[fn](...) already pushed with nargs; NULL on nil/false. */
@@ -400,15 +455,12 @@ int sl_rules_lifecycle_span(sl_rules *r, int i, const char **label, const char *
 }
 
 void sl_rules_lane_tid(sl_rules *r, const char *key, int64_t *base, int64_t *stride) {
-  lua_State *L = r->L;
-  int top = lua_gettop(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref);
-  lua_getfield(L, -1, "lanes");
-  if (lua_istable(L, -1) && lua_getfield(L, -1, key) == LUA_TTABLE) {
-    lua_getfield(L, -1, "tid_base");
-    if (lua_isinteger(L, -1)) *base = lua_tointeger(L, -1);
-    lua_getfield(L, -2, "tid_stride");
-    if (lua_isinteger(L, -1)) *stride = lua_tointeger(L, -1);
-  }
-  lua_settop(L, top);
+  lane_geometry(r, key, base, stride);
+}
+
+const char *sl_rules_lane_name(sl_rules *r, const char *key, int64_t i) {
+  if (r->failed || push_fn(r, "lane_name") != 0) return NULL;
+  lua_pushstring(r->L, key);
+  lua_pushinteger(r->L, i);
+  return string_result(r, "lane_name", 2);
 }

@@ -15,7 +15,7 @@ typedef enum sl_route {
   SL_ROUTE_SCHED,   /* the thread's main lane                   */
   SL_ROUTE_SUB,     /* the thread's resolve sub-lane (tid + 1)   */
   SL_ROUTE_MARKER,  /* Worker View AICPU_N marker                */
-  SL_ROUTE_LANE,    /* a named lane of its own under pid 2       */
+  SL_ROUTE_LANE,    /* a schema lane per thread, or a named lane of its own (pid 2) */
 } sl_route;
 
 typedef enum sl_label_mode {
@@ -29,13 +29,16 @@ typedef struct sl_phase_style {
   sl_label_mode label;
   const char *cname;     /* NULL = none */
   const char *display;   /* never NULL */
-  const char *lane;      /* SL_ROUTE_LANE: the lane's name */
+  const char *lane;      /* SL_ROUTE_LANE: the schema lane's key, or a lane name */
+  int per_thread;        /* SL_ROUTE_LANE: `lane` is a schema lane (tid per thread) */
+  int64_t tid_base;      /* SL_ROUTE_LANE: per thread: tid = tid_base + thread * tid_stride; */
+  int64_t tid_stride;    /*   a named lane: tid_base + n-th named lane (schema lane "custom") */
 } sl_phase_style;
 
 typedef struct sl_view {
   int64_t pid;
   int64_t sort;
-  const char *name;      /* NULL for the orchestrator (named by orchestrator_name) */
+  const char *name;      /* process name (the orchestrator's comes from orchestrator_name) */
 } sl_view;
 
 enum sl_view_kind {
@@ -57,6 +60,8 @@ const sl_view *sl_rules_view(sl_rules *r, enum sl_view_kind v);
 const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char *producer,
                                      const char *runtime, const char *platform);
 const char *sl_rules_orch_color(sl_rules *r, const char *phase);
+/* R.orch_display[phase]: the label stem of an orchestrator record kind, or NULL. */
+const char *sl_rules_orch_display(sl_rules *r, const char *phase);
 /* Base name of a task label; mapped = name-map entry or NULL. */
 const char *sl_rules_func_name(sl_rules *r, int64_t func_id, const char *mapped);
 /* Worker View lane name of a core; NULL = hidden. */
@@ -67,6 +72,8 @@ const char *sl_rules_orch_lane(sl_rules *r, int64_t i, const char *source);
 const char *sl_rules_orchestrator_name(sl_rules *r, const char *source, const char *name);
 /* tid base/stride of a lane key of schema/lanes.lua (R.lanes); unchanged if absent. */
 void sl_rules_lane_tid(sl_rules *r, const char *key, int64_t *base, int64_t *stride);
+/* rules.lane_name(key, i): instance i of schema lane `key` named by its pattern. */
+const char *sl_rules_lane_name(sl_rules *r, const char *key, int64_t i);
 /* Lifecycle spans: count, and the i-th (label, start key, end key). */
 int sl_rules_lifecycle_count(sl_rules *r);
 int sl_rules_lifecycle_span(sl_rules *r, int i, const char **label, const char **start_key,

@@ -8,6 +8,7 @@
 
 #include "convert_labels.h"
 #include "sl_convert.h"
+#include "sl_levels.h"
 
 typedef struct fstat {
   int64_t func_id;
@@ -104,7 +105,7 @@ typedef struct span {
 /* One pass over the task rows: per-function sums (first-appearance order) and the
 ** run's bounds. Shared by the table below and sl_convert_func_stats. */
 static void accumulate(const sl_capture *c, fmap *fm, span *sp) {
-  int has_timing = c->level >= 2;
+  int has_timing = c->level >= SL_LEVEL_AICPU_TIMING;
   double min_disp = INFINITY, max_fin = -INFINITY, min_core = INFINITY, max_core = -INFINITY;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
@@ -154,7 +155,7 @@ sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n) {
 }
 
 void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m) {
-  int has_timing = c->level >= 2;
+  int has_timing = c->level >= SL_LEVEL_AICPU_TIMING;
   fmap fm = {0};
   span sp;
   accumulate(c, &fm, &sp);
@@ -229,7 +230,7 @@ void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const s
   if (has_timing && isfinite(min_disp) && isfinite(max_fin)) {
     fprintf(out, "\nTotal Test Time: %.2f us (from earliest dispatch to latest finish)\n",
             max_fin - min_disp);
-  } else if (c->level == 1 && c->n_tasks > 0) {
+  } else if (c->level == SL_LEVEL_AICORE_TIMING && c->n_tasks > 0) {
     fprintf(out,
             "\nAICore Observed Span: %.2f us (from earliest AICore receive to latest AICore end)\n",
             max_core - min_core);

@@ -20,6 +20,7 @@
 #include "../cli/commands.h"
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_platforms.h"
 
 #define MAX_OVERRIDES 48
 
@@ -161,9 +162,11 @@ static int parse_options(int argc, char **argv, options *o) {
         snprintf(s, sizeof s, "%d", o->restore[i]);
         return usage_error("arg slot %s cannot use both --restore-arg and --set-arg", s);
       }
-  if (strcmp(o->platform, "a2a3sim") && strcmp(o->platform, "a5sim") && strcmp(o->platform, "a2a3") &&
-      strcmp(o->platform, "a5"))
-    return usage_error("Unknown platform: %s. Supported: a2a3, a2a3sim, a5, a5sim", o->platform);
+  if (!sl_platform_by_name(o->platform)) {
+    char names[256], msg[320];
+    snprintf(msg, sizeof msg, "Unknown platform: %%s. Supported: %s", sl_platform_names(names, sizeof names, 0));
+    return usage_error(msg, o->platform);
+  }
   return -1; /* parsed, go on */
 }
 
@@ -336,7 +339,7 @@ int sl_cmd_l0(int argc, char **argv) {
   p.case_name = case_name;
   p.manifest = manifest;
   p.platform = o.platform;
-  p.arch = strncmp(o.platform, "a5", 2) == 0 ? "a5" : "a2a3";
+  p.arch = sl_platform_by_name(o.platform)->arch; /* checked by parse_opts */
   p.task = &t;
   p.spmd_block_num = o.spmd_block_num;
   p.debug_line = o.debug_line;

@@ -11,6 +11,7 @@
 #include "overhead_model.h"
 #include "reader_util.h"
 #include "sl_base.h"
+#include "sl_phases.h"
 
 /* ---- per-task-id folding ------------------------------------------------------------ */
 
@@ -413,9 +414,9 @@ static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, 
   const sl_strtab *st = &c->strings;
   sl_str s_complete = SL_STR_NONE, s_async = SL_STR_NONE, s_dispatch = SL_STR_NONE;
   for (uint32_t i = 1; i < st->n; i++) {
-    if (!strcmp(st->strs[i], "complete")) s_complete = i;
-    if (!strcmp(st->strs[i], "async_poll")) s_async = i;
-    if (!strcmp(st->strs[i], "dispatch")) s_dispatch = i;
+    if (!strcmp(st->strs[i], sl_phase_by_id(SL_PHASE_COMPLETE)->name)) s_complete = i;
+    if (!strcmp(st->strs[i], sl_phase_by_id(SL_PHASE_ASYNC_POLL)->name)) s_async = i;
+    if (!strcmp(st->strs[i], sl_phase_by_id(SL_PHASE_DISPATCH)->name)) s_dispatch = i;
   }
   /* logical tasks: each id counted on the thread of its final (latest finish) row */
   size_t nthr = c->n_streams;

@@ -34,6 +34,7 @@ void sl_capture_free(sl_capture *c) {
   free(c->tasks);
   free(c->streams);
   free(c->phases);
+  free(c->extras);
   free(c->orch_threads);
   free(c->orch);
   free(c->lifecycle);

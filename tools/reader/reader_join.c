@@ -9,6 +9,7 @@
 #include "reader_raw.h"
 #include "reader_util.h"
 #include "sl_base.h"
+#include "sl_levels.h"
 
 const char *const sl_lifecycle_keys[SL_LC_FIELD_COUNT] = {
   "handshake_start_cycles", "handshake_complete_cycles",
@@ -201,8 +202,28 @@ static int count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
 
 /* ---- the whole finish step ------------------------------------------------------------ */
 
+/* Phase kinds this build's schema does not know (a newer writer, or a typo) are kept but
+** not drawn: say so once, naming the first such record. */
+static void warn_unknown_phases(const char *name, const sl_capture *c) {
+  size_t n = 0, first = 0;
+  for (size_t i = 0; i < c->n_phases; i++)
+    if ((c->phases[i].flags & SL_PH_UNKNOWN) && n++ == 0) first = i;
+  if (!n) return;
+  size_t stream = 0, rec = first;
+  for (size_t s = 0; s < c->n_streams; s++)
+    if (first >= c->streams[s].first && first < c->streams[s].first + c->streams[s].count) {
+      stream = s;
+      rec = first - c->streams[s].first;
+    }
+  sl_warn(name, "%zu scheduler phase record(s) of kinds this build's schema does not have, first "
+                "'%s' (stream %zu, record %zu): not drawn (schema/phases.lua)",
+          n, sl_str_get(c, c->phases[first].phase), stream, rec);
+}
+
 int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   const char *name = raw->name;
+  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
+    return -1;
   if (raw->host_mode) {
     sl_error(name, "$.metadata.orchestrator_source: host-orchestrated captures (host_build_graph host "
                    "orchestration) are not supported by this reader yet");
@@ -212,7 +233,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
     sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
     return -1;
   }
-  if (raw->level < 1 || raw->level > 4) {
+  if (raw->level < SL_LEVEL_AICORE_TIMING || raw->level > (int64_t)SL_LEVEL_MAX) {
     sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: %lld (expected 1, 2, 3, or 4)",
              (long long)raw->level);
     return -1;
@@ -274,7 +295,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   }
 
   /* join */
-  if (raw->n_stask == 0 && c->level == 1) {
+  if (raw->n_stask == 0 && c->level == SL_LEVEL_AICORE_TIMING) {
     c->tasks = malloc((raw->n_aicore ? raw->n_aicore : 1) * sizeof *c->tasks);
     if (!c->tasks) goto oom;
     for (size_t i = 0; i < raw->n_aicore; i++) fill_task(c, &c->tasks[i], &raw->aicore[i], aiv);
@@ -339,8 +360,10 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
     void *p = realloc(c->orch, c->n_orch * sizeof *c->orch);
     if (p) c->orch = p;
   }
-  if (!quiet)
+  if (!quiet) {
     for (size_t i = 0; i < c->n_warnings; i++) sl_warn(name, "%s", c->warnings[i]);
+    warn_unknown_phases(name, c);
+  }
   return 0;
 oom:
   sl_error(name, "out of memory");

@@ -15,6 +15,7 @@
 #include "reader_raw.h"
 #include "reader_util.h"
 #include "sl_base.h"
+#include "sl_phases.h"
 
 enum ctx {
   C_ROOT, C_META, C_CORE_TYPES, C_C2T, C_HOST_CAPTURE,
@@ -180,6 +181,20 @@ static int want_str(parser *p, const scalar *v, sl_str *out, int allow_null) {
   return 1;
 }
 
+/* A numeric field of a phase record the reader has no meaning for: kept for the trace args. */
+static int add_extra(parser *p, sl_phase_rec *r, const char *key, size_t klen, const scalar *v) {
+  sl_capture *c = p->c;
+  int64_t val = 0;
+  if (!want_i64(p, v, &val)) return 0;
+  sl_extra_field *e = SL_PUSH(c->extras, c->n_extras, c->cap_extras);
+  if (!e) return oom(p);
+  e->key = sl_strtab_intern(&c->strings, key, klen);
+  e->value = val;
+  if (e->key == SL_STR_NONE) return oom(p);
+  if (r->n_extra++ == 0) r->extra_first = (uint32_t)(c->n_extras - 1);
+  return 1;
+}
+
 static int key_is(const frame *f, const char *k) {
   return f->keylen == strlen(k) && strcmp(f->key, k) == 0;
 }
@@ -221,8 +236,12 @@ static int on_scalar(parser *p, const scalar *v) {
     if (key_is(f, "num_cores")) return v->t == T_NULL ? 1 : want_i64(p, v, &c->num_cores);
     /* identity only: a non-string value is ignored, not an error */
     if (key_is(f, "platform")) return v->t != T_STR || want_str(p, v, &c->platform, 0);
-    if (key_is(f, "schema_fingerprint"))
-      return v->t != T_STR || want_str(p, v, &c->schema_fingerprint, 0);
+    if (key_is(f, "schema_fingerprint")) {
+      if (!want_str(p, v, &raw->fingerprint, 1)) return 0;
+      c->schema_fingerprint = raw->fingerprint;
+      return 1;
+    }
+    if (key_is(f, "schema_layout")) return want_str(p, v, &raw->layout, 1);
     if (key_is(f, "orchestrator_source")) {
       if (v->t == T_STR && v->len == 4 && memcmp(v->s, "host", 4) == 0) raw->host_mode = 1;
       return 1;
@@ -293,7 +312,9 @@ static int on_scalar(parser *p, const scalar *v) {
       if (present) r->flags |= SL_PH_HAS_TASK_ID;
       return 1;
     }
-    return 1; /* extra fields are ignored; shared_at_* as a scalar is "not a list" */
+    if (v->t == T_NUM && r->n_extra < SL_PH_MAX_EXTRA) /* a field newer than this code */
+      return add_extra(p, r, f->key, strlen(f->key), v);
+    return 1; /* other extra fields are ignored; shared_at_* as a scalar is "not a list" */
   }
   case C_METRIC:
     if (key_is(f, "record_index")) {
@@ -702,7 +723,7 @@ static int end_container_body(parser *p) {
     sl_orch_rec *r = SL_PUSH(c->orch, c->n_orch, raw->cap_orch);
     if (!r) return oom(p);
     if (p->orch.phase == SL_STR_NONE) {
-      p->orch.phase = sl_strtab_intern(&c->strings, "orch_submit", 11);
+      p->orch.phase = sl_strtab_intern(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
       if (p->orch.phase == SL_STR_NONE) return oom(p);
     }
     if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;

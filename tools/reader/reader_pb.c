@@ -20,10 +20,48 @@ static sl_str intern_opt(sl_capture *c, const char *s) {
   return r;
 }
 
+/* The SchedPhaseRecord fields this reader interprets; any other integer field (one added to
+** schema/records.lua after this code was written) is carried into the trace args by name. */
+static int pb_field_known(const char *name) {
+  static const char *const known[] = {"start_time", "end_time", "loop_iter", "kind", "tasks_processed",
+                                      "pop_hit", "pop_miss", "local_id", "ring_id"};
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+    if (!strcmp(name, known[i])) return 1;
+  return !strncmp(name, "shared_depth_at_", 16);
+}
+
+static int pb_extras(sl_capture *c, sl_phase_rec *p, const ProtobufCMessage *msg) {
+  const ProtobufCMessageDescriptor *d = msg->descriptor;
+  for (unsigned i = 0; i < d->n_fields && p->n_extra < SL_PH_MAX_EXTRA; i++) {
+    const ProtobufCFieldDescriptor *f = &d->fields[i];
+    if (f->label == PROTOBUF_C_LABEL_REPEATED || pb_field_known(f->name)) continue;
+    const char *at = (const char *)msg + f->offset;
+    int64_t v;
+    switch (f->type) {
+    case PROTOBUF_C_TYPE_UINT32: case PROTOBUF_C_TYPE_FIXED32: v = *(const uint32_t *)(const void *)at; break;
+    case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_SINT32: case PROTOBUF_C_TYPE_SFIXED32:
+      v = *(const int32_t *)(const void *)at; break;
+    case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64: v = (int64_t)*(const uint64_t *)(const void *)at; break;
+    case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
+      v = *(const int64_t *)(const void *)at; break;
+    default: continue;
+    }
+    sl_extra_field *e = SL_PUSH(c->extras, c->n_extras, c->cap_extras);
+    if (!e) return -1;
+    e->key = sl_strtab_intern(&c->strings, f->name, strlen(f->name));
+    e->value = v;
+    if (e->key == SL_STR_NONE) return -1;
+    if (p->n_extra++ == 0) p->extra_first = (uint32_t)(c->n_extras - 1);
+  }
+  return 0;
+}
+
 static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   const char *name = raw->name;
   raw->has_level = 1;
   raw->level = m->chip_swimlane_level;
+  raw->fingerprint = intern_opt(c, m->schema_fingerprint);
+  raw->layout = intern_opt(c, m->schema_layout);
   if (m->metadata) {
     const Swimlane__Metadata *md = m->metadata;
     raw->has_clock = 1;
@@ -43,7 +81,7 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
     c->task_producer = intern_opt(c, md->task_producer);
     c->platform = intern_opt(c, md->platform);
   }
-  c->schema_fingerprint = intern_opt(c, m->schema_fingerprint);
+  c->schema_fingerprint = raw->fingerprint;
   /* AICore rows: stream by stream */
   for (size_t s = 0; s < m->n_aicore_tasks; s++) {
     const Swimlane__AicoreTaskStream *st = m->aicore_tasks[s];
@@ -129,6 +167,7 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
         }
         p->loop_iter = r->loop_iter;
         p->tasks_processed = r->tasks_processed;
+        if (pb_extras(c, p, &r->base) != 0) return -1;
         p->flags |= SL_PH_HAS_LOOP_ITER | SL_PH_HAS_TASKS_PROCESSED | SL_PH_HAS_SHARED;
 #ifdef SL_PRODUCER_AICORE
         /* an A5 HBG AICore Scheduler stream reads some unions as task ids */
@@ -176,7 +215,7 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
       return -1;
     }
     c->n_orch_threads = n_orch_threads;
-    sl_str submit = sl_strtab_intern(&c->strings, "orch_submit", 11);
+    sl_str submit = sl_strtab_intern(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
     if (submit == SL_STR_NONE) {
       free(order);
       return -1;

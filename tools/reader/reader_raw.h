@@ -43,6 +43,7 @@ typedef struct sl_raw {
   uint64_t (*lc_cycles)[SL_LC_FIELD_COUNT];
   size_t cap_lc_cycles;
   int host_mode;                 /* host-orchestrated capture (not supported) */
+  sl_str fingerprint, layout;    /* the writer's SL_SCHEMA_FINGERPRINT / SL_SCHEMA_LAYOUT */
 } sl_raw;
 
 /* Look a scheduler phase name up: sets rec->phase_id, ->phase (renamed) and flags. */
@@ -56,5 +57,9 @@ void sl_raw_free(sl_raw *raw);
 /* JSON: `fp` is streamed in chunks when non-NULL, else data[0..len) is parsed. */
 int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *data, size_t len);
 int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len);
+
+/* The capture's layout against this build's (reader_schema.c): 0 = read it (after at
+** most one note on stderr), -1 = refused (reported). */
+int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int quiet);
 
 #endif

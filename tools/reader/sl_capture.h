@@ -81,6 +81,14 @@ enum sl_phase_flags {
   SL_PH_RENAMED = 1u << 7,          /* legacy alias was renamed (fanout, prestage) */
 };
 
+/* A record field the reader does not interpret (a field newer than the reader's code, added
+** to schema/records.lua): its capture name and integer value, shown in the trace's args. */
+typedef struct sl_extra_field {
+  sl_str key;
+  int64_t value;
+} sl_extra_field;
+#define SL_PH_MAX_EXTRA 8u /* per record; more are dropped */
+
 typedef struct sl_phase_rec {
   double start_us;
   double end_us;
@@ -91,6 +99,8 @@ typedef struct sl_phase_rec {
   int64_t shared_at_start[3];  /* queue depths [AIC, AIV, MIX], flag SL_PH_HAS_SHARED */
   int64_t shared_at_end[3];
   int32_t phase_id;            /* enum sl_phase_kind or SL_PHASE_ID_UNKNOWN */
+  uint32_t extra_first;        /* capture->extras[extra_first .. +n_extra): fields the */
+  uint32_t n_extra;            /* reader has no meaning for, carried into the trace args */
   sl_str phase;                /* lowercase name after renames; "unknown" if kind missing */
   uint32_t flags;              /* enum sl_phase_flags */
 } sl_phase_rec;
@@ -199,6 +209,8 @@ typedef struct sl_capture {
   sl_sched_stream *streams;
   size_t n_phases;
   sl_phase_rec *phases;
+  size_t n_extras, cap_extras;
+  sl_extra_field *extras;      /* see sl_phase_rec.extra_first */
 
   /* orchestrator phases (level >= 4) */
   size_t n_orch_threads;

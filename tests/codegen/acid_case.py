@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""acid_case.py CASE WORK ROOT — one acid test on the tree WORK/src built by acid_build.sh:
+run -> (inject the new phase's records) -> convert -> check-trace, JSON and .pb captures,
+and the trace's content checked.
+
+  phase_existing_lane  acid_probe drawn on Sched_N (the lane the schema names)
+  phase_new_lane       acid_lane_probe drawn on the new lane Acid_N at tid 33000 + 10 N
+  orch_phase           orchestrator records of the new kind orch_acid drawn acid(...) in yellow
+  record_field         the new field acid_extra shown in every scheduler slice's args
+  rename_alias         reclaim drawn (never release) from fresh and old captures
+  old_captures_read    today's committed captures still read after the additive edit
+  type_change          today's captures refused naming loop_iter; fresh captures read
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+case, work, root = sys.argv[1], sys.argv[2], sys.argv[3]
+swl = f"{work}/build/tools/cli/swimlane"
+out = f"{work}/{case}"
+env = dict(os.environ, SWIMLANE_HOME=f"{work}/src")
+FIXTURES = f"{root}/tests/fixtures/evolution"
+
+
+def fail(msg):
+    sys.exit(f"FAIL {case}: {msg}")
+
+
+def sh(args, ok=True):
+    p = subprocess.run(args, env=env, capture_output=True, text=True)
+    if ok and p.returncode != 0:
+        fail(f"{' '.join(args)} exited {p.returncode}: {p.stderr.strip()[-600:]}")
+    return p
+
+
+def capture():
+    sh([swl, "run", "mixed_example", "--enable-chip-swimlane", "4", "-q", "-o", f"{out}/cap"])
+    recs = glob.glob(f"{out}/cap/*/chip_swimlane_records.json")
+    if not recs:
+        fail("the run wrote no capture")
+    return recs[0], recs[0][:-4] + "pb"
+
+
+IDS = {"acid_probe": 4000, "acid_lane_probe": 4001}  # the ids acid_edit.py gives them
+
+
+def inject(js, pb, names):
+    """The first dispatch records (in file order) get the kinds in `names`."""
+    r = json.load(open(js))
+    todo = list(names)
+    for st in r["scheduler_records"]["streams"]:
+        for rec in st["records"]:
+            if todo and rec["kind"] == "dispatch":
+                rec["kind"] = todo.pop(0)
+    if todo:
+        fail("not enough dispatch records to inject into")
+    json.dump(r, open(f"{out}/injected.json", "w"))
+    proto = glob.glob(f"{work}/src/generated/swimlane_capture.proto")[0]
+    text = subprocess.run(["protoc", "--decode=swimlane.Capture", "-I", os.path.dirname(proto), proto],
+                          stdin=open(pb, "rb"), capture_output=True, check=True).stdout.decode()
+    for n in names:
+        text = text.replace("kind: 1\n", "kind: %d\n" % IDS[n], 1)
+    data = subprocess.run(["protoc", "--encode=swimlane.Capture", "-I", os.path.dirname(proto), proto],
+                          input=text.encode(), capture_output=True, check=True).stdout
+    open(f"{out}/injected.pb", "wb").write(data)
+    return f"{out}/injected.json", f"{out}/injected.pb"
+
+
+def convert(src, tag):
+    dst = f"{out}/{tag}.trace.json"
+    p = sh([swl, "convert", src, "-o", dst])
+    sh([swl, "check-trace", dst])
+    t = json.load(open(dst))
+    return (t["traceEvents"] if isinstance(t, dict) else t), p.stderr
+
+
+def lanes(ev):
+    return {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e.get("ph") == "M" and e.get("name") == "thread_name"}
+
+
+def slices(ev, stem):
+    return [e for e in ev if e.get("ph") == "X" and e.get("name", "").split("(")[0] == stem]
+
+
+os.makedirs(out, exist_ok=True)
+if case in ("phase_existing_lane", "phase_new_lane"):
+    js, pb = inject(*capture(), ["acid_probe", "acid_lane_probe"])
+    for fmt, src in (("json", js), ("pb", pb)):
+        ev, _ = convert(src, fmt)
+        names = lanes(ev)
+        if case == "phase_existing_lane":
+            got = slices(ev, "acid_probe")
+            if not got:
+                fail(f"{fmt}: no acid_probe slice")
+            for e in got:
+                if not names.get((e["pid"], e["tid"]), "").startswith("Sched_") or e["args"].get("phase") != "acid_probe":
+                    fail(f"{fmt}: acid_probe on lane {names.get((e['pid'], e['tid']))} / args {e['args']}")
+        else:
+            got = slices(ev, "acid_lane_probe")
+            if not got:
+                fail(f"{fmt}: no acid_lane_probe slice")
+            for e in got:
+                lane = names.get((e["pid"], e["tid"]))
+                if e["pid"] != 2 or (e["tid"] - 33000) % 10 or lane != "Acid_%d" % ((e["tid"] - 33000) // 10):
+                    fail(f"{fmt}: acid_lane_probe on pid {e['pid']} tid {e['tid']} lane {lane}")
+elif case == "orch_phase":
+    # orchestrator records name their kind in JSON only ("phase"); the .pb has no such field
+    js, _ = capture()
+    r = json.load(open(js))
+    thread = r["aicpu_orchestrator_phases"][0]
+    for rec in thread[:2]:
+        rec["phase"] = "orch_acid"
+    json.dump(r, open(f"{out}/orch.json", "w"))
+    ev, _ = convert(f"{out}/orch.json", "json")
+    names = lanes(ev)
+    got = slices(ev, "acid")
+    if len(got) != 2:
+        fail(f"want 2 acid(...) orchestrator slices, got {len(got)}")
+    for e in got:
+        if e["pid"] != 1 or e.get("cname") != "yellow" or e["args"].get("phase") != "orch_acid" \
+                or not names.get((e["pid"], e["tid"]), "").startswith("Orch_"):
+            fail(f"orch_acid drawn as {e}")
+elif case == "record_field":
+    js, pb = capture()
+    for fmt, src in (("json", js), ("pb", pb)):
+        ev, _ = convert(src, fmt)
+        bars = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "scheduler"]
+        if not bars or any(e["args"].get("acid_extra") != 7 for e in bars):
+            fail(f"{fmt}: scheduler slices without args.acid_extra = 7: "
+                 f"{[e['args'] for e in bars if e['args'].get('acid_extra') != 7][:2]}")
+elif case == "rename_alias":
+    js, pb = capture()
+    for fmt, src in (("json", js), ("pb", pb), ("old_json", f"{FIXTURES}/chip_swimlane_records.json"),
+                     ("old_pb", f"{FIXTURES}/chip_swimlane_records.pb")):
+        ev, err = convert(src, fmt)
+        if not slices(ev, "reclaim") or slices(ev, "release"):
+            fail(f"{fmt}: want reclaim(n) slices and no release(n): "
+                 f"{len(slices(ev, 'reclaim'))} / {len(slices(ev, 'release'))}")
+        if fmt.startswith("old") and "fingerprint" not in err:
+            fail(f"{fmt}: an old capture read without a note: {err!r}")
+elif case == "old_captures_read":
+    for fmt in ("json", "pb"):
+        ev, err = convert(f"{FIXTURES}/chip_swimlane_records.{fmt}", fmt)
+        if err.count("fingerprint") != 1:
+            fail(f"{fmt}: want exactly one fingerprint note, got {err!r}")
+        if len(slices(ev, "dispatch")) < 1 or not [e for e in ev if e.get("pid") == 4 and e.get("ph") == "X"]:
+            fail(f"{fmt}: the old capture lost its scheduler or worker slices")
+elif case == "type_change":
+    proto = open(f"{work}/src/generated/swimlane_capture.proto").read()
+    if "reserved 17;" not in proto:
+        fail("the removed field's number is not reserved in the .proto")
+    for fmt in ("json", "pb"):
+        dst = f"{out}/old_{fmt}.trace.json"
+        p = sh([swl, "convert", f"{FIXTURES}/chip_swimlane_records.{fmt}", "-o", dst], ok=False)
+        if p.returncode == 0 or "SchedPhaseRecord.loop_iter" not in p.stderr or os.path.exists(dst):
+            fail(f"{fmt}: an old capture with loop_iter u32 was not refused by name "
+                 f"(exit {p.returncode}, {p.stderr.strip()!r}, output left: {os.path.exists(dst)})")
+    js, pb = capture()
+    for fmt, src in (("json", js), ("pb", pb)):
+        ev, err = convert(src, fmt)
+        if "fingerprint" in err or not slices(ev, "dispatch"):
+            fail(f"{fmt}: a fresh capture of the edited schema does not read cleanly: {err!r}")
+else:
+    fail("unknown case")
+print(f"acid {case}: ok")

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""acid_edit.py KIND SRC — the schema edits of the acid tests, applied to a copy of the
+tree at SRC (schema/ only, plus the one runtime call site a rename needs).
+
+  additive    phase acid_probe on the existing lane sched; a new per-thread lane
+              acid_lane (scheduler view, tid base 33000) with phase acid_lane_probe;
+              release renamed to reclaim with the alias release -> reclaim; a new
+              sched_phase_record field acid_extra (exported, written as 7); a new
+              orchestrator phase orch_acid (label "acid", colour yellow)
+  typechange  sched_phase_record.loop_iter u32 -> i32 (uint32 -> sint32 on the wire), and
+              proto number 17 of SchedPhaseRecord reserved (a removed field)
+"""
+import re
+import sys
+
+kind, src = sys.argv[1], sys.argv[2]
+
+
+def edit(rel, old, new, count=1):
+    path = f"{src}/{rel}"
+    text = open(path).read()
+    if old not in text:
+        sys.exit(f"acid_edit: {rel}: '{old}' not found")
+    open(path, "w").write(text.replace(old, new, count))
+
+
+PHASE = ('    {{ id = {id}, name = "{name}", display = "{name}", role = "outer",\n'
+         '      producers = {{ "aicpu" }}, runtimes = {{ "tmr" }}, lane = "{lane}", cname = "olive",\n'
+         '      tasks_processed = "acid test" }},\n')
+
+if kind == "additive":
+    edit("schema/phases.lua", "  phases = {\n",
+         "  phases = {\n" + PHASE.format(id=4000, name="acid_probe", lane="sched")
+         + PHASE.format(id=4001, name="acid_lane_probe", lane="acid_lane"))
+    edit("schema/lanes.lua", "  lanes = {\n",
+         '  lanes = {\n    { key = "acid_lane", view = "scheduler", tid_base = 33000, tid_stride = 10,\n'
+         '      name = "Acid_{index}", indexed_by = "scheduler thread" },\n')
+    edit("schema/phases.lua", '{ id = 2, name = "release", display = "release"',
+         '{ id = 2, name = "reclaim", display = "reclaim"')
+    edit("schema/phases.lua", "  aliases = {\n", '  aliases = {\n    release = "reclaim",\n')
+    # a new orchestrator phase
+    edit("schema/phases.lua", "  orch_phases = {\n",
+         '  orch_phases = {\n    { name = "orch_acid", display = "acid", lane = "orch", cname = "yellow" },\n')
+    # the runtime call site of the renamed phase
+    edit("runtime/core/sl_rt_internal.h", "SL_PHASE_RELEASE", "SL_PHASE_RECLAIM")
+    # a new record field in the spare bytes, exported, written by the runtime as 7
+    edit("schema/records.lua", '{ name = "_pad", type = "u32", count = 4, offset = 48 },',
+         '{ name = "acid_extra", type = "u32", offset = 48, pb = 16 },\n'
+         '        { name = "_pad", type = "u32", count = 3, offset = 52 },')
+    edit("schema/records.lua", '{ key = "task_id", compose = "task_id", when = "task" } } },',
+         '{ key = "task_id", compose = "task_id", when = "task" },\n'
+         '                             { key = "acid_extra", field = "acid_extra" } } },')
+    edit("runtime/profiler/sl_devprof.c", "depth_end ? depth_end : zeros);", "depth_end ? depth_end : zeros, 7u);")
+elif kind == "typechange":
+    edit("schema/records.lua", '{ name = "loop_iter", type = "u32", pb = 3',
+         '{ name = "loop_iter", type = "i32", pb = 3')
+    # and a removed field's number stays reserved
+    edit("schema/records.lua", 'min_level = "sched_phases", writer = "sched_phase", proto = "SchedPhaseRecord",',
+         'min_level = "sched_phases", writer = "sched_phase", proto = "SchedPhaseRecord", reserved = { 17 },')
+else:
+    sys.exit("acid_edit: unknown kind " + kind)

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""evolution_read.py SWIMLANE ROOT — this build reading captures of other schemas (JSON and .pb
+of tests/fixtures/evolution, edited): same layout -> silent; a foreign fingerprint -> one note;
+a field whose type changed -> refused naming it, no output; an unknown phase kind -> one
+warning naming it and the record."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+swl, root = sys.argv[1], sys.argv[2]
+fix = f"{root}/tests/fixtures/evolution/chip_swimlane_records.json"
+tmp = tempfile.mkdtemp(prefix="sl_evolution_")
+
+
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+
+def convert(rec, name):
+    path = f"{tmp}/{name}.json"
+    json.dump(rec, open(path, "w"))
+    out = f"{tmp}/{name}.trace.json"
+    p = subprocess.run([swl, "convert", path, "-o", out], capture_output=True, text=True)
+    return p.returncode, p.stderr, os.path.exists(out)
+
+
+def fresh():
+    return json.load(open(fix))
+
+
+for fmt in ("json", "pb"):  # today's fixtures: silent about the schema
+    p = subprocess.run([swl, "convert", fix[:-4] + fmt, "-o", f"{tmp}/same_{fmt}.trace.json"],
+                       capture_output=True, text=True)
+    if p.returncode != 0 or "fingerprint" in p.stderr:
+        fail(f"today's {fmt} fixture: exit {p.returncode}, {p.stderr!r}")
+
+r = fresh()
+r["metadata"]["schema_fingerprint"] = "0" * 16
+rc, err, out = convert(r, "foreign")
+if rc != 0 or err.count("fingerprint") != 1 or not out:
+    fail(f"foreign fingerprint, same layout: exit {rc}, {err!r}")
+
+r = fresh()
+r["metadata"]["schema_fingerprint"] = "1" * 16
+lay = r["metadata"]["schema_layout"]
+r["metadata"]["schema_layout"] = lay.replace("SchedPhaseRecord.loop_iter=u32@3", "SchedPhaseRecord.loop_iter=i32@3")
+if r["metadata"]["schema_layout"] == lay:
+    fail("the fixture's layout has no SchedPhaseRecord.loop_iter=u32@3")
+rc, err, out = convert(r, "typechange")
+if rc == 0 or "SchedPhaseRecord.loop_iter" not in err or out:
+    fail(f"a changed field type was not refused by name: exit {rc}, {err!r}, output left {out}")
+
+r = fresh()
+r["scheduler_records"]["streams"][0]["records"][2]["kind"] = "acid_nope"
+rc, err, out = convert(r, "unknown")
+if rc != 0 or "'acid_nope' (stream 0, record 2)" not in err:
+    fail(f"an unknown phase kind was not named: exit {rc}, {err!r}")
+print("evolution read: ok")

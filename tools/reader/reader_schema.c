@@ -1,0 +1,94 @@
+/*
+** reader_schema.c — is a capture's layout the one this build reads?
+**
+** Captures carry the writer's SL_SCHEMA_FINGERPRINT and SL_SCHEMA_LAYOUT (every capture
+** field as "<message>.<path>=<type>@<pb>", and every phase id's name). On read:
+**   same fingerprint                        silent
+**   fields added / removed, phases renamed  read by field name (JSON) / number (.pb), one note
+**   a field whose type or number changed    refused, naming the field (it would be misread)
+**   no fingerprint (a reference capture)    silent; a fingerprint without a layout: one note
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader_raw.h"
+#include "sl_base.h"
+#include "sl_generated_gate.h"
+
+/* The value of `key=` in a ";"-separated layout, as pointer + length; NULL if absent. */
+static const char *layout_value(const char *layout, const char *key, size_t klen, size_t *vlen) {
+  for (const char *p = layout; p && *p;) {
+    const char *end = strchr(p, ';');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n > klen && p[klen] == '=' && memcmp(p, key, klen) == 0) {
+      *vlen = n - klen - 1;
+      return p + klen + 1;
+    }
+    p = end ? end + 1 : NULL;
+  }
+  return NULL;
+}
+
+/* Compares every entry of `theirs` with ours; counts differences that read fine and
+** reports (once) the first that would be misread. Returns -1 when the capture is refused. */
+static int compare_layouts(const char *name, const char *theirs, int *changes) {
+  const char *ours = SL_SCHEMA_LAYOUT;
+  for (const char *p = theirs; *p;) {
+    const char *end = strchr(p, ';');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    const char *eq = memchr(p, '=', n);
+    if (eq) {
+      size_t klen = (size_t)(eq - p), vlen_t = n - klen - 1, vlen_o = 0;
+      const char *vo = layout_value(ours, p, klen, &vlen_o);
+      int is_phase = klen > 6 && memcmp(p, "phase.", 6) == 0;
+      if (!vo) {
+        (*changes)++; /* a field this build no longer has: skipped */
+      } else if (vlen_o != vlen_t || memcmp(vo, eq + 1, vlen_t) != 0) {
+        if (is_phase) {
+          (*changes)++;
+        } else {
+          sl_error(name, "field %.*s was %.*s when captured, this build reads %.*s: refusing to misread "
+                         "it (convert with a swimlane built from the capture's schema, or give the "
+                         "changed field a new name and pb number)",
+                   (int)klen, p, (int)vlen_t, eq + 1, (int)vlen_o, vo);
+          return -1;
+        }
+      }
+    }
+    if (!end) break;
+    p = end + 1;
+  }
+  /* fields this build has and the capture lacks: read as absent */
+  for (const char *p = ours; *p;) {
+    const char *end = strchr(p, ';');
+    size_t n = end ? (size_t)(end - p) : strlen(p), vlen = 0;
+    const char *eq = memchr(p, '=', n);
+    if (eq && !layout_value(theirs, p, (size_t)(eq - p), &vlen)) (*changes)++;
+    if (!end) break;
+    p = end + 1;
+  }
+  return 0;
+}
+
+int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int quiet) {
+  if (!fingerprint || !*fingerprint) return 0; /* the reference's captures carry none */
+  if (!strcmp(fingerprint, SL_SCHEMA_FINGERPRINT)) return 0;
+  if (!layout || !*layout) {
+    if (!quiet)
+      sl_warn(name, "captured under schema fingerprint %s, this build reads %s and the capture "
+                    "carries no layout: reading it by field name",
+              fingerprint, SL_SCHEMA_FINGERPRINT);
+    return 0;
+  }
+  int changes = 0;
+  if (compare_layouts(name, layout, &changes) != 0) return -1;
+  if (quiet) return 0;
+  if (changes == 0)
+    sl_warn(name, "schema fingerprint %s differs from this build's %s but the capture's layout is "
+                  "the same; reading it", fingerprint, SL_SCHEMA_FINGERPRINT);
+  else
+    sl_warn(name, "captured under another schema (fingerprint %s, this build %s): %d field(s) or "
+                  "phase(s) differ, none that would be misread; reading by field name and number",
+            fingerprint, SL_SCHEMA_FINGERPRINT, changes);
+  return 0;
+}
