@@ -11,7 +11,8 @@ ROOT=$(pwd)
 
 PACKAGES=(cmake ninja-build pkg-config gcc libc6-dev
           liblua5.4-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
-          libcjson-dev libcmocka-dev libyajl-dev)
+          libcjson-dev libcmocka-dev libyajl-dev
+          python3-protobuf)
 
 install_missing() {
   local missing=() p
