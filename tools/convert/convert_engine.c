@@ -160,7 +160,8 @@ static void prepare(sl_ctx *x) {
   x->core_thread = xcalloc(x, maxcore, sizeof *x->core_thread);
   if (x->failed) return;
 
-  /* SPMD set: block_num > 1, or several rows of one core type outside the block map */
+  /* SPMD set: block_num > 1, or several rows of one core type (and one member, when
+  ** the capture records it) outside the block map */
   for (size_t g = 0; g < x->ngroups; g++) {
     sl_group *gr = &x->groups[g];
     int64_t bn = x->d ? sl_deps_block_num(x->d, gr->task_id) : 0;
@@ -168,8 +169,13 @@ static void prepare(sl_ctx *x) {
       gr->spmd = 1;
     } else if (bn == 0 && gr->count > 1) {
       int same = 1;
-      for (uint32_t k = 1; k < gr->count; k++)
-        if (c->tasks[gr->first + k].core_type != c->tasks[gr->first].core_type) same = 0;
+      const sl_task *t0 = &c->tasks[gr->first];
+      for (uint32_t k = 1; k < gr->count; k++) {
+        const sl_task *tk = &c->tasks[gr->first + k];
+        if (tk->core_type != t0->core_type) same = 0;
+        /* two AIVs running different members: a MIX task, not SPMD blocks */
+        if (tk->member && t0->member && tk->member != t0->member) same = 0;
+      }
       gr->spmd = (uint8_t)same;
     }
     if (gr->spmd) x->res->spmd_tasks++;
