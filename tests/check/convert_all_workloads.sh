@@ -2,7 +2,9 @@
 # convert_all_workloads.sh — every shipped workload, on both simulated platforms,
 # captured at level 4 with deps, converted to JSON and to .pftrace: the two files
 # hold the same slices, args, counters, flow arcs (with direction) and process /
-# thread order, decoded independently by pftrace_vs_json.py. Skipped (77) without
+# thread order, decoded independently by pftrace_vs_json.py; and the default flow
+# placement binds every arrow where --reference-flows does; check-trace has no
+# warning on either file. Skipped (77) without
 # Python's protobuf runtime.
 #   convert_all_workloads.sh SWIMLANE PYTHON PROTO_DIR WORKDIR
 set -u
@@ -28,6 +30,15 @@ for wl in "${SWIMLANE_HOME:?}"/lua/workloads/*.lua; do
     out=$("$PY" "$HERE/pftrace_vs_json.py" "$PROTO_DIR" "$d.json" "$d.pftrace") \
       || fail "$name $plat: $out"
     echo "$name $plat: $out"
+    for f in "$d.json" "$d.pftrace"; do
+      "$SW" check-trace "$f" >"$d.ct" 2>&1 || fail "check-trace $f: $(head -n 3 "$d.ct")"
+      grep -q "warning" "$d.ct" && fail "check-trace warns on $f: $(grep -m 3 warning "$d.ct")"
+    done
+    # flow_place moves flow events for DevTools; Perfetto must bind them as before
+    "$SW" convert "$rec" --reference-flows -o "$d.ref.json" >/dev/null 2>&1 \
+      || fail "convert --reference-flows $name $plat"
+    out=$("$PY" "$HERE/pftrace_vs_json.py" --json-pair "$d.json" "$d.ref.json") \
+      || fail "$name $plat: flow placement changed Perfetto's picture: $out"
     case $out in *" 0 flow arcs"*) fail "$name $plat: no flow arcs to compare" ;; esac
     n=$((n + 1))
   done

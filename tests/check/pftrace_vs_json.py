@@ -2,6 +2,10 @@
 """pftrace_vs_json.py — a .pftrace and the JSON of the same capture show the same thing.
 
     pftrace_vs_json.py PROTO_DIR TRACE.json TRACE.pftrace
+    pftrace_vs_json.py --json-pair A.json B.json
+
+The second form checks that two JSON traces (a default convert and one with
+--reference-flows) give Perfetto the same slices and the same arrows.
 
 The .pftrace is decoded with Python's protobuf runtime against PROTO_DIR's
 sl_perfetto_trace.proto (compiled here with protoc), independently of the C writer,
@@ -9,7 +13,12 @@ and replayed the way trace_processor reads it: packets sorted by timestamp, ties
 file order, a flow arc from the first slice carrying a flow id to the next one.
 The JSON is read the way Perfetto's JSON importer reads it: X slices per (pid, tid),
 ns = round-half-away(us * 1000), flow ends bound by position ('s' and 'f' "bp":"e" to
-the innermost slice open at ts, a bare 'f' to the next slice beginning after ts).
+the innermost slice open at ts, a bare 'f' to the next slice beginning after ts),
+flow events read in ts order (an 'f' read before its 's' is dropped).
+
+An arc whose sink slice begins before its source cannot keep its direction in a
+.pftrace (TrackEvent flows link slices in time order); those are compared without
+direction and counted in the summary as "backward in time".
 
 Compared: slices (track, start, end, name), their args (exact values), counter
 samples, flow arcs WITH direction, process and thread order (sort_index versus
@@ -102,7 +111,7 @@ def read_json(path):
             for k, v in e.get("args", {}).items():
                 counters[(e["pid"], "%s %s" % (e["name"], k), ns(e["ts"]), float(v))] += 1
         elif ph in "sf":
-            flows.append(e)
+            flows.append((ns(e["ts"]), n, e))
         elif ph == "M" and e["name"] == "process_sort_index":
             proc_rank[e["pid"]] = e["args"]["sort_index"]
         elif ph == "M" and e["name"] == "thread_sort_index":
@@ -111,7 +120,8 @@ def read_json(path):
         lst.sort(key=lambda s: (s["start"], -(s["end"] - s["start"]), s["seq"]))
     arcs = collections.Counter()
     open_flows = {}
-    for e in flows:
+    flows.sort(key=lambda x: (x[0], x[1]))  # the importer reads them in ts order
+    for _, _, e in flows:
         key = (e["id"], e.get("cat"), e.get("name"))
         lane = (e["pid"], e["tid"])
         t = ns(e["ts"])
@@ -229,6 +239,19 @@ def read_pftrace(pb2, path):
     return slices, counters, arcs, tracks, time_order_breaks
 
 
+def undirect_backward(arcs):
+    """Arcs whose sink slice begins before their source: a TrackEvent flow links
+    slices in time order, so a .pftrace draws these the other way round. Compared
+    without direction; returns (arcs, how many)."""
+    out, n = collections.Counter(), 0
+    for (src, dst), k in arcs.items():
+        if dst[1] < src[1]:
+            n += k
+            src, dst = dst, src
+        out[(src, dst)] += k
+    return out, n
+
+
 def diff(label, want, got, problems):
     a, b = want - got, got - want
     if a or b:
@@ -236,7 +259,23 @@ def diff(label, want, got, problems):
             label, sum(a.values()), sum(b.values()), list(a)[:2], list(b)[:2]))
 
 
+def json_pair(a, b):
+    sa, ca, aa = read_json(a)[:3]
+    sb, cb, ab = read_json(b)[:3]
+    problems = []
+    diff("slices", sa, sb, problems)
+    diff("counter samples", ca, cb, problems)
+    diff("flow arcs", aa, ab, problems)
+    if problems:
+        print("DIFFERENT: " + "; ".join(problems))
+        sys.exit(1)
+    print("SAME in Perfetto: %d slices, %d flow arcs" % (sum(sa.values()), sum(aa.values())))
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--json-pair":
+        json_pair(sys.argv[2], sys.argv[3])
+        return
     if len(sys.argv) != 4:
         print(__doc__)
         sys.exit(2)
@@ -246,6 +285,8 @@ def main():
     problems = []
     diff("slices", js, ps, problems)
     diff("counter samples", jc, pc, problems)
+    ja, backward = undirect_backward(ja)
+    pa, _ = undirect_backward(pa)
     diff("flow arcs (direction kept)", ja, pa, problems)
     if breaks:
         problems.append("%d packets go back in time (one global order expected)" % breaks)
@@ -260,8 +301,8 @@ def main():
             if t["rank"] != want:
                 problems.append("process %s rank %s, JSON sort_index %s" % (
                     t["pid"], t["rank"], want))
-    summary = "%d slices, %d counter samples, %d flow arcs, %d tracks" % (
-        sum(js.values()), sum(jc.values()), sum(ja.values()), len(tracks))
+    summary = "%d slices, %d counter samples, %d flow arcs (%d backward in time), %d tracks" % (
+        sum(js.values()), sum(jc.values()), sum(ja.values()), backward, len(tracks))
     if problems:
         print("DIFFERENT (%s)" % summary)
         for p in problems[:10]:

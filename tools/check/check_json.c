@@ -188,6 +188,7 @@ static void add_slice(jstate *st, uint32_t ln, int64_t start, int64_t end) {
   sl_vec_grow((void **)&st->slices, &st->slices_cap, st->nslices + 1, sizeof *st->slices);
   st->slices[st->nslices++] = (jslice){.lane = ln,
                                        .name = st->ev.name,
+                                       .cat = st->ev.has_cat ? st->ev.cat : UINT32_MAX,
                                        .start = start,
                                        .end = end,
                                        .ev = st->ev.index,
@@ -717,6 +718,17 @@ int sl_check_json(sl_check_ctx *c, FILE *fp) {
   sl_cj_pass_bind_ids(&st);
   sl_cj_pass_flow_ids(&st);
   sl_cj_pass_flows_v2(&st);
+  if (st.cross_cat)
+    fprintf(c->out,
+            "swimlane: %s: note: %" PRIu64 " arrows join slices of different categories: Chrome "
+            "DevTools pairs flow ends by category, so it cannot draw them (Perfetto does)\n",
+            c->file, st.cross_cat);
+  if (st.backward)
+    fprintf(c->out,
+            "swimlane: %s: note: %" PRIu64 " arrows point back in time (the sink slice begins "
+            "before the source): Perfetto draws them from this JSON, Chrome DevTools and a "
+            ".pftrace cannot\n",
+            c->file, st.backward);
   for (size_t i = 0; i < st.nlanes; i++) c->tracks += st.lanes[i].used;
   c->tracks += st.tracks.n;
 done:

@@ -78,6 +78,7 @@ typedef struct lane {
 
 typedef struct jslice {
   uint32_t lane, name;
+  uint32_t cat; /* UINT32_MAX = none / unknown (B/E slices) */
   int has_xid; /* an X event's own "id" (what bind_id may name) */
   uint64_t xid;
   int64_t start, end;
@@ -101,6 +102,7 @@ typedef struct jflow {
   uint64_t id;
   int64_t ts;
   uint64_t ev;
+  uint32_t bound; /* index + 1 of the slice Perfetto binds it to (pass_lanes) */
 } jflow;
 
 typedef struct jflow2 {
@@ -136,6 +138,8 @@ typedef struct jstate {
   size_t nflows, flows_cap;
   jflow2 *flows2;
   size_t nflows2, flows2_cap;
+  uint64_t cross_cat; /* arrows between slices of different categories */
+  uint64_t backward;  /* arrows whose sink slice begins before their source */
 } jstate;
 
 /* ---- locations and problems ----------------------------------------------------------- */

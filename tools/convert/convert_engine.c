@@ -11,6 +11,7 @@
 
 #include "convert_ctx.h"
 #include "convert_labels.h"
+#include "flow_place.h"
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
@@ -106,8 +107,10 @@ static int tid_hidden(const sl_ctx *x, int64_t pid, int64_t tid) {
 
 void sl_ctx_flow_pair(sl_ctx *x, const sl_flow *s, const sl_flow *f) {
   if (tid_hidden(x, s->pid, s->tid) || tid_hidden(x, f->pid, f->tid)) return;
-  sl_sink_flow(x->s, s);
-  sl_sink_flow(x->s, f);
+  sl_flow s2 = *s, f2 = *f;
+  if (x->place) sl_flow_place_pair(x->place, &s2, &f2);
+  sl_sink_flow(x->s, &s2);
+  sl_sink_flow(x->s, &f2);
 }
 
 static const char *str_or(const sl_capture *c, sl_str s, const char *def) {
@@ -1116,6 +1119,12 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
                     sl_trace_sink *sink, const sl_convert_opts *o, sl_convert_result *res) {
   sl_ctx x = {.c = c, .d = d, .m = m, .r = r, .s = sink, .o = o, .res = res};
   memset(res, 0, sizeof *res);
+  /* flow ends placed for Chrome DevTools too (flow_place.h), unless asked not to */
+  if (!o->reference_flows) {
+    x.place = sl_flow_place_new(sink);
+    if (!x.place) return -1;
+    x.s = sl_flow_place_sink(x.place);
+  }
   x.core_base = 10000;
   x.core_stride = 10;
   x.aicpu_base = 19000;
@@ -1143,6 +1152,7 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   res->flow_pairs = x.flow_id;
   if (!x.failed && o->overhead) sl_emit_overhead(&x);
   if (sl_rules_failed(r)) x.failed = 1;
+  sl_flow_place_free(x.place);
   free(x.row_eid);
   free(x.row_bind);
   free(x.row_sv_tid);
