@@ -8,8 +8,8 @@ FIX=${SL_FIXTURES:?}/anchor-l4/expected_l4.trace.json
 fail() { echo "FAIL: $*"; [ -f "$W/err" ] && sed 's/^/  stderr: /' "$W/err"; exit 1; }
 rm -rf "$W" && mkdir -p "$W" || exit 1
 
-# The reference output passes; 80 flow ends are not at their slice's start, where
-# Chrome DevTools would bind them (7 are submit->dispatch arrows on slice ends).
+# The reference output passes with 80 warnings: flow ends not at their slice's
+# start and flows with cat "flow", which Chrome DevTools does not bind.
 out=$("$SW" check-trace "$FIX" 2>"$W/err") || fail "fixture: exit $?"
 [ "$out" = "OK: 192 events, 45 slices, 58 flows, 20 tracks" ] || fail "fixture OK line: $out"
 grep -q "^swimlane: $FIX: 80 warnings" "$W/err" || fail "fixture: 80 warnings expected"

@@ -354,8 +354,8 @@ static void test_problem_cap(void **state) {
 static void test_reference_fixture(void **state) {
   (void)state;
   /* The reference converter's own output: no problems; its only findings are
-  ** flow ends not at their slice's start, which Chrome DevTools does not bind
-  ** (80 warnings; 7 of them the submit->dispatch arrows at the submit bar's end). */
+  ** flow ends not at their slice's start and flows with cat "flow", which Chrome
+  ** DevTools does not bind, and one submit->dispatch at a slice's end (80). */
   const char *dir = getenv("SL_FIXTURES");
   char path[1024];
   snprintf(path, sizeof path, "%s/anchor-l4/expected_l4.trace.json", dir ? dir : "tests/fixtures");
