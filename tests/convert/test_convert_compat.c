@@ -121,6 +121,15 @@ static char **canonical_as(cJSON *trace, size_t *count, int no_flow_place) {
 
 static char **canonical(cJSON *trace, size_t *count) { return canonical_as(trace, count, 0); }
 
+static void free_pair(cJSON *a, char **la, size_t na, cJSON *b, char **lb, size_t nb) {
+  for (size_t i = 0; i < na; i++) free(la[i]);
+  for (size_t i = 0; i < nb; i++) free(lb[i]);
+  free(la);
+  free(lb);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+}
+
 static void compare_traces(const char *ours, const char *ref) {
   cJSON *a = h_trace(ours), *b = h_trace(ref);
   assert_non_null(a);
@@ -138,12 +147,7 @@ static void compare_traces(const char *ours, const char *ref) {
   assert_int_equal(na, 192);
   assert_int_equal(h_count_slices(a, "SF_spmd(t2)", 4, -1), 2);
   assert_int_equal(h_count_slices(a, "alloc(t4)", 4, 19002), 1);
-  for (size_t i = 0; i < na; i++) free(la[i]);
-  for (size_t i = 0; i < nb; i++) free(lb[i]);
-  free(la);
-  free(lb);
-  cJSON_Delete(a);
-  cJSON_Delete(b);
+  free_pair(a, la, na, b, lb, nb);
 }
 
 static void check_with(const char *tag, int verbose) {
@@ -236,12 +240,7 @@ static void test_fixture_default_flow_placement(void **state) {
   assert_int_equal(flows, 2 * 58);
   assert_int_equal(at_start, flows);
   assert_true(same_cat > 0);
-  for (size_t i = 0; i < na; i++) free(la[i]);
-  for (size_t i = 0; i < nb; i++) free(lb[i]);
-  free(la);
-  free(lb);
-  cJSON_Delete(a);
-  cJSON_Delete(b);
+  free_pair(a, la, na, b, lb, nb);
   free(out);
   free(err);
   h_cleanup(dir);
@@ -266,12 +265,7 @@ static void test_comparison_detects_change(void **state) {
   int differs = 0;
   for (size_t i = 0; i < na; i++) differs |= strcmp(la[i], lb[i]) != 0;
   assert_true(differs);
-  for (size_t i = 0; i < na; i++) free(la[i]);
-  for (size_t i = 0; i < nb; i++) free(lb[i]);
-  free(la);
-  free(lb);
-  cJSON_Delete(a);
-  cJSON_Delete(b);
+  free_pair(a, la, na, b, lb, nb);
   free(txt);
   cJSON_Delete(t);
   h_cleanup(dir);
