@@ -270,6 +270,24 @@ static void test_flow_on_slice_boundary_warns(void **state) {
   free_result(&r);
 }
 
+/* Two lanes of one process named alike: a note, not a warning; the same name in
+** another process, or the same lane named twice, is fine. */
+static void test_duplicate_lane_names_noted(void **state) {
+  (void)state;
+  check_result r = check_text(WRAP(
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"Sched_0\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"Sched_0\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"Sched_0\"}},"
+      "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":1,\"args\":{\"name\":\"Sched_0\"}},"
+      X("a", 1, "0", "1")));
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(r.problems, 0);
+  assert_int_equal(r.warnings, 0);
+  assert_non_null(strstr(r.text, "note: 1 lanes share a thread_name with another lane of their "
+                                 "process (e.g. \"Sched_0\")"));
+  free_result(&r);
+}
+
 /* DevTools pairs flow ends by category: an arrow between two "c" slices needs cat
 ** "c" (warning); one between "c" and "k" slices gets a note, not a warning. */
 static void test_flow_category_for_devtools(void **state) {
@@ -382,6 +400,7 @@ int main(void) {
       cmocka_unit_test(test_problem_line_format),
       cmocka_unit_test(test_flow_on_slice_boundary_warns),
       cmocka_unit_test(test_flow_category_for_devtools),
+      cmocka_unit_test(test_duplicate_lane_names_noted),
       cmocka_unit_test(test_bind_id_disagreeing_with_position_warns),
       cmocka_unit_test(test_unreadable_input_is_an_error),
       cmocka_unit_test(test_problem_cap),
