@@ -16,6 +16,7 @@ void sl_json_write_aicpu_task(FILE *f, const sl_aicpu_task_record *r, uint32_t c
   fprintf(f, ", %" PRIu32, (uint32_t)r->reg_task_id);
   fprintf(f, ", %" PRIu64, (uint64_t)r->dispatch_time);
   fprintf(f, ", %" PRIu64, (uint64_t)r->finish_time);
+  fprintf(f, ", %" PRIu32, (uint32_t)r->member);
   fputc(']', f);
 }
 

@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "57c4ea717f53fe1b"
+#define SL_SCHEMA_FINGERPRINT "9d4b05b6d1854f53"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 2
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -15,6 +15,7 @@
   "AicpuTaskRecord.dispatch_time=u64@1;" \
   "AicpuTaskRecord.finish_time=u64@2;" \
   "AicpuTaskRecord.reg_task_id=u32@3;" \
+  "AicpuTaskRecord.member=u32@4;" \
   "AicoreTaskRecord.start_time=u64@1;" \
   "AicoreTaskRecord.end_time=u64@2;" \
   "AicoreTaskRecord.task_token_raw=u64@3;" \

@@ -16,6 +16,7 @@ void sl_aicpu_task_record_to_pb(const sl_aicpu_task_record *r, Swimlane__AicpuTa
   m->dispatch_time = r->dispatch_time;
   m->finish_time = r->finish_time;
   m->reg_task_id = r->reg_task_id;
+  m->member = r->member;
 }
 
 int sl_aicpu_task_record_from_pb(const Swimlane__AicpuTaskRecord *m, sl_aicpu_task_record *r) {
@@ -23,6 +24,7 @@ int sl_aicpu_task_record_from_pb(const Swimlane__AicpuTaskRecord *m, sl_aicpu_ta
   r->dispatch_time = (uint64_t)m->dispatch_time;
   r->finish_time = (uint64_t)m->finish_time;
   r->reg_task_id = (uint32_t)m->reg_task_id;
+  r->member = (uint32_t)m->member;
   return 0;
 }
 

@@ -24,13 +24,15 @@ typedef struct sl_aicpu_task_record {
   _Alignas(32) uint64_t dispatch_time; /* @0 sys-cnt right before DATA_MAIN_BASE is written */
   uint64_t finish_time; /* @8 sys-cnt at FIN observation */
   uint32_t reg_task_id; /* @16 per-core dispatch token; join key with the AICore record */
-  uint8_t _tail_pad[12]; /* @20 padding */
+  uint32_t member; /* @20 which member of the task this dispatch ran: 1 + its index in the task's kernel_ids (1 AIC, 2 first AIV, 3 second AIV); 0 = not recorded */
+  uint8_t _tail_pad[8]; /* @24 padding */
 } sl_aicpu_task_record;
 _Static_assert(sizeof(sl_aicpu_task_record) == 32, "sl_aicpu_task_record size");
 _Static_assert(_Alignof(sl_aicpu_task_record) == 32, "sl_aicpu_task_record alignment");
 _Static_assert(offsetof(sl_aicpu_task_record, dispatch_time) == 0, "sl_aicpu_task_record.dispatch_time offset");
 _Static_assert(offsetof(sl_aicpu_task_record, finish_time) == 8, "sl_aicpu_task_record.finish_time offset");
 _Static_assert(offsetof(sl_aicpu_task_record, reg_task_id) == 16, "sl_aicpu_task_record.reg_task_id offset");
+_Static_assert(offsetof(sl_aicpu_task_record, member) == 20, "sl_aicpu_task_record.member offset");
 
 /* AICore per-task timing (level >= 1) — 32 B, align 32 */
 typedef struct sl_aicore_task_record {

@@ -111,7 +111,7 @@ const char sl_schema_lua[] =
   "      size = 1,\n"
   "    },\n"
   "  },\n"
-  "  fingerprint = \"57c4ea717f53fe1b\",\n"
+  "  fingerprint = \"9d4b05b6d1854f53\",\n"
   "  lanes = {\n"
   "    {\n"
   "      key = \"orch\",\n"

@@ -17,11 +17,12 @@
 /* AICPU per-dispatch timing, written on FIN (level >= 2) (sl_aicpu_task_record; level >= SL_MIN_LEVEL_AICPU_TASK). */
 static inline int sl_write_aicpu_task(unsigned level, sl_aicpu_task_record *r,
                                       uint64_t dispatch_time, uint64_t finish_time,
-                                      uint32_t reg_task_id) {
+                                      uint32_t reg_task_id, uint32_t member) {
   if (level < SL_MIN_LEVEL_AICPU_TASK) return 0;
   r->dispatch_time = dispatch_time;
   r->finish_time = finish_time;
   r->reg_task_id = reg_task_id;
+  r->member = member;
   memset(r->_tail_pad, 0, sizeof r->_tail_pad);
   return 1;
 }

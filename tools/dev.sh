@@ -11,7 +11,8 @@ ROOT=$(pwd)
 
 PACKAGES=(cmake ninja-build pkg-config gcc libc6-dev
           liblua5.4-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
-          libcjson-dev libcmocka-dev libyajl-dev)
+          libcjson-dev libcmocka-dev libyajl-dev
+          python3-protobuf)
 
 install_missing() {
   local missing=() p
@@ -24,6 +25,22 @@ install_missing() {
   [ "$(id -u)" -ne 0 ] && sudo=sudo
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+}
+
+# Chrome DevTools' trace engine (npm) for the real-client test (tests/e2e/devtools_engine.mjs),
+# with node / npm from Debian when missing.
+TRACE_ENGINE_DIR="$ROOT/build-tools/trace-engine"
+install_trace_engine() {
+  [ -d "$TRACE_ENGINE_DIR/node_modules/@paulirish/trace_engine" ] && return 0
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    local saved=("${PACKAGES[@]}")
+    PACKAGES=(nodejs npm)
+    install_missing
+    PACKAGES=("${saved[@]}")
+  fi
+  echo "== installing @paulirish/trace_engine into $TRACE_ENGINE_DIR"
+  mkdir -p "$TRACE_ENGINE_DIR"
+  npm install --prefix "$TRACE_ENGINE_DIR" --no-audit --no-fund -q @paulirish/trace_engine@0.0.65
 }
 
 # build DIR [cmake options...]
@@ -43,7 +60,9 @@ demo() {
   local dir
   dir=$(ls -td "$out"/MixedExample_*/ | head -n 1)
   "$sw" convert "${dir}chip_swimlane_records.json"
-  "$sw" check-trace "${dir}merged_swimlane.json" 2>/dev/null
+  # check-trace's verdict on the trace just written: OK line, notes, any warning
+  echo "== check-trace ${dir}merged_swimlane.json"
+  "$sw" check-trace "${dir}merged_swimlane.json" 2>&1
 }
 
 run_tests() {
@@ -62,7 +81,7 @@ run_tests() {
 
 case "${1:-}" in
   demo)  install_missing; demo ;;
-  test)  install_missing; run_tests ;;
+  test)  install_missing; install_trace_engine; run_tests ;;
   build) install_missing; build build ;;
   *) echo "usage: tools/dev.sh demo|test|build" >&2; exit 2 ;;
 esac

@@ -117,6 +117,7 @@ typedef struct sl_rt_core {
   int id, is_aic, cluster, owner;
   uint32_t seq;              /* dispatch counter for reg_task_id */
   uint32_t token;            /* token in flight                  */
+  uint32_t member;           /* 1 + kernel_ids slot in flight    */
   int busy, acked;
   sl_rt_task *task;
   uint64_t dispatch_ts;

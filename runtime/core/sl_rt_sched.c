@@ -108,7 +108,8 @@ static int phase_complete(phase_ctx *pc) {
     pc->lap = 0;
     if (dp) {
       if (!c->acked) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
-      if (level >= 2) sl_devprof_complete_task(dp, c->id, s->idx, c->token, c->dispatch_ts, finish);
+      if (level >= 2)
+        sl_devprof_complete_member(dp, c->id, s->idx, c->token, c->member, c->dispatch_ts, finish);
     }
     c->busy = 0;
     sl_rt_task *t = c->task;
@@ -151,6 +152,7 @@ void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int 
   c->args[SL_SPMD_GLOBAL_CONTEXT_INDEX] = (int64_t)(uintptr_t)&c->gc;
   c->task_token = t->id;
   c->lane = lane;
+  c->member = (uint32_t)slot + 1; /* recorded on FIN: which kernel this core ran */
   c->task = t;
   c->busy = 1;
   c->acked = 0;

@@ -90,6 +90,12 @@ static void *phase_slot(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int
 
 void sl_devprof_complete_task(sl_devprof *dp, int core, int thread, uint32_t reg_task_id,
                               uint64_t dispatch_cycles, uint64_t finish_cycles) {
+  sl_devprof_complete_member(dp, core, thread, reg_task_id, 0, dispatch_cycles, finish_cycles);
+}
+
+void sl_devprof_complete_member(sl_devprof *dp, int core, int thread, uint32_t reg_task_id,
+                                uint32_t member, uint64_t dispatch_cycles,
+                                uint64_t finish_cycles) {
   if (!dp || dp->g.level < SL_MIN_LEVEL_AICPU_TASK || !core_ok(dp, core) || !thread_ok(dp, thread))
     return;
   sl_buffer_pool *pool = &dp->pools[SL_BUF_AICPU_TASK][core];
@@ -102,7 +108,7 @@ void sl_devprof_complete_task(sl_devprof *dp, int core, int thread, uint32_t reg
     return;
   }
   sl_aicpu_task_record *rec = (sl_aicpu_task_record *)ptr_of(buf) + *count;
-  sl_write_aicpu_task(dp->g.level, rec, dispatch_cycles, finish_cycles, reg_task_id);
+  sl_write_aicpu_task(dp->g.level, rec, dispatch_cycles, finish_cycles, reg_task_id, member);
   if (++*count == cap) switch_buffer(dp, SL_BUF_AICPU_TASK, pool, core, thread);
 }
 

@@ -39,6 +39,11 @@ void sl_devprof_on_ack(sl_devprof *dp, int core, int thread, uint32_t reg_task_i
 /* Level >= 2, once per completed dispatch. */
 void sl_devprof_complete_task(sl_devprof *dp, int core, int thread, uint32_t reg_task_id,
                               uint64_t dispatch_cycles, uint64_t finish_cycles);
+/* The same, naming the member of the task the dispatch ran (1 + its kernel_ids
+** index; 0 = unknown, what sl_devprof_complete_task records). */
+void sl_devprof_complete_member(sl_devprof *dp, int core, int thread, uint32_t reg_task_id,
+                                uint32_t member, uint64_t dispatch_cycles,
+                                uint64_t finish_cycles);
 /* Level >= 3: one scheduler phase record. `a`/`b` fill the phase's union variant
 ** (dispatch: pop_hit/pop_miss; dummy_task, predicated_skip, graph_prepare:
 ** local_id/ring_id). Depth arrays are the shared ready-queue depths (AIC, AIV, MIX)

@@ -65,9 +65,9 @@ static void test_aicpu_roundtrip(void **state) {
   (void)state;
   sl_aicpu_task_record r, back;
   memset(&r, 0xAB, sizeof r); /* the writer must clear the padding */
-  assert_int_equal(sl_write_aicpu_task(SL_LEVEL_AICPU_TIMING, &r, BIG2, BIG1, 0x7FFFFFFEu), 1);
+  assert_int_equal(sl_write_aicpu_task(SL_LEVEL_AICPU_TIMING, &r, BIG2, BIG1, 0x7FFFFFFEu, 3), 1);
   const uint8_t *bytes = (const uint8_t *)&r;
-  for (size_t i = offsetof(sl_aicpu_task_record, reg_task_id) + 4; i < sizeof r; i++) assert_int_equal(bytes[i], 0);
+  for (size_t i = offsetof(sl_aicpu_task_record, member) + 4; i < sizeof r; i++) assert_int_equal(bytes[i], 0);
   Swimlane__AicpuTaskRecord m, *u;
   sl_aicpu_task_record_to_pb(&r, &m);
   WIRE_ROUNDTRIP(swimlane__aicpu_task_record, &m, u);
@@ -235,7 +235,7 @@ static void test_writers_gate_on_level(void **state) {
   sl_orch_phase_record o;
   assert_int_equal(sl_write_orch_phase(SL_LEVEL_SCHED_PHASES, &o, 1, 2, 3, 4), 0);
   sl_aicpu_task_record a;
-  assert_int_equal(sl_write_aicpu_task(SL_LEVEL_AICORE_TIMING, &a, 1, 2, 3), 0);
+  assert_int_equal(sl_write_aicpu_task(SL_LEVEL_AICORE_TIMING, &a, 1, 2, 3, 1), 0);
   sl_aicore_task_record c;
   assert_int_equal(sl_write_aicore_task(SL_LEVEL_DISABLED, &c, 1, 2, 3, 4, 5), 0);
   assert_int_equal(SL_MIN_LEVEL_AICORE_TASK, 1);
@@ -300,9 +300,9 @@ static void test_json_writers(void **state) {
   assert_string_equal(t, "[71, 4294967296, 1, 1000200, 1000450, 12]");
   free(t);
   sl_aicpu_task_record a;
-  sl_write_aicpu_task(2, &a, BIG2, BIG1, 1);
+  sl_write_aicpu_task(2, &a, BIG2, BIG1, 1, 2);
   t = capture(write_aicpu, &a);
-  assert_string_equal(t, "[2, 1, 9007199254740993, 18446744073709551601]");
+  assert_string_equal(t, "[2, 1, 9007199254740993, 18446744073709551601, 2]");
   free(t);
   sl_orch_phase_record o;
   sl_write_orch_phase(4, &o, 1000050, 1000090, 4294967296ull, 0);

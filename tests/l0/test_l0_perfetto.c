@@ -144,6 +144,32 @@ static void test_sort_index(void **state) {
   cJSON_Delete(out);
 }
 
+/* a5-style times (cycles at a non-round clock: sub-ns µs): back-to-back slices stay
+** back to back once Perfetto rounds ts and dur to ns separately, and on one lane. */
+static void test_ns_exact_times(void **state) {
+  (void)state;
+  cJSON *out = convert(
+      "{\"traceEvents\": ["
+      "{\"ph\":\"X\",\"name\":\"P\",\"pid\":\"core0.cubecore0\",\"tid\":\"MTE2\",\"ts\":0.5405405405,\"dur\":1.0810810811},"
+      "{\"ph\":\"X\",\"name\":\"Q\",\"pid\":\"core0.cubecore0\",\"tid\":\"MTE2\",\"ts\":1.6216216216,\"dur\":0.5405405406},"
+      "{\"ph\":\"X\",\"name\":\"R\",\"pid\":\"core0.cubecore0\",\"tid\":\"MTE2\",\"ts\":2.1621621622,\"dur\":2.7027027027}"
+      "]}");
+  const char *names[] = {"P", "Q", "R"};
+  long long prev_end = -1;
+  for (int i = 0; i < 3; i++) {
+    const cJSON *x = find(out, "X", names[i]);
+    assert_non_null(x);
+    double ts = cJSON_GetObjectItem(x, "ts")->valuedouble, dur = cJSON_GetObjectItem(x, "dur")->valuedouble;
+    long long a = (long long)(ts * 1000.0 + 0.5), d = (long long)(dur * 1000.0 + 0.5);
+    double off = ts * 1000.0 - (double)a;
+    assert_true(off < 1e-6 && off > -1e-6); /* whole ns */
+    if (prev_end >= 0) assert_int_equal(a, prev_end); /* no 1 ns overlap, no gap */
+    prev_end = a + d;
+    assert_string_equal(cJSON_GetObjectItem(x, "tid")->valuestring, "MTE2"); /* not split */
+  }
+  cJSON_Delete(out);
+}
+
 static void test_not_a_trace(void **state) {
   (void)state;
   cJSON *in = cJSON_Parse("{\"events\": []}");
@@ -195,6 +221,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sub_lanes),  cmocka_unit_test(test_flag_merge), cmocka_unit_test(test_sort_index),
       cmocka_unit_test(test_not_a_trace), cmocka_unit_test(test_self_check),
+      cmocka_unit_test(test_ns_exact_times),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

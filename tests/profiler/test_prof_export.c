@@ -129,7 +129,7 @@ static void sections_follow_the_level(void **state) {
       assert_string_equal(cJSON_GetObjectItem(st, "producer")->valuestring, "aicpu");
       cJSON *recs = cJSON_GetObjectItem(st, "records");
       assert_int_equal(cJSON_GetArraySize(recs), 10);
-      snprintf(want, sizeof want, "[0, 3, %llu, %llu]", (unsigned long long)h_dispatch(0, 3),
+      snprintf(want, sizeof want, "[0, 3, %llu, %llu, 0]", (unsigned long long)h_dispatch(0, 3),
                (unsigned long long)h_dispatch(0, 3) + 9);
       assert_non_null(strstr(text, want));
     }

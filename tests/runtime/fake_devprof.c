@@ -68,6 +68,11 @@ void sl_devprof_on_ack(sl_devprof *dp, int core, int thread, uint32_t reg) {
   if (r) r->acked++;
   pthread_mutex_unlock(&dp->mu);
 }
+void sl_devprof_complete_member(sl_devprof *dp, int core, int thread, uint32_t reg, uint32_t member,
+                                uint64_t d, uint64_t f) {
+  (void)member;
+  sl_devprof_complete_task(dp, core, thread, reg, d, f);
+}
 void sl_devprof_complete_task(sl_devprof *dp, int core, int thread, uint32_t reg, uint64_t d, uint64_t f) {
   pthread_mutex_lock(&dp->mu);
   fake_task_rec *r = find(dp, core, reg, 1);

@@ -188,6 +188,7 @@ static void add_slice(jstate *st, uint32_t ln, int64_t start, int64_t end) {
   sl_vec_grow((void **)&st->slices, &st->slices_cap, st->nslices + 1, sizeof *st->slices);
   st->slices[st->nslices++] = (jslice){.lane = ln,
                                        .name = st->ev.name,
+                                       .cat = st->ev.has_cat ? st->ev.cat : UINT32_MAX,
                                        .start = start,
                                        .end = end,
                                        .ev = st->ev.index,
@@ -216,6 +217,20 @@ static void maybe_flow_v2(jstate *st, uint32_t ln) {
                                        .ev = e->index};
 }
 
+/* Two lanes of one process with one thread_name: Perfetto shows two tracks that
+** look alike (counted for a note: sometimes meant, e.g. the resolve sub-lane). */
+static void note_thread_name(jstate *st, const jev *e) {
+  uint64_t key = sl_fnv64(&e->args_name, sizeof e->args_name, (uint64_t)e->pid.v * 0x9e3779b97f4a7c15ull);
+  int fresh;
+  uint64_t *slot = sl_idmap_put(&st->thread_names, key, &fresh);
+  if (fresh) {
+    *slot = (uint64_t)e->tid.v + 1;
+  } else if (*slot != (uint64_t)e->tid.v + 1) {
+    if (!st->dup_names) st->dup_example = e->args_name;
+    st->dup_names++;
+  }
+}
+
 static void check_meta(jstate *st) {
   jev *e = &st->ev;
   const char *n = e->has_name && e->name_ok ? sl_cj_str(st, e->name) : "";
@@ -230,6 +245,8 @@ static void check_meta(jstate *st) {
     PROBLEM(st, "%s needs args {\"name\": string}", n);
   else if (is_sort && !e->args_sort_num)
     PROBLEM(st, "%s needs args {\"sort_index\": number}", n);
+  else if (!strcmp(n, "thread_name") && e->pid.has && e->tid.has)
+    note_thread_name(st, e);
 }
 
 static void check_counter(jstate *st) {
@@ -499,7 +516,10 @@ static void value(jstate *st, char kind, const char *s, size_t l, int bval) {
     break;
   case W_ARG: {
     const char *k = sl_cj_str(st, st->args_key);
-    if (!strcmp(k, "name") && kind == 's') e->args_name_str = 1;
+    if (!strcmp(k, "name") && kind == 's') {
+      e->args_name_str = 1;
+      e->args_name = sl_strset_intern(&st->strs, s, l);
+    }
     if (!strcmp(k, "sort_index") && kind == 'n') e->args_sort_num = 1;
     if (e->ph == 'C' || !e->has_ph) {
       /* ph may come after args (keys are sorted): judge numbers for every event,
@@ -645,6 +665,7 @@ static void free_state(jstate *st) {
   sl_strset_free(&st->strs);
   sl_strset_free(&st->tracks);
   sl_idmap_free(&st->lane_of);
+  sl_idmap_free(&st->thread_names);
   free(st->ev.arg_keys);
   free(st->lanes);
   free(st->slices);
@@ -717,6 +738,22 @@ int sl_check_json(sl_check_ctx *c, FILE *fp) {
   sl_cj_pass_bind_ids(&st);
   sl_cj_pass_flow_ids(&st);
   sl_cj_pass_flows_v2(&st);
+  if (st.cross_cat)
+    fprintf(c->out,
+            "swimlane: %s: note: %" PRIu64 " arrows join slices of different categories: Chrome "
+            "DevTools pairs flow ends by category, so it cannot draw them (Perfetto does)\n",
+            c->file, st.cross_cat);
+  if (st.dup_names)
+    fprintf(c->out,
+            "swimlane: %s: note: %" PRIu64 " lanes share a thread_name with another lane of "
+            "their process (e.g. \"%s\"): Perfetto shows separate tracks with one name\n",
+            c->file, st.dup_names, sl_cj_str(&st, st.dup_example));
+  if (st.backward)
+    fprintf(c->out,
+            "swimlane: %s: note: %" PRIu64 " arrows point back in time (the sink slice begins "
+            "before the source): Perfetto draws them from this JSON, Chrome DevTools and a "
+            ".pftrace cannot\n",
+            c->file, st.backward);
   for (size_t i = 0; i < st.nlanes; i++) c->tracks += st.lanes[i].used;
   c->tracks += st.tracks.n;
 done:

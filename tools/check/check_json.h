@@ -63,6 +63,7 @@ typedef struct jev {
   int flow_in, flow_out, has_id2;
   int has_args, args_obj, args_nkeys;
   int args_name_str, args_sort_num;
+  uint32_t args_name; /* the string of args.name (strs id), when args_name_str */
   int args_bad; /* C: a non-numeric value; key in args_bad_key */
   uint32_t args_bad_key;
   uint32_t *arg_keys; /* C: numeric series keys */
@@ -78,6 +79,7 @@ typedef struct lane {
 
 typedef struct jslice {
   uint32_t lane, name;
+  uint32_t cat; /* UINT32_MAX = none / unknown (B/E slices) */
   int has_xid; /* an X event's own "id" (what bind_id may name) */
   uint64_t xid;
   int64_t start, end;
@@ -101,6 +103,7 @@ typedef struct jflow {
   uint64_t id;
   int64_t ts;
   uint64_t ev;
+  uint32_t bound; /* index + 1 of the slice Perfetto binds it to (pass_lanes) */
 } jflow;
 
 typedef struct jflow2 {
@@ -136,6 +139,11 @@ typedef struct jstate {
   size_t nflows, flows_cap;
   jflow2 *flows2;
   size_t nflows2, flows2_cap;
+  uint64_t cross_cat; /* arrows between slices of different categories */
+  uint64_t backward;  /* arrows whose sink slice begins before their source */
+  sl_idmap thread_names; /* hash(pid, thread_name) -> tid + 1 of its first lane */
+  uint64_t dup_names;    /* thread_name given to a second lane of one process */
+  uint32_t dup_example;  /* one such name (strs id) */
 } jstate;
 
 /* ---- locations and problems ----------------------------------------------------------- */

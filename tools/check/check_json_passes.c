@@ -53,7 +53,8 @@ void sl_cj_pass_begin_end(jstate *st) {
     depth--;
     sl_vec_grow((void **)&st->slices, &st->slices_cap, st->nslices + 1, sizeof *st->slices);
     st->slices[st->nslices++] =
-        (jslice){.lane = o->lane, .name = o->name, .start = o->ts, .end = b->ts, .ev = o->ev};
+        (jslice){.lane = o->lane, .name = o->name, .cat = UINT32_MAX, .start = o->ts, .end = b->ts,
+                 .ev = o->ev};
     st->lanes[o->lane].used = 1;
   }
   for (size_t k = 0; k < depth; k++) {
@@ -94,8 +95,10 @@ static int cmp_flow_key(const void *a, const void *b) {
 ** Binding follows Perfetto's slice stack: a slice is pushed when it begins and
 ** popped lazily when a later slice begins at or after its end. A flow end binds
 ** to the top of the stack. It is a problem when nothing is open at ts, and a
-** warning when ts is exactly a slice's end: the arrow then lands on whichever
-** slice happens to be on top (the one ending, or the next one starting there). */
+** warning when ts is not that slice's start: Chrome DevTools binds a flow event
+** only to a slice with exactly its ts (and pid, tid, cat), so the arrow is drawn
+** in Perfetto and lost in DevTools — and an end exactly at a slice's end lands on
+** whichever slice happens to be on top. */
 void sl_cj_pass_lanes(jstate *st) {
   sl_vec_sort(st->slices, st->nslices, sizeof *st->slices, cmp_slice);
   sl_vec_sort(st->flows, st->nflows, sizeof *st->flows, cmp_flow_lane);
@@ -156,18 +159,15 @@ void sl_cj_pass_lanes(jstate *st) {
         continue;
       }
       const jslice *top = &st->slices[stack[depth - 1]];
+      f->bound = (uint32_t)(top - st->slices) + 1;
       if (top->end == f->ts && top->end > top->start) {
         sl_check_warning(st->c, &loc,
                          "flow '%c' \"%s\" is at the very end of slice \"%s\": it binds only "
-                         "because nothing else begins there (put it inside the slice)",
+                         "because nothing else begins there, and Chrome DevTools (which binds "
+                         "at a slice's exact ts) not at all; put it at the slice's start",
                          f->ph, fname, sl_cj_str(st, top->name));
-      } else if (top->start == f->ts && ended && ended->end == f->ts) {
-        sl_check_warning(st->c, &loc,
-                         "flow '%c' \"%s\" is where \"%s\" ends and \"%s\" begins: Perfetto "
-                         "binds it to \"%s\"",
-                         f->ph, fname, sl_cj_str(st, ended->name), sl_cj_str(st, top->name),
-                         sl_cj_str(st, top->name));
       }
+      (void)ended; /* off the slice's start: judged per arrow in check_flow_cats */
     }
   }
   free(stack);
@@ -203,6 +203,49 @@ void sl_cj_pass_bind_ids(jstate *st) {
   sl_idmap_free(&by_id);
 }
 
+/* Chrome DevTools pairs an 's' with its 'f' by (cat, name, id) and binds each to
+** a slice of the flow's own cat: an arrow between two slices of one category
+** needs that category (warning otherwise); one between slices of different
+** categories cannot be drawn there at all (counted for a note). */
+static void check_flow_cats(jstate *st, size_t i, size_t j) {
+  const jflow *s = NULL, *f = NULL;
+  for (size_t k = i; k < j; k++) {
+    if (st->flows[k].ph == 's' && !s) s = &st->flows[k];
+    if (st->flows[k].ph == 'f' && !f) f = &st->flows[k];
+  }
+  if (!s || !f || !s->bound || !f->bound) return;
+  const jslice *src = &st->slices[s->bound - 1], *dst = &st->slices[f->bound - 1];
+  if (dst->start < src->start) { /* drawn back in time: neither DevTools nor a .pftrace can */
+    st->backward++;
+    return;
+  }
+  const jflow *ends[2] = {s, f};
+  const jslice *at[2] = {src, dst};
+  for (int k = 0; k < 2; k++) {
+    if (at[k]->start == ends[k]->ts || at[k]->end == ends[k]->ts) continue; /* end: warned */
+    char b[32];
+    sl_check_fmt_ts(b, sizeof b, at[k]->start);
+    sl_check_loc loc = sl_cj_rec_loc(st, ends[k]->ev, ends[k]->lane, ends[k]->ts);
+    sl_check_warning(st->c, &loc,
+                     "flow '%c' \"%s\" binds to \"%s\" in Perfetto but not in Chrome DevTools, "
+                     "which binds a flow event only at a slice's exact ts (%s)",
+                     ends[k]->ph, ends[k]->name == UINT32_MAX ? "" : sl_cj_str(st, ends[k]->name),
+                     sl_cj_str(st, at[k]->name), b);
+  }
+  uint32_t a = src->cat, b = dst->cat;
+  if (a == UINT32_MAX || b == UINT32_MAX) return;
+  if (a != b) {
+    st->cross_cat++;
+  } else if (s->cat != a) {
+    sl_check_loc loc = sl_cj_rec_loc(st, s->ev, s->lane, s->ts);
+    sl_check_warning(st->c, &loc,
+                     "flow \"%s\" joins two \"%s\" slices but has cat \"%s\": Chrome DevTools "
+                     "binds a flow event only to a slice of its own category",
+                     s->name == UINT32_MAX ? "" : sl_cj_str(st, s->name), sl_cj_str(st, a),
+                     s->cat == UINT32_MAX ? "" : sl_cj_str(st, s->cat));
+  }
+}
+
 /* Identity (id, cat, name): one 's', then 't'/'f' steps. */
 void sl_cj_pass_flow_ids(jstate *st) {
   sl_vec_sort(st->flows, st->nflows, sizeof *st->flows, cmp_flow_key);
@@ -213,6 +256,7 @@ void sl_cj_pass_flow_ids(jstate *st) {
            st->flows[j].cat == st->flows[i].cat && st->flows[j].name == st->flows[i].name)
       j++;
     int started = 0, finished = 0;
+    check_flow_cats(st, i, j);
     for (size_t k = i; k < j; k++) {
       jflow *f = &st->flows[k];
       sl_check_loc loc = sl_cj_rec_loc(st, f->ev, f->lane, f->ts);

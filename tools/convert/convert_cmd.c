@@ -32,6 +32,8 @@ static void usage(FILE *out) {
         "  --rules F.lua      conversion rules script (default lua/convert/default.lua)\n"
         "  --format FMT       json (Chrome trace, default) or proto (Perfetto protobuf)\n"
         "  --overhead         add the scheduler-overhead counter tracks (needs deps.json)\n"
+        "  --reference-flows  flow events where the reference writes them (byte parity;\n"
+        "                     Chrome DevTools then binds no arrows)\n"
         "  -v, --verbose      print the reading / generation details\n",
         out);
 }
@@ -196,7 +198,7 @@ static sl_deps *deps_job_take(deps_job *jb) {
 int sl_cmd_convert(int argc, char **argv) {
   const char *input = NULL, *output = NULL, *deps_arg = NULL, *names_arg = NULL,
              *rules_arg = NULL, *format = "json";
-  int verbose = 0, overhead = 0;
+  int verbose = 0, overhead = 0, reference_flows = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **slot = NULL;
@@ -207,6 +209,8 @@ int sl_cmd_convert(int argc, char **argv) {
       verbose = 1;
     } else if (!strcmp(a, "--overhead")) {
       overhead = 1;
+    } else if (!strcmp(a, "--reference-flows")) {
+      reference_flows = 1;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
       slot = &output;
     } else if (!strcmp(a, "--deps-json")) {
@@ -363,7 +367,8 @@ int sl_cmd_convert(int argc, char **argv) {
     if (names) fprintf(out, "  Function names: %zu entries\n", names->n);
     fprintf(out, "  Unique cores: %zu\n", unique_cores(cap));
   }
-  sl_convert_opts opts = {.verbose = verbose, .overhead = overhead, .out = out};
+  sl_convert_opts opts = {.verbose = verbose, .overhead = overhead, .out = out,
+                          .reference_flows = reference_flows};
   sl_convert_result res;
   stage(NULL);
   int emit_rc = sl_convert_emit(cap, deps, names, rules, sink, &opts, &res);

@@ -34,6 +34,7 @@ typedef struct sl_ctx {
   const sl_namemap *m;
   sl_rules *r;
   sl_trace_sink *s;
+  struct sl_flow_place *place; /* NULL with --reference-flows */
   const sl_convert_opts *o;
   sl_convert_result *res;
 

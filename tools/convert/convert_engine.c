@@ -11,6 +11,7 @@
 
 #include "convert_ctx.h"
 #include "convert_labels.h"
+#include "flow_place.h"
 #include "sl_phases.h"
 
 /* ---- small helpers ------------------------------------------------------------------ */
@@ -107,8 +108,10 @@ static int tid_hidden(const sl_ctx *x, int64_t pid, int64_t tid) {
 
 void sl_ctx_flow_pair(sl_ctx *x, const sl_flow *s, const sl_flow *f) {
   if (tid_hidden(x, s->pid, s->tid) || tid_hidden(x, f->pid, f->tid)) return;
-  sl_sink_flow(x->s, s);
-  sl_sink_flow(x->s, f);
+  sl_flow s2 = *s, f2 = *f;
+  if (x->place) sl_flow_place_pair(x->place, &s2, &f2);
+  sl_sink_flow(x->s, &s2);
+  sl_sink_flow(x->s, &f2);
 }
 
 static const char *str_or(const sl_capture *c, sl_str s, const char *def) {
@@ -161,7 +164,8 @@ static void prepare(sl_ctx *x) {
   x->core_thread = xcalloc(x, maxcore, sizeof *x->core_thread);
   if (x->failed) return;
 
-  /* SPMD set: block_num > 1, or several rows of one core type outside the block map */
+  /* SPMD set: block_num > 1, or several rows of one core type (and one member, when
+  ** the capture records it) outside the block map */
   for (size_t g = 0; g < x->ngroups; g++) {
     sl_group *gr = &x->groups[g];
     int64_t bn = x->d ? sl_deps_block_num(x->d, gr->task_id) : 0;
@@ -169,8 +173,13 @@ static void prepare(sl_ctx *x) {
       gr->spmd = 1;
     } else if (bn == 0 && gr->count > 1) {
       int same = 1;
-      for (uint32_t k = 1; k < gr->count; k++)
-        if (c->tasks[gr->first + k].core_type != c->tasks[gr->first].core_type) same = 0;
+      const sl_task *t0 = &c->tasks[gr->first];
+      for (uint32_t k = 1; k < gr->count; k++) {
+        const sl_task *tk = &c->tasks[gr->first + k];
+        if (tk->core_type != t0->core_type) same = 0;
+        /* two AIVs running different members: a MIX task, not SPMD blocks */
+        if (tk->member && t0->member && tk->member != t0->member) same = 0;
+      }
       gr->spmd = (uint8_t)same;
     }
     if (gr->spmd) x->res->spmd_tasks++;
@@ -1120,6 +1129,12 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
                     sl_trace_sink *sink, const sl_convert_opts *o, sl_convert_result *res) {
   sl_ctx x = {.c = c, .d = d, .m = m, .r = r, .s = sink, .o = o, .res = res};
   memset(res, 0, sizeof *res);
+  /* flow ends placed for Chrome DevTools too (flow_place.h), unless asked not to */
+  if (!o->reference_flows) {
+    x.place = sl_flow_place_new(sink);
+    if (!x.place) return -1;
+    x.s = sl_flow_place_sink(x.place);
+  }
   x.core_base = 10000;
   x.core_stride = 10;
   x.aicpu_base = 19000;
@@ -1147,6 +1162,7 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   res->flow_pairs = x.flow_id;
   if (!x.failed && o->overhead) sl_emit_overhead(&x);
   if (sl_rules_failed(r)) x.failed = 1;
+  sl_flow_place_free(x.place);
   free(x.row_eid);
   free(x.row_bind);
   free(x.row_sv_tid);

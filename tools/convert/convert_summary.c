@@ -220,13 +220,19 @@ void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const s
             f->sum_exec / (double)f->count, lat, ratio, head, tail, prop, local);
   }
   rep(out, '-', 140);
-  char tl[32];
-  if (has_timing)
-    snprintf(tl, sizeof tl, "%.2f", total_latency);
-  else
+  /* TOTAL sums only what sums (the count); the average columns hold the averages
+  ** over all tasks (the reference printed the sums of exec and latency there). */
+  char tl[32], tr[32];
+  double n_all = total_count ? (double)total_count : 1.0;
+  if (has_timing && total_latency > 0) {
+    snprintf(tl, sizeof tl, "%.2f", total_latency / n_all);
+    snprintf(tr, sizeof tr, "%.1f%%", total_exec / total_latency * 100.0);
+  } else {
     strcpy(tl, "-");
-  fprintf(out, "%-21s %5llu   %12.2f  %15s\n", "TOTAL", (unsigned long long)total_count,
-          total_exec, tl);
+    strcpy(tr, "-");
+  }
+  fprintf(out, "%-21s %5llu   %12.2f  %15s  %6s\n", "TOTAL", (unsigned long long)total_count,
+          total_exec / n_all, tl, tr);
   if (has_timing && isfinite(min_disp) && isfinite(max_fin)) {
     fprintf(out, "\nTotal Test Time: %.2f us (from earliest dispatch to latest finish)\n",
             max_fin - min_disp);

@@ -11,7 +11,8 @@
 **   1. packet "state cleared" (sequence 1, flags CLEARED|NEEDS) interning every
 **      category and debug-annotation name; event names are interned on first use;
 **   2. a process track per pid and a thread track per (pid, tid) (ProcessDescriptor
-**      / ThreadDescriptor), counter tracks "<name> <key>" under the process;
+**      / ThreadDescriptor), counter tracks "<name> <key>" under the process
+**      (sibling_order_rank = the JSON's process / thread sort index);
 **   3. per lane, slices sorted by (start, longer first, arrival): BEGIN when a
 **      slice starts, END when the next slice starts at or after its end, so at
 **      equal timestamps END comes before the next BEGIN and a parent's BEGIN before
@@ -20,13 +21,15 @@
 **   4. flows: both ends carry the same flow id in flow_ids on the BEGIN of the
 **      slice they bind to, found by position exactly as Perfetto's JSON importer
 **      does (it ignores bind_id on 's'/'f'), so both files draw the same arrows;
-**      Perfetto orders source and sink by time;
-**   5. counters, per counter track in time order.
+**   5. every BEGIN / END / counter packet of every track merged into ONE time
+**      order: trace_processor sorts by ts keeping file order for ties and links
+**      a flow from the first slice carrying its id to the second, so at equal ts
+**      a flow's source BEGIN is written before its sink's (order_events).
 **
 ** Timestamps: ns = llround(us * 1000), as Perfetto's JSON importer converts.
 ** Dropped relative to the JSON: slice "cname", the slice "id" key (it only
 ** addresses flows), flow-event extras (input/output_task_count), the top-level
-** "metadata" object, and sort indexes (Perfetto orders processes by pid).
+** "metadata" object, and flow names (a TrackEvent flow id has no name field).
 */
 #include <inttypes.h>
 #include <math.h>
@@ -44,6 +47,8 @@ typedef struct pproc {
   int64_t pid;
   uint64_t uuid;
   uint32_t name; /* strtab id + 1, 0 = none */
+  int has_rank;
+  int32_t rank;  /* process_sort_index -> sibling_order_rank */
 } pproc;
 
 typedef struct plane {
@@ -51,6 +56,8 @@ typedef struct plane {
   uint32_t proc;
   uint64_t uuid;
   uint32_t name;      /* strtab id + 1, 0 = none */
+  int has_rank;
+  int32_t rank;       /* thread_sort_index -> sibling_order_rank */
   uint64_t *overflow; /* uuids of overflow tracks 1.. */
   size_t noverflow, overflow_cap;
 } plane;
@@ -93,6 +100,17 @@ typedef struct pcount {
   } v;
 } pcount;
 
+/* One packet to write, placed in the file's single time order (see order_events). */
+enum { EV_BEGIN, EV_END, EV_COUNTER };
+typedef struct pev {
+  int64_t ts;
+  uint64_t track; /* track uuid */
+  uint32_t ord;   /* collection order: the order on its own track */
+  uint32_t level; /* at equal ts: a flow's source before its sink */
+  uint32_t ref;   /* slice or counter sample index */
+  uint32_t kind;
+} pev;
+
 typedef struct proto_sink {
   sl_trace_sink base;
   sl_pf_writer w;
@@ -118,6 +136,8 @@ typedef struct proto_sink {
   sl_idmap ctrack_of;
   pcount *counts;
   size_t ncounts, counts_cap;
+  pev *evs; /* every BEGIN / END / counter packet, built in finish() */
+  size_t nevs, evs_cap;
   FILE *spill; /* packed slice bodies, read back in finish() */
   uint64_t spill_len;
   uint8_t *body; /* read-back buffer */
@@ -194,9 +214,14 @@ static void p_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
   p->procs[i].name = intern(&p->strings, name) + 1;
   s->nevents++;
 }
+static int32_t clamp_rank(int64_t v) {
+  return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int32_t)v;
+}
 static void p_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
-  (void)idx; /* Perfetto orders process groups by pid */
-  proc_index((proto_sink *)s, pid);
+  proto_sink *p = (proto_sink *)s;
+  uint32_t i = proc_index(p, pid);
+  p->procs[i].has_rank = 1;
+  p->procs[i].rank = clamp_rank(idx);
   s->nevents++;
 }
 static void p_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char *name) {
@@ -206,8 +231,10 @@ static void p_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char
   s->nevents++;
 }
 static void p_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t idx) {
-  (void)idx;
-  lane_index((proto_sink *)s, pid, tid);
+  proto_sink *p = (proto_sink *)s;
+  uint32_t i = lane_index(p, pid, tid);
+  p->lanes[i].has_rank = 1;
+  p->lanes[i].rank = clamp_rank(idx);
   s->nevents++;
 }
 
@@ -607,16 +634,31 @@ out:
   free(keyp);
 }
 
-static void write_descriptor(proto_sink *p, uint64_t uuid, uint64_t parent, const char *name,
-                             Perfetto__Protos__ProcessDescriptor *proc,
-                             Perfetto__Protos__ThreadDescriptor *thread,
-                             Perfetto__Protos__CounterDescriptor *counter) {
+static void write_descriptor(proto_sink *p, Perfetto__Protos__TrackDescriptor *td) {
   Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-  Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
   pk.has_trusted_packet_sequence_id = 1;
   pk.trusted_packet_sequence_id = SEQ_ID;
+  pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+  pk.track_descriptor = td;
+  sl_pf_write_packet(&p->w, &pk);
+}
+
+/* rank: the sibling_order_rank (NULL = none). */
+static void write_track(proto_sink *p, uint64_t uuid, uint64_t parent, const char *name,
+                        const int32_t *rank, Perfetto__Protos__ProcessDescriptor *proc,
+                        Perfetto__Protos__ThreadDescriptor *thread,
+                        Perfetto__Protos__CounterDescriptor *counter) {
+  Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
   td.has_uuid = 1;
   td.uuid = uuid;
+  if (rank) {
+    td.has_sibling_order_rank = 1;
+    td.sibling_order_rank = *rank;
+  }
+  if (proc) {
+    td.has_child_ordering = 1;
+    td.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
+  }
   if (parent) {
     td.has_parent_uuid = 1;
     td.parent_uuid = parent;
@@ -629,22 +671,27 @@ static void write_descriptor(proto_sink *p, uint64_t uuid, uint64_t parent, cons
   td.process = proc;
   td.thread = thread;
   td.counter = counter;
-  pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-  pk.track_descriptor = &td;
-  sl_pf_write_packet(&p->w, &pk);
+  write_descriptor(p, &td);
 }
 
 static const char *opt_name(const proto_sink *p, uint32_t id1) {
   return id1 ? sl_strset_get(&p->strings, id1 - 1) : NULL;
 }
 
+/* The JSON's process_sort_index / thread_sort_index become sibling_order_rank of
+** the process / thread descriptors, and each process asks for its children in
+** explicit order. Perfetto documents process_ordering / thread_ordering on a root
+** descriptor with uuid 0; none is written, since uuid 0 is the "no track" value
+** decoders reject (docs/convert.md). A process or thread without a sort index
+** ranks by its pid / tid, the order Perfetto's JSON importer falls back to. */
 static void write_tracks(proto_sink *p) {
   for (size_t i = 0; i < p->nprocs; i++) {
     Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
     pd.has_pid = 1;
     pd.pid = (int32_t)p->procs[i].pid;
     pd.process_name = (char *)opt_name(p, p->procs[i].name);
-    write_descriptor(p, p->procs[i].uuid, 0, NULL, &pd, NULL, NULL);
+    int32_t rank = p->procs[i].has_rank ? p->procs[i].rank : clamp_rank(p->procs[i].pid);
+    write_track(p, p->procs[i].uuid, 0, NULL, &rank, &pd, NULL, NULL);
   }
   for (size_t i = 0; i < p->nlanes; i++) {
     Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
@@ -652,12 +699,13 @@ static void write_tracks(proto_sink *p) {
     th.pid = (int32_t)p->lanes[i].pid;
     th.tid = p->lanes[i].tid;
     th.thread_name = (char *)opt_name(p, p->lanes[i].name);
-    write_descriptor(p, p->lanes[i].uuid, 0, NULL, NULL, &th, NULL);
+    int32_t rank = p->lanes[i].has_rank ? p->lanes[i].rank : clamp_rank(p->lanes[i].tid);
+    write_track(p, p->lanes[i].uuid, 0, NULL, &rank, NULL, &th, NULL);
   }
   for (size_t i = 0; i < p->nctracks; i++) {
     Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-    write_descriptor(p, p->ctracks[i].uuid, p->procs[p->ctracks[i].proc].uuid,
-                     sl_strset_get(&p->strings, p->ctracks[i].name), NULL, NULL, &cd);
+    write_track(p, p->ctracks[i].uuid, p->procs[p->ctracks[i].proc].uuid,
+                sl_strset_get(&p->strings, p->ctracks[i].name), NULL, NULL, NULL, &cd);
   }
 }
 
@@ -674,7 +722,7 @@ static uint64_t sublane_uuid(proto_sink *p, plane *ln, size_t k) {
       snprintf(name, sizeof name, "%s (overlap %zu)", base, ln->noverflow);
     else
       snprintf(name, sizeof name, "%" PRId64 " (overlap %zu)", ln->tid, ln->noverflow);
-    write_descriptor(p, uuid, ln->uuid, name, NULL, NULL, NULL);
+    write_track(p, uuid, ln->uuid, name, NULL, NULL, NULL, NULL);
   }
   return ln->overflow[k - 1];
 }
@@ -684,12 +732,22 @@ typedef struct substack {
   size_t n, cap;
 } substack;
 
-static void emit_end(proto_sink *p, plane *ln, size_t k, const pslice *sl) {
-  write_event(p, (uint64_t)sl->end, sublane_uuid(p, ln, k),
-              PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, sl->name, NULL, 0, NULL, 0);
+static void add_ev(proto_sink *p, int64_t ts, uint64_t track, uint32_t kind, size_t ref) {
+  sl_vec_grow((void **)&p->evs, &p->evs_cap, p->nevs + 1, sizeof *p->evs);
+  p->evs[p->nevs] = (pev){.ts = ts, .track = track, .ord = (uint32_t)p->nevs,
+                          .ref = (uint32_t)ref, .kind = kind};
+  p->nevs++;
 }
 
-static void write_slices(proto_sink *p, const uint32_t *order, const uint64_t *flow_ids) {
+static void emit_end(proto_sink *p, plane *ln, size_t k, uint32_t slice) {
+  add_ev(p, p->slices[slice].end, sublane_uuid(p, ln, k), EV_END, slice);
+}
+
+/* Per lane, in (start, longer first) order: BEGIN when a slice starts, END when
+** the next slice starts at or after its end; a slice that overlaps without
+** nesting goes to the first sub-lane where it nests. On each track the events
+** come out in time order; order_events() then merges all tracks. */
+static void collect_slices(proto_sink *p, const uint32_t *order) {
   substack *subs = NULL;
   size_t nsubs = 0, subs_cap = 0;
   for (size_t i = 0; i <= p->nslices; i++) {
@@ -698,7 +756,7 @@ static void write_slices(proto_sink *p, const uint32_t *order, const uint64_t *f
     if (new_lane && i > 0) { /* close the previous lane: innermost first */
       plane *ln = &p->lanes[p->slices[order[i - 1]].lane];
       for (size_t k = 0; k < nsubs; k++) {
-        while (subs[k].n) emit_end(p, ln, k, &p->slices[subs[k].idx[--subs[k].n]]);
+        while (subs[k].n) emit_end(p, ln, k, subs[k].idx[--subs[k].n]);
       }
     }
     if (i == p->nslices) break;
@@ -712,13 +770,10 @@ static void write_slices(proto_sink *p, const uint32_t *order, const uint64_t *f
       }
       substack *st = &subs[k];
       while (st->n && p->slices[st->idx[st->n - 1]].end <= sl->start)
-        emit_end(p, ln, k, &p->slices[st->idx[--st->n]]);
+        emit_end(p, ln, k, st->idx[--st->n]);
       if (!st->n || p->slices[st->idx[st->n - 1]].end >= sl->end) break;
     }
-    write_event(p, (uint64_t)sl->start, sublane_uuid(p, ln, k),
-                PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, sl->name,
-                spill_get(p, sl->body_off, sl->body_len), sl->body_len, flow_ids + sl->flow_first,
-                sl->nflows);
+    add_ev(p, sl->start, sublane_uuid(p, ln, k), EV_BEGIN, order[i]);
     sl_vec_grow((void **)&subs[k].idx, &subs[k].cap, subs[k].n + 1, sizeof *subs[k].idx);
     subs[k].idx[subs[k].n++] = order[i];
   }
@@ -733,32 +788,130 @@ static int cmp_count(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void write_counters(proto_sink *p) {
+static void collect_counters(proto_sink *p) {
   sl_vec_sort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
-  for (size_t i = 0; i < p->ncounts; i++) {
-    const pcount *c = &p->counts[i];
-    Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-    Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-    pk.has_timestamp = 1;
-    pk.timestamp = (uint64_t)c->ts;
-    pk.has_trusted_packet_sequence_id = 1;
-    pk.trusted_packet_sequence_id = SEQ_ID;
-    te.has_type = 1;
-    te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
-    te.has_track_uuid = 1;
-    te.track_uuid = p->ctracks[c->track].uuid;
-    if (c->is_double) {
-      te.counter_value_field_case =
-          PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
-      te.double_counter_value = c->v.d;
-    } else {
-      te.counter_value_field_case =
-          PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
-      te.counter_value = c->v.i;
+  for (size_t i = 0; i < p->ncounts; i++)
+    add_ev(p, p->counts[i].ts, p->ctracks[p->counts[i].track].uuid, EV_COUNTER, i);
+}
+
+static int cmp_ev_time(const void *a, const void *b) {
+  const pev *x = a, *y = b;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+static int cmp_ev_level(const void *a, const void *b) {
+  const pev *x = a, *y = b;
+  if (x->level != y->level) return x->level < y->level ? -1 : 1;
+  return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/* The flow ends of slice `sl` whose source slice begins at the same ts: the
+** position (in p->evs) of that source's BEGIN, via src_pos[flow id]. */
+static uint32_t group_level(const proto_sink *p, const pev *e, const uint64_t *flow_ids,
+                            const uint32_t *src_pos, uint32_t floor_level) {
+  uint32_t l = floor_level;
+  if (e->kind != EV_BEGIN) return l;
+  const pslice *sl = &p->slices[e->ref];
+  for (uint32_t f = 0; f < sl->nflows; f++) {
+    uint32_t sp = src_pos[flow_ids[sl->flow_first + f]];
+    if (sp == UINT32_MAX || p->evs[sp].ts != e->ts || &p->evs[sp] == e) continue;
+    if (p->evs[sp].level + 1 > l) l = p->evs[sp].level + 1;
+  }
+  return l;
+}
+
+/* One global time order (Perfetto's sorter keeps file order for equal ts, and
+** links a flow from the first slice carrying its id to the second): events sort
+** by ts, and within one ts a flow's sink comes after its source while every
+** track keeps its own order (level = longest chain of such constraints). */
+static void order_events(proto_sink *p, const uint64_t *flow_ids, const uint32_t *src_slice) {
+  sl_vec_sort(p->evs, p->nevs, sizeof *p->evs, cmp_ev_time);
+  uint32_t *src_pos = malloc((p->next_flow + 1) * sizeof *src_pos);
+  uint32_t *begin_pos = malloc((p->nslices + 1) * sizeof *begin_pos);
+  uint32_t *prev = malloc((p->nevs + 1) * sizeof *prev);
+  uint32_t *last = malloc((p->next_uuid + 1) * sizeof *last);
+  if (!src_pos || !begin_pos || !prev || !last) {
+    p->base.failed = 1;
+    goto out;
+  }
+  for (size_t i = 0; i < p->nevs; i++)
+    if (p->evs[i].kind == EV_BEGIN) begin_pos[p->evs[i].ref] = (uint32_t)i;
+  for (uint64_t f = 0; f < p->next_flow; f++)
+    src_pos[f] = src_slice[f] ? begin_pos[src_slice[f] - 1] : UINT32_MAX;
+  for (size_t i = 0; i <= p->next_uuid; i++) last[i] = UINT32_MAX;
+  for (size_t g = 0, h; g < p->nevs; g = h) {
+    for (h = g; h < p->nevs && p->evs[h].ts == p->evs[g].ts; h++) {
+      uint32_t lt = last[p->evs[h].track];
+      prev[h] = lt != UINT32_MAX && lt >= g ? lt : UINT32_MAX;
+      last[p->evs[h].track] = (uint32_t)h;
     }
-    pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-    pk.track_event = &te;
-    sl_pf_write_packet(&p->w, &pk);
+    int changed = 1;
+    for (size_t pass = 0; changed && pass <= h - g; pass++) {
+      changed = 0;
+      for (size_t i = g; i < h; i++) {
+        uint32_t fl = prev[i] == UINT32_MAX ? 0 : p->evs[prev[i]].level;
+        uint32_t l = group_level(p, &p->evs[i], flow_ids, src_pos, fl);
+        if (l > p->evs[i].level) {
+          p->evs[i].level = l;
+          changed = 1;
+        }
+      }
+    }
+  }
+  /* levels are final: reorder each equal-ts group by them */
+  for (size_t g = 0, h; g < p->nevs; g = h) {
+    int any = 0;
+    for (h = g; h < p->nevs && p->evs[h].ts == p->evs[g].ts; h++) any |= p->evs[h].level != 0;
+    if (any) sl_vec_sort(p->evs + g, h - g, sizeof *p->evs, cmp_ev_level);
+  }
+out:
+  free(src_pos);
+  free(begin_pos);
+  free(prev);
+  free(last);
+}
+
+static void write_counter(proto_sink *p, const pcount *c) {
+  Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  pk.has_timestamp = 1;
+  pk.timestamp = (uint64_t)c->ts;
+  pk.has_trusted_packet_sequence_id = 1;
+  pk.trusted_packet_sequence_id = SEQ_ID;
+  te.has_type = 1;
+  te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
+  te.has_track_uuid = 1;
+  te.track_uuid = p->ctracks[c->track].uuid;
+  if (c->is_double) {
+    te.counter_value_field_case =
+        PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
+    te.double_counter_value = c->v.d;
+  } else {
+    te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
+    te.counter_value = c->v.i;
+  }
+  pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+  pk.track_event = &te;
+  sl_pf_write_packet(&p->w, &pk);
+}
+
+static void write_events(proto_sink *p, const uint64_t *flow_ids) {
+  for (size_t i = 0; i < p->nevs; i++) {
+    const pev *e = &p->evs[i];
+    if (e->kind == EV_COUNTER) {
+      write_counter(p, &p->counts[e->ref]);
+      continue;
+    }
+    const pslice *sl = &p->slices[e->ref];
+    if (e->kind == EV_END)
+      write_event(p, (uint64_t)e->ts, e->track, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END,
+                  sl->name, NULL, 0, NULL, 0);
+    else
+      write_event(p, (uint64_t)e->ts, e->track,
+                  PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, sl->name,
+                  spill_get(p, sl->body_off, sl->body_len), sl->body_len,
+                  flow_ids + sl->flow_first, sl->nflows);
   }
 }
 
@@ -768,8 +921,9 @@ static int p_finish(sl_trace_sink *s) {
   sl_idmap_free(&p->open_flow);
   uint32_t *order = malloc((p->nslices + 1) * sizeof *order);
   uint64_t *flow_ids = malloc((p->nends + 1) * sizeof *flow_ids);
+  uint32_t *src_slice = calloc(p->next_flow + 1, sizeof *src_slice); /* flow id -> slice + 1 */
   p->name_sent = calloc(p->names.n + 1, 1);
-  if (!order || !flow_ids || !p->name_sent) {
+  if (!order || !flow_ids || !src_slice || !p->name_sent) {
     s->failed = 1;
     goto out;
   }
@@ -796,14 +950,17 @@ static int p_finish(sl_trace_sink *s) {
     if (!sl->nflows) sl->flow_first = nf;
     sl->nflows++;
     flow_ids[nf++] = e->flow_id;
+    if (e->ph == 's') src_slice[e->flow_id] = (uint32_t)e->slice;
   }
 
   if (p->spill && fflush(p->spill) != 0) s->failed = 1;
   sl_pf_writer_init(&p->w, s->fp);
   write_first_packet(p);
   write_tracks(p);
-  write_slices(p, order, flow_ids);
-  write_counters(p);
+  collect_slices(p, order);
+  collect_counters(p);
+  order_events(p, flow_ids, src_slice);
+  write_events(p, flow_ids);
   if (p->w.failed) s->failed = 1;
   if (p->negative_ts)
     fprintf(stderr,
@@ -814,6 +971,7 @@ static int p_finish(sl_trace_sink *s) {
 out:
   free(order);
   free(flow_ids);
+  free(src_slice);
   if (fflush(s->fp) != 0 || ferror(s->fp)) s->failed = 1;
   return s->failed ? -1 : 0;
 }
@@ -837,6 +995,7 @@ static void p_destroy(sl_trace_sink *s) {
   free(p->ctracks);
   sl_idmap_free(&p->ctrack_of);
   free(p->counts);
+  free(p->evs);
   if (p->spill) fclose(p->spill);
   free(p->body);
   free(p);

@@ -16,6 +16,7 @@ typedef struct sl_convert_opts {
   int verbose;     /* print the reference's -v lines on `out`             */
   int overhead;    /* emit the --overhead counter tracks                  */
   FILE *out;       /* stdout of the command (verbose lines, warnings)     */
+  int reference_flows; /* flow events at the reference's ts / cat (no flow_place) */
 } sl_convert_opts;
 
 /* What the summary needs to know after emission. */

@@ -12,6 +12,11 @@
 **     the lane of the flag with their id; thread_sort_index is rebuilt as
 **     base*100 + lane.
 ** Everything else is copied; non-core X/B/E are dropped (as the reference does).
+**
+** Times are snapped to whole ns, and each slice is written as ts = start_ns / 1000,
+** dur = (end_ns - start_ns) / 1000: Perfetto rounds ts and dur to ns separately,
+** so an a5 trace's sub-ns µs (cycles at a non-round clock) made back-to-back
+** slices overlap by 1 ns and spill to extra rows. Sub-ns detail is the only loss.
 */
 #include <math.h>
 #include <stdio.h>
@@ -83,7 +88,11 @@ static track *find_track(tracks *ts, const char *pid_s, const char *tid_s, int c
   return t;
 }
 
+static double snap_ns(double us) { return isfinite(us) ? (double)llround(us * 1000.0) / 1000.0 : us; }
+
 static int push_ival(track *t, ival v) {
+  v.ts = snap_ns(v.ts);
+  v.end = snap_ns(v.end);
   if (t->n == t->cap) {
     size_t cap = t->cap ? t->cap * 2 : 64;
     ival *p = realloc(t->iv, cap * sizeof *p);
@@ -330,8 +339,9 @@ cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
       const cJSON *args = cJSON_GetObjectItemCaseSensitive(v->src, "args");
       cJSON_AddStringToObject(x, "ph", "X");
       cJSON_AddItemToObject(x, "name", name ? cJSON_Duplicate(name, 1) : cJSON_CreateString(""));
-      cJSON_AddNumberToObject(x, "ts", v->ts);
-      cJSON_AddNumberToObject(x, "dur", v->end - v->ts);
+      long long a = llround(v->ts * 1000.0), b = llround(v->end * 1000.0);
+      cJSON_AddNumberToObject(x, "ts", (double)a / 1000.0);
+      cJSON_AddNumberToObject(x, "dur", (double)(b - a) / 1000.0);
       cJSON_AddItemToObject(x, "pid", cJSON_Duplicate(t->pid, 1));
       cJSON_AddItemToObject(x, "tid", lane_tid(t, v->lane));
       cJSON_AddItemToObject(x, "args", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());

@@ -532,7 +532,9 @@ void sl_capture_resolve_func_ids(sl_capture *c, const sl_deps *d) {
     if (t->func_id >= 0) continue;
     const int64_t *k = sl_deps_kernel_ids(d, t->task_id);
     if (!k) continue;
-    if (aic != SL_STR_NONE && t->core_type == aic) {
+    if (t->member && k[t->member - 1] >= 0) { /* the capture says which kernel ran here */
+      t->func_id = k[t->member - 1];
+    } else if (aic != SL_STR_NONE && t->core_type == aic) {
       if (k[0] >= 0) t->func_id = k[0];
     } else if (k[1] >= 0) {
       t->func_id = k[1];

@@ -323,6 +323,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
       fill_task(c, t, a, aiv);
       t->dispatch_us = to_us(c, s->dispatch);
       t->finish_us = to_us(c, s->finish);
+      t->member = s->member <= 3 ? (uint8_t)s->member : 0;
       t->propagation_us = t->receive_us - t->dispatch_us;
       t->flags |= SL_TASK_HAS_SCHED | SL_TASK_HAS_PROPAGATION;
     }

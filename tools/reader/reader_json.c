@@ -269,9 +269,9 @@ static int on_scalar(parser *p, const scalar *v) {
   }
   case C_AICORE_ROW:
   case C_STASK_ROW: {
-    size_t max = f->ctx == C_AICORE_ROW ? 6 : 4;
+    size_t max = f->ctx == C_AICORE_ROW ? 6 : 5;
     if (f->idx >= max)
-      return fail(p, "too many columns (expected %s)", f->ctx == C_AICORE_ROW ? "5 or 6" : "4");
+      return fail(p, "too many columns (expected %s)", f->ctx == C_AICORE_ROW ? "5 or 6" : "4 or 5");
     return want_u64(p, v, &p->row[f->idx]);
   }
   case C_SCHED_TASKS:
@@ -671,13 +671,14 @@ static int end_container_body(parser *p) {
     break;
   }
   case C_STASK_ROW: {
-    if (f->idx != 4) return fail(p, "row has %zu columns (expected 4)", f->idx);
+    if (f->idx != 4 && f->idx != 5) return fail(p, "row has %zu columns (expected 4 or 5)", f->idx);
     sl_raw_sched_task *r = SL_PUSH(raw->stask, raw->n_stask, raw->cap_stask);
     if (!r) return oom(p);
     r->core = p->row[0];
     r->reg = p->row[1];
     r->dispatch = p->row[2];
     r->finish = p->row[3];
+    r->member = f->idx == 5 ? p->row[4] : 0;
     r->row = p->st[p->depth - 1].idx;
     break;
   }

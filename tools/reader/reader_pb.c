@@ -110,6 +110,7 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
       t->reg = r->reg_task_id;
       t->dispatch = r->dispatch_time;
       t->finish = r->finish_time;
+      t->member = r->member;
       t->row = raw->n_stask - 1;
     }
   }

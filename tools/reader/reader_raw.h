@@ -19,6 +19,7 @@ typedef struct sl_raw_aicore {
 
 typedef struct sl_raw_sched_task {
   uint64_t core, reg, dispatch, finish;
+  uint64_t member; /* 1 + kernel_ids slot; 0 = not recorded (4-column rows) */
   size_t row;
 } sl_raw_sched_task;
 

@@ -60,6 +60,7 @@ typedef struct sl_task {
   uint32_t ring_id;        /* (task_id >> 32) & 0xFFFFFFFF */
   sl_str core_type;        /* "aic" / "aiv" (core_types[core_id]) */
   uint32_t flags;          /* enum sl_task_flags */
+  uint8_t member;          /* 1 + the task's kernel_ids slot this row ran; 0 = unknown */
 } sl_task;
 
 /* ---- scheduler phase records ---------------------------------------------------- */

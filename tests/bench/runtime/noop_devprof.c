@@ -13,6 +13,8 @@ unsigned sl_devprof_level(const sl_devprof *dp) { return dp->level; }
 void sl_devprof_on_dispatch(sl_devprof *dp, int core, int thread, uint32_t reg) {}
 void sl_devprof_on_ack(sl_devprof *dp, int core, int thread, uint32_t reg) {}
 void sl_devprof_complete_task(sl_devprof *dp, int core, int thread, uint32_t reg, uint64_t d, uint64_t f) {}
+void sl_devprof_complete_member(sl_devprof *dp, int core, int thread, uint32_t reg, uint32_t member,
+                                uint64_t d, uint64_t f) {}
 void sl_devprof_sched_phase(sl_devprof *dp, int thread, uint32_t kind, uint64_t start, uint64_t end,
                             uint32_t loop_iter, uint32_t tasks, uint32_t a, uint32_t b,
                             const int16_t d0[3], const int16_t d1[3]) {}

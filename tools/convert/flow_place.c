@@ -1,0 +1,205 @@
+/*
+** flow_place.c — flow ends at the start of the slice they bind to (see flow_place.h).
+*/
+#include "flow_place.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl_tables.h"
+
+typedef struct pl_slice {
+  int64_t start, end; /* ns, as Perfetto's JSON importer rounds */
+  double ts;          /* the µs value written, so DevTools sees the same number */
+  uint32_t cat;       /* strset id */
+  uint32_t seq;
+  int has_id;
+  uint64_t id;        /* the slice's own id (what a flow's bind_id names) */
+} pl_slice;
+
+typedef struct pl_lane {
+  pl_slice *v;
+  size_t n, cap;
+  uint32_t *top; /* top[i]: innermost open slice once v[0..i] began */
+  int sorted;
+} pl_lane;
+
+struct sl_flow_place {
+  sl_trace_sink base;
+  sl_trace_sink *inner;
+  sl_idmap lane_of; /* hash(pid, tid) -> lane index + 1 */
+  pl_lane *lanes;
+  size_t nlanes, lanes_cap;
+  sl_strset cats;
+  uint32_t seq;
+  uint64_t placed, pairs;
+};
+
+static int64_t to_ns(double us) {
+  double v = us * 1000.0;
+  return isfinite(v) && fabs(v) < 9e18 ? (int64_t)llround(v) : 0;
+}
+
+static pl_lane *lane_for(sl_flow_place *fp, int64_t pid, int64_t tid, int create) {
+  uint64_t key = sl_fnv64(&tid, sizeof tid, (uint64_t)pid * 0x9e3779b97f4a7c15ull);
+  if (!create) {
+    uint64_t *v = sl_idmap_get(&fp->lane_of, key);
+    return v && *v ? &fp->lanes[*v - 1] : NULL;
+  }
+  int fresh;
+  uint64_t *slot = sl_idmap_put(&fp->lane_of, key, &fresh);
+  if (fresh) {
+    sl_vec_grow((void **)&fp->lanes, &fp->lanes_cap, fp->nlanes + 1, sizeof *fp->lanes);
+    fp->lanes[fp->nlanes] = (pl_lane){0};
+    *slot = ++fp->nlanes;
+  }
+  return &fp->lanes[*slot - 1];
+}
+
+static int cmp_pl(const void *a, const void *b) {
+  const pl_slice *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  int64_t dx = x->end - x->start, dy = y->end - y->start;
+  if (dx != dy) return dx > dy ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort the lane and replay Perfetto's slice stack once: a slice that overlaps its
+** enclosing one without nesting is skipped (the importer spills it elsewhere). */
+static void lane_prepare(pl_lane *ln) {
+  if (ln->sorted) return;
+  sl_vec_sort(ln->v, ln->n, sizeof *ln->v, cmp_pl);
+  free(ln->top);
+  ln->top = malloc((ln->n + 1) * sizeof *ln->top);
+  uint32_t *stack = malloc((ln->n + 1) * sizeof *stack);
+  if (!ln->top || !stack) abort();
+  size_t depth = 0;
+  for (size_t i = 0; i < ln->n; i++) {
+    while (depth && ln->v[stack[depth - 1]].end <= ln->v[i].start) depth--;
+    if (!depth || ln->v[stack[depth - 1]].end >= ln->v[i].end) stack[depth++] = (uint32_t)i;
+    ln->top[i] = stack[depth - 1];
+  }
+  free(stack);
+  ln->sorted = 1;
+}
+
+/* The slice an enclosing-bound flow end at t binds to, or -1. */
+static long bind_at(pl_lane *ln, int64_t t) {
+  lane_prepare(ln);
+  size_t lo = 0, hi = ln->n; /* first slice starting after t */
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ln->v[mid].start <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo ? (long)ln->top[lo - 1] : -1;
+}
+
+/* Move one end to its slice's start when that start binds to the same slice. */
+static const pl_slice *place_end(sl_flow_place *fp, sl_flow *e) {
+  if (e->phase == 'f' && !e->bp_enclosing) return NULL; /* binds to the next slice */
+  pl_lane *ln = lane_for(fp, e->pid, e->tid, 0);
+  if (!ln) return NULL;
+  long i = bind_at(ln, to_ns(e->ts));
+  if (i < 0) return NULL;
+  const pl_slice *sl = &ln->v[i];
+  if (bind_at(ln, sl->start) != i) return NULL;
+  e->ts = sl->ts;
+  if (e->has_bind_id && sl->has_id) e->bind_id = sl->id; /* name the slice it binds to */
+  return sl;
+}
+
+int sl_flow_place_pair(sl_flow_place *fp, sl_flow *s, sl_flow *f) {
+  fp->pairs++;
+  sl_flow s0 = *s, f0 = *f;
+  const pl_slice *a = place_end(fp, s), *b = place_end(fp, f);
+  /* Perfetto's importer reads flow events in ts order and drops an 'f' read
+  ** before its 's': never move the ends past each other. */
+  if (to_ns(s->ts) > to_ns(f->ts)) {
+    *s = s0;
+    *f = f0;
+    return 0;
+  }
+  if (!a || !b || a->cat != b->cat) return 0;
+  s->cat = f->cat = sl_strset_get(&fp->cats, a->cat);
+  fp->placed++;
+  return 1;
+}
+
+void sl_flow_place_counts(const sl_flow_place *fp, uint64_t *devtools, uint64_t *total) {
+  *devtools = fp->placed;
+  *total = fp->pairs;
+}
+
+/* ---- the forwarding sink -------------------------------------------------------------- */
+
+#define INNER(s) (((sl_flow_place *)(s))->inner)
+
+static void f_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
+  sl_sink_process_name(INNER(s), pid, name);
+}
+static void f_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
+  sl_sink_process_sort(INNER(s), pid, idx);
+}
+static void f_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char *name) {
+  sl_sink_thread_name(INNER(s), pid, tid, name);
+}
+static void f_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t idx) {
+  sl_sink_thread_sort(INNER(s), pid, tid, idx);
+}
+static void f_slice(sl_trace_sink *s, const sl_slice *ev) {
+  sl_flow_place *fp = (sl_flow_place *)s;
+  pl_lane *ln = lane_for(fp, ev->pid, ev->tid, 1);
+  sl_vec_grow((void **)&ln->v, &ln->cap, ln->n + 1, sizeof *ln->v);
+  int64_t start = to_ns(ev->ts), dur = ev->dur > 0 ? to_ns(ev->dur) : 0;
+  const char *cat = ev->cat ? ev->cat : "";
+  ln->v[ln->n++] = (pl_slice){.start = start, .end = start + dur, .ts = ev->ts,
+                              .cat = sl_strset_intern(&fp->cats, cat, strlen(cat)),
+                              .seq = fp->seq++, .has_id = ev->has_id, .id = ev->id};
+  ln->sorted = 0;
+  sl_sink_slice(fp->inner, ev);
+}
+static void f_counter(sl_trace_sink *s, const sl_counter *ev) { sl_sink_counter(INNER(s), ev); }
+static void f_flow(sl_trace_sink *s, const sl_flow *ev) { sl_sink_flow(INNER(s), ev); }
+static void f_metadata_json(sl_trace_sink *s, const char *obj) {
+  sl_sink_metadata_json(INNER(s), obj);
+}
+static int f_finish(sl_trace_sink *s) { return sl_sink_finish(INNER(s)); }
+static void f_destroy(sl_trace_sink *s) { sl_flow_place_free((sl_flow_place *)s); }
+
+static const sl_trace_sink_ops place_ops = {
+    .process_name = f_process_name,
+    .process_sort = f_process_sort,
+    .thread_name = f_thread_name,
+    .thread_sort = f_thread_sort,
+    .slice = f_slice,
+    .counter = f_counter,
+    .flow = f_flow,
+    .metadata_json = f_metadata_json,
+    .finish = f_finish,
+    .destroy = f_destroy,
+};
+
+sl_flow_place *sl_flow_place_new(sl_trace_sink *inner) {
+  sl_flow_place *fp = calloc(1, sizeof *fp);
+  if (!fp) return NULL;
+  fp->base.ops = &place_ops;
+  fp->base.fp = inner->fp;
+  fp->inner = inner;
+  return fp;
+}
+
+sl_trace_sink *sl_flow_place_sink(sl_flow_place *fp) { return &fp->base; }
+
+void sl_flow_place_free(sl_flow_place *fp) {
+  if (!fp) return;
+  for (size_t i = 0; i < fp->nlanes; i++) {
+    free(fp->lanes[i].v);
+    free(fp->lanes[i].top);
+  }
+  free(fp->lanes);
+  sl_idmap_free(&fp->lane_of);
+  sl_strset_free(&fp->cats);
+  free(fp);
+}
