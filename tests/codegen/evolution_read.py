@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """evolution_read.py SWIMLANE ROOT — this build reading captures of other schemas (JSON and .pb
-of tests/fixtures/evolution, edited): same layout -> silent; a foreign fingerprint -> one note;
+of tests/fixtures/evolution, edited): same layout -> silent; captures of earlier schemas
+(tests/fixtures/evolution/v*/) -> read with one note; a foreign fingerprint -> one note;
 a field whose type changed -> refused naming it, no output; an unknown phase kind -> one
 warning naming it and the record."""
 import json
@@ -35,6 +36,18 @@ for fmt in ("json", "pb"):  # today's fixtures: silent about the schema
                        capture_output=True, text=True)
     if p.returncode != 0 or "fingerprint" in p.stderr:
         fail(f"today's {fmt} fixture: exit {p.returncode}, {p.stderr!r}")
+
+# captures kept from earlier schemas (v1 = before aicpu_task_record.member): read, one note
+for old in sorted(os.listdir(f"{root}/tests/fixtures/evolution")):
+    d = f"{root}/tests/fixtures/evolution/{old}"
+    if not os.path.isdir(d):
+        continue
+    for fmt in ("json", "pb"):
+        out = f"{tmp}/{old}_{fmt}.trace.json"
+        p = subprocess.run([swl, "convert", f"{d}/chip_swimlane_records.{fmt}", "-o", out],
+                           capture_output=True, text=True)
+        if p.returncode != 0 or p.stderr.count("fingerprint") != 1 or not os.path.exists(out):
+            fail(f"{old} {fmt} capture: exit {p.returncode}, {p.stderr!r}")
 
 r = fresh()
 r["metadata"]["schema_fingerprint"] = "0" * 16
