@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
+#include <limits.h>
 #include <lualib.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +16,9 @@
 
 #ifndef SL_HOME_DIR
 #define SL_HOME_DIR "."
+#endif
+#ifndef SL_DATA_RELDIR
+#define SL_DATA_RELDIR "share/swimlane"
 #endif
 
 void sl_verror(const char *file, const char *fmt, va_list ap) {
@@ -89,9 +94,32 @@ void sl_outfile_abort(sl_outfile *of) {
   memset(of, 0, sizeof *of);
 }
 
+/* <dir of the running binary>/../<datadir>/swimlane when it holds the schema
+** (an installed swimlane), else NULL. */
+static char g_installed_home[PATH_MAX];
+static void find_installed_home(void) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return;
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (!slash) return;
+  *slash = '\0';
+  char cand[PATH_MAX], probe[PATH_MAX + 32];
+  int len = snprintf(cand, sizeof cand, "%s/../%s", exe, SL_DATA_RELDIR);
+  if (len < 0 || (size_t)len >= sizeof cand) return;
+  snprintf(probe, sizeof probe, "%s/schema/records.lua", cand);
+  struct stat st;
+  if (stat(probe, &st) != 0 || !S_ISREG(st.st_mode)) return;
+  if (!realpath(cand, g_installed_home)) g_installed_home[0] = '\0';
+}
+
 const char *sl_home(void) {
   const char *env = getenv("SWIMLANE_HOME");
-  return (env && *env) ? env : SL_HOME_DIR;
+  if (env && *env) return env;
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, find_installed_home);
+  return g_installed_home[0] ? g_installed_home : SL_HOME_DIR;
 }
 
 char *sl_path_join(const char *dir, const char *rel) {

@@ -40,7 +40,8 @@ void sl_outfile_abort(sl_outfile *of);
 /* ---- paths -------------------------------------------------------------------- */
 
 /* The swimlane source/install root holding schema/ and lua/: $SWIMLANE_HOME if
-** set, else the directory baked in at build time. */
+** set, else <binary>/../share/swimlane when installed there (cmake --install),
+** else the source directory baked in at build time. */
 const char *sl_home(void);
 /* Join into a newly malloc'd string: sl_path_join("a", "b/c") -> "a/b/c". */
 char *sl_path_join(const char *dir, const char *rel);

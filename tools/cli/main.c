@@ -5,6 +5,14 @@
 #include <string.h>
 
 #include "commands.h"
+#ifdef SL_HAVE_FINGERPRINT
+#include "sl_fingerprint.h"
+#else
+#define SL_SCHEMA_FINGERPRINT "none"
+#endif
+#ifndef SL_VERSION
+#define SL_VERSION "unknown"
+#endif
 
 typedef struct subcommand {
   const char *name;
@@ -45,7 +53,8 @@ static void usage(FILE *out) {
   fputs("usage: swimlane <command> [options]\n\ncommands:\n", out);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (commands[i].fn) fprintf(out, "  %-15s %s\n", commands[i].name, commands[i].summary);
-  fputs("\nRun 'swimlane <command> --help' for a command's options.\n", out);
+  fputs("\nRun 'swimlane <command> --help' for a command's options; "
+        "'swimlane --version' for the version.\n", out);
 }
 
 int main(int argc, char **argv) {
@@ -56,6 +65,10 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
     usage(stdout);
     return 0;
+  }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+    printf("swimlane %s (schema %s)\n", SL_VERSION, SL_SCHEMA_FINGERPRINT);
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
     if (strcmp(argv[1], commands[i].name) != 0) continue;
