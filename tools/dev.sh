@@ -38,12 +38,11 @@ demo() {
   build build
   local sw="$ROOT/build/tools/cli/swimlane" out="$ROOT/outputs"
   # The main job: mixed_example on the simulated a2a3 chip at full collection, with the
-  # task graph and the args dump, then the Perfetto trace and the summary table.
+  # task graph and the args dump; run converts the capture (Perfetto trace + summary).
   "$sw" run mixed_example --platform a2a3sim --enable-chip-swimlane 4 --enable-dep-gen \
         --dump-args 3 -o "$out"
   local dir
   dir=$(ls -td "$out"/MixedExample_*/ | head -n 1)
-  "$sw" convert "${dir}chip_swimlane_records.json"
   "$sw" check-trace "${dir}merged_swimlane.json" 2>/dev/null
 }
 

@@ -4,11 +4,13 @@
 #include "sl_base.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <limits.h>
 #include <lualib.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,16 +54,110 @@ static char *dup_printf(const char *fmt, const char *a, long b) {
   return s;
 }
 
+/* Temporaries a signal must remove: SIGINT/SIGTERM unlink them (unlink is
+** async-signal-safe) and then die of the signal as if nobody had caught it. */
+#define SL_MAX_TEMPS 8
+static char *volatile g_temps[SL_MAX_TEMPS];
+
+static void temps_add(char *tmp) {
+  for (int i = 0; i < SL_MAX_TEMPS; i++)
+    if (!g_temps[i]) {
+      g_temps[i] = tmp;
+      return;
+    }
+}
+
+static void temps_remove(const char *tmp) {
+  for (int i = 0; i < SL_MAX_TEMPS; i++)
+    if (g_temps[i] == tmp) g_temps[i] = NULL;
+}
+
+void sl_outfile_remove_temporaries(void) {
+  for (int i = 0; i < SL_MAX_TEMPS; i++)
+    if (g_temps[i]) unlink(g_temps[i]);
+}
+
+static void on_fatal_signal(int sig) {
+  sl_outfile_remove_temporaries();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void sl_outfile_trap_signals(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction old;
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_DFL) continue; /* ignored or owned */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+/* Resolve what an output path really names: "-" is stdout, a symlink is followed
+** to its target (replaced there, the link kept), an existing non-regular file (a
+** device, a FIFO) is written in place. Returns the path to rename over, or NULL
+** with *direct set when the file is opened as it is. */
+static char *output_target(const char *path, int *direct, int *err) {
+  struct stat st;
+  *direct = 0;
+  *err = 0;
+  if (!strcmp(path, "-")) {
+    *direct = 1;
+    return NULL;
+  }
+  if (lstat(path, &st) != 0) return strdup(path); /* a new file */
+  if (S_ISLNK(st.st_mode)) {
+    char *real = realpath(path, NULL);
+    if (!real) { /* a dangling link: create its target through it */
+      *direct = 1;
+      return NULL;
+    }
+    if (stat(real, &st) == 0 && S_ISREG(st.st_mode)) return real;
+    free(real);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    *err = EISDIR;
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *direct = 1;
+    return NULL;
+  }
+  return strdup(path);
+}
+
 int sl_outfile_open(sl_outfile *of, const char *path) {
   memset(of, 0, sizeof *of);
+  int direct, err;
+  char *target = output_target(path, &direct, &err);
+  if (err) {
+    sl_error(path, "cannot write the output here: %s", strerror(err));
+    return -1;
+  }
   of->path = strdup(path);
-  of->tmp_path = dup_printf("%s.tmp.%ld", path, (long)getpid());
-  if (!of->path || !of->tmp_path) {
+  if (!of->path || (!direct && !target)) {
+    free(target);
     sl_error(path, "out of memory");
     sl_outfile_abort(of);
     return -1;
   }
-  of->fp = fopen(of->tmp_path, "wb");
+  if (direct) {
+    of->direct = 1;
+    of->fp = !strcmp(path, "-") ? stdout : fopen(path, "wb");
+  } else {
+    of->target = target;
+    of->tmp_path = dup_printf("%s.tmp.%ld", target, (long)getpid());
+    if (!of->tmp_path) {
+      sl_error(path, "out of memory");
+      sl_outfile_abort(of);
+      return -1;
+    }
+    temps_add(of->tmp_path);
+    of->fp = fopen(of->tmp_path, "wb");
+  }
   if (!of->fp) {
     sl_error(path, "cannot create output file: %s", strerror(errno));
     sl_outfile_abort(of);
@@ -70,15 +166,23 @@ int sl_outfile_open(sl_outfile *of, const char *path) {
   return 0;
 }
 
-int sl_outfile_commit(sl_outfile *of) {
-  int failed = 0;
-  if (!of->fp) return -1;
-  if (ferror(of->fp)) failed = 1;
-  if (fclose(of->fp) != 0) failed = 1;
+/* Close (never stdout) and report whether every write reached the file. */
+static int close_checked(sl_outfile *of) {
+  int failed = fflush(of->fp) != 0 || ferror(of->fp);
+  int e = errno;
+  if (of->fp != stdout && fclose(of->fp) != 0 && !failed) {
+    failed = 1;
+    e = errno;
+  }
   of->fp = NULL;
-  if (failed) {
-    sl_error(of->path, "write failed: %s", strerror(errno));
-  } else if (rename(of->tmp_path, of->path) != 0) {
+  if (failed) sl_error(!strcmp(of->path, "-") ? "<stdout>" : of->path, "write failed: %s", strerror(e));
+  return failed;
+}
+
+int sl_outfile_commit(sl_outfile *of) {
+  if (!of->fp) return -1;
+  int failed = close_checked(of);
+  if (!failed && !of->direct && rename(of->tmp_path, of->target) != 0) {
     sl_error(of->path, "cannot rename temporary output into place: %s", strerror(errno));
     failed = 1;
   }
@@ -87,11 +191,64 @@ int sl_outfile_commit(sl_outfile *of) {
 }
 
 void sl_outfile_abort(sl_outfile *of) {
-  if (of->fp) fclose(of->fp);
-  if (of->tmp_path) unlink(of->tmp_path);
+  if (of->fp && of->fp != stdout) fclose(of->fp);
+  if (of->tmp_path) {
+    unlink(of->tmp_path);
+    temps_remove(of->tmp_path);
+  }
   free(of->path);
+  free(of->target);
   free(of->tmp_path);
   memset(of, 0, sizeof *of);
+}
+
+int sl_output_check(const char *path) {
+  if (!strcmp(path, "-")) return 0;
+  struct stat st;
+  if (stat(path, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      sl_error(path, "cannot write the output here: %s", strerror(EISDIR));
+      return -1;
+    }
+    if (access(path, W_OK) != 0) {
+      sl_error(path, "cannot write the output here: %s", strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+  if (!dir) return -1;
+  int ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
+  if (!ok) sl_error(path, "cannot create the output: folder %s %s", dir,
+                    stat(dir, &st) != 0 ? "does not exist" : "is not writable");
+  free(dir);
+  return ok ? 0 : -1;
+}
+
+/* Standard output closed at start: file descriptor 1 gets /dev/full, so that the
+** first write to "stdout" fails instead of landing in an output file that happens
+** to be opened on descriptor 1. */
+static int g_stdout_closed;
+
+void sl_stdio_guard(void) {
+  for (int fd = 0; fd <= 2; fd++) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    int nfd = open(fd == 1 ? "/dev/full" : "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (nfd >= 0 && nfd != fd) {
+      dup2(nfd, fd);
+      close(nfd);
+    }
+    if (fd == 1) g_stdout_closed = 1;
+  }
+}
+
+int sl_stdout_finish(void) {
+  int failed = fflush(stdout) != 0 || ferror(stdout);
+  if (!failed) return 0;
+  if (g_stdout_closed) sl_error("<stdout>", "write failed: standard output is closed");
+  else sl_error("<stdout>", "write failed: %s", strerror(errno));
+  return -1;
 }
 
 /* <dir of the running binary>/../<datadir>/swimlane when it holds the schema

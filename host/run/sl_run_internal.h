@@ -62,6 +62,10 @@ int sl_run_check(sl_run_ctx *ctx);
 void sl_run_set_case(sl_run_ctx *ctx, int idx);
 
 /* sl_run_outputs.c */
+/* `run --list` (sl_run_list.c): workloads, their cases, the simulated platforms. */
+int sl_run_list(FILE *out);
+/* "a2a3sim, a5sim": the simulated platforms of the generated table. */
+void sl_run_sim_platforms(char *buf, size_t len);
 int sl_write_deps_json(const sl_rt *rt, const char *path);
 int sl_write_name_map(const sl_workload *wl, const char *path);
 int sl_write_args_dump(const sl_rt *rt, int level, const char *dir);

@@ -13,4 +13,8 @@ int sl_cmd_check_trace(int argc, char **argv);    /* tools/check                
 int sl_cmd_sched_overhead(int argc, char **argv); /* tools/overhead                 */
 int sl_cmd_l0(int argc, char **argv);             /* tools/l0                       */
 
+/* `run` converts a completed capture through this when convert is built in (the
+** CLI sets it to sl_cmd_convert; NULL leaves run capture-only). */
+extern int (*sl_run_convert)(int argc, char **argv);
+
 #endif

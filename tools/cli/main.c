@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "sl_base.h"
 #ifdef SL_HAVE_FINGERPRINT
 #include "sl_fingerprint.h"
 #else
@@ -58,6 +59,10 @@ static void usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
+#ifdef SL_HAVE_RUN
+  sl_run_convert = sl_cmd_convert;
+#endif
+  sl_stdio_guard();
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -76,7 +81,10 @@ int main(int argc, char **argv) {
       fprintf(stderr, "swimlane: '%s' is not built into this binary\n", argv[1]);
       return 2;
     }
-    return commands[i].fn(argc - 1, argv + 1);
+    int rc = commands[i].fn(argc - 1, argv + 1);
+    /* a report lost on the way out (full disk, closed stdout) is a failure */
+    if (sl_stdout_finish() != 0 && rc == 0) rc = 1;
+    return rc;
   }
   fprintf(stderr, "swimlane: unknown command '%s'\n\n", argv[1]);
   usage(stderr);

@@ -18,20 +18,22 @@
 
 static void usage(FILE *out) {
   fputs("usage: swimlane convert [RECORDS] [-o OUT] [--deps-json F] [--func-names F]\n"
-        "                        [--rules F.lua] [--format json|proto] [--overhead] [-v]\n"
+        "                        [--rules F.lua] [--format json|proto] [--overhead] [-v] [-q]\n"
         "\n"
         "Convert a chip swimlane capture to a Perfetto trace and print a per-function\n"
         "summary. RECORDS defaults to the newest outputs/*/chip_swimlane_records.json;\n"
         "a sibling deps.json and name_map_*.json are picked up. The default output is\n"
         "merged_swimlane.json (merged_swimlane.pftrace with --format proto) beside RECORDS.\n"
         "\n"
-        "  -o, --output OUT   output trace path\n"
+        "  -o, --output OUT   output trace path ('-' = standard output; the report then\n"
+        "                     goes to standard error)\n"
         "  --deps-json F      dep_gen deps.json (dependency arrows, function ids)\n"
         "  --func-names F     name_map_<case>.json (function names)\n"
         "  --rules F.lua      conversion rules script (default lua/convert/default.lua)\n"
         "  --format FMT       json (Chrome trace, default) or proto (Perfetto protobuf)\n"
         "  --overhead         add the scheduler-overhead counter tracks (needs deps.json)\n"
-        "  -v, --verbose      print the reading / generation details\n",
+        "  -v, --verbose      print the reading / generation details\n"
+        "  -q, --quiet        print only warnings and errors\n",
         out);
 }
 
@@ -195,7 +197,7 @@ static sl_deps *deps_job_take(deps_job *jb) {
 int sl_cmd_convert(int argc, char **argv) {
   const char *input = NULL, *output = NULL, *deps_arg = NULL, *names_arg = NULL,
              *rules_arg = NULL, *format = "json";
-  int verbose = 0, overhead = 0;
+  int verbose = 0, overhead = 0, quiet = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **slot = NULL;
@@ -204,6 +206,8 @@ int sl_cmd_convert(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
       verbose = 1;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      quiet = 1;
     } else if (!strcmp(a, "--overhead")) {
       overhead = 1;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -259,7 +263,10 @@ int sl_cmd_convert(int argc, char **argv) {
   sl_outfile of = {0};
   int of_open = 0;
   deps_job dj = {0};
-  FILE *out = stdout;
+  /* the trace on stdout moves the report to stderr */
+  FILE *out = output && !strcmp(output, "-") ? stderr : stdout;
+  if (quiet) verbose = 0;
+  sl_outfile_trap_signals();
 
   /* rules first: a broken script fails before anything is read or written */
   rules = sl_rules_load(rules_arg);
@@ -285,7 +292,7 @@ int sl_cmd_convert(int argc, char **argv) {
   }
   out_path = output ? strdup(output)
                     : sibling(input, proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
-  if (!out_path) goto done;
+  if (!out_path || sl_output_check(out_path) != 0) goto done;
 
   deps_path = deps_arg ? strdup(deps_arg) : sibling(input, "deps.json");
   if (!deps_path) goto done;
@@ -391,7 +398,7 @@ int sl_cmd_convert(int argc, char **argv) {
   }
   /* The seed (§3.5) prints the rerun breadcrumb whenever arrows are missing; the
   ** reference only does so with -v. The seed wins. */
-  if (!deps_present)
+  if (!deps_present && !quiet)
     fprintf(out, "  Flow events: 0 (no deps.json \xe2\x80\x94 re-run dep_gen and pass --deps-json "
                  "to add arrows)\n");
   if (verbose) {
@@ -413,6 +420,8 @@ int sl_cmd_convert(int argc, char **argv) {
     fprintf(stderr, "Warning: --overhead needs deps.json for task readiness; no deps found, "
                     "Overhead Analysis track skipped.\n");
   }
+  rc = 0;
+  if (quiet) goto done;
   fprintf(out, "\n\xe2\x9c\x93 Conversion complete\n");
   fprintf(out, "  Input:  %s\n", input);
   fprintf(out, "  Output: %s\n", out_path);
@@ -420,7 +429,6 @@ int sl_cmd_convert(int argc, char **argv) {
   sl_convert_print_stats(out, cap, rules, names);
   fprintf(out, "\nScheduler-overhead deep-dive: run sched_overhead_analysis manually with a "
                "separately-captured deps.json (--enable-dep-gen).\n");
-  rc = 0;
 
 done:
   sl_deps_free(deps_job_take(&dj)); /* an early exit: wait for it, drop it */

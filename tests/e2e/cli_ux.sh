@@ -1,0 +1,98 @@
+#!/bin/sh
+# cli_ux.sh — the CLI as a user scripts it: --version, run --list, run converts a
+# completed capture, safe outputs (stdout, symlinks, FIFOs, full disk, closed
+# stdout, bad paths checked first, SIGTERM removes temporaries), and an install
+# to a prefix that works from another folder without SWIMLANE_HOME.
+#   cli_ux.sh SWIMLANE BUILD_DIR WORKDIR
+set -u
+SW=$1 BUILD=$2 W=$3
+fail() { echo "FAIL: $*"; [ -f "$W/err" ] && sed 's/^/  stderr: /' "$W/err"; exit 1; }
+rm -rf "$W" && mkdir -p "$W" || exit 1
+cd "$W" || exit 1
+
+# --version: version and the 16-hex-digit schema fingerprint
+v=$("$SW" --version) || fail "--version exit"
+echo "$v" | grep -Eq '^swimlane [0-9]+\.[0-9]+\.[0-9]+ \(schema [0-9a-f]{16}\)$' || fail "--version: $v"
+
+# run --list: every shipped workload with its cases, and the simulated platforms
+"$SW" run --list >list 2>"$W/err" || fail "run --list exit"
+grep -Eq '^  mixed_example +MixedExample: Case1 \[a2a3sim a5sim\]$' list || fail "run --list: mixed_example line"
+grep -Eq '^  spmd_multiblock +SpmdMultiblock: aiv \[.*\], mix \[' list || fail "run --list: spmd cases"
+grep -Eq '^  a5sim +simulated a5, 1000 MHz' list || fail "run --list: a5sim"
+grep -q '^  a2a3 ' list && fail "run --list lists a platform run does not accept"
+
+# run converts a completed capture: trace + summary beside the records
+"$SW" run mixed_example --enable-chip-swimlane --enable-dep-gen -o runs >out 2>"$W/err" || fail "run exit"
+d=$(ls -d runs/MixedExample_Case1_*/) || fail "no run folder"
+[ -s "${d}merged_swimlane.json" ] || fail "run did not convert"
+grep -q "Conversion complete" out || fail "run: no conversion report"
+grep -q "^Func_ID" out || fail "run: no per-function summary"
+"$SW" check-trace "${d}merged_swimlane.json" >/dev/null 2>"$W/err" || fail "auto-converted trace fails check-trace"
+"$SW" run mixed_example --enable-chip-swimlane --no-convert -o runs2 -q 2>"$W/err" || fail "--no-convert exit"
+ls runs2/*/chip_swimlane_records.json >/dev/null || fail "--no-convert: no capture"
+ls runs2/*/merged_swimlane.json >/dev/null 2>&1 && fail "--no-convert converted"
+rec=${d}chip_swimlane_records.json
+
+# -o -: the trace on stdout, the report on stderr, no file named '-'
+"$SW" convert "$rec" -o - >stdout.json 2>"$W/err" || fail "-o - exit"
+cmp -s stdout.json "${d}merged_swimlane.json" || fail "-o - differs from the file output"
+[ -e ./- ] || [ -e "${d}-" ] && fail "-o - wrote a file named '-'"
+grep -q "Conversion complete" "$W/err" || fail "-o -: report not on stderr"
+
+# a symlink is kept, its target replaced
+echo old >target.json && ln -s target.json link.json
+"$SW" convert "$rec" -o link.json -q 2>"$W/err" || fail "symlink exit"
+[ -L link.json ] || fail "the symlink was replaced"
+cmp -s target.json "${d}merged_swimlane.json" || fail "symlink target not written"
+
+# a FIFO is written through, not replaced
+mkfifo fifo && { cat fifo >from_fifo & }
+"$SW" convert "$rec" -o fifo -q 2>"$W/err" || fail "fifo exit"
+wait
+[ -p fifo ] || fail "the FIFO was replaced"
+cmp -s from_fifo "${d}merged_swimlane.json" || fail "FIFO reader got something else"
+
+# failed writes exit 1 with a message
+"$SW" convert "$rec" -o /dev/full -q 2>"$W/err" && fail "/dev/full accepted"
+grep -q "^swimlane: /dev/full: write failed: No space left on device$" "$W/err" || fail "/dev/full message"
+"$SW" sched-overhead "$rec" >/dev/full 2>"$W/err" && fail "sched-overhead > /dev/full exit 0"
+grep -q "^swimlane: <stdout>: write failed" "$W/err" || fail "stdout full message"
+"$SW" convert "$rec" -o closed.json >&- 2>"$W/err" && fail "closed stdout exit 0"
+grep -q "^swimlane: <stdout>: write failed: standard output is closed$" "$W/err" || fail "closed stdout message"
+
+# output paths are checked before the work starts (no capture is even read)
+"$SW" convert no_such_capture.json -o nowhere/x.json 2>"$W/err" && fail "bad input accepted"
+"$SW" convert "$rec" -o nowhere/x.json -q 2>"$W/err" && fail "missing folder accepted"
+grep -q "^swimlane: nowhere/x.json: cannot create the output: folder nowhere does not exist$" "$W/err" \
+  || fail "missing folder message"
+"$SW" convert "$rec" -o runs -q 2>"$W/err" && fail "a folder as output accepted"
+
+# SIGTERM during convert removes the temporary (the rules spin so that the kill
+# lands while the trace is being written)
+cat >spin.lua <<'LUA'
+local R = require("convert.default")
+R.func_name = function() while true do end end
+return R
+LUA
+"$SW" convert "$rec" --rules spin.lua -o killed.json -q 2>/dev/null &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! ls killed.json.tmp.* >/dev/null 2>&1; do sleep 0.05; i=$((i + 1)); done
+ls killed.json.tmp.* >/dev/null 2>&1 || { kill $pid; fail "no temporary appeared"; }
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "SIGTERM: exit $rc, want 143"
+ls killed.json* >/dev/null 2>&1 && fail "SIGTERM left $(ls killed.json*)"
+
+# install to a prefix: the installed binary runs from elsewhere without SWIMLANE_HOME
+cmake --install "$BUILD" --prefix "$W/prefix" >install.log 2>&1 || fail "cmake --install: $(tail -n 1 install.log)"
+for f in bin/swimlane share/swimlane/schema/records.lua share/swimlane/lua/convert/default.lua \
+         share/swimlane/lua/workloads/mixed_example.lua share/man/man1/swimlane.1; do
+  [ -f "$W/prefix/$f" ] || fail "install: no $f"
+done
+mkdir elsewhere && cd elsewhere || exit 1
+env -u SWIMLANE_HOME "$W/prefix/bin/swimlane" run vector_example --enable-chip-swimlane -q 2>"$W/err" \
+  || fail "installed run"
+ls outputs/*/merged_swimlane.json >/dev/null 2>&1 || fail "installed run left no trace"
+echo "ok"
