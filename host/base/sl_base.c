@@ -308,9 +308,29 @@ fail:
   return -1;
 }
 
+/* Instruction budget of every state sl_lua_new makes: the count hook fires every
+** SL_LUA_HOOK_STEP instructions and raises an error once the budget is spent, so
+** a runaway script ends with a message instead of hanging the command. */
+#define SL_LUA_HOOK_STEP 10000
+static unsigned long long g_lua_limit = 20000000000ull; /* ~ a minute of Lua */
+
+void sl_lua_set_instruction_limit(unsigned long long n) { g_lua_limit = n; }
+
+static void count_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  unsigned long long *used = lua_getextraspace(L);
+  *used += SL_LUA_HOOK_STEP;
+  if (*used > g_lua_limit)
+    luaL_error(L, "script exceeded the instruction limit (%llu instructions; a runaway loop?)",
+               g_lua_limit);
+}
+
 lua_State *sl_lua_new(void) {
   lua_State *L = luaL_newstate();
   if (!L) return NULL;
+  _Static_assert(LUA_EXTRASPACE >= sizeof(unsigned long long), "extra space holds the count");
+  *(unsigned long long *)lua_getextraspace(L) = 0;
+  if (g_lua_limit) lua_sethook(L, count_hook, LUA_MASKCOUNT, SL_LUA_HOOK_STEP);
   luaL_openlibs(L);
   const char *home = sl_home();
   lua_getglobal(L, "package");

@@ -70,6 +70,9 @@ int sl_mkdirs(const char *path);
 /* A new Lua state with the standard libraries and package.path covering
 ** <home>/lua/?.lua and <home>/lua/?/init.lua. NULL on allocation failure. */
 struct lua_State *sl_lua_new(void);
+/* Every state made afterwards stops a script with an error after about n VM
+** instructions (0 = no limit; the default allows about 2e10). */
+void sl_lua_set_instruction_limit(unsigned long long n);
 /* Run a Lua file, leaving its results on the stack; on error print
 ** "swimlane: <file>: <lua message>" and return -1. */
 int sl_lua_dofile(struct lua_State *L, const char *path, int nresults);

@@ -88,11 +88,14 @@ ls killed.json* >/dev/null 2>&1 && fail "SIGTERM left $(ls killed.json*)"
 # install to a prefix: the installed binary runs from elsewhere without SWIMLANE_HOME
 cmake --install "$BUILD" --prefix "$W/prefix" >install.log 2>&1 || fail "cmake --install: $(tail -n 1 install.log)"
 for f in bin/swimlane share/swimlane/schema/records.lua share/swimlane/lua/convert/default.lua \
-         share/swimlane/lua/workloads/mixed_example.lua share/man/man1/swimlane.1; do
+         share/swimlane/lua/workloads/mixed_example.lua share/swimlane/codegen/main.lua \
+         share/man/man1/swimlane.1; do
   [ -f "$W/prefix/$f" ] || fail "install: no $f"
 done
 mkdir elsewhere && cd elsewhere || exit 1
 env -u SWIMLANE_HOME "$W/prefix/bin/swimlane" run vector_example --enable-chip-swimlane -q 2>"$W/err" \
   || fail "installed run"
 ls outputs/*/merged_swimlane.json >/dev/null 2>&1 || fail "installed run left no trace"
+env -u SWIMLANE_HOME "$W/prefix/bin/swimlane" schema >schema.txt 2>"$W/err" || fail "installed schema"
+grep -q "a2a3sim" schema.txt || fail "installed schema: no platforms in the summary"
 echo "ok"
