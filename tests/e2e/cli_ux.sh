@@ -67,6 +67,22 @@ grep -q "^swimlane: nowhere/x.json: cannot create the output: folder nowhere doe
   || fail "missing folder message"
 "$SW" convert "$rec" -o runs -q 2>"$W/err" && fail "a folder as output accepted"
 
+# the wrong kind of file is named, with what to run instead
+"$SW" convert "${d}merged_swimlane.json" -o wrong.json 2>"$W/err" && fail "convert took a trace"
+grep -q "^swimlane: ${d}merged_swimlane.json: this is a Perfetto trace (what convert writes), not a capture: .*swimlane check-trace" "$W/err" \
+  || fail "convert of a trace: message"
+"$SW" convert "${d}deps.json" -o wrong.json 2>"$W/err" && fail "convert took deps.json"
+grep -q "this is a dep_gen deps.json, not a capture: pass it as --deps-json" "$W/err" || fail "convert of deps.json: message"
+printf '{"traceEvents":[{"name":"process_name","ph":"M","pid":"core0.cubecore0","args":{"name":"c"}}]}' >insight.json
+"$SW" convert insight.json -o wrong.json 2>"$W/err" && fail "convert took an Insight trace"
+grep -q "this is an Insight trace" "$W/err" || fail "convert of an Insight trace: message"
+"$SW" check-trace "$rec" 2>"$W/err" && fail "check-trace took a capture"
+grep -q "^swimlane: $rec: this is a chip swimlane capture, not a trace: convert it first" "$W/err" \
+  || fail "check-trace of a capture: message"
+"$SW" check-trace "${d}chip_swimlane_records.pb" 2>"$W/err" && fail "check-trace took a .pb capture"
+grep -q "this is a chip swimlane capture" "$W/err" || fail "check-trace of a .pb capture: message"
+[ -e wrong.json ] && fail "a refused input left an output"
+
 # SIGTERM during convert removes the temporary (the rules spin so that the kill
 # lands while the trace is being written)
 cat >spin.lua <<'LUA'

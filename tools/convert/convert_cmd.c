@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sl_base.h"
+#include "sl_filekind.h"
 #include "sl_convert.h"
 
 static void usage(FILE *out) {
@@ -288,6 +289,11 @@ int sl_cmd_convert(int argc, char **argv) {
     if (verbose) fprintf(out, "Auto-selected latest file: %s\n", input);
   } else if (!file_exists(input)) {
     sl_error(input, "input file not found");
+    goto done;
+  }
+  const char *wrong = sl_file_kind_hint(sl_file_kind_sniff(input), "convert");
+  if (wrong) {
+    sl_error(input, "%s", wrong);
     goto done;
   }
   out_path = output ? strdup(output)
