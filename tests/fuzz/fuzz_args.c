@@ -18,11 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
     int n = 0;
     while (n < 3 && sets[s][n] >= 0) n++;
-    sl_l0_task t;
-    if (sl_l0_reconstruct(&m, sets[s], n, NULL, &t) != 0) continue;
-    char buf[128];
-    for (int i = 0; i < t.nargs; i++)
-      if (!t.args[i].is_tensor) sl_l0_scalar_text(&t.args[i], buf, sizeof buf);
+    sl_l0_task t; /* the caller frees it whatever reconstruct returns (as l0_cli.c does) */
+    if (sl_l0_reconstruct(&m, sets[s], n, NULL, &t) == 0) {
+      char buf[128];
+      for (int i = 0; i < t.nargs; i++)
+        if (!t.args[i].is_tensor) sl_l0_scalar_text(&t.args[i], buf, sizeof buf);
+    }
     sl_l0_task_free(&t);
   }
   sl_l0_manifest_free(&m);

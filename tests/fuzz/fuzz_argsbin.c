@@ -33,8 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < t.nargs && n < 64; i++)
       if (t.args[i].is_tensor) slots[n++] = t.args[i].slot;
     (void)sl_l0_restore_args(&m, &t, slots, n);
-    sl_l0_task_free(&t);
   }
+  sl_l0_task_free(&t); /* freed whatever reconstruct returned */
   sl_l0_manifest_free(&m);
   return 0;
 }
