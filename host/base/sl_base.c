@@ -313,16 +313,35 @@ fail:
 ** a runaway script ends with a message instead of hanging the command. */
 #define SL_LUA_HOOK_STEP 10000
 static unsigned long long g_lua_limit = 20000000000ull; /* ~ a minute of Lua */
+static int g_lua_limit_set;
 
-void sl_lua_set_instruction_limit(unsigned long long n) { g_lua_limit = n; }
+void sl_lua_set_instruction_limit(unsigned long long n) {
+  g_lua_limit = n;
+  g_lua_limit_set = 1;
+}
+
+/* $SWIMLANE_LUA_LIMIT (instructions, 0 = none) unless the program set one. */
+static void lua_limit_from_env(void) {
+  const char *e = getenv("SWIMLANE_LUA_LIMIT");
+  if (g_lua_limit_set || !e || !*e) return;
+  char *end;
+  unsigned long long v = strtoull(e, &end, 10);
+  if (!*end) g_lua_limit = v;
+}
 
 static void count_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   unsigned long long *used = lua_getextraspace(L);
   *used += SL_LUA_HOOK_STEP;
-  if (*used > g_lua_limit)
-    luaL_error(L, "script exceeded the instruction limit (%llu instructions; a runaway loop?)",
-               g_lua_limit);
+  if (*used > g_lua_limit) {
+    char msg[128]; /* lua_pushfstring has no %llu */
+    snprintf(msg, sizeof msg, "script exceeded the instruction limit (%llu instructions; a runaway loop?)",
+             g_lua_limit);
+    luaL_where(L, 0); /* in a hook, level 0 is the Lua function that ran too long */
+    lua_pushstring(L, msg);
+    lua_concat(L, 2);
+    lua_error(L);
+  }
 }
 
 lua_State *sl_lua_new(void) {
@@ -330,8 +349,13 @@ lua_State *sl_lua_new(void) {
   if (!L) return NULL;
   _Static_assert(LUA_EXTRASPACE >= sizeof(unsigned long long), "extra space holds the count");
   *(unsigned long long *)lua_getextraspace(L) = 0;
+  lua_limit_from_env();
   if (g_lua_limit) lua_sethook(L, count_hook, LUA_MASKCOUNT, SL_LUA_HOOK_STEP);
   luaL_openlibs(L);
+  if (sl_lua_sandbox(L) != 0) {
+    lua_close(L);
+    return NULL;
+  }
   const char *home = sl_home();
   lua_getglobal(L, "package");
   lua_pushfstring(L, "%s/lua/?.lua;%s/lua/?/init.lua", home, home);
@@ -341,7 +365,7 @@ lua_State *sl_lua_new(void) {
 }
 
 int sl_lua_dofile(lua_State *L, const char *path, int nresults) {
-  if (luaL_loadfile(L, path) != LUA_OK || lua_pcall(L, 0, nresults, 0) != LUA_OK) {
+  if (luaL_loadfilex(L, path, "t") != LUA_OK || lua_pcall(L, 0, nresults, 0) != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
     /* luaL_loadfile already prefixes syntax errors with the chunk name */
     if (msg && strncmp(msg, path, strlen(path)) == 0) sl_error(NULL, "%s", msg);

@@ -67,11 +67,19 @@ int sl_mkdirs(const char *path);
 
 /* ---- embedded Lua ------------------------------------------------------------- */
 
-/* A new Lua state with the standard libraries and package.path covering
-** <home>/lua/?.lua and <home>/lua/?/init.lua. NULL on allocation failure. */
+/* A new Lua state with the standard libraries, sandboxed (sl_lua_sandbox), under
+** the instruction budget, and package.path covering <home>/lua/?.lua and
+** <home>/lua/?/init.lua. NULL on allocation failure. */
 struct lua_State *sl_lua_new(void);
+/* Take away what user Lua must not do (sl_lua_sandbox.c): os.execute, io.popen,
+** C modules, bytecode, removing files, exiting, writing outside the write folder.
+** 0 ok, -1 on allocation failure. */
+int sl_lua_sandbox(struct lua_State *L);
+/* The folder user Lua may write files in (NULL: none, the default). */
+void sl_lua_set_write_dir(const char *dir);
 /* Every state made afterwards stops a script with an error after about n VM
-** instructions (0 = no limit; the default allows about 2e10). */
+** instructions (0 = no limit; the default allows about 2e10, $SWIMLANE_LUA_LIMIT
+** overrides the default). */
 void sl_lua_set_instruction_limit(unsigned long long n);
 /* Run a Lua file, leaving its results on the stack; on error print
 ** "swimlane: <file>: <lua message>" and return -1. */

@@ -376,6 +376,7 @@ int sl_cmd_run(int argc, char **argv) {
     sl_workload_free(&wl);
     return 1;
   }
+  if (out_dir) sl_lua_set_write_dir(o.out_root); /* user Lua may write under -o only */
   int rc = 0;
   for (int r = 0; r < o.rounds && rc == 0 && !g_sigint; r++)
     rc = run_round(&o, &wl, case_idx, case_name, plat, level, r == 0 ? out_dir : NULL);

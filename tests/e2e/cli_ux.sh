@@ -83,6 +83,28 @@ grep -q "^swimlane: $rec: this is a chip swimlane capture, not a trace: convert 
 grep -q "this is a chip swimlane capture" "$W/err" || fail "check-trace of a .pb capture: message"
 [ -e wrong.json ] && fail "a refused input left an output"
 
+# user Lua runs sandboxed: no programs, no writes outside the output folder, a
+# runaway loop ends with an error naming the limit
+printf 'os.execute("touch pwned")\nreturn require("convert.default")\n' >exec.lua
+"$SW" convert "$rec" --rules exec.lua -o sb.json -q 2>"$W/err" && fail "os.execute allowed"
+grep -q "exec.lua:1: attempt to call a nil value (field 'execute')" "$W/err" || fail "os.execute message"
+[ -e pwned ] && fail "os.execute ran"
+printf 'assert(io.popen == nil and package.loadlib == nil and os.remove == nil)\n
+local f, err = io.open("%s/escaped.txt", "w")\nassert(not f and err:find("outside the output folder"), err)\n
+assert(not load(string.dump(function() end)))\nlocal R = require("convert.default")\n
+local name = R.func_name\nR.func_name = function(...)\n
+  local g = assert(io.open("inside.txt", "w")); g:write("ok"); g:close(); return name(...)\nend\nreturn R\n' "$W/runs" >confine.lua
+"$SW" convert "$rec" --rules confine.lua -o sb.json -q 2>"$W/err" || fail "sandbox rules"
+[ -e runs/escaped.txt ] && fail "a rules script wrote outside the output folder"
+[ "$(cat inside.txt)" = ok ] || fail "a rules script could not write beside its output"
+printf 'while true do end\n' >loop.lua
+SWIMLANE_LUA_LIMIT=5000000 "$SW" convert "$rec" --rules loop.lua -o sb.json -q 2>"$W/err" && fail "runaway loop accepted"
+grep -q "^swimlane: loop.lua:1: script exceeded the instruction limit (5000000 instructions; a runaway loop?)$" "$W/err" \
+  || fail "runaway rules message"
+printf 'while true do end\n' >loop_wl.lua
+SWIMLANE_LUA_LIMIT=5000000 "$SW" run ./loop_wl.lua 2>"$W/err" && fail "runaway workload accepted"
+grep -q "loop_wl.lua:1: script exceeded the instruction limit" "$W/err" || fail "runaway workload message"
+
 # SIGTERM during convert removes the temporary (the rules spin so that the kill
 # lands while the trace is being written)
 cat >spin.lua <<'LUA'

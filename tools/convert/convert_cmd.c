@@ -299,6 +299,11 @@ int sl_cmd_convert(int argc, char **argv) {
   out_path = output ? strdup(output)
                     : sibling(input, proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
   if (!out_path || sl_output_check(out_path) != 0) goto done;
+  if (strcmp(out_path, "-") != 0) { /* rules may write beside the trace, nowhere else */
+    char *dir = sibling(out_path, ".");
+    sl_lua_set_write_dir(dir);
+    free(dir);
+  }
 
   deps_path = deps_arg ? strdup(deps_arg) : sibling(input, "deps.json");
   if (!deps_path) goto done;
