@@ -23,6 +23,7 @@ grep -q '^  a2a3 ' list && fail "run --list lists a platform run does not accept
 
 # run converts a completed capture: trace + summary beside the records
 "$SW" run mixed_example --enable-chip-swimlane --enable-dep-gen -o runs >out 2>"$W/err" || fail "run exit"
+cp "$W/err" run.err
 d=$(ls -d runs/MixedExample_Case1_*/) || fail "no run folder"
 [ -s "${d}merged_swimlane.json" ] || fail "run did not convert"
 grep -q "Conversion complete" out || fail "run: no conversion report"
@@ -32,6 +33,38 @@ grep -q "^Func_ID" out || fail "run: no per-function summary"
 ls runs2/*/chip_swimlane_records.json >/dev/null || fail "--no-convert: no capture"
 ls runs2/*/merged_swimlane.json >/dev/null 2>&1 && fail "--no-convert converted"
 rec=${d}chip_swimlane_records.json
+
+# the health line, on every conversion
+grep -q "^swimlane: $rec: capture complete: aicore_task 13 of 13, aicpu_task 13 of 13, sched_phase [0-9]* of [0-9]*, orch_phase [0-9]* of [0-9]*$" run.err \
+  || fail "run's conversion: health line"
+"$SW" convert "${SL_FIXTURES:?}/anchor-l4/chip_swimlane_records.json" -o fixture.json -q 2>"$W/err" || fail "fixture convert"
+grep -q "capture health unknown (no metadata.capture" "$W/err" || fail "fixture: health unknown line"
+
+# SIGTERM during run: the capture is kept, marked truncated, not converted, and
+# converting it says so
+cat >forever.lua <<LUA
+local w = dofile(os.getenv('SWIMLANE_HOME') .. '/lua/workloads/bench_flat.lua')
+w.orchestrate = function(rt, p)
+  local c = rt:tensor{ shape = { 1 }, dtype = 'int64' }
+  rt:submit{ func = 0, args = { c }, scalars = { 1 } }
+  io.open('$W/runs3/.started', 'w'):close()
+  while true do rt:submit{ func = 0, args = { c }, scalars = { 1 } } end
+end
+w.check = nil
+return w
+LUA
+"$SW" run ./forever.lua --enable-chip-swimlane -o runs3 -q 2>/dev/null &
+pid=$!
+i=0
+while [ $i -lt 400 ] && [ ! -e runs3/.started ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "run SIGTERM: exit $rc, want 143"
+t=$(ls runs3/*/chip_swimlane_records.json) || fail "run SIGTERM: no capture"
+ls runs3/*/merged_swimlane.json >/dev/null 2>&1 && fail "an interrupted run was converted"
+"$SW" convert "$t" -o truncated.json -q 2>"$W/err" || fail "convert of a truncated capture"
+grep -q "^swimlane: $t: capture TRUNCATED (interrupted): aicore_task " "$W/err" || fail "truncated health line"
 
 # -o -: the trace on stdout, the report on stderr, no file named '-'
 "$SW" convert "$rec" -o - >stdout.json 2>"$W/err" || fail "-o - exit"

@@ -315,6 +315,8 @@ int sl_cmd_convert(int argc, char **argv) {
   cap = sl_capture_read(input, NULL);
   stage("read");
   if (!cap) goto done;
+  fflush(out);
+  sl_convert_print_health(stderr, input, quiet);
   if (verbose) print_data_info(out, cap);
 
   /* names: explicit wins, else exactly one sibling name_map*.json */
