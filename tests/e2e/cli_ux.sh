@@ -66,6 +66,20 @@ ls runs3/*/merged_swimlane.json >/dev/null 2>&1 && fail "an interrupted run was 
 "$SW" convert "$t" -o truncated.json -q 2>"$W/err" || fail "convert of a truncated capture"
 grep -q "^swimlane: $t: capture TRUNCATED (interrupted): aicore_task " "$W/err" || fail "truncated health line"
 
+# --summary-json: the table's rows as JSON (names and counts agree; the averages are
+# timings of this run, rounded in the table, so only their presence is checked)
+"$SW" convert "$rec" -o sum.json --summary-json summary.json >table.txt 2>"$W/err" || fail "--summary-json exit"
+rows=$(awk '/^Func_ID/{on=1; getline; next} on && /^-/{exit} on {print $2, $3}' table.txt)
+[ -n "$rows" ] || fail "--summary-json: no table rows"
+flat=$(tr -d ' \t\n' <summary.json)
+echo "$rows" | while read -r name count; do
+  echo "$flat" | grep -q "\"name\":\"$name\",\"count\":$count,\"avg_exec_us\":[0-9.e+-]*,\"avg_latency_us\":[0-9]" \
+    || { echo "FAIL: --summary-json lacks $name $count"; exit 1; }
+done || exit 1
+echo "$flat" | grep -q '"total":{"count":13,' || fail "--summary-json: total count"
+"$SW" convert "$rec" -o sum2.json --summary-json nowhere/s.json -q 2>"$W/err" && fail "--summary-json bad path accepted"
+[ -e sum2.json ] && fail "--summary-json bad path: the trace was written anyway"
+
 # -o -: the trace on stdout, the report on stderr, no file named '-'
 "$SW" convert "$rec" -o - >stdout.json 2>"$W/err" || fail "-o - exit"
 cmp -s stdout.json "${d}merged_swimlane.json" || fail "-o - differs from the file output"

@@ -19,7 +19,8 @@
 
 static void usage(FILE *out) {
   fputs("usage: swimlane convert [RECORDS] [-o OUT] [--deps-json F] [--func-names F]\n"
-        "                        [--rules F.lua] [--format json|proto] [--overhead] [-v] [-q]\n"
+        "                        [--rules F.lua] [--format json|proto] [--overhead]\n"
+        "                        [--summary-json F] [-v] [-q]\n"
         "\n"
         "Convert a chip swimlane capture to a Perfetto trace and print a per-function\n"
         "summary. RECORDS defaults to the newest outputs/*/chip_swimlane_records.json;\n"
@@ -33,6 +34,7 @@ static void usage(FILE *out) {
         "  --rules F.lua      conversion rules script (default lua/convert/default.lua)\n"
         "  --format FMT       json (Chrome trace, default) or proto (Perfetto protobuf)\n"
         "  --overhead         add the scheduler-overhead counter tracks (needs deps.json)\n"
+        "  --summary-json F   also write the per-function summary as JSON ('-' = stdout)\n"
         "  -v, --verbose      print the reading / generation details\n"
         "  -q, --quiet        print only warnings and errors\n",
         out);
@@ -197,7 +199,7 @@ static sl_deps *deps_job_take(deps_job *jb) {
 
 int sl_cmd_convert(int argc, char **argv) {
   const char *input = NULL, *output = NULL, *deps_arg = NULL, *names_arg = NULL,
-             *rules_arg = NULL, *format = "json";
+             *rules_arg = NULL, *format = "json", *summary_json = NULL;
   int verbose = 0, overhead = 0, quiet = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -221,6 +223,8 @@ int sl_cmd_convert(int argc, char **argv) {
       slot = &rules_arg;
     } else if (!strcmp(a, "--format")) {
       slot = &format;
+    } else if (!strcmp(a, "--summary-json")) {
+      slot = &summary_json;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "swimlane convert: unknown option '%s'\n", a);
       usage(stderr);
@@ -299,6 +303,7 @@ int sl_cmd_convert(int argc, char **argv) {
   out_path = output ? strdup(output)
                     : sibling(input, proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
   if (!out_path || sl_output_check(out_path) != 0) goto done;
+  if (summary_json && sl_output_check(summary_json) != 0) goto done;
   if (strcmp(out_path, "-") != 0) { /* rules may write beside the trace, nowhere else */
     char *dir = sibling(out_path, ".");
     sl_lua_set_write_dir(dir);
@@ -433,6 +438,7 @@ int sl_cmd_convert(int argc, char **argv) {
     fprintf(stderr, "Warning: --overhead needs deps.json for task readiness; no deps found, "
                     "Overhead Analysis track skipped.\n");
   }
+  if (summary_json && sl_convert_write_summary_json(summary_json, cap, rules, names) != 0) goto done;
   rc = 0;
   if (quiet) goto done;
   fprintf(out, "\n\xe2\x9c\x93 Conversion complete\n");

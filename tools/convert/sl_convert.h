@@ -39,6 +39,10 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
 
 /* The per-function statistics table and the lines after it (anchor-converter §14). */
 void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m);
+/* --summary-json: the per-function table as JSON (numbers exact, null where the
+** table prints "-"). 0 ok, -1 error (reported). */
+int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rules *r,
+                                  const sl_namemap *m);
 /* One line "swimlane: <input>: capture complete|complete with drops|TRUNCATED: <pool> N of M,
 ** <pool> D dropped of M, ..." from the capture's metadata.capture (convert_health.c);
 ** with quiet, only when something was lost or the health is unknown. */
