@@ -80,6 +80,14 @@ echo "$flat" | grep -q '"total":{"count":13,' || fail "--summary-json: total cou
 "$SW" convert "$rec" -o sum2.json --summary-json nowhere/s.json -q 2>"$W/err" && fail "--summary-json bad path accepted"
 [ -e sum2.json ] && fail "--summary-json bad path: the trace was written anyway"
 
+# sched-overhead --summary-json: the report's numbers (the hop count agrees with Part 6)
+"$SW" sched-overhead "$rec" --summary-json oh.json >oh.txt 2>"$W/err" || fail "sched-overhead --summary-json exit"
+hops=$(sed -n 's/.*Makespan-determining path: \([0-9]*\) hops.*/\1/p' oh.txt)
+[ -n "$hops" ] || fail "sched-overhead: no Part 6 hops"
+flat=$(tr -d ' \t\n' <oh.json)
+echo "$flat" | grep -q "\"critical_path\":{\"found\":true,\"hops\":$hops," || fail "sched-overhead JSON: hops"
+echo "$flat" | grep -q '"head_overhead":{"count":13,' || fail "sched-overhead JSON: head count"
+
 # -o -: the trace on stdout, the report on stderr, no file named '-'
 "$SW" convert "$rec" -o - >stdout.json 2>"$W/err" || fail "-o - exit"
 cmp -s stdout.json "${d}merged_swimlane.json" || fail "-o - differs from the file output"
