@@ -178,6 +178,18 @@ rc=$?
 [ $rc -eq 143 ] || fail "SIGTERM: exit $rc, want 143"
 ls killed.json* >/dev/null 2>&1 && fail "SIGTERM left $(ls killed.json*)"
 
+# the progress line: on a terminal only (script(1) gives convert a TTY). The spinning
+# rules keep the conversion busy writing until the Lua budget ends it.
+if command -v script >/dev/null 2>&1; then
+  SWIMLANE_PROGRESS_AFTER_MS=0 SWIMLANE_LUA_LIMIT=200000000 \
+    script -qfec "'$SW' convert '$rec' --rules spin.lua -o prog.json" /dev/null >tty.out 2>&1
+  grep -q "swimlane: convert: writing the trace: [0-9.]* MB written" tty.out || fail "no progress line on a TTY"
+  SWIMLANE_PROGRESS_AFTER_MS=0 SWIMLANE_LUA_LIMIT=200000000 \
+    "$SW" convert "$rec" --rules spin.lua -o prog.json 2>notty.err >/dev/null
+  grep -q "swimlane: convert: writing" notty.err && fail "a progress line without a TTY"
+  grep -q "script exceeded the instruction limit" notty.err || fail "spin rules: no limit error"
+fi
+
 # install to a prefix: the installed binary runs from elsewhere without SWIMLANE_HOME
 cmake --install "$BUILD" --prefix "$W/prefix" >install.log 2>&1 || fail "cmake --install: $(tail -n 1 install.log)"
 for f in bin/swimlane share/swimlane/schema/records.lua share/swimlane/lua/convert/default.lua \

@@ -268,6 +268,7 @@ int sl_cmd_convert(int argc, char **argv) {
   sl_outfile of = {0};
   int of_open = 0;
   deps_job dj = {0};
+  sl_progress *prog = NULL;
   /* the trace on stdout moves the report to stderr */
   FILE *out = output && !strcmp(output, "-") ? stderr : stdout;
   if (quiet) verbose = 0;
@@ -316,11 +317,13 @@ int sl_cmd_convert(int argc, char **argv) {
 
   if (verbose) fprintf(out, "Reading performance data from: %s\n", input);
   fflush(out);
+  prog = sl_progress_start(input, !quiet);
   stage(NULL);
   cap = sl_capture_read(input, NULL);
   stage("read");
   if (!cap) goto done;
   fflush(out);
+  sl_progress_clear(prog);
   sl_convert_print_health(stderr, input, quiet);
   if (verbose) print_data_info(out, cap);
 
@@ -372,6 +375,7 @@ int sl_cmd_convert(int argc, char **argv) {
 
   if (sl_outfile_open(&of, out_path) != 0) goto done;
   of_open = 1;
+  sl_progress_writing(prog, of.tmp_path);
 #ifdef SL_HAVE_SINK_PROTO
   sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
 #else
@@ -398,6 +402,8 @@ int sl_cmd_convert(int argc, char **argv) {
   }
   int fin_rc = sl_sink_finish(sink);
   stage("finish");
+  sl_progress_stop(prog);
+  prog = NULL;
   if (fin_rc != 0 || sl_outfile_commit(&of) != 0) {
     if (of.fp) sl_error(out_path, "write failed: %s", strerror(errno));
     goto done;
@@ -450,6 +456,7 @@ int sl_cmd_convert(int argc, char **argv) {
                "separately-captured deps.json (--enable-dep-gen).\n");
 
 done:
+  sl_progress_stop(prog);
   sl_deps_free(deps_job_take(&dj)); /* an early exit: wait for it, drop it */
   fflush(out);
   if (sink) sl_sink_destroy(sink);
