@@ -43,10 +43,11 @@ install_trace_engine() {
   npm install --prefix "$TRACE_ENGINE_DIR" --no-audit --no-fund -q @paulirish/trace_engine@0.0.65
 }
 
-# build DIR [cmake options...]
+# build DIR [cmake options...] — Release unless the options say otherwise (the
+# sanitizer builds pass -DCMAKE_BUILD_TYPE=Debug for readable stacks).
 build() {
   local dir=$1; shift
-  cmake -S "$ROOT" -B "$ROOT/$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug "$@" >/dev/null
+  cmake -S "$ROOT" -B "$ROOT/$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   cmake --build "$ROOT/$dir" -j"$(nproc)"
 }
 
@@ -54,12 +55,11 @@ demo() {
   build build
   local sw="$ROOT/build/tools/cli/swimlane" out="$ROOT/outputs"
   # The main job: mixed_example on the simulated a2a3 chip at full collection, with the
-  # task graph and the args dump, then the Perfetto trace and the summary table.
+  # task graph and the args dump; run converts the capture (Perfetto trace + summary).
   "$sw" run mixed_example --platform a2a3sim --enable-chip-swimlane 4 --enable-dep-gen \
         --dump-args 3 -o "$out"
   local dir
   dir=$(ls -td "$out"/MixedExample_*/ | head -n 1)
-  "$sw" convert "${dir}chip_swimlane_records.json"
   # check-trace's verdict on the trace just written: OK line, notes, any warning
   echo "== check-trace ${dir}merged_swimlane.json"
   "$sw" check-trace "${dir}merged_swimlane.json" 2>&1
@@ -70,11 +70,11 @@ run_tests() {
   echo "== test suite (plain build)"
   ctest --test-dir build --output-on-failure -j"$(nproc)" -LE bench
   echo "== test suite (ASan + UBSan)"
-  build build-asan -DSL_SANITIZE=ON
+  build build-asan -DCMAKE_BUILD_TYPE=Debug -DSL_SANITIZE=ON
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -LE 'bench|nosan'
   echo "== concurrency suite (TSan)"
-  build build-tsan -DSL_TSAN=ON
+  build build-tsan -DCMAKE_BUILD_TYPE=Debug -DSL_TSAN=ON
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
     ctest --test-dir build-tsan --output-on-failure -j"$(nproc)" -L concurrency
 }

@@ -24,23 +24,41 @@ void sl_warn(const char *file, const char *fmt, ...) __attribute__((format(print
 
 /* ---- all-or-nothing output files ---------------------------------------------- */
 
-/* An output file written to "<path>.tmp.<pid>" and renamed over <path> by
+/* An output file written to "<target>.tmp.<pid>" and renamed over the target by
 ** sl_outfile_commit. sl_outfile_abort (or a failed commit) removes the temporary,
-** so a failed run never leaves a half-written file behind. */
+** so a failed run never leaves a half-written file behind. The target is what the
+** path names: "-" is stdout; a symlink is kept and its file replaced; an existing
+** device or FIFO is written in place (direct), never replaced by a regular file. */
 typedef struct sl_outfile {
   FILE *fp;
-  char *path;
-  char *tmp_path;
+  char *path;     /* as given (messages) */
+  char *target;   /* the regular file renamed over; NULL when direct */
+  char *tmp_path; /* NULL when direct */
+  int direct;
 } sl_outfile;
 
 int sl_outfile_open(sl_outfile *of, const char *path);   /* 0 ok, -1 error (reported) */
 int sl_outfile_commit(sl_outfile *of);                    /* 0 ok, -1 error (reported) */
 void sl_outfile_abort(sl_outfile *of);
+/* Before the work starts: can an output be written at path? 0 yes, -1 no (reported). */
+int sl_output_check(const char *path);
+/* SIGINT/SIGTERM/SIGHUP (when not already handled) remove every open outfile's
+** temporary, then end the process by the signal. */
+void sl_outfile_trap_signals(void);
+/* Remove every open outfile's temporary now (async-signal-safe). */
+void sl_outfile_remove_temporaries(void);
+/* Process start: a closed stdin/stdout/stderr is reopened so files never land on
+** descriptors 0-2 (stdout on /dev/full, so writes to it fail). */
+void sl_stdio_guard(void);
+/* Process end: flush stdout; -1 with "swimlane: <stdout>: write failed: ..." if
+** anything written to it was lost (full disk, closed pipe). */
+int sl_stdout_finish(void);
 
 /* ---- paths -------------------------------------------------------------------- */
 
 /* The swimlane source/install root holding schema/ and lua/: $SWIMLANE_HOME if
-** set, else the directory baked in at build time. */
+** set, else <binary>/../share/swimlane when installed there (cmake --install),
+** else the source directory baked in at build time. */
 const char *sl_home(void);
 /* Join into a newly malloc'd string: sl_path_join("a", "b/c") -> "a/b/c". */
 char *sl_path_join(const char *dir, const char *rel);
@@ -49,9 +67,20 @@ int sl_mkdirs(const char *path);
 
 /* ---- embedded Lua ------------------------------------------------------------- */
 
-/* A new Lua state with the standard libraries and package.path covering
-** <home>/lua/?.lua and <home>/lua/?/init.lua. NULL on allocation failure. */
+/* A new Lua state with the standard libraries, sandboxed (sl_lua_sandbox), under
+** the instruction budget, and package.path covering <home>/lua/?.lua and
+** <home>/lua/?/init.lua. NULL on allocation failure. */
 struct lua_State *sl_lua_new(void);
+/* Take away what user Lua must not do (sl_lua_sandbox.c): os.execute, io.popen,
+** C modules, bytecode, removing files, exiting, writing outside the write folder.
+** 0 ok, -1 on allocation failure. */
+int sl_lua_sandbox(struct lua_State *L);
+/* The folder user Lua may write files in (NULL: none, the default). */
+void sl_lua_set_write_dir(const char *dir);
+/* Every state made afterwards stops a script with an error after about n VM
+** instructions (0 = no limit; the default allows about 2e10, $SWIMLANE_LUA_LIMIT
+** overrides the default). */
+void sl_lua_set_instruction_limit(unsigned long long n);
 /* Run a Lua file, leaving its results on the stack; on error print
 ** "swimlane: <file>: <lua message>" and return -1. */
 int sl_lua_dofile(struct lua_State *L, const char *path, int nresults);

@@ -23,15 +23,27 @@ typedef struct run_opts {
   int level, dep_gen, dump_args, rounds;
   int aic, aiv, sched, ring;
   int quiet, backpressure;
+  int no_convert, list;
 } run_opts;
 
+/* Set by the CLI when `convert` is built in: the capture is converted when it completes. */
+int (*sl_run_convert)(int argc, char **argv);
+
 static void usage(FILE *f) {
-  fputs("usage: swimlane run WORKLOAD [--case NAME] [--platform a2a3sim|a5sim]\n"
+  char plats[128];
+  sl_platform_names(plats, sizeof plats, 1);
+  fputs("usage: swimlane run WORKLOAD [--case NAME] [--platform NAME]\n"
         "                    [--enable-chip-swimlane [0-4]] [--enable-dep-gen] [--dump-args 0-3]\n"
         "                    [--rounds N] [-o DIR] [--aic N] [--aiv N] [--sched-threads N]\n"
-        "                    [--full-chip] [--ring N] [--backpressure] [-q]\n"
+        "                    [--full-chip] [--ring N] [--backpressure] [--no-convert] [-q]\n"
+        "       swimlane run --list\n"
         "\nWORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
         "A bare --enable-chip-swimlane means level 4; --rounds above 1 disables capture.\n"
+        "A completed capture is converted to merged_swimlane.json beside the records\n"
+        "(--no-convert skips it). --list prints the workloads, their cases and the platforms.\n",
+        f);
+  fprintf(f, "Platforms: %s (default a2a3sim).\n", plats);
+  fputs(
         "Defaults: 2 AIC + 4 AIV, 2 scheduler threads + 1 orchestrator; --full-chip = 24 AIC + 48 AIV,\n"
         "3 scheduler threads.\n",
         f);
@@ -49,7 +61,7 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
-  *o = (run_opts){NULL, NULL, "a2a3sim", "outputs", 0, 0, 0, 1, 2, 4, 2, 0, 0, 0};
+  *o = (run_opts){NULL, NULL, "a2a3sim", "outputs", 0, 0, 0, 1, 2, 4, 2, 0, 0, 0, 0, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     long v;
@@ -91,6 +103,14 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return 2;
       }
       o->level = (int)v;
+      continue;
+    }
+    if (!strcmp(a, "--no-convert")) {
+      o->no_convert = 1;
+      continue;
+    }
+    if (!strcmp(a, "--list")) {
+      o->list = 1;
       continue;
     }
     if (!strcmp(a, "--enable-dep-gen")) {
@@ -142,7 +162,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     }
     o->workload = a;
   }
-  if (!o->workload) {
+  if (!o->workload && !o->list) {
     usage(stderr);
     return 2;
   }
@@ -177,13 +197,13 @@ static char *make_out_dir(const char *root, const char *klass, const char *kase)
   return NULL;
 }
 
-/* SIGINT: stop submitting, let running kernels finish, mark the capture truncated. */
+/* SIGINT/SIGTERM: stop submitting, let running kernels finish, mark the capture
+** truncated; the command then exits 128 + the signal number. */
 static sl_rt *volatile g_rt;
 static sl_collector *volatile g_coll;
 static volatile sig_atomic_t g_sigint;
 static void on_sigint(int sig) {
-  (void)sig;
-  g_sigint = 1;
+  g_sigint = sig;
   if (g_rt) sl_rt_interrupt(g_rt);
   if (g_coll) sl_collector_mark_truncated(g_coll);
 }
@@ -280,7 +300,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
                         round, o->rounds);
   if (interrupted) {
     sl_error(wl->path, "interrupted: the capture holds what was collected and is marked truncated");
-    rc = 130;
+    rc = 128 + (g_sigint ? (int)g_sigint : SIGINT);
   } else if (rc == 0 && sl_run_check(&ctx)) {
     sl_error(wl->path, "result check failed: %s", ctx.err);
     rc = 1;
@@ -290,10 +310,23 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   return rc;
 }
 
+/* The reference converts a capture as soon as it completes; so do we, with convert's
+** own defaults (sibling deps.json and name map, merged_swimlane.json beside them). */
+static int convert_capture(const char *out_dir, int quiet) {
+  char *rec = sl_path_join(out_dir, "chip_swimlane_records.json");
+  if (!rec) return 1;
+  char *argv[] = {"convert", rec, quiet ? "-q" : NULL, NULL};
+  fflush(stdout);
+  int rc = sl_run_convert(quiet ? 3 : 2, argv);
+  free(rec);
+  return rc == 0 ? 0 : 1;
+}
+
 int sl_cmd_run(int argc, char **argv) {
   run_opts o;
   int prc = parse_opts(argc, argv, &o);
   if (prc) return prc == 1 ? 0 : prc;
+  if (o.list) return sl_run_list(stdout);
   const struct sl_platform_info *plat = sl_platform_by_name(o.platform);
   if (!plat || !plat->is_sim) { /* run simulates the chip: a simulated platform only */
     char names[256];
@@ -338,19 +371,22 @@ int sl_cmd_run(int argc, char **argv) {
     return 1;
   }
   /* Installed before the output directory exists, so once it does a SIGINT is ours. */
-  struct sigaction sa, old;
+  struct sigaction sa, old, old_term;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
   sigemptyset(&sa.sa_mask);
   g_sigint = 0;
   sigaction(SIGINT, &sa, &old);
+  sigaction(SIGTERM, &sa, &old_term);
   int want_dir = level > 0 || o.dep_gen || o.dump_args;
   char *out_dir = want_dir ? make_out_dir(o.out_root, wl.klass, case_name) : NULL;
   if (want_dir && !out_dir) {
     sigaction(SIGINT, &old, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     sl_workload_free(&wl);
     return 1;
   }
+  if (out_dir) sl_lua_set_write_dir(o.out_root); /* user Lua may write under -o only */
   int rc = 0;
   sl_run_slots slots;
   memset(&slots, 0, sizeof slots);
@@ -359,8 +395,10 @@ int sl_cmd_run(int argc, char **argv) {
   if (!o.quiet) sl_run_slots_print(&slots, o.rounds);
   sl_run_slots_free(&slots);
   sigaction(SIGINT, &old, NULL);
-  if (g_sigint && rc == 0) rc = 130;
+  sigaction(SIGTERM, &old_term, NULL);
+  if (g_sigint && rc == 0) rc = 128 + (int)g_sigint;
   if (out_dir && !o.quiet) printf("swimlane: outputs in %s\n", out_dir);
+  if (rc == 0 && level > 0 && out_dir && !o.no_convert && sl_run_convert) rc = convert_capture(out_dir, o.quiet);
   free(out_dir);
   sl_workload_free(&wl);
   return rc;

@@ -86,6 +86,8 @@ void sl_run_slots_print(sl_run_slots *acc, int rounds);
 void sl_run_slots_free(sl_run_slots *acc);
 
 /* sl_run_outputs.c */
+/* `run --list` (sl_run_list.c): workloads, their cases, the simulated platforms. */
+int sl_run_list(FILE *out);
 int sl_write_deps_json(const sl_rt *rt, const char *path);
 int sl_write_name_map(const sl_workload *wl, const char *path);
 int sl_write_args_dump(const sl_rt *rt, int level, const char *dir);

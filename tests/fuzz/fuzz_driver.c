@@ -29,15 +29,19 @@ static void run(const uint8_t *d, size_t n) {
   runs++;
 }
 
+/* Mutations per corpus file (SL_FUZZ_ROUNDS; slow targets such as the schema
+** compiler use fewer); truncations are two thirds of that. */
+static size_t rounds = 300;
+
 static void mutate_and_run(const uint8_t *d, size_t n) {
   run(d, n);
-  size_t stride = n / 200 + 1;
+  size_t stride = n / (rounds * 2 / 3 + 1) + 1;
   for (size_t len = 0; len < n; len += stride) run(d, len); /* truncations */
   uint8_t *m = malloc(n ? n : 1);
   if (!m) return;
   static const uint8_t repl[] = {'"', '[', ']', '{', '}', ',', ':', '-', '9', 'e', '0', 0, 0xff, 'n'};
   uint32_t seed = 2166136261u;
-  for (size_t k = 0; k < 300 && n; k++) {
+  for (size_t k = 0; k < rounds && n; k++) {
     seed = seed * 1103515245u + 12345u;
     size_t pos = (seed >> 8) % n;
     memcpy(m, d, n);
@@ -87,6 +91,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s CORPUS_DIR_OR_FILE...\n", argv[0]);
     return 2;
   }
+  const char *r = getenv("SL_FUZZ_ROUNDS");
+  if (r && atoi(r) > 0) rounds = (size_t)atoi(r);
   if (!getenv("SL_FUZZ_VERBOSE") && !freopen("/dev/null", "w", stderr)) return 1;
   int rc = 0;
   for (int i = 1; i < argc; i++)

@@ -144,3 +144,17 @@ void harness_run(sl_devprof *dp, const harness_cfg *hc) {
   free(args);
   free(s.r);
 }
+
+void harness_tiny_pools(sl_collector_config *cfg) {
+  cfg->sizes.prof_buffer_size = 2;
+  cfg->sizes.aicore_buffer_size = 2;
+  cfg->sizes.phase_records = 2;
+  cfg->sizes.slot_count = 1;
+  cfg->sizes.prof_buffers_per_core = 2;
+  cfg->sizes.aicore_buffers_per_core = 2;
+  cfg->sizes.sched_buffers_per_thread = 2;
+  cfg->sizes.orch_buffers_per_thread = 2;
+  cfg->sizes.readyqueue_size = 4;
+  cfg->fixed_buffers = 1;
+  cfg->backpressure_timeout_ns = 20000000000ull;
+}

@@ -32,6 +32,9 @@ static inline uint64_t h_orch_task(uint32_t idx) { return (3ull << 60) | idx; }
 
 /* Collector config for the harness's layout (cores: first half AIC). */
 void harness_config(sl_collector_config *cfg, const harness_cfg *hc, unsigned level);
+/* Pools of two records, two buffers, one slot and 4-entry ready queues, fixed: buffers
+** rotate constantly, queues fill, and records drop unless back-pressure is on. */
+void harness_tiny_pools(sl_collector_config *cfg);
 /* Run the device to completion against dp (threads joined on return). */
 void harness_run(sl_devprof *dp, const harness_cfg *hc);
 

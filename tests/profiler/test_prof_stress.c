@@ -21,19 +21,6 @@
 
 static const uint32_t kinds[] = {SL_PHASE_DISPATCH, SL_PHASE_COMPLETE, SL_PHASE_DUMMY_TASK, SL_PHASE_RESOLVE};
 
-static void tiny_pools(sl_collector_config *cfg) {
-  cfg->sizes.prof_buffer_size = 2;
-  cfg->sizes.aicore_buffer_size = 2;
-  cfg->sizes.phase_records = 2;
-  cfg->sizes.slot_count = 1;
-  cfg->sizes.prof_buffers_per_core = 2;
-  cfg->sizes.aicore_buffers_per_core = 2;
-  cfg->sizes.sched_buffers_per_thread = 2;
-  cfg->sizes.orch_buffers_per_thread = 2;
-  cfg->sizes.readyqueue_size = 4;
-  cfg->fixed_buffers = 1;
-  cfg->backpressure_timeout_ns = 20000000000ull;
-}
 
 /* Exact accounting + intact, ordered records. Returns total dropped. */
 static uint64_t check_capture(sl_collector *c, const harness_cfg *hc, unsigned level) {
@@ -132,7 +119,7 @@ static void slow_host_drops_are_accounted(void **state) {
   (void)state;
   sl_collector_config cfg;
   harness_config(&cfg, &base, 4);
-  tiny_pools(&cfg);
+  harness_tiny_pools(&cfg);
   cfg.test_collect_delay_us = 30;
   sl_collector *c = capture(&cfg, &base);
   check_capture(c, &base, 4);
@@ -144,7 +131,7 @@ static void absent_host_forces_drops(void **state) {
   (void)state;
   sl_collector_config cfg;
   harness_config(&cfg, &base, 4);
-  tiny_pools(&cfg);
+  harness_tiny_pools(&cfg);
   sl_collector *c = sl_collector_create(&cfg);
   assert_non_null(c);
   harness_run(sl_collector_device(c), &base);
@@ -160,7 +147,7 @@ static void backpressure_loses_nothing(void **state) {
   (void)state;
   sl_collector_config cfg;
   harness_config(&cfg, &base, 4);
-  tiny_pools(&cfg);
+  harness_tiny_pools(&cfg);
   cfg.backpressure = 1;
   cfg.test_collect_delay_us = 30;
   sl_collector *c = capture(&cfg, &base);
@@ -178,7 +165,7 @@ static void one_shard_host_loses_nothing(void **state) {
   (void)state;
   sl_collector_config cfg;
   harness_config(&cfg, &base, 4);
-  tiny_pools(&cfg);
+  harness_tiny_pools(&cfg);
   cfg.host_shards = 1;
   cfg.backpressure = 1;
   sl_collector *c = sl_collector_create(&cfg);
@@ -219,7 +206,7 @@ static void growing_pools_commit_before_fin(void **state) {
   hc.fin_before_commit = 0;
   sl_collector_config cfg;
   harness_config(&cfg, &hc, 4);
-  tiny_pools(&cfg);
+  harness_tiny_pools(&cfg);
   cfg.fixed_buffers = 0;
   cfg.backpressure = 1;
   run_and_check(&cfg, &hc, 4);
@@ -230,7 +217,7 @@ static void deep_free_queues_do_not_starve(void **state) {
   (void)state;
   sl_collector_config cfg;
   harness_config(&cfg, &base, 4);
-  tiny_pools(&cfg);
+  harness_tiny_pools(&cfg);
   cfg.sizes.slot_count = 4; /* more slots than buffers per pool */
   cfg.backpressure = 1;
   run_and_check(&cfg, &base, 4);
@@ -242,7 +229,7 @@ static void freeze_opens_and_releases(void **state) {
   (void)state;
   sl_collector_config cfg;
   harness_config(&cfg, &base, 4);
-  tiny_pools(&cfg);
+  harness_tiny_pools(&cfg);
   cfg.backpressure = 1;
   sl_collector *c = sl_collector_create(&cfg);
   assert_non_null(c);
@@ -273,7 +260,7 @@ static void levels_gate_collection(void **state) {
   for (unsigned level = 1; level <= 4; level++) {
     sl_collector_config cfg;
     harness_config(&cfg, &hc, level);
-    tiny_pools(&cfg);
+    harness_tiny_pools(&cfg);
     cfg.backpressure = 1;
     sl_collector *c = sl_collector_create(&cfg);
     assert_non_null(c);

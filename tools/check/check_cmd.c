@@ -11,6 +11,7 @@
 
 #include "check_ctx.h"
 #include "sl_base.h"
+#include "sl_filekind.h"
 
 static void usage(FILE *out) {
   fputs(
@@ -94,6 +95,11 @@ int sl_cmd_check_trace(int argc, char **argv) {
   if (strcmp(format, "auto") && strcmp(format, "json") && strcmp(format, "proto")) {
     sl_error(NULL, "check-trace: --format must be auto, json or proto");
     return 2;
+  }
+  const char *wrong = sl_file_kind_hint(sl_file_kind_sniff(path), "check-trace");
+  if (wrong) {
+    sl_error(path, "%s", wrong);
+    return 1;
   }
   FILE *fp = fopen(path, "rb");
   if (!fp) {

@@ -14,4 +14,8 @@ int sl_cmd_sched_overhead(int argc, char **argv); /* tools/overhead             
 int sl_cmd_l0(int argc, char **argv);             /* tools/l0                       */
 int sl_cmd_diff(int argc, char **argv);           /* tools/diff                     */
 
+/* `run` converts a completed capture through this when convert is built in (the
+** CLI sets it to sl_cmd_convert; NULL leaves run capture-only). */
+extern int (*sl_run_convert)(int argc, char **argv);
+
 #endif

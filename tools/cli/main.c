@@ -5,6 +5,15 @@
 #include <string.h>
 
 #include "commands.h"
+#include "sl_base.h"
+#ifdef SL_HAVE_FINGERPRINT
+#include "sl_fingerprint.h"
+#else
+#define SL_SCHEMA_FINGERPRINT "none"
+#endif
+#ifndef SL_VERSION
+#define SL_VERSION "unknown"
+#endif
 
 typedef struct subcommand {
   const char *name;
@@ -49,10 +58,15 @@ static void usage(FILE *out) {
   fputs("usage: swimlane <command> [options]\n\ncommands:\n", out);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (commands[i].fn) fprintf(out, "  %-15s %s\n", commands[i].name, commands[i].summary);
-  fputs("\nRun 'swimlane <command> --help' for a command's options.\n", out);
+  fputs("\nRun 'swimlane <command> --help' for a command's options; "
+        "'swimlane --version' for the version.\n", out);
 }
 
 int main(int argc, char **argv) {
+#ifdef SL_HAVE_RUN
+  sl_run_convert = sl_cmd_convert;
+#endif
+  sl_stdio_guard();
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -61,13 +75,20 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+    printf("swimlane %s (schema %s)\n", SL_VERSION, SL_SCHEMA_FINGERPRINT);
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+  }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
     if (strcmp(argv[1], commands[i].name) != 0) continue;
     if (!commands[i].fn) {
       fprintf(stderr, "swimlane: '%s' is not built into this binary\n", argv[1]);
       return 2;
     }
-    return commands[i].fn(argc - 1, argv + 1);
+    int rc = commands[i].fn(argc - 1, argv + 1);
+    /* a report lost on the way out (full disk, closed stdout) is a failure */
+    if (sl_stdout_finish() != 0 && rc == 0) rc = 1;
+    return rc;
   }
   fprintf(stderr, "swimlane: unknown command '%s'\n\n", argv[1]);
   usage(stderr);

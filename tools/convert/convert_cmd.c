@@ -14,19 +14,22 @@
 #include <unistd.h>
 
 #include "sl_base.h"
+#include "sl_filekind.h"
 #include "sl_convert.h"
 #include "sl_phases.h"
 
 static void usage(FILE *out) {
   fputs("usage: swimlane convert [RECORDS] [-o OUT] [--deps-json F] [--func-names F]\n"
-        "                        [--rules F.lua] [--format json|proto] [--overhead] [-v]\n"
+        "                        [--rules F.lua] [--format json|proto] [--overhead]\n"
+        "                        [--summary-json F] [-v] [-q]\n"
         "\n"
         "Convert a chip swimlane capture to a Perfetto trace and print a per-function\n"
         "summary. RECORDS defaults to the newest outputs/*/chip_swimlane_records.json;\n"
         "a sibling deps.json and name_map_*.json are picked up. The default output is\n"
         "merged_swimlane.json (merged_swimlane.pftrace with --format proto) beside RECORDS.\n"
         "\n"
-        "  -o, --output OUT   output trace path\n"
+        "  -o, --output OUT   output trace path ('-' = standard output; the report then\n"
+        "                     goes to standard error)\n"
         "  --deps-json F      dep_gen deps.json (dependency arrows, function ids)\n"
         "  --func-names F     name_map_<case>.json (function names)\n"
         "  --rules F.lua      conversion rules script (default lua/convert/default.lua)\n"
@@ -34,7 +37,9 @@ static void usage(FILE *out) {
         "  --overhead         add the scheduler-overhead counter tracks (needs deps.json)\n"
         "  --reference-flows  flow events where the reference writes them (byte parity;\n"
         "                     Chrome DevTools then binds no arrows)\n"
-        "  -v, --verbose      print the reading / generation details\n",
+        "  --summary-json F   also write the per-function summary as JSON ('-' = stdout)\n"
+        "  -v, --verbose      print the reading / generation details\n"
+        "  -q, --quiet        print only warnings and errors\n",
         out);
 }
 
@@ -197,8 +202,8 @@ static sl_deps *deps_job_take(deps_job *jb) {
 
 int sl_cmd_convert(int argc, char **argv) {
   const char *input = NULL, *output = NULL, *deps_arg = NULL, *names_arg = NULL,
-             *rules_arg = NULL, *format = "json";
-  int verbose = 0, overhead = 0, reference_flows = 0;
+             *rules_arg = NULL, *format = "json", *summary_json = NULL;
+  int verbose = 0, overhead = 0, quiet = 0, reference_flows = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **slot = NULL;
@@ -207,6 +212,8 @@ int sl_cmd_convert(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
       verbose = 1;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      quiet = 1;
     } else if (!strcmp(a, "--overhead")) {
       overhead = 1;
     } else if (!strcmp(a, "--reference-flows")) {
@@ -221,6 +228,8 @@ int sl_cmd_convert(int argc, char **argv) {
       slot = &rules_arg;
     } else if (!strcmp(a, "--format")) {
       slot = &format;
+    } else if (!strcmp(a, "--summary-json")) {
+      slot = &summary_json;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "swimlane convert: unknown option '%s'\n", a);
       usage(stderr);
@@ -264,7 +273,11 @@ int sl_cmd_convert(int argc, char **argv) {
   sl_outfile of = {0};
   int of_open = 0;
   deps_job dj = {0};
-  FILE *out = stdout;
+  sl_progress *prog = NULL;
+  /* the trace on stdout moves the report to stderr */
+  FILE *out = output && !strcmp(output, "-") ? stderr : stdout;
+  if (quiet) verbose = 0;
+  sl_outfile_trap_signals();
 
   /* rules first: a broken script fails before anything is read or written */
   rules = sl_rules_load(rules_arg);
@@ -288,9 +301,20 @@ int sl_cmd_convert(int argc, char **argv) {
     sl_error(input, "input file not found");
     goto done;
   }
+  const char *wrong = sl_file_kind_hint(sl_file_kind_sniff(input), "convert");
+  if (wrong) {
+    sl_error(input, "%s", wrong);
+    goto done;
+  }
   out_path = output ? strdup(output)
                     : sibling(input, proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
-  if (!out_path) goto done;
+  if (!out_path || sl_output_check(out_path) != 0) goto done;
+  if (summary_json && sl_output_check(summary_json) != 0) goto done;
+  if (strcmp(out_path, "-") != 0) { /* rules may write beside the trace, nowhere else */
+    char *dir = sibling(out_path, ".");
+    sl_lua_set_write_dir(dir);
+    free(dir);
+  }
 
   deps_path = deps_arg ? strdup(deps_arg) : sibling(input, "deps.json");
   if (!deps_path) goto done;
@@ -298,10 +322,14 @@ int sl_cmd_convert(int argc, char **argv) {
 
   if (verbose) fprintf(out, "Reading performance data from: %s\n", input);
   fflush(out);
+  prog = sl_progress_start(input, !quiet);
   stage(NULL);
   cap = sl_capture_read(input, NULL);
   stage("read");
   if (!cap) goto done;
+  fflush(out);
+  sl_progress_clear(prog);
+  sl_convert_print_health(stderr, input, quiet);
   if (verbose) print_data_info(out, cap);
 
   /* names: explicit wins, else exactly one sibling name_map*.json */
@@ -352,6 +380,7 @@ int sl_cmd_convert(int argc, char **argv) {
 
   if (sl_outfile_open(&of, out_path) != 0) goto done;
   of_open = 1;
+  sl_progress_writing(prog, of.tmp_path);
 #ifdef SL_HAVE_SINK_PROTO
   sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
 #else
@@ -379,6 +408,8 @@ int sl_cmd_convert(int argc, char **argv) {
   }
   int fin_rc = sl_sink_finish(sink);
   stage("finish");
+  sl_progress_stop(prog);
+  prog = NULL;
   if (fin_rc != 0 || sl_outfile_commit(&of) != 0) {
     if (of.fp) sl_error(out_path, "write failed: %s", strerror(errno));
     goto done;
@@ -397,7 +428,7 @@ int sl_cmd_convert(int argc, char **argv) {
   }
   /* The seed (§3.5) prints the rerun breadcrumb whenever arrows are missing; the
   ** reference only does so with -v. The seed wins. */
-  if (!deps_present)
+  if (!deps_present && !quiet)
     fprintf(out, "  Flow events: 0 (no deps.json \xe2\x80\x94 re-run dep_gen and pass --deps-json "
                  "to add arrows)\n");
   if (verbose) {
@@ -419,6 +450,9 @@ int sl_cmd_convert(int argc, char **argv) {
     fprintf(stderr, "Warning: --overhead needs deps.json for task readiness; no deps found, "
                     "Overhead Analysis track skipped.\n");
   }
+  if (summary_json && sl_convert_write_summary_json(summary_json, cap, rules, names) != 0) goto done;
+  rc = 0;
+  if (quiet) goto done;
   fprintf(out, "\n\xe2\x9c\x93 Conversion complete\n");
   fprintf(out, "  Input:  %s\n", input);
   fprintf(out, "  Output: %s\n", out_path);
@@ -426,9 +460,9 @@ int sl_cmd_convert(int argc, char **argv) {
   sl_convert_print_stats(out, cap, rules, names);
   fprintf(out, "\nScheduler-overhead deep-dive: run sched_overhead_analysis manually with a "
                "separately-captured deps.json (--enable-dep-gen).\n");
-  rc = 0;
 
 done:
+  sl_progress_stop(prog);
   sl_deps_free(deps_job_take(&dj)); /* an early exit: wait for it, drop it */
   fflush(out);
   if (sink) sl_sink_destroy(sink);

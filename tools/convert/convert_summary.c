@@ -2,11 +2,13 @@
 ** convert_summary.c — the per-function statistics table printed after a
 ** conversion (anchor-converter §14), with the reference's float summation order.
 */
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "convert_labels.h"
+#include "sl_base.h"
 #include "sl_convert.h"
 #include "sl_levels.h"
 
@@ -97,25 +99,30 @@ static const char *level_desc(int level) {
   }
 }
 
-/* Time bounds of the run seen while accumulating. */
-typedef struct span {
+/* Per-function sums (sorted by func id) and the totals, in the reference's
+** summation order; shared by the table and --summary-json. */
+typedef struct summary {
+  fmap fm;
+  int has_timing;
   double min_disp, max_fin, min_core, max_core;
-} span;
+  double total_latency, total_exec;
+  uint64_t total_count;
+} summary;
 
-/* One pass over the task rows: per-function sums (first-appearance order) and the
-** run's bounds. Shared by the table below and sl_convert_func_stats. */
-static void accumulate(const sl_capture *c, fmap *fm, span *sp) {
-  int has_timing = c->level >= SL_LEVEL_AICPU_TIMING;
-  double min_disp = INFINITY, max_fin = -INFINITY, min_core = INFINITY, max_core = -INFINITY;
+static void summary_compute(const sl_capture *c, summary *S) {
+  memset(S, 0, sizeof *S);
+  S->has_timing = c->level >= SL_LEVEL_AICPU_TIMING;
+  S->min_disp = S->min_core = INFINITY;
+  S->max_fin = S->max_core = -INFINITY;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
-    fstat *f = fmap_get(fm, t->func_id);
+    fstat *f = fmap_get(&S->fm, t->func_id);
     if (!f) break;
     f->count++;
     f->sum_exec += t->duration_us;
     f->sum_local += t->local_setup_us;
     f->n_local++;
-    if (has_timing) {
+    if (S->has_timing) {
       f->sum_head += t->start_us - t->dispatch_us;
       f->sum_tail += t->finish_us - t->end_us;
       f->n_head++;
@@ -124,50 +131,60 @@ static void accumulate(const sl_capture *c, fmap *fm, span *sp) {
         f->n_prop++;
       }
       f->total_latency += t->finish_us - t->dispatch_us;
-      if (t->dispatch_us < min_disp) min_disp = t->dispatch_us;
-      if (t->finish_us > max_fin) max_fin = t->finish_us;
+      if (t->dispatch_us < S->min_disp) S->min_disp = t->dispatch_us;
+      if (t->finish_us > S->max_fin) S->max_fin = t->finish_us;
     }
-    if (t->receive_us < min_core) min_core = t->receive_us;
-    if (t->end_us > max_core) max_core = t->end_us;
+    if (t->receive_us < S->min_core) S->min_core = t->receive_us;
+    if (t->end_us > S->max_core) S->max_core = t->end_us;
   }
-  *sp = (span){min_disp, max_fin, min_core, max_core};
+  /* TOTAL latency sums groups in first-appearance order, exec in id order */
+  for (size_t i = 0; i < S->fm.n; i++) S->total_latency += S->fm.v[i].total_latency;
+  if (S->fm.n) qsort(S->fm.v, S->fm.n, sizeof *S->fm.v, by_func);
+  for (size_t i = 0; i < S->fm.n; i++) {
+    S->total_exec += S->fm.v[i].sum_exec;
+    S->total_count += S->fm.v[i].count;
+  }
+}
+
+static void summary_free(summary *S) {
+  free(S->fm.v);
+  free(S->fm.keys);
+  free(S->fm.idx);
 }
 
 sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n) {
-  fmap fm = {0};
-  span sp;
-  accumulate(c, &fm, &sp);
-  sl_func_stat *v = fm.n ? calloc(fm.n, sizeof *v) : NULL;
-  *n = v ? fm.n : 0;
-  if (v) qsort(fm.v, fm.n, sizeof *fm.v, by_func);
+  summary S;
+  summary_compute(c, &S);
+  sl_func_stat *v = S.fm.n ? calloc(S.fm.n, sizeof *v) : NULL;
+  *n = v ? S.fm.n : 0;
   for (size_t i = 0; i < *n; i++) {
-    const fstat *f = &fm.v[i];
+    const fstat *f = &S.fm.v[i];
     v[i] = (sl_func_stat){.func_id = f->func_id, .count = f->count, .sum_exec = f->sum_exec,
                           .sum_latency = f->total_latency, .sum_head = f->sum_head,
                           .sum_tail = f->sum_tail, .sum_prop = f->sum_prop,
                           .sum_local = f->sum_local, .n_head = f->n_head, .n_prop = f->n_prop,
                           .n_local = f->n_local};
   }
-  free(fm.v);
-  free(fm.keys);
-  free(fm.idx);
+  summary_free(&S);
   return v;
 }
 
+static const char *func_label(const fstat *f, sl_rules *r, const sl_namemap *m, char *buf, size_t len) {
+  char def[48];
+  const char *mapped = m && f->func_id >= 0 ? sl_namemap_lookup(m, f->func_id) : NULL;
+  snprintf(buf, len, "%s", f->func_id < 0 ? sl_func_default_name(def, f->func_id)
+                                          : sl_rules_func_name(r, f->func_id, mapped));
+  return buf;
+}
+
 void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m) {
-  int has_timing = c->level >= SL_LEVEL_AICPU_TIMING;
-  fmap fm = {0};
-  span sp;
-  accumulate(c, &fm, &sp);
-  double min_disp = sp.min_disp, max_fin = sp.max_fin, min_core = sp.min_core,
-         max_core = sp.max_core;
-  /* TOTAL latency sums groups in first-appearance order, exec in id order */
-  double total_latency = 0;
-  uint64_t total_count = 0;
-  for (size_t i = 0; i < fm.n; i++) total_latency += fm.v[i].total_latency;
-  if (fm.n) qsort(fm.v, fm.n, sizeof *fm.v, by_func);
-  double total_exec = 0;
-  for (size_t i = 0; i < fm.n; i++) total_exec += fm.v[i].sum_exec;
+  summary S;
+  summary_compute(c, &S);
+  fmap fm = S.fm;
+  int has_timing = S.has_timing;
+  double min_disp = S.min_disp, max_fin = S.max_fin, min_core = S.min_core, max_core = S.max_core;
+  double total_latency = S.total_latency, total_exec = S.total_exec;
+  uint64_t total_count = S.total_count;
 
   fputc('\n', out);
   rep(out, '=', 140);
@@ -186,13 +203,8 @@ void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const s
   rep(out, '-', 140);
   for (size_t i = 0; i < fm.n; i++) {
     const fstat *f = &fm.v[i];
-    total_count += f->count;
-    char name[128], lat[32], ratio[32], head[32], tail[32], prop[32], local[32], def[48];
-    const char *mapped = m && f->func_id >= 0 ? sl_namemap_lookup(m, f->func_id) : NULL;
-    if (f->func_id < 0)
-      snprintf(name, sizeof name, "%s", sl_func_default_name(def, f->func_id));
-    else
-      snprintf(name, sizeof name, "%s", sl_rules_func_name(r, f->func_id, mapped));
+    char name[128], lat[32], ratio[32], head[32], tail[32], prop[32], local[32];
+    func_label(f, r, m, name, sizeof name);
     if (has_timing) {
       snprintf(lat, sizeof lat, "%.2f", f->total_latency / (double)f->count);
       if (f->total_latency != 0)
@@ -251,7 +263,56 @@ void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const s
     fputs("  (Latency = dispatch\xe2\x86\x92" "finish; Exec = AICore kernel time per task)\n", out);
   }
   rep(out, '=', 110);
-  free(fm.v);
-  free(fm.keys);
-  free(fm.idx);
+  summary_free(&S);
+}
+
+/* A number, or null when the table shows "-". */
+static void add_num(cJSON *o, const char *k, int have, double v) {
+  if (have) cJSON_AddNumberToObject(o, k, v);
+  else cJSON_AddNullToObject(o, k);
+}
+
+int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rules *r,
+                                  const sl_namemap *m) {
+  summary S;
+  summary_compute(c, &S);
+  cJSON *root = cJSON_CreateObject(), *funcs = cJSON_AddArrayToObject(root, "functions");
+  cJSON_AddNumberToObject(root, "chip_swimlane_level", c->level);
+  for (size_t i = 0; i < S.fm.n; i++) {
+    const fstat *f = &S.fm.v[i];
+    char name[128];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "func_id", (double)f->func_id);
+    cJSON_AddStringToObject(o, "name", func_label(f, r, m, name, sizeof name));
+    cJSON_AddNumberToObject(o, "count", (double)f->count);
+    cJSON_AddNumberToObject(o, "avg_exec_us", f->sum_exec / (double)f->count);
+    add_num(o, "avg_latency_us", S.has_timing, f->total_latency / (double)f->count);
+    add_num(o, "exec_pct", S.has_timing,
+            f->total_latency != 0 ? f->sum_exec / f->total_latency * 100.0 : 0.0);
+    add_num(o, "avg_head_oh_us", S.has_timing && f->n_head, f->n_head ? f->sum_head / (double)f->n_head : 0);
+    add_num(o, "avg_tail_oh_us", S.has_timing && f->n_head, f->n_head ? f->sum_tail / (double)f->n_head : 0);
+    add_num(o, "avg_prop_us", f->n_prop != 0, f->n_prop ? f->sum_prop / (double)f->n_prop : 0);
+    add_num(o, "avg_local_us", f->n_local != 0, f->n_local ? f->sum_local / (double)f->n_local : 0);
+    cJSON_AddItemToArray(funcs, o);
+  }
+  cJSON *tot = cJSON_AddObjectToObject(root, "total");
+  cJSON_AddNumberToObject(tot, "count", (double)S.total_count);
+  cJSON_AddNumberToObject(tot, "exec_us", S.total_exec);
+  add_num(tot, "latency_us", S.has_timing, S.total_latency);
+  add_num(tot, "test_time_us", S.has_timing && isfinite(S.min_disp) && isfinite(S.max_fin),
+          S.max_fin - S.min_disp);
+  summary_free(&S);
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  sl_outfile of;
+  int rc = -1;
+  if (text && sl_outfile_open(&of, path) == 0) {
+    fputs(text, of.fp);
+    fputc('\n', of.fp);
+    rc = sl_outfile_commit(&of);
+  } else if (!text) {
+    sl_error(path, "out of memory");
+  }
+  free(text);
+  return rc;
 }

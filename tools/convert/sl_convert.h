@@ -51,6 +51,22 @@ sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n);
 
 /* The per-function statistics table and the lines after it (anchor-converter §14). */
 void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m);
+/* The progress line on a terminal (convert_progress.c): NULL (and nothing drawn)
+** unless enabled and stderr is a TTY. _writing switches it to the output's size. */
+typedef struct sl_progress sl_progress;
+sl_progress *sl_progress_start(const char *input, int enabled);
+void sl_progress_writing(sl_progress *p, const char *tmp_path);
+void sl_progress_clear(sl_progress *p); /* erase it before printing a line of our own */
+void sl_progress_stop(sl_progress *p); /* erases the line; NULL is fine */
+
+/* --summary-json: the per-function table as JSON (numbers exact, null where the
+** table prints "-"). 0 ok, -1 error (reported). */
+int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rules *r,
+                                  const sl_namemap *m);
+/* One line "swimlane: <input>: capture complete|complete with drops|TRUNCATED: <pool> N of M,
+** <pool> D dropped of M, ..." from the capture's metadata.capture (convert_health.c);
+** with quiet, only when something was lost or the health is unknown. */
+void sl_convert_print_health(FILE *out, const char *input, int quiet);
 
 /* `swimlane convert ...` */
 int sl_cmd_convert(int argc, char **argv);

@@ -17,7 +17,7 @@ int sl_cmd_sched_overhead(int argc, char **argv);
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: swimlane sched-overhead [RECORDS] [--deps-json F]\n"
+          "usage: swimlane sched-overhead [RECORDS] [--deps-json F] [--summary-json F]\n"
           "\n"
           "Scheduler-overhead analysis of a chip swimlane capture (level >= 3) with the task\n"
           "DAG from a separately captured deps.json.\n"
@@ -25,7 +25,8 @@ static void usage(FILE *f) {
           "  RECORDS        chip_swimlane_records.json (or .pb); default: the newest\n"
           "                 outputs/*/chip_swimlane_records.json under the current directory\n"
           "                 (also accepted as --chip-swimlane-records-json RECORDS)\n"
-          "  --deps-json F  the DAG; default: deps.json beside RECORDS\n");
+          "  --deps-json F  the DAG; default: deps.json beside RECORDS\n"
+          "  --summary-json F  also write the report's numbers as JSON ('-' = stdout)\n");
 }
 
 static int is_file(const char *p) {
@@ -45,13 +46,14 @@ static char *sibling_deps(const char *records) {
 }
 
 int sl_cmd_sched_overhead(int argc, char **argv) {
-  const char *records = NULL, *deps_arg = NULL;
+  const char *records = NULL, *deps_arg = NULL, *summary_json = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage(stdout);
       return 0;
-    } else if (!strcmp(a, "--deps-json") || !strcmp(a, "--chip-swimlane-records-json")) {
+    } else if (!strcmp(a, "--deps-json") || !strcmp(a, "--chip-swimlane-records-json") ||
+               !strcmp(a, "--summary-json")) {
       if (i + 1 >= argc) {
         fprintf(stderr, "swimlane: sched-overhead: %s needs a value\n", a);
         usage(stderr);
@@ -59,6 +61,8 @@ int sl_cmd_sched_overhead(int argc, char **argv) {
       }
       if (!strcmp(a, "--deps-json"))
         deps_arg = argv[++i];
+      else if (!strcmp(a, "--summary-json"))
+        summary_json = argv[++i];
       else
         records = argv[++i];
     } else if (!strncmp(a, "--deps-json=", 12)) {
@@ -98,6 +102,7 @@ int sl_cmd_sched_overhead(int argc, char **argv) {
     sl_error(records, "Perf JSON not found");
     goto out;
   }
+  if (summary_json && sl_output_check(summary_json) != 0) goto out;
   c = sl_capture_read(records, NULL);
   if (!c) goto out;
   if (deps_arg) {
@@ -136,6 +141,7 @@ int sl_cmd_sched_overhead(int argc, char **argv) {
                       "--enable-chip-swimlane so phase data is captured.");
     goto out;
   }
+  if (summary_json && sl_oh_write_json(summary_json, c, &rep) != 0) goto out;
   rc = 0;
 out:
   fflush(stdout);

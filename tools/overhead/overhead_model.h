@@ -86,4 +86,7 @@ void sl_oh_report_free(sl_oh_report *r);
 ** scheduler threads (the caller reports the error after Parts 1-4). */
 int sl_oh_print(FILE *f, const sl_capture *c, const sl_oh_report *r);
 
+/* --summary-json: the report's numbers as JSON (overhead_json.c). 0 ok, -1 error (reported). */
+int sl_oh_write_json(const char *path, const sl_capture *c, const sl_oh_report *r);
+
 #endif

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,7 +60,8 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
     goto fail;
   }
   const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(root, "level");
-  if (cJSON_IsNumber(lvl)) m->level = (int64_t)lvl->valuedouble;
+  /* a level beyond int64 is no level (the cast would be undefined; found by fuzz_namemap) */
+  if (cJSON_IsNumber(lvl) && fabs(lvl->valuedouble) < 9.2e18) m->level = (int64_t)lvl->valuedouble;
   const cJSON *orch = cJSON_GetObjectItemCaseSensitive(root, "orchestrator_name");
   if (orch && !cJSON_IsNull(orch)) {
     if (!cJSON_IsString(orch)) {

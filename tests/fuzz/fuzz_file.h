@@ -1,0 +1,44 @@
+/*
+** fuzz_file.h — for targets whose reader takes a path: write the input to a file
+** in a private folder made once per process (removed at exit).
+*/
+#ifndef SL_FUZZ_FILE_H
+#define SL_FUZZ_FILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char fuzz_dir_[64];
+
+static void fuzz_dir_remove_(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", fuzz_dir_);
+  if (system(cmd) != 0) fprintf(stderr, "fuzz: could not remove %s\n", fuzz_dir_);
+}
+
+/* The per-process folder (created on first use). */
+static const char *fuzz_dir(void) {
+  if (!fuzz_dir_[0]) {
+    snprintf(fuzz_dir_, sizeof fuzz_dir_, "/tmp/sl-fuzz-XXXXXX");
+    if (!mkdtemp(fuzz_dir_)) abort();
+    atexit(fuzz_dir_remove_);
+  }
+  return fuzz_dir_;
+}
+
+/* <fuzz_dir>/<name> holding data; the path is in a static buffer. */
+static const char *fuzz_write(const char *name, const uint8_t *data, size_t size) {
+  static char path[256];
+  snprintf(path, sizeof path, "%s/%s", fuzz_dir(), name);
+  FILE *f = fopen(path, "wb");
+  if (!f) abort();
+  if (size && fwrite(data, 1, size, f) != size) abort();
+  fclose(f);
+  return path;
+}
+
+#endif
