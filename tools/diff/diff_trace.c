@@ -38,7 +38,7 @@ static int lane_for(lanes *l, double start, double end, size_t *out) {
 static int64_t sub_tid(size_t base, size_t k) { return (int64_t)(k * 1000 + base + 1); }
 
 static void name_lane(sl_trace_sink *s, int64_t pid, int64_t tid, const char *base, size_t k) {
-  char name[96];
+  char name[192]; /* base names are at most 160 bytes (the callers' buffers) */
   if (k) snprintf(name, sizeof name, "%s.%zu", base, k);
   else snprintf(name, sizeof name, "%s", base);
   sl_sink_thread_name(s, pid, tid, name);
