@@ -88,7 +88,7 @@ static track *find_track(tracks *ts, const char *pid_s, const char *tid_s, int c
   return t;
 }
 
-static double snap_ns(double us) { return isfinite(us) ? (double)llround(us * 1000.0) / 1000.0 : us; }
+static double snap_ns(double us) { return isfinite(us) ? round(us * 1000.0) / 1000.0 : us; }
 
 static int push_ival(track *t, ival v) {
   v.ts = snap_ns(v.ts);
@@ -339,9 +339,10 @@ cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
       const cJSON *args = cJSON_GetObjectItemCaseSensitive(v->src, "args");
       cJSON_AddStringToObject(x, "ph", "X");
       cJSON_AddItemToObject(x, "name", name ? cJSON_Duplicate(name, 1) : cJSON_CreateString(""));
-      long long a = llround(v->ts * 1000.0), b = llround(v->end * 1000.0);
-      cJSON_AddNumberToObject(x, "ts", (double)a / 1000.0);
-      cJSON_AddNumberToObject(x, "dur", (double)(b - a) / 1000.0);
+      /* whole ns, rounded in double: exact below 2^53 ns, no overflow on absurd input */
+      double a = round(v->ts * 1000.0), b = round(v->end * 1000.0);
+      cJSON_AddNumberToObject(x, "ts", a / 1000.0);
+      cJSON_AddNumberToObject(x, "dur", (b - a) / 1000.0);
       cJSON_AddItemToObject(x, "pid", cJSON_Duplicate(t->pid, 1));
       cJSON_AddItemToObject(x, "tid", lane_tid(t, v->lane));
       cJSON_AddItemToObject(x, "args", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
