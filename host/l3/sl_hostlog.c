@@ -11,11 +11,29 @@
 
 #include "sl_base.h"
 
-int64_t sl_hl_now_ns(void) {
+int64_t sl_hl_true_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+/* The simulated host clock of this process (sl_hl_set_host_clock); off by default. */
+static int64_t hc_offset, hc_ppb, hc_epoch;
+static int hc_on;
+
+void sl_hl_set_host_clock(int64_t offset_ns, int64_t drift_ppb, int64_t epoch_true_ns) {
+  hc_offset = offset_ns;
+  hc_ppb = drift_ppb;
+  hc_epoch = epoch_true_ns;
+  hc_on = offset_ns != 0 || drift_ppb != 0;
+}
+
+int64_t sl_hl_host_of_true(int64_t t) {
+  if (!hc_on) return t;
+  return t + hc_offset + (int64_t)((__int128)(t - hc_epoch) * hc_ppb / 1000000000);
+}
+
+int64_t sl_hl_now_ns(void) { return sl_hl_host_of_true(sl_hl_true_ns()); }
 
 void sl_hl_domain_id(char *out, size_t len) {
   char id[64] = "unknown";

@@ -53,8 +53,15 @@ FILE *sl_hostlog_create(const char *dir, long pid, const char *role, const char 
 /* One span line (attrs: nattrs key/value pairs), flushed. */
 void sl_hostlog_span(FILE *f, const sl_hl_span *s);
 
-/* CLOCK_MONOTONIC ns. */
+/* This process's host clock in ns: CLOCK_MONOTONIC, or the simulated host clock
+** set by sl_hl_set_host_clock (a rank placed on another simulated host). */
 int64_t sl_hl_now_ns(void);
+/* CLOCK_MONOTONIC ns: the simulator's true clock. */
+int64_t sl_hl_true_ns(void);
+/* Simulate another host: host = true + offset + (true - epoch) * drift_ppb / 1e9.
+** Every process of one simulated host passes the same three values. */
+void sl_hl_set_host_clock(int64_t offset_ns, int64_t drift_ppb, int64_t epoch_true_ns);
+int64_t sl_hl_host_of_true(int64_t true_ns);
 /* This machine's host clock domain: "linux-boot-id:<boot_id>". */
 void sl_hl_domain_id(char *out, size_t len);
 

@@ -33,8 +33,9 @@ typedef struct rank_proc {
 } rank_proc;
 
 typedef struct l3_opts {
-  int ranks, dispatches;
-  long ppm;
+  int ranks, dispatches, hosts;
+  long ppm, host_ppm;
+  int64_t epoch;  /* true ns every simulated host clock is anchored at */
   const char *out_root, *workload, *case_name, *platform;
 } l3_opts;
 
@@ -51,25 +52,28 @@ static int parse_long(const char *s, long lo, long hi, long *out) {
 static int takes_value(const char *a) {
   static const char *const v[] = {"--case", "--platform", "-p", "-o", "--output", "--dump-args", "--rounds",
                                   "--aic", "--aiv", "--sched-threads", "--ring", "--ranks", "--dispatches",
-                                  "--rate-error-ppm", NULL};
+                                  "--rate-error-ppm", "--hosts", "--host-drift-ppm", NULL};
   for (const char *const *p = v; *p; p++)
     if (!strcmp(a, *p)) return 1;
   return 0;
 }
 
 static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
-  *o = (l3_opts){0, 2, 20, "outputs", NULL, NULL, "a2a3sim"};
+  *o = (l3_opts){0, 2, 0, 20, 50, 0, "outputs", NULL, NULL, "a2a3sim"};
   long v;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--ranks") || !strcmp(a, "--dispatches") || !strcmp(a, "--rate-error-ppm")) {
-      int ppm = !strcmp(a, "--rate-error-ppm");
+    if (!strcmp(a, "--ranks") || !strcmp(a, "--dispatches") || !strcmp(a, "--hosts") ||
+        !strcmp(a, "--rate-error-ppm") || !strcmp(a, "--host-drift-ppm")) {
+      int ppm = strstr(a, "ppm") != NULL;
       if (parse_long(val, ppm ? 0 : 1, ppm ? 1000 : SL_L3_MAX_RANKS, &v)) {
         sl_error(NULL, "run: %s expects an integer in %d..%d, got '%s'", a, ppm ? 0 : 1,
                  ppm ? 1000 : SL_L3_MAX_RANKS, val ? val : "");
         return 2;
       }
-      if (ppm) o->ppm = v;
+      if (!strcmp(a, "--rate-error-ppm")) o->ppm = v;
+      else if (!strcmp(a, "--host-drift-ppm")) o->host_ppm = v;
+      else if (!strcmp(a, "--hosts")) o->hosts = (int)v;
       else if (a[2] == 'r') o->ranks = (int)v;
       else o->dispatches = (int)v;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -124,9 +128,10 @@ static char *case_root(const l3_opts *o) {
 static int spawn_rank(rank_proc *p, int r, int argc, char **argv, const char *root, const l3_opts *o) {
   int cmd[2], rep[2];
   if (pipe(cmd) || pipe(rep)) return sl_error(NULL, "run: pipe: %s", strerror(errno)), -1;
-  static const char *const drop[] = {"--ranks", "--dispatches", "--rate-error-ppm", "-o", "--output", NULL};
+  static const char *const drop[] = {"--ranks", "--dispatches", "--rate-error-ppm", "--hosts", "--host-drift-ppm",
+                                     "-o", "--output", NULL};
   int n;
-  char **args = sl_l3_argv_without(argc, argv, drop, 10, &n);
+  char **args = sl_l3_argv_without(argc, argv, drop, 18, &n);
   if (!args) return -1;
   char rs[16], off[32], ppb[32];
   snprintf(rs, sizeof rs, "%d", r);
@@ -135,6 +140,18 @@ static int spawn_rank(rank_proc *p, int r, int argc, char **argv, const char *ro
   snprintf(ppb, sizeof ppb, "%ld", (r % 2 ? -1 : 1) * o->ppm * 1000 * (r + 1) / o->ranks);
   const char *extra[] = {"--l3-worker", rs, "--l3-root", root, "--l3-counter-offset", off, "--l3-rate-ppb", ppb};
   for (int i = 0; i < 8; i++) args[n++] = (char *)extra[i];
+  /* --hosts H: rank r on simulated host r % H; host h > 0 has its own clock, offset
+  ** by seconds and drifting by --host-drift-ppm (alternating in sign) */
+  char hs[16], hoff[32], hppb[32], hep[32];
+  if (o->hosts > 0) {
+    int h = r % o->hosts;
+    snprintf(hs, sizeof hs, "%d", h);
+    snprintf(hoff, sizeof hoff, "%lld", (long long)h * 2500123457LL);
+    snprintf(hppb, sizeof hppb, "%ld", (h % 2 ? 1 : -1) * o->host_ppm * 1000);
+    snprintf(hep, sizeof hep, "%lld", (long long)o->epoch);
+    const char *hx[] = {"--l3-host", hs, "--l3-host-offset", hoff, "--l3-host-drift-ppb", hppb, "--l3-host-epoch", hep};
+    for (int i = 0; i < 8; i++) args[n++] = (char *)hx[i];
+  }
   args[n] = NULL;
   char **full = calloc((size_t)n + 2, sizeof *full);
   if (!full) return free(args), -1;
@@ -240,6 +257,7 @@ int sl_l3_sched_main(int argc, char **argv) {
   l3_opts o;
   int prc = parse_l3_opts(argc, argv, &o);
   if (prc) return prc;
+  o.epoch = sl_hl_true_ns();
   char *root = case_root(&o);
   if (!root) return 1;
   char domain[128];

@@ -26,6 +26,8 @@
 typedef struct anchor {
   int64_t before, after;
   uint64_t cycles;
+  int64_t true_mid;      /* the simulator's true clock at the sample (sim_truth.json) */
+  int64_t true_half;     /* ... known to within this */
 } anchor;
 
 /* What the device-window hook saw during the current dispatch. */
@@ -33,15 +35,22 @@ static struct {
   uint64_t freq;
   anchor open, close;   /* pre_host_orchestration / post_device_execution */
   uint64_t sched_start, sched_end;
+  int64_t runner_start;  /* host ns: the platform runner begins (workload already loaded) */
   int opened, closed;
   char domain[128];
+  int host;              /* simulated host index, -1 = not simulating hosts */
+  int64_t host_offset, host_ppb, host_epoch;
 } g_win;
 
 static anchor sample(void) {
   anchor a;
-  a.before = sl_hl_now_ns();
+  int64_t t0 = sl_hl_true_ns();
+  a.before = sl_hl_host_of_true(t0);
   a.cycles = sl_rt_cycles(g_win.freq);
-  a.after = sl_hl_now_ns();
+  int64_t t1 = sl_hl_true_ns();
+  a.after = sl_hl_host_of_true(t1);
+  a.true_mid = t0 + (t1 - t0) / 2;
+  a.true_half = (t1 - t0 + 1) / 2;
   return a;
 }
 
@@ -77,13 +86,14 @@ static void add_capture_metadata(sl_collector *coll) {
 ** pays no anchor cost. */
 static void device_hook(int ev, sl_collector *coll) {
   if (ev == SL_RUN_DEV_OPEN) {
-    g_win.open = coll ? sample() : (anchor){0, 0, sl_rt_cycles(g_win.freq)};
+    g_win.runner_start = sl_hl_now_ns();
+    g_win.open = coll ? sample() : (anchor){0, 0, sl_rt_cycles(g_win.freq), 0, 0};
     g_win.opened = 1;
   } else if (ev == SL_RUN_DEV_SCHED) {
     g_win.sched_start = sl_rt_cycles(g_win.freq);
   } else {
     g_win.sched_end = sl_rt_cycles(g_win.freq);
-    g_win.close = coll ? sample() : (anchor){0, 0, g_win.sched_end};
+    g_win.close = coll ? sample() : (anchor){0, 0, g_win.sched_end, 0, 0};
     g_win.closed = 1;
     if (coll) add_capture_metadata(coll);
   }
@@ -166,6 +176,27 @@ static int write_identity(worker *w, const char *dir, const dispatch_cmd *c, int
   return rc;
 }
 
+/* With simulated hosts: the true clocks behind this capture, for tests to check the
+** cross-host merge against (sim_truth.json; the merge never reads it). */
+static int write_truth(const char *dir) {
+  if (g_win.host < 0 || !g_win.opened) return 0;
+  char *p = sl_path_join(dir, "sim_truth.json");
+  sl_outfile of;
+  if (!p || sl_outfile_open(&of, p)) {
+    free(p);
+    return -1;
+  }
+  fprintf(of.fp,
+          "{\"host_index\": %d, \"host_offset_ns\": %" PRId64 ", \"host_drift_ppb\": %" PRId64
+          ", \"host_epoch_true_ns\": %" PRId64 ", \"device_open_cycles\": %" PRIu64
+          ", \"device_open_true_ns\": %" PRId64 ", \"device_open_true_uncertainty_ns\": %" PRId64 "}\n",
+          g_win.host, g_win.host_offset, g_win.host_ppb, g_win.host_epoch, g_win.open.cycles,
+          g_win.open.true_mid, g_win.open.true_half);
+  int rc = sl_outfile_commit(&of);
+  free(p);
+  return rc;
+}
+
 /* The one directory `run` created below tmp, moved to rankR/dN. */
 static int move_round_dir(const char *tmp, const char *dst) {
   DIR *d = opendir(tmp);
@@ -198,8 +229,11 @@ static int run_dispatch(worker *w, const dispatch_cmd *c) {
   int rc = sl_cmd_run(w->argc, w->argv);
   int64_t r1 = sl_hl_now_ns();
   sl_run_device_hook = NULL;
+  /* runner_run: from the runner's start (chip and collector built, workload loaded)
+  ** to its return after collector teardown, export and the result check */
+  if (g_win.opened) r0 = g_win.runner_start;
   if (rc == 0 && move_round_dir(tmp, dst)) rc = 1;
-  if (rc == 0 && write_identity(w, dst, c, t0, r0, r1)) rc = 1;
+  if (rc == 0 && (write_identity(w, dst, c, t0, r0, r1) || write_truth(dst))) rc = 1;
   log_tree(w, c, t0, r0, r1, sl_hl_now_ns());
   return rc;
 }
@@ -209,6 +243,25 @@ static int value_of(int argc, char **argv, const char *name, const char **out) {
   if (!i || i + 1 >= argc) return -1;
   *out = argv[i + 1];
   return 0;
+}
+
+/* --l3-host H ...: this rank sits on simulated host H (0 = the scheduler's host). */
+static void set_host_model(int argc, char **argv) {
+  const char *h, *off = "0", *ppb = "0", *epoch = "0";
+  g_win.host = -1;
+  if (value_of(argc, argv, "--l3-host", &h)) return;
+  value_of(argc, argv, "--l3-host-offset", &off);
+  value_of(argc, argv, "--l3-host-drift-ppb", &ppb);
+  value_of(argc, argv, "--l3-host-epoch", &epoch);
+  g_win.host = atoi(h);
+  g_win.host_offset = strtoll(off, NULL, 10);
+  g_win.host_ppb = strtoll(ppb, NULL, 10);
+  g_win.host_epoch = strtoll(epoch, NULL, 10);
+  if (g_win.host == 0) return;
+  sl_hl_set_host_clock(g_win.host_offset, g_win.host_ppb, g_win.host_epoch);
+  char real[sizeof g_win.domain];
+  snprintf(real, sizeof real, "%s", g_win.domain);
+  snprintf(g_win.domain, sizeof g_win.domain, "sim-host-%d:%.100s", g_win.host, real);
 }
 
 /* Worker setup from its argv: rank, root, device counter model, the round's argv. */
@@ -226,9 +279,11 @@ static int worker_init(worker *w, int argc, char **argv) {
   w->pid = (long)getpid();
   g_win.freq = plat->clock_freq_hz;
   sl_hl_domain_id(g_win.domain, sizeof g_win.domain);
+  set_host_model(argc, argv);
   sl_rt_set_device_clock(strtoll(off_s, NULL, 10), strtoll(ppb_s, NULL, 10), g_win.freq);
   snprintf(w->rank_dir, sizeof w->rank_dir, "%s/rank%d", w->root, w->rank);
   static const char *const drop[] = {"--l3-worker", "--l3-root", "--l3-counter-offset", "--l3-rate-ppb",
+                                     "--l3-host", "--l3-host-offset", "--l3-host-drift-ppb", "--l3-host-epoch",
                                      "-o", NULL};
   w->argv = sl_l3_argv_without(argc, argv, drop, 3, &w->argc);
   if (!w->argv) return 1;

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +344,58 @@ static void test_rank_pid(void **state) {
   free(out);
 }
 
+/* One cross-host run: rank1 on a simulated second host drifting by ppm. The
+** placement error of every rank's device window against the simulator's true
+** clock (sim_truth.json) stays within the bound the merge publishes. */
+static void cross_host_case(int ppm, int dispatches) {
+  char dir[600], *out = NULL;
+  snprintf(dir, sizeof dir, "%s/xhost_%d_%d", g_root, ppm, dispatches);
+  int rc = sh(&out, "'%s' run mixed_example --ranks 2 --hosts 2 --host-drift-ppm %d --dispatches %d "
+              "--enable-chip-swimlane 4 -o '%s'", g_swimlane, ppm, dispatches, dir);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
+  free(out);
+  assert_int_equal(sh(&out, "ls -d '%s'/*/", dir), 0);
+  snprintf(g_work, sizeof g_work, "%s", out);
+  g_work[strcspn(g_work, "\n")] = 0;
+  free(out);
+  expect_refusal("", "different hosts", "rank1/d0"); /* not without --cross-host */
+  cJSON *t = convert(&out, "--cross-host");
+  if (!t) fprintf(stderr, "%s", out);
+  assert_non_null(t);
+  free(out);
+  cJSON *meta = cJSON_GetObjectItem(t, "metadata"), *ranks = cJSON_GetObjectItem(meta, "ranks");
+  double origin = (double)jint(meta, "origin_host_ns");
+  for (int r = 0; r < 2; r++) {
+    cJSON *rk = cJSON_GetArrayItem(ranks, r), *pl = cJSON_GetObjectItem(rk, "placement");
+    char p[800];
+    snprintf(p, sizeof p, "%s/rank%d/d0/sim_truth.json", g_work, r);
+    cJSON *truth = load_json(p);
+    assert_non_null(truth);
+    const char *method = cJSON_GetObjectItem(pl, "method")->valuestring;
+    assert_int_equal(strcmp(method, "containment") != 0, r == 1); /* rank1 is on host 1 */
+    double ns_per_cycle = 20.0; /* a2a3sim: 50 MHz */
+    double est = origin + cJSON_GetObjectItem(rk, "placed_at_ns")->valuedouble +
+                 (double)(jint(truth, "device_open_cycles") - jint(pl, "device_open_cycles")) * ns_per_cycle;
+    double err = est - (double)jint(truth, "device_open_true_ns"), bound = (double)jint(pl, "uncertainty_ns");
+    double tu = (double)jint(truth, "device_open_true_uncertainty_ns"); /* the truth's own sampling */
+    /* containment draws at the earliest position: the truth is later by at most the slack */
+    if (r == 0) assert_true(err <= tu && -err <= bound + tu);
+    else assert_true(fabs(err) <= bound + tu);
+    if (r == 1) fprintf(stderr, "  cross-host: drift %d ppm, %d dispatches: error %.0f ns, bound %.0f ns\n", ppm,
+                        dispatches, err, bound);
+    cJSON_Delete(truth);
+  }
+  cJSON_Delete(t);
+}
+
+static void test_cross_host(void **state) {
+  (void)state;
+  cross_host_case(10, 2);
+  cross_host_case(100, 2);
+  cross_host_case(100, 4);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_l3 SWIMLANE_BINARY\n");
@@ -362,6 +415,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_refuse_truncated, copy_dfx),
       cmocka_unit_test_setup(test_refuse_window, copy_dfx),
       cmocka_unit_test_setup(test_rank_pid, copy_dfx),
+      cmocka_unit_test(test_cross_host),
   };
   return cmocka_run_group_tests(tests, setup_run, teardown_run);
 }

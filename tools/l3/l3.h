@@ -54,7 +54,16 @@ typedef struct l3_rank {
   int64_t slack_ns;
   int has_residual;
   int64_t residual_ns;
-  double shift_us;              /* added to the engine's ts (µs from base_cycles) */
+  double shift_us;              /* added to the engine's ts (µs from base_cycles) ... */
+  double scale;                 /* ... after scaling it by this (1 unless cross-host) */
+  /* cross-host placement (l3_xhost): the rank's host clock is not the dispatcher's */
+  int xhost;
+  uint64_t dev_open_cycles;     /* the device window's opening */
+  double map_y0_ns, map_rate;   /* device cycles c -> axis ns y0 + (c - open) * rate */
+  double hb1, hx1, hslope;      /* rank host ns x -> axis ns x + hb1 + (x - hx1) * hslope */
+  int64_t bound_ns, anchor_bound_ns;
+  double drift_ppm_lo, drift_ppm_hi; /* what the windows allow */
+  int windows;
   int64_t origin_ns;            /* the trace's host-ns zero */
   /* loaded by l3_ranks */
   sl_capture *cap;
@@ -68,6 +77,8 @@ typedef struct l3_opts {
   const char *rank_pid[L3_MAX_RANKS];
   int n_rank_pid;
   int jobs;                     /* ranks read concurrently */
+  int cross_host;               /* merge ranks of other host clock domains (l3_xhost) */
+  double max_drift_ppm;         /* assumed bound on host clock drift (cross-host) */
   int verbose;
 } l3_opts;
 
@@ -93,6 +104,13 @@ int l3_bind(l3_run *run);
 int l3_place(l3_run *run);
 /* After the capture is read: the containment check and the join residual. */
 int l3_place_capture(l3_run *run, l3_rank *r);
+/* l3_xhost.c: place a rank whose host clock differs from the dispatcher's, from
+** the dispatching level's windows and the rank's clock anchors. */
+int l3_xhost_place(l3_run *run, l3_rank *r);
+/* A rank's host-log ns, and a device-ns offset into its device window, on the axis. */
+double l3_host_axis_ns(const l3_rank *r, int64_t host_ns);
+double l3_dev_axis_ns(const l3_rank *r, int64_t rel_dev_ns);
+
 /* l3_sink.c: a sink forwarding to inner with rank r's namespaces and placement. */
 sl_trace_sink *l3_sink_new(sl_trace_sink *inner, const l3_rank *r);
 char *l3_sink_take_meta(sl_trace_sink *s);

@@ -15,7 +15,7 @@
 
 static const char *const value_opts[] = {"-o", "--output", "--dispatch", "--dispatch-id", "--host-log",
                                          "--rank-pid", "--rules", "--format", "-j", "--jobs",
-                                         "--deps-json", "--func-names", NULL};
+                                         "--deps-json", "--func-names", "--max-drift-ppm", NULL};
 
 static int is_value_opt(const char *a) {
   for (const char *const *p = value_opts; *p; p++)
@@ -50,7 +50,10 @@ static void usage(FILE *f) {
         "                       dispatch_identity.json\n"
         "  --host-log PATH      where the run's host.<pid>.log files are (default DFX_DIR)\n"
         "  --rank-pid R=P[:I]   pin rank R to host log pid P (invocation I)\n"
-        "  -j, --jobs N         ranks read concurrently (default 2)\n",
+        "  -j, --jobs N         ranks read concurrently (default 2)\n"
+        "  --cross-host         merge ranks of other host clock domains through the dispatcher's\n"
+        "                       windows and the clock anchors (bound published per rank)\n"
+        "  --max-drift-ppm A    assumed bound on the host clocks' relative drift (default 200)\n",
         f);
 }
 
@@ -58,12 +61,17 @@ static int parse(int argc, char **argv, l3_opts *o) {
   memset(o, 0, sizeof *o);
   o->format = "json";
   o->jobs = 2;
+  o->max_drift_ppm = 200;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout), 1;
     if (!strcmp(a, "--deps-json") || !strcmp(a, "--func-names") || !strcmp(a, "--overhead")) {
       sl_error(NULL, "convert: %s applies to one capture; the directory form reads each rank's own", a);
       return 2;
+    }
+    if (!strcmp(a, "--cross-host")) {
+      o->cross_host = 1;
+      continue;
     }
     if (!is_value_opt(a)) {
       if (a[0] == '-') return sl_error(NULL, "convert: unknown option '%s'", a), usage(stderr), 2;
@@ -80,12 +88,15 @@ static int parse(int argc, char **argv, l3_opts *o) {
     else if (!strcmp(a, "--rules")) o->rules = v;
     else if (!strcmp(a, "--format")) o->format = v;
     else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) o->jobs = atoi(v);
+    else if (!strcmp(a, "--max-drift-ppm")) o->max_drift_ppm = atof(v);
     else if (o->n_rank_pid < L3_MAX_RANKS) o->rank_pid[o->n_rank_pid++] = v;
   }
   if (!o->root) return sl_error(NULL, "convert: the directory form needs DFX_DIR"), 2;
   if (o->dispatch && o->dispatch_id) return sl_error(NULL, "convert: --dispatch and --dispatch-id exclude each other"), 2;
   if (strcmp(o->format, "json") && strcmp(o->format, "proto"))
     return sl_error(NULL, "convert: --format must be json or proto (got '%s')", o->format), 2;
+  if (!(o->max_drift_ppm > 0 && o->max_drift_ppm <= 10000))
+    return sl_error(NULL, "convert: --max-drift-ppm expects a value in (0, 10000]"), 2;
   if (o->jobs < 1 || o->jobs > 64) return sl_error(NULL, "convert: --jobs expects 1..64"), 2;
   return 0;
 }

@@ -23,6 +23,7 @@ enum { TID_NODE_RUN = 1, TID_NODE_DISPATCH = 2, TID_NODE_TASK = 10 };
 enum { TID_CHIP_RUN = 1, TID_CLK_DEV = 2, TID_PLACEMENT = 3 };
 
 static double us(const l3_run *run, int64_t host_ns) { return (double)(host_ns - run->origin_ns) / 1000.0; }
+static double axis_us(const l3_run *run, double axis_ns) { return (axis_ns - (double)run->origin_ns) / 1000.0; }
 
 static void slice(sl_trace_sink *s, int64_t pid, int64_t tid, double ts, double dur, const char *name,
                   const char *cat, const sl_arg *args, size_t nargs) {
@@ -62,6 +63,16 @@ static void emit_dispatcher(const l3_run *run, const sl_hostlog *h, int64_t pid,
   }
 }
 
+/* A cross-host rank's block sits at its estimate, known to within +-bound_ns. */
+static void emit_xhost_bound(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
+  sl_arg args[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("uncertainty_ns", r->bound_ns),
+                   SL_ARG_I("anchor_uncertainty_ns", r->anchor_bound_ns), SL_ARG_I("windows", r->windows)};
+  double a = l3_dev_axis_ns(r, 0), b = l3_dev_axis_ns(r, r->wall_dur_ns), u = (double)r->bound_ns;
+  slice(s, pid, TID_PLACEMENT, axis_us(run, a - u), u / 1000.0, "uncertainty", "placement", args, 4);
+  slice(s, pid, TID_PLACEMENT, axis_us(run, a), (b - a) / 1000.0, "device block (estimated)", "placement", args, 4);
+  slice(s, pid, TID_PLACEMENT, axis_us(run, b), u / 1000.0, "uncertainty", "placement", args, 4);
+}
+
 static void emit_rank_host(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
   char name[160];
   snprintf(name, sizeof name, "rank%d / Host (pid %ld)", r->rank, r->log->pid);
@@ -77,12 +88,16 @@ static void emit_rank_host(const l3_run *run, const l3_rank *r, int64_t pid, sl_
     if (!sp->clk_dev) {
       sl_arg args[SL_HL_MAX_ATTRS];
       for (int a = 0; a < sp->nattrs; a++) args[a] = SL_ARG_I(sp->keys[a], sp->vals[a]);
-      slice(s, pid, TID_CHIP_RUN, us(run, sp->start_ns), (double)sp->dur_ns / 1000.0, sp->name, "host", args,
-            (size_t)sp->nattrs);
-    } else { /* device ns from the window opening, placed at the earliest position */
-      slice(s, pid, TID_CLK_DEV, us(run, r->runner_start_ns + sp->start_ns), (double)sp->dur_ns / 1000.0,
-            sp->name + 9, "clk=dev", slack, 1);
+      double a = l3_host_axis_ns(r, sp->start_ns), b = l3_host_axis_ns(r, sp->start_ns + sp->dur_ns);
+      slice(s, pid, TID_CHIP_RUN, axis_us(run, a), (b - a) / 1000.0, sp->name, "host", args, (size_t)sp->nattrs);
+    } else { /* device ns from the window opening, placed */
+      double a = l3_dev_axis_ns(r, sp->start_ns), b = l3_dev_axis_ns(r, sp->start_ns + sp->dur_ns);
+      slice(s, pid, TID_CLK_DEV, axis_us(run, a), (b - a) / 1000.0, sp->name + 9, "clk=dev", slack, 1);
     }
+  }
+  if (r->xhost) {
+    emit_xhost_bound(run, r, pid, s);
+    return;
   }
   sl_arg win[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("runner_run_dur_ns", r->runner_dur_ns),
                   SL_ARG_I("device_wall_dur_ns", r->wall_dur_ns)};
@@ -101,7 +116,7 @@ void l3_emit_host_block(l3_run *run, sl_trace_sink *sink) {
     emit_rank_host(run, &run->ranks[i], L3_RANK_HOST_PID_BASE + (int64_t)i, sink);
 }
 
-static cJSON *rank_json(const l3_rank *r) {
+static cJSON *rank_json(const l3_rank *r, double max_drift_ppm) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "rank", r->rank);
   cJSON_AddStringToObject(o, "capture", r->records);
@@ -112,7 +127,20 @@ static cJSON *rank_json(const l3_rank *r) {
   cJSON_AddNumberToObject(o, "slack_ns", (double)r->slack_ns);
   cJSON_AddNumberToObject(o, "runner_run_dur_ns", (double)r->runner_dur_ns);
   cJSON_AddNumberToObject(o, "device_wall_dur_ns", (double)r->wall_dur_ns);
-  cJSON_AddNumberToObject(o, "placed_at_ns", (double)(r->runner_start_ns - r->origin_ns));
+  cJSON_AddNumberToObject(o, "placed_at_ns", l3_dev_axis_ns(r, 0) - (double)r->origin_ns);
+  cJSON *pl = cJSON_AddObjectToObject(o, "placement");
+  cJSON_AddStringToObject(pl, "method", r->xhost ? "cross_host_dispatch_windows_and_clock_anchors" : "containment");
+  cJSON_AddNumberToObject(pl, "uncertainty_ns", (double)(r->xhost ? r->bound_ns : r->slack_ns));
+  cJSON_AddNumberToObject(pl, "device_open_cycles", (double)r->dev_open_cycles);
+  if (r->xhost) {
+    cJSON_AddNumberToObject(pl, "host_offset_ns", r->hb1);
+    cJSON *dr = cJSON_AddArrayToObject(pl, "drift_ppm_interval");
+    cJSON_AddItemToArray(dr, cJSON_CreateNumber(r->drift_ppm_lo));
+    cJSON_AddItemToArray(dr, cJSON_CreateNumber(r->drift_ppm_hi));
+    cJSON_AddNumberToObject(pl, "anchor_uncertainty_ns", (double)r->anchor_bound_ns);
+    cJSON_AddNumberToObject(pl, "dispatch_windows", r->windows);
+    cJSON_AddNumberToObject(pl, "assumed_max_drift_ppm", max_drift_ppm);
+  }
   cJSON *join = cJSON_AddObjectToObject(o, "join");
   if (r->has_residual) cJSON_AddNumberToObject(join, "residual_ns", (double)r->residual_ns);
   else cJSON_AddNullToObject(join, "residual_ns");
@@ -143,7 +171,7 @@ char *l3_metadata_json(const l3_run *run) {
   cJSON *ranks = cJSON_AddArrayToObject(m, "ranks");
   for (size_t i = 0; i < run->n; i++) {
     sum += run->ranks[i].slack_ns;
-    cJSON_AddItemToArray(ranks, rank_json(&run->ranks[i]));
+    cJSON_AddItemToArray(ranks, rank_json(&run->ranks[i], run->o.max_drift_ppm));
   }
   cJSON_AddNumberToObject(m, "cross_rank_uncertainty_ns", (double)sum);
   char *s = cJSON_Print(m);

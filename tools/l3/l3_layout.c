@@ -210,7 +210,7 @@ static int check_domains(const l3_run *run) {
   for (size_t i = 1; i < run->n; i++)
     if (strcmp(run->ranks[i].domain, run->ranks[0].domain)) {
       sl_error(run->ranks[i].records, "rank %d reports host_clock_domain_id '%s', rank %d '%s': ranks on "
-                                      "different hosts are refused, not spliced",
+                                      "different hosts are refused, not spliced (--cross-host merges them through the dispatch windows)",
                run->ranks[i].rank, run->ranks[i].domain, run->ranks[0].rank, run->ranks[0].domain);
       return -1;
     }
@@ -233,7 +233,7 @@ int l3_layout(l3_run *run) {
   for (int i = 0; i < n; i++) run->ranks[i].rank = (int)ids[i];
   int rc = select_dispatch(run);
   if (rc) return rc;
-  if (read_selected(run) || check_group(run) || check_domains(run)) return -1;
+  if (read_selected(run) || check_group(run) || (!run->o.cross_host && check_domains(run))) return -1;
   return 0;
 }
 

@@ -165,21 +165,34 @@ int l3_bind(l3_run *run) {
   return 0;
 }
 
+/* Ranks on another host clock than the dispatcher's (with --cross-host). */
+static int place_cross_host(l3_run *run) {
+  const char *ref = NULL;
+  for (size_t i = 0; i < run->n_logs && !ref; i++)
+    if (!strcmp(run->logs[i]->role, "l3_scheduler")) ref = run->logs[i]->domain;
+  if (!ref) ref = run->ranks[0].domain;
+  for (size_t i = 0; i < run->n; i++)
+    if (strcmp(run->ranks[i].domain, ref) && l3_xhost_place(run, &run->ranks[i])) return -1;
+  return 0;
+}
+
 int l3_place(l3_run *run) {
-  run->origin_ns = INT64_MAX;
-  run->span_end_ns = INT64_MIN;
+  if (run->o.cross_host && place_cross_host(run)) return -1;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (size_t i = 0; i < run->n; i++) {
     const l3_rank *r = &run->ranks[i];
-    if (r->run_start_ns < run->origin_ns) run->origin_ns = r->run_start_ns;
-    if (r->run_start_ns + r->run_dur_ns > run->span_end_ns) run->span_end_ns = r->run_start_ns + r->run_dur_ns;
+    int64_t a = (int64_t)l3_host_axis_ns(r, r->run_start_ns), b = (int64_t)l3_host_axis_ns(r, r->run_start_ns + r->run_dur_ns);
+    if (a < lo) lo = a;
+    if (b > hi) hi = b;
   }
+  run->span_end_ns = hi;
+  run->origin_ns = lo;
   /* the dispatchers' spans drawn (those overlapping the ranks' span) may start earlier */
-  int64_t lo = run->origin_ns;
   for (size_t i = 0; i < run->n_logs; i++)
     for (size_t k = 0; k < run->logs[i]->n; k++) {
       const sl_hl_span *s = &run->logs[i]->spans[k];
-      if (!s->clk_dev && !strncmp(s->name, "node.", 5) && s->start_ns <= run->span_end_ns &&
-          s->start_ns + s->dur_ns >= run->origin_ns && s->start_ns < lo)
+      if (!s->clk_dev && !strncmp(s->name, "node.", 5) && s->start_ns <= hi && s->start_ns + s->dur_ns >= run->origin_ns &&
+          s->start_ns < lo)
         lo = s->start_ns;
     }
   run->origin_ns = lo;
@@ -211,6 +224,7 @@ int l3_place_capture(l3_run *run, l3_rank *r) {
   ** host log (relative ns) and the capture (absolute cycles) */
   uint64_t sched0 = r->has_sched_window ? r->sched_start_cycles : c->base_cycles;
   int64_t open = (int64_t)sched0 - sched_rel_cyc;
+  if (!r->xhost) r->dev_open_cycles = (uint64_t)open;
   r->has_residual = r->has_sched_window;
   r->residual_ns = r->has_sched_window ? cyc_to_ns((int64_t)c->base_cycles - (int64_t)sched0, c->clock_freq_hz) : 0;
   int64_t first_ns = cyc_to_ns((int64_t)c->base_cycles - open, c->clock_freq_hz);
@@ -221,6 +235,12 @@ int l3_place_capture(l3_run *run, l3_rank *r) {
              (long long)last_ns, (long long)r->wall_dur_ns, r->log->path, r->inv);
     return -1;
   }
+  r->scale = 1.0;
   r->shift_us = (double)(r->runner_start_ns - r->origin_ns) / 1000.0 + (double)first_ns / 1000.0;
+  if (r->xhost) { /* through the anchors and the offset estimate, rate included */
+    r->scale = r->map_rate * (double)c->clock_freq_hz / 1e9;
+    double base_axis = r->map_y0_ns + ((double)c->base_cycles - (double)r->dev_open_cycles) * r->map_rate;
+    r->shift_us = (base_axis - (double)r->origin_ns) / 1000.0;
+  }
   return 0;
 }

@@ -16,7 +16,7 @@ typedef struct l3_sink {
   int rank;
   int64_t pid_base;
   uint64_t id_base;
-  double shift_us;
+  double shift_us, scale;
   int64_t slack_ns;
   char *meta;
 } l3_sink;
@@ -55,7 +55,8 @@ static void k_slice(sl_trace_sink *s, const sl_slice *ev) {
   args[ev->nargs] = SL_ARG_I("slack_ns", k->slack_ns);
   sl_slice e = *ev;
   e.pid = PID(s, ev->pid);
-  e.ts = ev->ts + k->shift_us;
+  e.ts = ev->ts * k->scale + k->shift_us;
+  e.dur = ev->dur * k->scale;
   e.id = ev->id + k->id_base;
   e.args = args;
   e.nargs = ev->nargs + 1;
@@ -67,7 +68,7 @@ static void k_slice(sl_trace_sink *s, const sl_slice *ev) {
 static void k_counter(sl_trace_sink *s, const sl_counter *ev) {
   sl_counter e = *ev;
   e.pid = PID(s, ev->pid);
-  e.ts = ev->ts + ((l3_sink *)s)->shift_us;
+  e.ts = ev->ts * ((l3_sink *)s)->scale + ((l3_sink *)s)->shift_us;
   sl_sink_counter(INNER(s), &e);
   s->nevents++;
 }
@@ -76,7 +77,7 @@ static void k_flow(sl_trace_sink *s, const sl_flow *ev) {
   l3_sink *k = (l3_sink *)s;
   sl_flow e = *ev;
   e.pid = PID(s, ev->pid);
-  e.ts = ev->ts + k->shift_us;
+  e.ts = ev->ts * k->scale + k->shift_us;
   e.id = ev->id + k->id_base;
   e.bind_id = ev->bind_id + k->id_base;
   sl_sink_flow(k->inner, &e);
@@ -120,6 +121,7 @@ sl_trace_sink *l3_sink_new(sl_trace_sink *inner, const l3_rank *r) {
   k->pid_base = (int64_t)(r->rank + 1) * L3_RANK_PID_STRIDE;
   k->id_base = (uint64_t)(r->rank + 1) << 40; /* engine ids stay far below 2^40 */
   k->shift_us = r->shift_us;
+  k->scale = r->scale;
   k->slack_ns = r->slack_ns;
   return &k->base;
 }
