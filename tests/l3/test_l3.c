@@ -344,6 +344,40 @@ static void test_rank_pid(void **state) {
   free(out);
 }
 
+/* sched-overhead and check-trace on the directory: per rank, then a total. */
+static void test_dir_tools(void **state) {
+  (void)state;
+  char *out = NULL;
+  assert_int_equal(sh(&out, "'%s' sched-overhead '%s'", g_swimlane, g_work), 0);
+  assert_non_null(strstr(out, "=== rank0/d0 ==="));
+  assert_non_null(strstr(out, "=== rank1/d0 ==="));
+  const char *tot = strstr(out, "=== total over 2 ranks (d0) ===");
+  assert_non_null(tot);
+  long sum = 0, total = -1;
+  for (const char *p = out; (p = strstr(p, "Total tasks: ")) != NULL && p < tot; p += 13) sum += strtol(p + 13, NULL, 10);
+  const char *tt = strstr(tot, "Tasks: ");
+  assert_non_null(tt);
+  total = strtol(tt + 7, NULL, 10);
+  assert_true(sum > 0);
+  assert_int_equal(total, sum);
+  free(out);
+  /* check-trace: nothing converted yet, then a rank's own trace plus the merged one */
+  assert_int_equal(sh(&out, "'%s' check-trace '%s'", g_swimlane, g_work), 1);
+  assert_non_null(strstr(out, "no traces to check"));
+  free(out);
+  assert_int_equal(sh(NULL, "'%s' convert '%s/rank1/d0/chip_swimlane_records.json'", g_swimlane, g_work), 0);
+  cJSON_Delete(convert(NULL, ""));
+  assert_int_equal(sh(&out, "'%s' check-trace '%s'", g_swimlane, g_work), 0);
+  assert_non_null(strstr(out, "rank1/d0/merged_swimlane.json"));
+  assert_non_null(strstr(out, "2 traces checked"));
+  free(out);
+  /* a rank without its deps.json: named */
+  assert_int_equal(sh(NULL, "rm '%s/rank1/d0/deps.json'", g_work), 0);
+  assert_int_equal(sh(&out, "'%s' sched-overhead '%s'", g_swimlane, g_work), 1);
+  assert_non_null(strstr(out, "rank1/d0/deps.json"));
+  free(out);
+}
+
 /* One cross-host run: rank1 on a simulated second host drifting by ppm. The
 ** placement error of every rank's device window against the simulator's true
 ** clock (sim_truth.json) stays within the bound the merge publishes. */
@@ -415,6 +449,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_refuse_truncated, copy_dfx),
       cmocka_unit_test_setup(test_refuse_window, copy_dfx),
       cmocka_unit_test_setup(test_rank_pid, copy_dfx),
+      cmocka_unit_test_setup(test_dir_tools, copy_dfx),
       cmocka_unit_test(test_cross_host),
   };
   return cmocka_run_group_tests(tests, setup_run, teardown_run);

@@ -13,60 +13,7 @@
 
 #include "l3.h"
 #include "sl_base.h"
-
-/* "<prefix><digits>" -> the number, else -1. */
-static long numbered(const char *name, const char *prefix) {
-  size_t n = strlen(prefix);
-  if (strncmp(name, prefix, n) || !name[n]) return -1;
-  for (const char *p = name + n; *p; p++)
-    if (*p < '0' || *p > '9' || p - name > 12) return -1;
-  return strtol(name + n, NULL, 10);
-}
-
-static int is_dir(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int is_file(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Numbers of the <prefix>N subdirectories of dir (sorted, deduplication checked). */
-static int list_numbered(const char *dir, const char *prefix, long *out, int max, int *n) {
-  DIR *d = opendir(dir);
-  if (!d) return sl_error(dir, "cannot read the directory: %s", strerror(errno)), -1;
-  char seen_name[L3_MAX_RANKS][64];
-  struct dirent *e;
-  int rc = 0;
-  *n = 0;
-  while (rc == 0 && (e = readdir(d)) != NULL) {
-    long v = numbered(e->d_name, prefix);
-    char *p = v >= 0 ? sl_path_join(dir, e->d_name) : NULL;
-    int ok = p && is_dir(p);
-    free(p);
-    if (!ok) continue;
-    for (int i = 0; i < *n; i++)
-      if (out[i] == v) {
-        sl_error(dir, "duplicated %s%ld: both %s/ and %s/ name it", prefix, v, seen_name[i], e->d_name);
-        rc = -1;
-      }
-    if (rc == 0 && *n >= max) rc = -1, sl_error(dir, "more than %d %sN directories", max, prefix);
-    if (rc == 0) {
-      snprintf(seen_name[*n], sizeof seen_name[0], "%.60s", e->d_name);
-      out[(*n)++] = v;
-    }
-  }
-  closedir(d);
-  for (int i = 1; i < *n; i++) /* insertion sort: a handful of entries */
-    for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
-      long t = out[j];
-      out[j] = out[j - 1];
-      out[j - 1] = t;
-    }
-  return rc;
-}
+#include "sl_l3_dirs.h"
 
 static void format_set(char *buf, size_t len, const long *v, int n) {
   size_t at = 0;
@@ -132,7 +79,7 @@ static int select_dispatch(l3_run *run) {
     char rel[32];
     snprintf(rel, sizeof rel, "rank%d", run->ranks[i].rank);
     char *p = sl_path_join(run->o.root, rel);
-    int rc = p ? list_numbered(p, "d", sets[i], 64, &nsets[i]) : -1;
+    int rc = p ? sl_l3_list_numbered(p, "d", sets[i], 64, &nsets[i]) : -1;
     free(p);
     if (rc) return -1;
   }
@@ -147,7 +94,7 @@ static int select_dispatch(l3_run *run) {
     return pick_by_identity(run, sets, nsets, rid, slot);
   }
   long want = nsets[0] ? sets[0][0] : 0;
-  if (run->o.dispatch && (want = numbered(run->o.dispatch, "d")) < 0) {
+  if (run->o.dispatch && (want = sl_l3_numbered(run->o.dispatch, "d")) < 0) {
     sl_error(NULL, "convert: --dispatch expects dN (got '%s')", run->o.dispatch);
     return -2;
   }
@@ -165,7 +112,7 @@ static int read_selected(l3_run *run) {
     r->records = r->dir ? sl_path_join(r->dir, "chip_swimlane_records.json") : NULL;
     r->identity_path = r->dir ? sl_path_join(r->dir, "dispatch_identity.json") : NULL;
     if (!r->identity_path) return -1;
-    if (!is_file(r->records)) {
+    if (!sl_l3_is_file(r->records)) {
       sl_error(r->dir, "rank %d: no chip_swimlane_records.json (was the run captured with "
                        "--enable-chip-swimlane?)", r->rank);
       return -1;
@@ -220,14 +167,14 @@ static int check_domains(const l3_run *run) {
 int l3_layout(l3_run *run) {
   long ids[L3_MAX_RANKS];
   int n = 0;
-  if (!is_dir(run->o.root)) return sl_error(run->o.root, "not a directory"), -1;
-  if (list_numbered(run->o.root, "node", ids, L3_MAX_RANKS, &n)) return -1;
+  if (!sl_l3_is_dir(run->o.root)) return sl_error(run->o.root, "not a directory"), -1;
+  if (sl_l3_list_numbered(run->o.root, "node", ids, L3_MAX_RANKS, &n)) return -1;
   if (n) {
     sl_error(run->o.root, "node%ld/: a NETWORK1/L4 layout; merging is limited to one same-host L3 worker "
                           "until the layout carries a node namespace", ids[0]);
     return -1;
   }
-  if (list_numbered(run->o.root, "rank", ids, L3_MAX_RANKS, &n)) return -1;
+  if (sl_l3_list_numbered(run->o.root, "rank", ids, L3_MAX_RANKS, &n)) return -1;
   if (!n) return sl_error(run->o.root, "no rankN/ directories (not an L3 dfx_outputs directory)"), -1;
   run->n = (size_t)n;
   for (int i = 0; i < n; i++) run->ranks[i].rank = (int)ids[i];
