@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,47 +155,49 @@ static void log_tree(worker *w, const dispatch_cmd *c, int64_t t0, int64_t r0, i
   sl_hostlog_span(w->log, &s);
 }
 
-static int write_identity(worker *w, const char *dir, const dispatch_cmd *c, int64_t recv_ns, int64_t r0,
-                          int64_t r1) {
-  char *p = sl_path_join(dir, "dispatch_identity.json");
+/* <dir>/<name>, all or nothing, from a printf format. */
+static int write_sidecar(const char *dir, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int write_sidecar(const char *dir, const char *name, const char *fmt, ...) {
+  char *p = sl_path_join(dir, name);
   sl_outfile of;
   if (!p || sl_outfile_open(&of, p)) {
     free(p);
     return -1;
   }
-  fprintf(of.fp,
-          "{\n  \"schema_version\": 1,\n  \"run_id\": %" PRId64 ",\n  \"task_slot\": %" PRId64
-          ",\n  \"group_index\": %" PRId64 ",\n  \"group_size\": %" PRId64
-          ",\n  \"chip_rank\": %d,\n  \"local_capture_index\": %d,\n  \"endpoint_dispatch_id\": %d,\n"
-          "  \"pipeline_slot\": 0,\n  \"pipeline_generation\": %d,\n  \"endpoint_pid\": %ld,\n"
-          "  \"dispatch\": {\"sent_ns\": %" PRId64 ", \"received_ns\": %" PRId64 ", \"queue_wait_ns\": %" PRId64
-          ", \"runner_start_ns\": %" PRId64 ", \"runner_end_ns\": %" PRId64 "}\n}\n",
-          c->run_id, c->task_slot, c->group_index, c->group_size, w->rank, c->d, c->d + 1, c->d, w->pid,
-          c->sent_ns, recv_ns, recv_ns - c->sent_ns, r0, r1);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(of.fp, fmt, ap);
+  va_end(ap);
   int rc = sl_outfile_commit(&of);
   free(p);
   return rc;
+}
+
+static int write_identity(worker *w, const char *dir, const dispatch_cmd *c, int64_t recv_ns, int64_t r0,
+                          int64_t r1) {
+  return write_sidecar(
+      dir, "dispatch_identity.json",
+      "{\n  \"schema_version\": 1,\n  \"run_id\": %" PRId64 ",\n  \"task_slot\": %" PRId64
+      ",\n  \"group_index\": %" PRId64 ",\n  \"group_size\": %" PRId64
+      ",\n  \"chip_rank\": %d,\n  \"local_capture_index\": %d,\n  \"endpoint_dispatch_id\": %d,\n"
+      "  \"pipeline_slot\": 0,\n  \"pipeline_generation\": %d,\n  \"endpoint_pid\": %ld,\n"
+      "  \"dispatch\": {\"sent_ns\": %" PRId64 ", \"received_ns\": %" PRId64 ", \"queue_wait_ns\": %" PRId64
+      ", \"runner_start_ns\": %" PRId64 ", \"runner_end_ns\": %" PRId64 "}\n}\n",
+      c->run_id, c->task_slot, c->group_index, c->group_size, w->rank, c->d, c->d + 1, c->d, w->pid, c->sent_ns,
+      recv_ns, recv_ns - c->sent_ns, r0, r1);
 }
 
 /* With simulated hosts: the true clocks behind this capture, for tests to check the
 ** cross-host merge against (sim_truth.json; the merge never reads it). */
 static int write_truth(const char *dir) {
   if (g_win.host < 0 || !g_win.opened) return 0;
-  char *p = sl_path_join(dir, "sim_truth.json");
-  sl_outfile of;
-  if (!p || sl_outfile_open(&of, p)) {
-    free(p);
-    return -1;
-  }
-  fprintf(of.fp,
-          "{\"host_index\": %d, \"host_offset_ns\": %" PRId64 ", \"host_drift_ppb\": %" PRId64
-          ", \"host_epoch_true_ns\": %" PRId64 ", \"device_open_cycles\": %" PRIu64
-          ", \"device_open_true_ns\": %" PRId64 ", \"device_open_true_uncertainty_ns\": %" PRId64 "}\n",
-          g_win.host, g_win.host_offset, g_win.host_ppb, g_win.host_epoch, g_win.open.cycles,
-          g_win.open.true_mid, g_win.open.true_half);
-  int rc = sl_outfile_commit(&of);
-  free(p);
-  return rc;
+  return write_sidecar(dir, "sim_truth.json",
+                       "{\"host_index\": %d, \"host_offset_ns\": %" PRId64 ", \"host_drift_ppb\": %" PRId64
+                       ", \"host_epoch_true_ns\": %" PRId64 ", \"device_open_cycles\": %" PRIu64
+                       ", \"device_open_true_ns\": %" PRId64 ", \"device_open_true_uncertainty_ns\": %" PRId64 "}\n",
+                       g_win.host, g_win.host_offset, g_win.host_ppb, g_win.host_epoch, g_win.open.cycles,
+                       g_win.open.true_mid, g_win.open.true_half);
 }
 
 /* The one directory `run` created below tmp, moved to rankR/dN. */
