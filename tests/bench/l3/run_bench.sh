@@ -5,6 +5,7 @@
 #
 #   run_bench.sh BUILD_DIR [TASKS [RANKS [SINGLE_TASKS]]]   (default 100000 8, single = TASKS x RANKS)
 #
+# SL_BENCH_J1=1 also times the merge reading one rank at a time (-j 1).
 # Captures come from gen_capture.py (cached as $SL_BENCH_DIR/capture_<n>, the convert
 # benchmark's convention); every rank links the same TASKS capture with an L3 metadata
 # head, and a host log per rank gives it a runner_run window that contains it.
@@ -67,7 +68,7 @@ for r in $(seq 0 $((RANKS - 1))); do
 done
 echo "L3 merge benchmark: $RANKS ranks x $TASKS tasks vs one capture of $SINGLE tasks"
 measure "merge_${RANKS}x${TASKS}_j2" "$SW" convert "$dfx" -o "$dfx/l3_swimlane.json" -j 2
-measure "merge_${RANKS}x${TASKS}_j1" "$SW" convert "$dfx" -o "$dfx/l3_swimlane.json" -j 1
+[ "${SL_BENCH_J1:-0}" = 1 ] && measure "merge_${RANKS}x${TASKS}_j1" "$SW" convert "$dfx" -o "$dfx/l3_swimlane.json" -j 1
 measure "single_${SINGLE}" "$SW" convert "$one/chip_swimlane_records.json" -o "$BENCH/l3_single_trace.json"
 ls -l "$dfx/l3_swimlane.json" "$BENCH/l3_single_trace.json" | awk '{printf "  %-60s %6.0f MiB\n", $9, $5 / 1048576}'
 rm -f "$dfx/l3_swimlane.json" "$BENCH/l3_single_trace.json"
