@@ -200,7 +200,8 @@ static int write_truth(const char *dir) {
                        g_win.open.true_mid, g_win.open.true_half);
 }
 
-/* The one directory `run` created below tmp, moved to rankR/dN. */
+/* The one directory `run` created below tmp, moved to rankR/dN: 1 moved, 0 when
+** the round wrote nothing (no diagnostic on), -1 error (reported). */
 static int move_round_dir(const char *tmp, const char *dst) {
   DIR *d = opendir(tmp);
   if (!d) return sl_error(tmp, "cannot read: %s", strerror(errno)), -1;
@@ -209,10 +210,8 @@ static int move_round_dir(const char *tmp, const char *dst) {
   while ((e = readdir(d)) != NULL && !src)
     if (e->d_name[0] != '.') src = sl_path_join(tmp, e->d_name);
   closedir(d);
-  int rc = -1;
-  if (!src) sl_error(tmp, "the rank's run wrote no output directory");
-  else if (rename(src, dst)) sl_error(dst, "cannot move the rank's capture here: %s", strerror(errno));
-  else rc = 0;
+  int rc = src ? 1 : 0;
+  if (src && rename(src, dst)) rc = -1, sl_error(dst, "cannot move the rank's capture here: %s", strerror(errno));
   free(src);
   rmdir(tmp);
   return rc;
@@ -235,8 +234,9 @@ static int run_dispatch(worker *w, const dispatch_cmd *c) {
   /* runner_run: from the runner's start (chip and collector built, workload loaded)
   ** to its return after collector teardown, export and the result check */
   if (g_win.opened) r0 = g_win.runner_start;
-  if (rc == 0 && move_round_dir(tmp, dst)) rc = 1;
-  if (rc == 0 && (write_identity(w, dst, c, t0, r0, r1) || write_truth(dst))) rc = 1;
+  int moved = rc == 0 ? move_round_dir(tmp, dst) : 0;
+  if (moved < 0) rc = 1;
+  if (moved > 0 && (write_identity(w, dst, c, t0, r0, r1) || write_truth(dst))) rc = 1;
   log_tree(w, c, t0, r0, r1, sl_hl_now_ns());
   return rc;
 }

@@ -378,6 +378,21 @@ static void test_dir_tools(void **state) {
   free(out);
 }
 
+/* No diagnostic on: the ranks run, the host logs are written, no rankN/dK at all. */
+static void test_no_diagnostics(void **state) {
+  (void)state;
+  char dir[600], *out = NULL;
+  snprintf(dir, sizeof dir, "%s/plain", g_root);
+  int rc = sh(&out, "'%s' run mixed_example --ranks 2 --dispatches 1 -o '%s'", g_swimlane, dir);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
+  free(out);
+  assert_int_equal(sh(&out, "ls '%s'/*/host.*.log | wc -l; ls -d '%s'/*/rank*/d* 2>/dev/null | wc -l", dir, dir), 0);
+  assert_int_equal(strtol(out, NULL, 10), 3);
+  assert_int_equal(strtol(strchr(out, '\n') + 1, NULL, 10), 0);
+  free(out);
+}
+
 /* One cross-host run: rank1 on a simulated second host drifting by ppm. The
 ** placement error of every rank's device window against the simulator's true
 ** clock (sim_truth.json) stays within the bound the merge publishes. */
@@ -450,6 +465,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_refuse_window, copy_dfx),
       cmocka_unit_test_setup(test_rank_pid, copy_dfx),
       cmocka_unit_test_setup(test_dir_tools, copy_dfx),
+      cmocka_unit_test(test_no_diagnostics),
       cmocka_unit_test(test_cross_host),
   };
   return cmocka_run_group_tests(tests, setup_run, teardown_run);
