@@ -157,7 +157,8 @@ static int check_domains(const l3_run *run) {
   for (size_t i = 1; i < run->n; i++)
     if (strcmp(run->ranks[i].domain, run->ranks[0].domain)) {
       sl_error(run->ranks[i].records, "rank %d reports host_clock_domain_id '%s', rank %d '%s': ranks on "
-                                      "different hosts are refused, not spliced (--cross-host merges them through the dispatch windows)",
+                                      "different hosts are refused, not spliced (--cross-host merges them "
+                                      "through the dispatch windows)",
                run->ranks[i].rank, run->ranks[i].domain, run->ranks[0].rank, run->ranks[0].domain);
       return -1;
     }

@@ -73,6 +73,7 @@ static int draw(l3_run *run, l3_rank *r, sl_trace_sink *sink) {
   if (ks) {
     sl_convert_opts opts = {.verbose = 0, .overhead = 0, .out = stdout};
     sl_convert_result res;
+    memset(&res, 0, sizeof res);
     rc = sl_convert_emit(r->cap, r->deps->has_edges ? r->deps : NULL, r->names, rules, ks, &opts, &res);
     if (rc && !sl_rules_failed(rules)) sl_error(r->records, "rank %d: conversion failed (out of memory)", r->rank);
     r->engine_meta = l3_sink_take_meta(ks);
