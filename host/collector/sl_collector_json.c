@@ -59,7 +59,9 @@ static void write_metadata(sl_collector *c, FILE *f) {
                ", \"unflushed\": %" PRIu64 "}",
             j ? ", " : "", sl_coll_pool_name(order[j]), a->total, a->collected, a->dropped, a->unflushed);
   }
-  fprintf(f, "}}\n  }");
+  fprintf(f, "}}");
+  if (c->extra_metadata) fprintf(f, ",\n    %s", c->extra_metadata);
+  fprintf(f, "\n  }");
 }
 
 static void write_aicore(sl_collector *c, FILE *f) {

@@ -248,15 +248,18 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   g_coll = coll;
   g_rt = rt;
   if (g_sigint) sl_rt_interrupt(rt); /* a signal that came before g_rt was set */
+  if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_OPEN, coll);
   if (coll && sl_collector_start(coll)) {
     sl_rt_destroy(rt);
     sl_collector_destroy(coll);
     return 1;
   }
+  if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_SCHED, coll);
   struct timespec h0, h1;
   clock_gettime(CLOCK_MONOTONIC, &h0);
   int orc = sl_rt_run(rt, sl_run_orchestrate, &ctx);
   clock_gettime(CLOCK_MONOTONIC, &h1);
+  if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_CLOSE, coll);
   g_rt = NULL;
   sl_rt_timing timing = sl_rt_get_timing(rt);
   sl_run_slots_add(slots, &timing);
@@ -310,6 +313,8 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   return rc;
 }
 
+void (*sl_run_device_hook)(int event, struct sl_collector *coll);
+
 /* The reference converts a capture as soon as it completes; so do we, with convert's
 ** own defaults (sibling deps.json and name map, merged_swimlane.json beside them). */
 static int convert_capture(const char *out_dir, int quiet) {
@@ -323,6 +328,8 @@ static int convert_capture(const char *out_dir, int quiet) {
 }
 
 int sl_cmd_run(int argc, char **argv) {
+  int l3 = sl_l3_run_maybe(argc, argv); /* --ranks N, or one rank of such a run */
+  if (l3 >= 0) return l3;
   run_opts o;
   int prc = parse_opts(argc, argv, &o);
   if (prc) return prc == 1 ? 0 : prc;

@@ -92,4 +92,12 @@ int sl_write_deps_json(const sl_rt *rt, const char *path);
 int sl_write_name_map(const sl_workload *wl, const char *path);
 int sl_write_args_dump(const sl_rt *rt, int level, const char *dir);
 
+/* host/l3 (multi-rank runs): the device-window hook an L3 rank sets around each
+** round's device run (NULL in an ordinary run), and the entry that takes over
+** `run --ranks N` and the rank worker; it returns -1 when argv is neither. */
+enum { SL_RUN_DEV_OPEN = 0, SL_RUN_DEV_SCHED = 1, SL_RUN_DEV_CLOSE = 2 };
+struct sl_collector;
+extern void (*sl_run_device_hook)(int event, struct sl_collector *coll);
+int sl_l3_run_maybe(int argc, char **argv);
+
 #endif /* SL_RUN_INTERNAL_H */

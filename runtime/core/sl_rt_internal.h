@@ -44,10 +44,16 @@ static inline uint64_t sl_rt_clock_scale(const sl_rt_clock *c, uint64_t ns) {
   return (uint64_t)((unsigned __int128)ns * c->freq_hz / 1000000000u);
 }
 
+/* The simulated device-counter model (sl_rt_set_device_clock): a multi-rank run
+** gives each chip its own counter offset and rate error. Off (0) by default. */
+extern int sl_rt_devclk_on;
+uint64_t sl_rt_devclk_apply(uint64_t cycles);
+
 static inline uint64_t sl_rt_now(const sl_rt_clock *c) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return sl_rt_clock_scale(c, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+  uint64_t cyc = sl_rt_clock_scale(c, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+  return sl_rt_devclk_on ? sl_rt_devclk_apply(cyc) : cyc;
 }
 
 /* Phase kinds: the generated ids of schema/phases.lua. */

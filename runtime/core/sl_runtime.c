@@ -12,6 +12,24 @@
 static _Thread_local char config_err[256];
 const char *sl_rt_config_error(void) { return config_err; }
 
+int sl_rt_devclk_on;
+static int64_t devclk_offset, devclk_ppb;
+static uint64_t devclk_epoch;
+
+uint64_t sl_rt_devclk_apply(uint64_t cycles) {
+  __int128 d = (__int128)((int64_t)(cycles - devclk_epoch)) * devclk_ppb / 1000000000;
+  return (uint64_t)((__int128)cycles + devclk_offset + d);
+}
+
+void sl_rt_set_device_clock(int64_t offset_cycles, int64_t rate_ppb, uint64_t freq_hz) {
+  sl_rt_devclk_on = 0;
+  sl_rt_clock c = sl_rt_clock_make(freq_hz);
+  devclk_epoch = sl_rt_now(&c);
+  devclk_offset = offset_cycles;
+  devclk_ppb = rate_ppb;
+  sl_rt_devclk_on = offset_cycles != 0 || rate_ppb != 0;
+}
+
 uint64_t sl_rt_cycles(uint64_t freq_hz) {
   sl_rt_clock c = sl_rt_clock_make(freq_hz);
   return sl_rt_now(&c);

@@ -235,5 +235,9 @@ const sl_rt_dump_entry *sl_rt_dump_at(const sl_rt *rt, size_t i);
 
 /* Device cycles now (monotonic clock scaled to freq). */
 uint64_t sl_rt_cycles(uint64_t freq_hz);
+/* Simulated device counter of this process (L3 ranks): from now on every device
+** timestamp is cycles + offset_cycles + (cycles - epoch) * rate_ppb / 1e9, epoch
+** being the counter at this call. Call before any chip is created; (0, 0) = off. */
+void sl_rt_set_device_clock(int64_t offset_cycles, int64_t rate_ppb, uint64_t freq_hz);
 
 #endif /* SL_RUNTIME_H */

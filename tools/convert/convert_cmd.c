@@ -16,6 +16,7 @@
 #include "sl_base.h"
 #include "sl_filekind.h"
 #include "sl_convert.h"
+#include "sl_l3.h"
 #include "sl_phases.h"
 
 static void usage(FILE *out) {
@@ -201,6 +202,7 @@ static sl_deps *deps_job_take(deps_job *jb) {
 }
 
 int sl_cmd_convert(int argc, char **argv) {
+  if (sl_l3_convert_wanted(argc, argv)) return sl_l3_cmd_convert(argc, argv); /* tools/l3 */
   const char *input = NULL, *output = NULL, *deps_arg = NULL, *names_arg = NULL,
              *rules_arg = NULL, *format = "json", *summary_json = NULL;
   int verbose = 0, overhead = 0, quiet = 0, reference_flows = 0;

@@ -45,7 +45,11 @@ static char *sibling_deps(const char *records) {
   return s;
 }
 
+int sl_oh_dir_wanted(int argc, char **argv); /* overhead_dir.c: the L3 directory form */
+int sl_oh_cmd_dir(int argc, char **argv);
+
 int sl_cmd_sched_overhead(int argc, char **argv) {
+  if (sl_oh_dir_wanted(argc, argv)) return sl_oh_cmd_dir(argc, argv);
   const char *records = NULL, *deps_arg = NULL, *summary_json = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];

@@ -1,0 +1,472 @@
+/*
+** test_l3.c — multi-rank runs and the L3 merge, end to end: `swimlane run
+** --ranks 2` once, then `swimlane convert DFX_DIR` on copies of its output, intact
+** (the layout, the merged trace's lanes, namespaces, containment and slack) and
+** broken in each way the merge must refuse (message naming rank and file, exit 1,
+** no l3_swimlane.json).
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sl_test_file.h"
+
+static const char *g_swimlane;
+static char g_root[256];  /* mkdtemp: the run's -o */
+static char g_dfx[512];   /* the run's case directory (rankN/ and host logs) */
+static char g_work[600];  /* per-test copy of g_dfx */
+
+/* Run a shell command line; its output (stdout+stderr) in *out when out != NULL. */
+static int sh(char **out, const char *fmt, ...) {
+  char cmd[8192];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cmd, sizeof cmd, fmt, ap);
+  va_end(ap);
+  strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t cap = 1 << 16, len = 0, n;
+  char *buf = malloc(cap);
+  while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0)
+    if (cap - (len += n) < 4096) buf = realloc(buf, cap *= 2);
+  buf[len] = 0;
+  int st = pclose(p);
+  if (out) *out = buf;
+  else free(buf);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static cJSON *load_json(const char *path) {
+  char *s = sl_test_read_file(path, NULL);
+  cJSON *j = s ? cJSON_Parse(s) : NULL;
+  free(s);
+  return j;
+}
+
+static int exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0;
+}
+
+static int setup_run(void **state) {
+  (void)state;
+  snprintf(g_root, sizeof g_root, "/tmp/sl_l3_XXXXXX");
+  if (!mkdtemp(g_root)) return -1;
+  char *out = NULL;
+  int rc = sh(&out, "'%s' run mixed_example --ranks 2 --dispatches 2 --enable-chip-swimlane 4 --enable-dep-gen "
+              "-o '%s'", g_swimlane, g_root);
+  if (rc) fprintf(stderr, "run --ranks failed:\n%s", out);
+  free(out);
+  DIR *d = opendir(g_root);
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    if (e->d_name[0] != '.') snprintf(g_dfx, sizeof g_dfx, "%s/%s", g_root, e->d_name);
+  if (d) closedir(d);
+  return rc || !g_dfx[0] ? -1 : 0;
+}
+
+static int teardown_run(void **state) {
+  (void)state;
+  return sh(NULL, "rm -rf '%s'", g_root) ? -1 : 0;
+}
+
+/* A fresh copy of the run's output for one test to change. */
+static int copy_dfx(void **state) {
+  (void)state;
+  snprintf(g_work, sizeof g_work, "%s/work", g_root);
+  return sh(NULL, "rm -rf '%s' && cp -r '%s' '%s'", g_work, g_dfx, g_work) ? -1 : 0;
+}
+
+/* Convert the copy; the trace (NULL on failure) and the output in *out. */
+static cJSON *convert(char **out, const char *extra) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/l3_swimlane.json", g_work);
+  int rc = sh(out, "'%s' convert '%s' %s", g_swimlane, g_work, extra);
+  return rc == 0 ? load_json(path) : NULL;
+}
+
+/* The merge refuses: exit 1, the message names what, and no trace is left. */
+static void expect_refusal(const char *extra, const char *what, const char *file) {
+  char *out = NULL, path[700];
+  snprintf(path, sizeof path, "%s/l3_swimlane.json", g_work);
+  unlink(path); /* an earlier successful merge in the same test */
+  int rc = sh(&out, "'%s' convert '%s' %s", g_swimlane, g_work, extra);
+  if (rc != 1 || !strstr(out, what) || (file && !strstr(out, file))) fprintf(stderr, "got rc %d:\n%s", rc, out);
+  assert_int_equal(rc, 1);
+  assert_non_null(strstr(out, what));
+  if (file) assert_non_null(strstr(out, file));
+  assert_false(exists(path));
+  free(out);
+}
+
+static const char *pname(const cJSON *ev) {
+  const cJSON *a = cJSON_GetObjectItem(ev, "args"), *n = cJSON_GetObjectItem(a, "name");
+  return cJSON_IsString(n) ? n->valuestring : "";
+}
+
+static int64_t jint(const cJSON *o, const char *k) {
+  const cJSON *v = cJSON_GetObjectItem(o, k);
+  assert_true(cJSON_IsNumber(v));
+  return (int64_t)v->valuedouble;
+}
+
+static void test_layout(void **state) {
+  (void)state;
+  char p[800];
+  for (int r = 0; r < 2; r++)
+    for (int d = 0; d < 2; d++) {
+      static const char *const files[] = {"chip_swimlane_records.json", "deps.json", "name_map_Case1.json",
+                                          "dispatch_identity.json"};
+      for (int f = 0; f < 4; f++) {
+        snprintf(p, sizeof p, "%s/rank%d/d%d/%s", g_dfx, r, d, files[f]);
+        assert_true(exists(p));
+      }
+    }
+  cJSON *id[2][2];
+  for (int r = 0; r < 2; r++)
+    for (int d = 0; d < 2; d++) {
+      snprintf(p, sizeof p, "%s/rank%d/d%d/dispatch_identity.json", g_dfx, r, d);
+      id[r][d] = load_json(p);
+      assert_non_null(id[r][d]);
+      assert_int_equal(jint(id[r][d], "chip_rank"), r);
+      assert_int_equal(jint(id[r][d], "local_capture_index"), d);
+      assert_non_null(cJSON_GetObjectItem(id[r][d], "dispatch"));
+    }
+  /* d0 is one submit group: shared run_id:task_slot, distinct group_index */
+  assert_int_equal(jint(id[0][0], "task_slot"), jint(id[1][0], "task_slot"));
+  assert_int_equal(jint(id[0][0], "group_size"), 2);
+  assert_int_not_equal(jint(id[0][0], "group_index"), jint(id[1][0], "group_index"));
+  /* d1 is individually submitted: its own slot per rank */
+  assert_int_not_equal(jint(id[0][1], "task_slot"), jint(id[1][1], "task_slot"));
+  assert_int_equal(jint(id[0][1], "group_size"), 1);
+  for (int r = 0; r < 2; r++)
+    for (int d = 0; d < 2; d++) cJSON_Delete(id[r][d]);
+  /* the capture carries the clock anchors and the host clock domain */
+  snprintf(p, sizeof p, "%s/rank1/d0/chip_swimlane_records.json", g_dfx);
+  cJSON *rec = load_json(p), *meta = cJSON_GetObjectItem(rec, "metadata");
+  assert_true(cJSON_IsString(cJSON_GetObjectItem(meta, "host_clock_domain_id")));
+  cJSON *samples = cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "clock_anchors"), "samples");
+  assert_int_equal(cJSON_GetArraySize(samples), 2);
+  cJSON_Delete(rec);
+  /* three host logs: the scheduler's node.* spans and each rank's chip.run tree */
+  char *out = NULL;
+  assert_int_equal(sh(&out, "cat '%s'/host.*.log", g_dfx), 0);
+  assert_non_null(strstr(out, "role=l3_scheduler"));
+  assert_non_null(strstr(out, "name=node.submit_group"));
+  assert_non_null(strstr(out, "name=node.dispatch"));
+  assert_non_null(strstr(out, "name=chip.run.runner_run clk=host"));
+  assert_non_null(strstr(out, "name=chip.run.device_wall.sched clk=dev"));
+  free(out);
+}
+
+/* Every rank slice lies inside its runner_run window and carries the rank's slack. */
+static void check_rank_slices(cJSON *trace, cJSON *ranks) {
+  int seen[2] = {0, 0};
+  cJSON *ev;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(trace, "traceEvents")) {
+    const cJSON *ph = cJSON_GetObjectItem(ev, "ph");
+    int64_t pid = jint(ev, "pid");
+    if (strcmp(ph->valuestring, "X") || pid < 100) continue;
+    int r = (int)(pid / 100) - 1;
+    assert_in_range(r, 0, 1);
+    cJSON *rk = cJSON_GetArrayItem(ranks, r);
+    assert_int_equal(jint(rk, "rank"), r);
+    assert_int_equal(jint(cJSON_GetObjectItem(ev, "args"), "slack_ns"), jint(rk, "slack_ns"));
+    double ts = cJSON_GetObjectItem(ev, "ts")->valuedouble, dur = cJSON_GetObjectItem(ev, "dur")->valuedouble;
+    double lo = (double)jint(rk, "placed_at_ns") / 1000.0, hi = lo + (double)jint(rk, "runner_run_dur_ns") / 1000.0;
+    assert_true(ts >= lo - 0.001 && ts + dur <= hi + 0.001);
+    seen[r]++;
+  }
+  assert_true(seen[0] > 0 && seen[1] > 0);
+}
+
+static void test_merge(void **state) {
+  (void)state;
+  char *out = NULL;
+  cJSON *t = convert(&out, "");
+  if (!t) fprintf(stderr, "%s", out);
+  assert_non_null(t);
+  assert_non_null(strstr(out, "rank1/d0"));
+  free(out);
+  int rank1_views = 0, sched = 0, bound = 0;
+  cJSON *ev;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(t, "traceEvents")) {
+    const char *n = cJSON_GetObjectItem(ev, "name")->valuestring;
+    if (!strcmp(n, "process_name")) {
+      rank1_views += !strncmp(pname(ev), "rank1 / ", 8) && jint(ev, "pid") >= 200;
+      sched += !strncmp(pname(ev), "L3 Scheduler", 12) && jint(ev, "pid") < 100;
+    }
+    if (!strcmp(n, "thread_name")) bound += !strcmp(pname(ev), "Placement Bound") && jint(ev, "pid") < 100;
+  }
+  assert_true(rank1_views >= 3); /* orchestrator, scheduler, views */
+  assert_int_equal(sched, 1);
+  assert_int_equal(bound, 2);
+  cJSON *meta = cJSON_GetObjectItem(t, "metadata"), *ranks = cJSON_GetObjectItem(meta, "ranks");
+  assert_int_equal(cJSON_GetArraySize(ranks), 2);
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(meta, "dispatcher_pids")), 1);
+  int64_t sum = 0;
+  for (int r = 0; r < 2; r++) {
+    cJSON *rk = cJSON_GetArrayItem(ranks, r);
+    assert_true(jint(rk, "slack_ns") == jint(rk, "runner_run_dur_ns") - jint(rk, "device_wall_dur_ns"));
+    assert_true(cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetObjectItem(rk, "join"), "residual_ns")));
+    sum += jint(rk, "slack_ns");
+  }
+  assert_int_equal(jint(meta, "cross_rank_uncertainty_ns"), sum);
+  check_rank_slices(t, ranks);
+  cJSON_Delete(t);
+  /* and the trace is well formed for Perfetto's importer */
+  assert_int_equal(sh(&out, "'%s' check-trace '%s/l3_swimlane.json'", g_swimlane, g_work), 0);
+  free(out);
+}
+
+/* --dispatch d1 (individual tasks) and --dispatch-id of the d0 group. */
+static void test_selectors(void **state) {
+  (void)state;
+  char *out = NULL, p[700];
+  cJSON *t = convert(&out, "--dispatch d1");
+  if (!t) fprintf(stderr, "%s", out);
+  assert_non_null(t);
+  assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(t, "metadata"), "dispatch")->valuestring, "d1");
+  cJSON_Delete(t);
+  free(out);
+  snprintf(p, sizeof p, "%s/rank0/d0/dispatch_identity.json", g_work);
+  cJSON *id = load_json(p);
+  char sel[96];
+  snprintf(sel, sizeof sel, "--dispatch-id %lld:%lld", (long long)jint(id, "run_id"), (long long)jint(id, "task_slot"));
+  cJSON_Delete(id);
+  t = convert(&out, sel);
+  assert_non_null(t);
+  cJSON *rk = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(t, "metadata"), "ranks"), 1);
+  assert_non_null(strstr(cJSON_GetObjectItem(rk, "capture")->valuestring, "rank1/d0/"));
+  cJSON_Delete(t);
+  free(out);
+  expect_refusal("--dispatch-id 1:999999", "names run_id:task_slot 1:999999", "rank0");
+  expect_refusal("--dispatch d7", "no d7", NULL);
+}
+
+static void test_refuse_asymmetric(void **state) {
+  (void)state;
+  assert_int_equal(sh(NULL, "rm -r '%s/rank1/d1'", g_work), 0);
+  expect_refusal("", "asymmetric local capture indexes", "rank1 has d0");
+}
+
+static void test_refuse_other_host(void **state) {
+  (void)state;
+  assert_int_equal(sh(NULL, "sed -i 's/\"host_clock_domain_id\": \"/&other-/' '%s/rank1/d0/chip_swimlane_records.json'",
+                      g_work), 0);
+  expect_refusal("", "different hosts", "rank1/d0/chip_swimlane_records.json");
+}
+
+static void test_refuse_network1(void **state) {
+  (void)state;
+  assert_int_equal(sh(NULL, "printf 'swimlane-hostlog 1 pid=9 role=l4 host_clock_domain_id=x\\nspan inv=0 "
+                            "name=network1.dispatch clk=host start_ns=1 dur_ns=5\\n' > '%s/host.9.log'", g_work), 0);
+  expect_refusal("", "NETWORK1/L4", "host.9.log");
+  assert_int_equal(sh(NULL, "rm '%s/host.9.log' && mkdir -p '%s/node0/rank0'", g_work, g_work), 0);
+  expect_refusal("", "NETWORK1/L4", "node0");
+}
+
+static void test_refuse_host_logs(void **state) {
+  (void)state;
+  expect_refusal("--host-log /nonexistent/l3logs", "host log", "/nonexistent/l3logs");
+  assert_int_equal(sh(NULL, "mkdir '%s/empty'", g_work), 0);
+  char opt[700];
+  snprintf(opt, sizeof opt, "--host-log '%s/empty'", g_work);
+  expect_refusal(opt, "no host.<pid>.log", "empty");
+  assert_int_equal(sh(NULL, "echo garbage > \"$(ls '%s'/host.*.log | head -n 1)\"", g_work), 0);
+  expect_refusal("", "not a swimlane host log", "host.");
+}
+
+static void test_refuse_other_group(void **state) {
+  (void)state;
+  assert_int_equal(sh(NULL, "sed -i 's/\"task_slot\": [0-9]*/\"task_slot\": 77/' '%s/rank1/d0/dispatch_identity.json'",
+                      g_work), 0);
+  expect_refusal("", "different parent groups", "rank1/d0/dispatch_identity.json");
+}
+
+static void test_refuse_duplicated_rank(void **state) {
+  (void)state;
+  assert_int_equal(sh(NULL, "cp -r '%s/rank1' '%s/rank01'", g_work, g_work), 0);
+  expect_refusal("", "duplicated rank1", "rank01");
+}
+
+static void test_refuse_truncated(void **state) {
+  (void)state;
+  char p[700];
+  snprintf(p, sizeof p, "%s/rank1/d0/chip_swimlane_records.json", g_work);
+  struct stat st;
+  assert_int_equal(stat(p, &st), 0);
+  assert_int_equal(truncate(p, st.st_size / 2 + 1700), 0);
+  expect_refusal("", "", "rank1/d0/chip_swimlane_records.json");
+}
+
+static void test_refuse_window(void **state) {
+  (void)state;
+  /* rank1's runner_run window narrower than its device wall */
+  assert_int_equal(sh(NULL, "for f in '%s'/host.*.log; do grep -q 'chip_rank=1' \"$f\" && grep -q role=chip \"$f\" && "
+                            "sed -i '/name=chip.run.runner_run/s/dur_ns=[0-9]*/dur_ns=10/' \"$f\"; done; true", g_work), 0);
+  expect_refusal("", "cannot contain", "rank 1");
+}
+
+static void test_rank_pid(void **state) {
+  (void)state;
+  char *out = NULL;
+  assert_int_equal(sh(&out, "grep -l 'name=chip.run .*chip_rank=1' '%s'/host.*.log | xargs grep -h '^swimlane-hostlog' | "
+                            "sed 's/.*pid=\\([0-9]*\\).*/\\1/'", g_work), 0);
+  long pid1 = strtol(out, NULL, 10);
+  free(out);
+  assert_true(pid1 > 0);
+  char opt[64];
+  snprintf(opt, sizeof opt, "--rank-pid 1=%ld:0", pid1);
+  cJSON *t = convert(&out, opt);
+  assert_non_null(t);
+  cJSON *rk = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(t, "metadata"), "ranks"), 1);
+  assert_int_equal(jint(rk, "host_pid"), pid1);
+  cJSON_Delete(t);
+  free(out);
+  snprintf(opt, sizeof opt, "--rank-pid 0=%ld:0", pid1); /* rank 0 onto rank 1's invocation */
+  expect_refusal(opt, "both bind", "host.");
+  assert_int_equal(sh(&out, "'%s' convert '%s' --rank-pid nonsense", g_swimlane, g_work), 2); /* usage */
+  assert_non_null(strstr(out, "RANK=PID"));
+  free(out);
+}
+
+/* sched-overhead and check-trace on the directory: per rank, then a total. */
+static void test_dir_tools(void **state) {
+  (void)state;
+  char *out = NULL;
+  assert_int_equal(sh(&out, "'%s' sched-overhead '%s'", g_swimlane, g_work), 0);
+  assert_non_null(strstr(out, "=== rank0/d0 ==="));
+  assert_non_null(strstr(out, "=== rank1/d0 ==="));
+  const char *tot = strstr(out, "=== total over 2 ranks (d0) ===");
+  assert_non_null(tot);
+  long sum = 0, total = -1;
+  for (const char *p = out; (p = strstr(p, "Total tasks: ")) != NULL && p < tot; p += 13) sum += strtol(p + 13, NULL, 10);
+  const char *tt = strstr(tot, "Tasks: ");
+  assert_non_null(tt);
+  total = strtol(tt + 7, NULL, 10);
+  assert_true(sum > 0);
+  assert_int_equal(total, sum);
+  free(out);
+  /* check-trace: nothing converted yet, then a rank's own trace plus the merged one */
+  assert_int_equal(sh(&out, "'%s' check-trace '%s'", g_swimlane, g_work), 1);
+  assert_non_null(strstr(out, "no traces to check"));
+  free(out);
+  assert_int_equal(sh(NULL, "'%s' convert '%s/rank1/d0/chip_swimlane_records.json'", g_swimlane, g_work), 0);
+  cJSON_Delete(convert(NULL, ""));
+  assert_int_equal(sh(&out, "'%s' check-trace '%s'", g_swimlane, g_work), 0);
+  assert_non_null(strstr(out, "rank1/d0/merged_swimlane.json"));
+  assert_non_null(strstr(out, "2 traces checked"));
+  free(out);
+  /* a rank without its deps.json: named */
+  assert_int_equal(sh(NULL, "rm '%s/rank1/d0/deps.json'", g_work), 0);
+  assert_int_equal(sh(&out, "'%s' sched-overhead '%s'", g_swimlane, g_work), 1);
+  assert_non_null(strstr(out, "rank1/d0/deps.json"));
+  free(out);
+}
+
+/* No diagnostic on: the ranks run, the host logs are written, no rankN/dK at all. */
+static void test_no_diagnostics(void **state) {
+  (void)state;
+  char dir[600], *out = NULL;
+  snprintf(dir, sizeof dir, "%s/plain", g_root);
+  int rc = sh(&out, "'%s' run mixed_example --ranks 2 --dispatches 1 -o '%s'", g_swimlane, dir);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
+  free(out);
+  assert_int_equal(sh(&out, "ls '%s'/*/host.*.log | wc -l; ls -d '%s'/*/rank*/d* 2>/dev/null | wc -l", dir, dir), 0);
+  assert_int_equal(strtol(out, NULL, 10), 3);
+  assert_int_equal(strtol(strchr(out, '\n') + 1, NULL, 10), 0);
+  free(out);
+}
+
+/* One cross-host run: rank1 on a simulated second host drifting by ppm. The
+** placement error of every rank's device window against the simulator's true
+** clock (sim_truth.json) stays within the bound the merge publishes. */
+static void cross_host_case(int ppm, int dispatches) {
+  char dir[600], *out = NULL;
+  snprintf(dir, sizeof dir, "%s/xhost_%d_%d", g_root, ppm, dispatches);
+  int rc = sh(&out, "'%s' run mixed_example --ranks 2 --hosts 2 --host-drift-ppm %d --dispatches %d "
+              "--enable-chip-swimlane 4 -o '%s'", g_swimlane, ppm, dispatches, dir);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
+  free(out);
+  assert_int_equal(sh(&out, "ls -d '%s'/*/", dir), 0);
+  snprintf(g_work, sizeof g_work, "%s", out);
+  g_work[strcspn(g_work, "\n")] = 0;
+  free(out);
+  expect_refusal("", "different hosts", "rank1/d0"); /* not without --cross-host */
+  cJSON *t = convert(&out, "--cross-host");
+  if (!t) fprintf(stderr, "%s", out);
+  assert_non_null(t);
+  free(out);
+  cJSON *meta = cJSON_GetObjectItem(t, "metadata"), *ranks = cJSON_GetObjectItem(meta, "ranks");
+  double origin = (double)jint(meta, "origin_host_ns");
+  for (int r = 0; r < 2; r++) {
+    cJSON *rk = cJSON_GetArrayItem(ranks, r), *pl = cJSON_GetObjectItem(rk, "placement");
+    char p[800];
+    snprintf(p, sizeof p, "%s/rank%d/d0/sim_truth.json", g_work, r);
+    cJSON *truth = load_json(p);
+    assert_non_null(truth);
+    const char *method = cJSON_GetObjectItem(pl, "method")->valuestring;
+    assert_int_equal(strcmp(method, "containment") != 0, r == 1); /* rank1 is on host 1 */
+    double ns_per_cycle = 20.0; /* a2a3sim: 50 MHz */
+    double est = origin + cJSON_GetObjectItem(rk, "placed_at_ns")->valuedouble +
+                 (double)(jint(truth, "device_open_cycles") - jint(pl, "device_open_cycles")) * ns_per_cycle;
+    double err = est - (double)jint(truth, "device_open_true_ns"), bound = (double)jint(pl, "uncertainty_ns");
+    double tu = (double)jint(truth, "device_open_true_uncertainty_ns"); /* the truth's own sampling */
+    /* containment draws at the earliest position: the truth is later by at most the slack */
+    if (r == 0) assert_true(err <= tu && -err <= bound + tu);
+    else assert_true(fabs(err) <= bound + tu);
+    if (r == 1) fprintf(stderr, "  cross-host: drift %d ppm, %d dispatches: error %.0f ns, bound %.0f ns\n", ppm,
+                        dispatches, err, bound);
+    cJSON_Delete(truth);
+  }
+  cJSON_Delete(t);
+}
+
+static void test_cross_host(void **state) {
+  (void)state;
+  cross_host_case(10, 2);
+  cross_host_case(100, 2);
+  cross_host_case(100, 4);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_l3 SWIMLANE_BINARY\n");
+    return 2;
+  }
+  g_swimlane = argv[1];
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_layout),
+      cmocka_unit_test_setup(test_merge, copy_dfx),
+      cmocka_unit_test_setup(test_selectors, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_asymmetric, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_other_host, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_network1, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_host_logs, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_other_group, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_duplicated_rank, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_truncated, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_window, copy_dfx),
+      cmocka_unit_test_setup(test_rank_pid, copy_dfx),
+      cmocka_unit_test_setup(test_dir_tools, copy_dfx),
+      cmocka_unit_test(test_no_diagnostics),
+      cmocka_unit_test(test_cross_host),
+  };
+  return cmocka_run_group_tests(tests, setup_run, teardown_run);
+}

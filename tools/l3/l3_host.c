@@ -1,0 +1,180 @@
+/*
+** l3_host.c — the host block of the merged trace and its metadata.
+**
+** Host block (pids below the first rank's chip views, so it groups above them):
+**   L3 Scheduler (pid P)   the dispatcher's node.* spans overlapping the ranks' span:
+**                          node.run, node.submit_group / node.dispatch, one node.task
+**                          lane per rank. Host CLOCK_MONOTONIC: drawn as is, no slack.
+**   rankN / Host (pid P)   chip.run      the rank's call tree (chip.run > runner_run)
+**                          clk=dev       the log's device phases (device_wall, its
+**                                        init head and sched window), placed, slack_ns
+**                          Placement Bound  the device block at its earliest position
+**                                        and the slack it could slide through
+*/
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l3.h"
+
+/* Lane tids of the host block. */
+enum { TID_NODE_RUN = 1, TID_NODE_DISPATCH = 2, TID_NODE_TASK = 10 };
+enum { TID_CHIP_RUN = 1, TID_CLK_DEV = 2, TID_PLACEMENT = 3 };
+
+static double us(const l3_run *run, int64_t host_ns) { return (double)(host_ns - run->origin_ns) / 1000.0; }
+static double axis_us(const l3_run *run, double axis_ns) { return (axis_ns - (double)run->origin_ns) / 1000.0; }
+
+static void slice(sl_trace_sink *s, int64_t pid, int64_t tid, double ts, double dur, const char *name,
+                  const char *cat, const sl_arg *args, size_t nargs) {
+  sl_slice e = {.pid = pid, .tid = tid, .ts = ts, .dur = dur, .name = name, .cat = cat,
+                .args = args, .nargs = nargs};
+  sl_sink_slice(s, &e);
+}
+
+static int64_t node_tid(const sl_hl_span *s) {
+  int64_t r;
+  if (!strncmp(s->name, "node.task", 9) && sl_hl_attr(s, "chip_rank", &r)) return TID_NODE_TASK + r;
+  return !strcmp(s->name, "node.run") ? TID_NODE_RUN : TID_NODE_DISPATCH;
+}
+
+static void emit_dispatcher(const l3_run *run, const sl_hostlog *h, int64_t pid, sl_trace_sink *s) {
+  char name[160];
+  snprintf(name, sizeof name, "L3 Scheduler (pid %ld)", h->pid);
+  sl_sink_process_name(s, pid, name);
+  sl_sink_process_sort(s, pid, pid);
+  uint64_t named = 0; /* lanes named so far (bit per tid below 64) */
+  for (size_t k = 0; k < h->n; k++) {
+    const sl_hl_span *sp = &h->spans[k];
+    if (sp->clk_dev || strncmp(sp->name, "node.", 5)) continue;
+    if (sp->start_ns > run->span_end_ns || sp->start_ns + sp->dur_ns < run->origin_ns) continue;
+    int64_t tid = node_tid(sp);
+    if (tid < 64 && !(named & (1ull << tid))) {
+      char lane[64];
+      if (tid >= TID_NODE_TASK) snprintf(lane, sizeof lane, "node.task rank%lld", (long long)(tid - TID_NODE_TASK));
+      else snprintf(lane, sizeof lane, "%s", tid == TID_NODE_RUN ? "node.run" : "node.dispatch");
+      sl_sink_thread_name(s, pid, tid, lane);
+      named |= 1ull << tid;
+    }
+    sl_arg args[SL_HL_MAX_ATTRS];
+    for (int a = 0; a < sp->nattrs; a++) args[a] = SL_ARG_I(sp->keys[a], sp->vals[a]);
+    slice(s, pid, tid, us(run, sp->start_ns), (double)sp->dur_ns / 1000.0, sp->name, "host", args,
+          (size_t)sp->nattrs);
+  }
+}
+
+/* A cross-host rank's block sits at its estimate, known to within +-bound_ns. */
+static void emit_xhost_bound(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
+  sl_arg args[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("uncertainty_ns", r->bound_ns),
+                   SL_ARG_I("anchor_uncertainty_ns", r->anchor_bound_ns), SL_ARG_I("windows", r->windows)};
+  double a = l3_dev_axis_ns(r, 0), b = l3_dev_axis_ns(r, r->wall_dur_ns), u = (double)r->bound_ns;
+  slice(s, pid, TID_PLACEMENT, axis_us(run, a - u), u / 1000.0, "uncertainty", "placement", args, 4);
+  slice(s, pid, TID_PLACEMENT, axis_us(run, a), (b - a) / 1000.0, "device block (estimated)", "placement", args, 4);
+  slice(s, pid, TID_PLACEMENT, axis_us(run, b), u / 1000.0, "uncertainty", "placement", args, 4);
+}
+
+static void emit_rank_host(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
+  char name[160];
+  snprintf(name, sizeof name, "rank%d / Host (pid %ld)", r->rank, r->log->pid);
+  sl_sink_process_name(s, pid, name);
+  sl_sink_process_sort(s, pid, pid);
+  sl_sink_thread_name(s, pid, TID_CHIP_RUN, "chip.run");
+  sl_sink_thread_name(s, pid, TID_CLK_DEV, "clk=dev phases");
+  sl_sink_thread_name(s, pid, TID_PLACEMENT, "Placement Bound");
+  sl_arg slack[] = {SL_ARG_I("slack_ns", r->slack_ns)};
+  for (size_t k = 0; k < r->log->n; k++) {
+    const sl_hl_span *sp = &r->log->spans[k];
+    if (sp->inv != r->inv || strncmp(sp->name, "chip.run", 8)) continue;
+    if (!sp->clk_dev) {
+      sl_arg args[SL_HL_MAX_ATTRS];
+      for (int a = 0; a < sp->nattrs; a++) args[a] = SL_ARG_I(sp->keys[a], sp->vals[a]);
+      double a = l3_host_axis_ns(r, sp->start_ns), b = l3_host_axis_ns(r, sp->start_ns + sp->dur_ns);
+      slice(s, pid, TID_CHIP_RUN, axis_us(run, a), (b - a) / 1000.0, sp->name, "host", args, (size_t)sp->nattrs);
+    } else { /* device ns from the window opening, placed */
+      double a = l3_dev_axis_ns(r, sp->start_ns), b = l3_dev_axis_ns(r, sp->start_ns + sp->dur_ns);
+      slice(s, pid, TID_CLK_DEV, axis_us(run, a), (b - a) / 1000.0, sp->name + 9, "clk=dev", slack, 1);
+    }
+  }
+  if (r->xhost) {
+    emit_xhost_bound(run, r, pid, s);
+    return;
+  }
+  sl_arg win[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("runner_run_dur_ns", r->runner_dur_ns),
+                  SL_ARG_I("device_wall_dur_ns", r->wall_dur_ns)};
+  slice(s, pid, TID_PLACEMENT, us(run, r->runner_start_ns), (double)r->wall_dur_ns / 1000.0,
+        "device block (earliest)", "placement", win, 3);
+  if (r->slack_ns > 0)
+    slice(s, pid, TID_PLACEMENT, us(run, r->runner_start_ns + r->wall_dur_ns), (double)r->slack_ns / 1000.0,
+          "slack", "placement", win, 3);
+}
+
+void l3_emit_host_block(l3_run *run, sl_trace_sink *sink) {
+  int64_t pid = L3_DISPATCHER_PID_BASE;
+  for (size_t i = 0; i < run->n_logs; i++)
+    if (!strcmp(run->logs[i]->role, "l3_scheduler")) emit_dispatcher(run, run->logs[i], pid++, sink);
+  for (size_t i = 0; i < run->n; i++)
+    emit_rank_host(run, &run->ranks[i], L3_RANK_HOST_PID_BASE + (int64_t)i, sink);
+}
+
+static cJSON *rank_json(const l3_rank *r, double max_drift_ppm) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "rank", r->rank);
+  cJSON_AddStringToObject(o, "capture", r->records);
+  cJSON_AddNumberToObject(o, "pid_base", (double)((r->rank + 1) * L3_RANK_PID_STRIDE));
+  cJSON_AddStringToObject(o, "host_log", r->log->path);
+  cJSON_AddNumberToObject(o, "host_pid", (double)r->log->pid);
+  cJSON_AddNumberToObject(o, "invocation", r->inv);
+  cJSON_AddNumberToObject(o, "slack_ns", (double)r->slack_ns);
+  cJSON_AddNumberToObject(o, "runner_run_dur_ns", (double)r->runner_dur_ns);
+  cJSON_AddNumberToObject(o, "device_wall_dur_ns", (double)r->wall_dur_ns);
+  cJSON_AddNumberToObject(o, "placed_at_ns", l3_dev_axis_ns(r, 0) - (double)r->origin_ns);
+  cJSON *pl = cJSON_AddObjectToObject(o, "placement");
+  cJSON_AddStringToObject(pl, "method", r->xhost ? "cross_host_dispatch_windows_and_clock_anchors" : "containment");
+  cJSON_AddNumberToObject(pl, "uncertainty_ns", (double)(r->xhost ? r->bound_ns : r->slack_ns));
+  cJSON_AddNumberToObject(pl, "device_open_cycles", (double)r->dev_open_cycles);
+  if (r->xhost) {
+    cJSON_AddNumberToObject(pl, "host_offset_ns", r->hb1);
+    cJSON *dr = cJSON_AddArrayToObject(pl, "drift_ppm_interval");
+    cJSON_AddItemToArray(dr, cJSON_CreateNumber(r->drift_ppm_lo));
+    cJSON_AddItemToArray(dr, cJSON_CreateNumber(r->drift_ppm_hi));
+    cJSON_AddNumberToObject(pl, "anchor_uncertainty_ns", (double)r->anchor_bound_ns);
+    cJSON_AddNumberToObject(pl, "dispatch_windows", r->windows);
+    cJSON_AddNumberToObject(pl, "assumed_max_drift_ppm", max_drift_ppm);
+  }
+  cJSON *join = cJSON_AddObjectToObject(o, "join");
+  if (r->has_residual) cJSON_AddNumberToObject(join, "residual_ns", (double)r->residual_ns);
+  else cJSON_AddNullToObject(join, "residual_ns");
+  if (r->id.present) {
+    cJSON *id = cJSON_AddObjectToObject(o, "dispatch_identity");
+    cJSON_AddNumberToObject(id, "run_id", (double)r->id.run_id);
+    cJSON_AddNumberToObject(id, "task_slot", (double)r->id.task_slot);
+    cJSON_AddNumberToObject(id, "group_index", (double)r->id.group_index);
+    cJSON_AddNumberToObject(id, "group_size", (double)r->id.group_size);
+  }
+  if (r->engine_meta) {
+    cJSON *m = cJSON_Parse(r->engine_meta);
+    if (m) cJSON_AddItemToObject(o, "timeline_metadata", m);
+  }
+  return o;
+}
+
+char *l3_metadata_json(const l3_run *run) {
+  cJSON *m = cJSON_CreateObject();
+  cJSON_AddStringToObject(m, "layout", "l3_containment");
+  cJSON_AddStringToObject(m, "dispatch", run->dispatch_label);
+  cJSON_AddStringToObject(m, "host_clock_domain_id", run->ranks[0].domain);
+  cJSON_AddNumberToObject(m, "origin_host_ns", (double)run->origin_ns);
+  cJSON *pids = cJSON_AddArrayToObject(m, "dispatcher_pids");
+  for (size_t i = 0; i < run->n_logs; i++)
+    if (!strcmp(run->logs[i]->role, "l3_scheduler")) cJSON_AddItemToArray(pids, cJSON_CreateNumber((double)run->logs[i]->pid));
+  int64_t sum = 0;
+  cJSON *ranks = cJSON_AddArrayToObject(m, "ranks");
+  for (size_t i = 0; i < run->n; i++) {
+    sum += run->ranks[i].slack_ns;
+    cJSON_AddItemToArray(ranks, rank_json(&run->ranks[i], run->o.max_drift_ppm));
+  }
+  cJSON_AddNumberToObject(m, "cross_rank_uncertainty_ns", (double)sum);
+  char *s = cJSON_Print(m);
+  cJSON_Delete(m);
+  return s;
+}

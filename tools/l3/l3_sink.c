@@ -1,0 +1,134 @@
+/*
+** l3_sink.c — the sink one rank is drawn through: forwards every event to the
+** merged trace's sink with the rank's namespaces (pid (r+1)*100 + view pid,
+** process name "rankN / <view>", flow and slice ids in the rank's own range), its
+** placement (ts shifted onto the host axis) and its slack_ns on every slice.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l3.h"
+
+typedef struct l3_sink {
+  sl_trace_sink base;
+  sl_trace_sink *inner;
+  int rank;
+  int64_t pid_base;
+  uint64_t id_base;
+  double shift_us, scale;
+  int64_t slack_ns;
+  char *meta;
+} l3_sink;
+
+#define INNER(s) (((l3_sink *)(s))->inner)
+#define PID(s, p) (((l3_sink *)(s))->pid_base + (p))
+
+static void k_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "rank%d / %s", ((l3_sink *)s)->rank, name);
+  sl_sink_process_name(INNER(s), PID(s, pid), buf);
+  s->nevents++;
+}
+
+static void k_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
+  sl_sink_process_sort(INNER(s), PID(s, pid), PID(s, idx));
+}
+
+static void k_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char *name) {
+  sl_sink_thread_name(INNER(s), PID(s, pid), tid, name);
+  s->nevents++;
+}
+
+static void k_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t idx) {
+  sl_sink_thread_sort(INNER(s), PID(s, pid), tid, idx);
+}
+
+static void k_slice(sl_trace_sink *s, const sl_slice *ev) {
+  l3_sink *k = (l3_sink *)s;
+  sl_arg local[32], *args = ev->nargs < 32 ? local : malloc((ev->nargs + 1) * sizeof *args);
+  if (!args) {
+    s->failed = 1;
+    return;
+  }
+  if (ev->nargs) memcpy(args, ev->args, ev->nargs * sizeof *args);
+  args[ev->nargs] = SL_ARG_I("slack_ns", k->slack_ns);
+  sl_slice e = *ev;
+  e.pid = PID(s, ev->pid);
+  e.ts = ev->ts * k->scale + k->shift_us;
+  e.dur = ev->dur * k->scale;
+  e.id = ev->id + k->id_base;
+  e.args = args;
+  e.nargs = ev->nargs + 1;
+  sl_sink_slice(k->inner, &e);
+  s->nevents++;
+  if (args != local) free(args);
+}
+
+static void k_counter(sl_trace_sink *s, const sl_counter *ev) {
+  sl_counter e = *ev;
+  e.pid = PID(s, ev->pid);
+  e.ts = ev->ts * ((l3_sink *)s)->scale + ((l3_sink *)s)->shift_us;
+  sl_sink_counter(INNER(s), &e);
+  s->nevents++;
+}
+
+static void k_flow(sl_trace_sink *s, const sl_flow *ev) {
+  l3_sink *k = (l3_sink *)s;
+  sl_flow e = *ev;
+  e.pid = PID(s, ev->pid);
+  e.ts = ev->ts * k->scale + k->shift_us;
+  e.id = ev->id + k->id_base;
+  e.bind_id = ev->bind_id + k->id_base;
+  sl_sink_flow(k->inner, &e);
+  s->nevents++;
+}
+
+static void k_metadata_json(sl_trace_sink *s, const char *obj) {
+  l3_sink *k = (l3_sink *)s;
+  free(k->meta);
+  k->meta = obj ? strdup(obj) : NULL;
+}
+
+static int k_finish(sl_trace_sink *s) { return s->failed ? -1 : 0; }
+
+static void k_destroy(sl_trace_sink *s) {
+  if (!s) return;
+  free(((l3_sink *)s)->meta);
+  free(s);
+}
+
+static const sl_trace_sink_ops l3_ops = {
+    .process_name = k_process_name,
+    .process_sort = k_process_sort,
+    .thread_name = k_thread_name,
+    .thread_sort = k_thread_sort,
+    .slice = k_slice,
+    .counter = k_counter,
+    .flow = k_flow,
+    .metadata_json = k_metadata_json,
+    .finish = k_finish,
+    .destroy = k_destroy,
+};
+
+sl_trace_sink *l3_sink_new(sl_trace_sink *inner, const l3_rank *r) {
+  l3_sink *k = calloc(1, sizeof *k);
+  if (!k) return NULL;
+  k->base.ops = &l3_ops;
+  k->base.fp = inner->fp;
+  k->inner = inner;
+  k->rank = r->rank;
+  k->pid_base = (int64_t)(r->rank + 1) * L3_RANK_PID_STRIDE;
+  k->id_base = (uint64_t)(r->rank + 1) << 40; /* engine ids stay far below 2^40 */
+  k->shift_us = r->shift_us;
+  k->scale = r->scale;
+  k->slack_ns = r->slack_ns;
+  return &k->base;
+}
+
+char *l3_sink_take_meta(sl_trace_sink *s) {
+  l3_sink *k = (l3_sink *)s;
+  char *m = k->meta;
+  k->meta = NULL;
+  return m;
+}

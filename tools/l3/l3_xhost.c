@@ -1,0 +1,137 @@
+/*
+** l3_xhost.c — cross-host placement: a rank whose host clock is another
+** machine's (different host_clock_domain_id) is put on the dispatcher's host axis.
+**
+** Two links, each with a published error:
+**   device counter -> rank host ns   the capture's clock anchors (pre/post samples,
+**                                    interpolated); error <= the larger sample's
+**                                    uncertainty (rtt/2)
+**   rank host ns -> dispatcher ns    the dispatching level's windows: every task the
+**                                    dispatcher sent (node.task [sent, done], its
+**                                    clock) contains the rank's chip.run [s, e] (the
+**                                    rank's clock). With the offset b(x) = dispatcher
+**                                    - rank clock, causality gives b(s) >= sent - s
+**                                    and b(e) <= done - e; a drift |db/dx| <= A
+**                                    (--max-drift-ppm) spreads each to all x:
+**                                      L(x) = max_k sent_k - s_k - A|x - s_k|
+**                                      U(x) = min_k done_k - e_k + A|x - e_k|
+**                                    b is estimated as (L + U) / 2, error <= (U - L) / 2.
+** The published bound is their sum over the device window's two ends (b is
+** linear between them, as the estimate is).
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l3.h"
+#include "sl_base.h"
+
+typedef struct xwin {
+  double s, e, sent, done;
+} xwin;
+
+static const sl_hostlog *dispatcher_log(const l3_run *run) {
+  for (size_t i = 0; i < run->n_logs; i++)
+    if (!strcmp(run->logs[i]->role, "l3_scheduler")) return run->logs[i];
+  return NULL;
+}
+
+/* Pair each chip.run of the rank's log with the node.task that dispatched it. */
+static int collect_windows(const sl_hostlog *d, const l3_rank *r, xwin *w, int max) {
+  int n = 0;
+  for (size_t i = 0; i < r->log->n && n < max; i++) {
+    const sl_hl_span *c = &r->log->spans[i];
+    int64_t slot, rank;
+    if (strcmp(c->name, "chip.run") || !sl_hl_attr(c, "task_slot", &slot)) continue;
+    if (!sl_hl_attr(c, "chip_rank", &rank)) rank = r->rank;
+    for (size_t k = 0; k < d->n; k++) {
+      const sl_hl_span *t = &d->spans[k];
+      int64_t ts, tr;
+      if (strcmp(t->name, "node.task") || !sl_hl_attr(t, "task_slot", &ts) || !sl_hl_attr(t, "chip_rank", &tr) ||
+          ts != slot || tr != rank)
+        continue;
+      w[n++] = (xwin){(double)c->start_ns, (double)(c->start_ns + c->dur_ns), (double)t->start_ns,
+                      (double)(t->start_ns + t->dur_ns)};
+      break;
+    }
+  }
+  return n;
+}
+
+/* [L(x), U(x)]: where the offset at rank-host time x can be. */
+static void offset_interval(const xwin *w, int n, double a, double x, double *lo, double *hi) {
+  *lo = -INFINITY;
+  *hi = INFINITY;
+  for (int k = 0; k < n; k++) {
+    double l = w[k].sent - w[k].s - a * fabs(x - w[k].s), u = w[k].done - w[k].e + a * fabs(x - w[k].e);
+    if (l > *lo) *lo = l;
+    if (u < *hi) *hi = u;
+  }
+}
+
+/* What the windows say about the drift: the slope interval a line through the
+** first and the last window's offset intervals can have, within [-A, A] (ppm). */
+static void drift_interval(const xwin *w, int n, double a, double *lo, double *hi) {
+  *lo = -a * 1e6;
+  *hi = a * 1e6;
+  if (n < 2 || w[n - 1].s <= w[0].e) return;
+  double l = (w[n - 1].sent - w[n - 1].s - (w[0].done - w[0].e)) / (w[n - 1].s - w[0].e) * 1e6;
+  double h = (w[n - 1].done - w[n - 1].e - (w[0].sent - w[0].s)) / (w[n - 1].s - w[0].e) * 1e6;
+  if (l > *lo) *lo = l;
+  if (h < *hi) *hi = h;
+}
+
+/* Device cycles -> the rank's host ns through the two clock anchors. */
+static double anchor_host_ns(const l3_rank *r, double c) {
+  double c0 = (double)r->anchor_cycles[0], c1 = (double)r->anchor_cycles[1];
+  double h0 = (double)r->anchor_host_ns[0], h1 = (double)r->anchor_host_ns[1];
+  return h0 + (c - c0) * (h1 - h0) / (c1 - c0);
+}
+
+int l3_xhost_place(l3_run *run, l3_rank *r) {
+  const sl_hostlog *d = dispatcher_log(run);
+  if (!d) return sl_error(run->o.root, "rank %d: cross-host placement needs the dispatcher's host log "
+                                       "(role=l3_scheduler)", r->rank), -1;
+  if (!r->has_anchors || r->anchor_cycles[1] <= r->anchor_cycles[0] || !r->has_sched_window)
+    return sl_error(r->records, "rank %d: cross-host placement needs the capture's clock anchors and "
+                                "device_wall window (an L3 chip-swimlane capture)", r->rank), -1;
+  xwin w[256];
+  int n = collect_windows(d, r, w, 256);
+  if (!n) return sl_error(r->log->path, "rank %d: no chip.run of this log pairs with a node.task of %s", r->rank,
+                          d->path), -1;
+  double a = run->o.max_drift_ppm * 1e-6;
+  uint64_t sched_rel_cyc = (uint64_t)((__int128)r->sched_rel_ns * r->freq_hz / 1000000000);
+  r->dev_open_cycles = r->sched_start_cycles - sched_rel_cyc;
+  double wall_cyc = (double)r->wall_dur_ns * (double)r->freq_hz / 1e9;
+  double x1 = anchor_host_ns(r, (double)r->dev_open_cycles), x2 = anchor_host_ns(r, (double)r->dev_open_cycles + wall_cyc);
+  double l1, u1, l2, u2;
+  offset_interval(w, n, a, x1, &l1, &u1);
+  offset_interval(w, n, a, x2, &l2, &u2);
+  if (l1 > u1 || l2 > u2)
+    return sl_error(r->log->path, "rank %d: the dispatch windows admit no clock offset with drift below %g ppm "
+                                  "(raise --max-drift-ppm?)", r->rank, run->o.max_drift_ppm), -1;
+  double b1 = (l1 + u1) / 2, b2 = (l2 + u2) / 2;
+  r->xhost = 1;
+  r->windows = n;
+  r->hx1 = x1;
+  r->hb1 = b1;
+  r->hslope = x2 > x1 ? (b2 - b1) / (x2 - x1) : 0;
+  r->map_y0_ns = x1 + b1;
+  r->map_rate = wall_cyc > 0 ? ((x2 + b2) - (x1 + b1)) / wall_cyc : 1e9 / (double)r->freq_hz;
+  r->anchor_bound_ns = r->anchor_unc_ns[0] > r->anchor_unc_ns[1] ? r->anchor_unc_ns[0] : r->anchor_unc_ns[1];
+  r->bound_ns = r->anchor_bound_ns + (int64_t)ceil(fmax(u1 - l1, u2 - l2) / 2);
+  r->slack_ns = 2 * r->bound_ns;
+  drift_interval(w, n, a, &r->drift_ppm_lo, &r->drift_ppm_hi);
+  return 0;
+}
+
+double l3_host_axis_ns(const l3_rank *r, int64_t x) {
+  if (!r->xhost) return (double)x;
+  return (double)x + r->hb1 + ((double)x - r->hx1) * r->hslope;
+}
+
+double l3_dev_axis_ns(const l3_rank *r, int64_t rel_dev_ns) {
+  if (!r->xhost) return (double)(r->runner_start_ns + rel_dev_ns);
+  return r->map_y0_ns + (double)rel_dev_ns * (double)r->freq_hz / 1e9 * r->map_rate;
+}
