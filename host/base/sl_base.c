@@ -279,6 +279,23 @@ const char *sl_home(void) {
   return g_installed_home[0] ? g_installed_home : SL_HOME_DIR;
 }
 
+const char *sl_json_object_end(const char *p, const char *end) {
+  int depth = 0, in_str = 0;
+  for (; p < end; p++) {
+    if (in_str) {
+      if (*p == '\\' && p + 1 < end) p++;
+      else if (*p == '"') in_str = 0;
+    } else if (*p == '"') {
+      in_str = 1;
+    } else if (*p == '{') {
+      depth++;
+    } else if (*p == '}' && --depth == 0) {
+      return p + 1;
+    }
+  }
+  return NULL;
+}
+
 char *sl_path_join(const char *dir, const char *rel) {
   size_t a = strlen(dir), b = strlen(rel);
   char *s = malloc(a + b + 2);

@@ -65,6 +65,13 @@ char *sl_path_join(const char *dir, const char *rel);
 /* mkdir -p; 0 ok, -1 error (reported). */
 int sl_mkdirs(const char *path);
 
+/* ---- JSON text ---------------------------------------------------------------- */
+
+/* One past the '}' closing the JSON object that opens at p (*p == '{'), matching
+** braces outside strings; NULL when it does not close before end. Used to cut a
+** small block (metadata) out of the head of a large capture without parsing it all. */
+const char *sl_json_object_end(const char *p, const char *end);
+
 /* ---- embedded Lua ------------------------------------------------------------- */
 
 /* A new Lua state with the standard libraries, sandboxed (sl_lua_sandbox), under

@@ -6,6 +6,7 @@
 #define SL_RUN_INTERNAL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sl_runtime.h"
 

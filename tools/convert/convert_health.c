@@ -9,27 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl_base.h"
 #include "sl_convert.h"
 
 #define HEAD_BYTES (256 * 1024)
-
-/* The text of the JSON object that starts at p (p at '{'), NULL if it does not end in [p, end). */
-static const char *object_end(const char *p, const char *end) {
-  int depth = 0, in_str = 0;
-  for (; p < end; p++) {
-    if (in_str) {
-      if (*p == '\\') p++;
-      else if (*p == '"') in_str = 0;
-    } else if (*p == '"') {
-      in_str = 1;
-    } else if (*p == '{') {
-      depth++;
-    } else if (*p == '}' && --depth == 0) {
-      return p + 1;
-    }
-  }
-  return NULL;
-}
 
 /* metadata.capture of a JSON capture, parsed; NULL when absent or not JSON. */
 static cJSON *read_capture_block(const char *path) {
@@ -46,7 +29,7 @@ static cJSON *read_capture_block(const char *path) {
   if (cap) {
     const char *p = cap + 9;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ':') p++;
-    const char *e = *p == '{' ? object_end(p, head + n) : NULL;
+    const char *e = *p == '{' ? sl_json_object_end(p, head + n) : NULL;
     if (e) block = cJSON_ParseWithLength(p, (size_t)(e - p));
   }
   free(head);

@@ -66,21 +66,10 @@ static const char *cut_metadata(const char *s, size_t *len) {
   const char *k = strstr(s, "\"metadata\"");
   const char *p = k ? strchr(k + 10, '{') : NULL;
   if (!p) return NULL;
-  int depth = 0, in_str = 0;
-  for (const char *q = p; *q; q++) {
-    if (in_str) {
-      if (*q == '\\' && q[1]) q++;
-      else if (*q == '"') in_str = 0;
-    } else if (*q == '"') {
-      in_str = 1;
-    } else if (*q == '{') {
-      depth++;
-    } else if (*q == '}' && --depth == 0) {
-      *len = (size_t)(q - p + 1);
-      return p;
-    }
-  }
-  return NULL;
+  const char *e = sl_json_object_end(p, p + strlen(p));
+  if (!e) return NULL;
+  *len = (size_t)(e - p);
+  return p;
 }
 
 static void read_anchors(l3_rank *r, const cJSON *ca) {

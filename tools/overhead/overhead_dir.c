@@ -56,6 +56,12 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
   sl_oh_report rep;
   memset(&rep, 0, sizeof rep);
   int rc = -1;
+  if (!records || !deps_path) {
+    sl_error(dir, "out of memory");
+    free(records);
+    free(deps_path);
+    return -1;
+  }
   printf("\n=== %s ===\nPerf data:  %s\nDeps JSON:  %s\n", label, records, deps_path);
   fflush(stdout);
   if (d && d->status != SL_DEPS_OK)
