@@ -59,7 +59,9 @@ static void write_metadata(sl_collector *c, FILE *f) {
                ", \"unflushed\": %" PRIu64 "}",
             j ? ", " : "", sl_coll_pool_name(order[j]), a->total, a->collected, a->dropped, a->unflushed);
   }
-  fprintf(f, "}}\n  }");
+  fprintf(f, "}}");
+  if (c->extra_metadata) fprintf(f, ",\n    %s", c->extra_metadata);
+  fprintf(f, "\n  }");
 }
 
 static void write_aicore(sl_collector *c, FILE *f) {
@@ -173,6 +175,7 @@ int sl_collector_export_json(sl_collector *c, const char *path) {
   if (level >= SL_MIN_LEVEL_LIFECYCLE) write_lifecycle(c, f);
   if (level >= SL_MIN_LEVEL_SCHED_PHASE) write_sched_records(c, f);
   if (level >= SL_MIN_LEVEL_ORCH_PHASE) write_orch(c, f);
+  if (c->extra_sections) fprintf(f, ",\n  %s", c->extra_sections);
   fprintf(f, "\n}\n");
   return sl_outfile_commit(&of);
 }
