@@ -161,12 +161,16 @@ typedef struct poll_agg {
   int16_t d0[3]; /* depths at the first poll */
 } poll_agg;
 
-static void flush_polls(phase_ctx *pc, poll_agg *a) {
+/* The aggregate ends at `at` (now, or the start of the poll that landed work). */
+static void flush_polls_at(phase_ctx *pc, poll_agg *a, uint64_t at) {
   if (!a->n) return;
-  uint64_t at = now(pc);
   emit(pc, SL_PHASE_ASYNC_POLL, at - a->sum, at, 0, 0, 0, a->d0);
   a->n = 0;
   a->sum = 0;
+}
+
+static void flush_polls(phase_ctx *pc, poll_agg *a) {
+  if (a->n) flush_polls_at(pc, a, now(pc));
 }
 
 /* resolve_standalone: drain every scheduler's completion slots. */
@@ -210,7 +214,7 @@ static int p_async_poll(phase_ctx *pc, poll_agg *agg) {
   int n = pc->s->async_head ? sl_rt_async_land(pc, t0, d0) : 0;
   uint64_t t1 = now(pc);
   if (n) {
-    flush_polls(pc, agg);
+    flush_polls_at(pc, agg, t0);
     emit(pc, SL_PHASE_ASYNC_POLL, t0, t1, (uint32_t)n, 0, 0, d0);
     return n;
   }
