@@ -219,6 +219,26 @@ check(len(tmr["metadata"]["clock_anchors"]["samples"]) == 6 and "orchestrator_so
       "TMR --clock-anchors: anchors only")
 check("clock_anchors" not in json.load(open(run_capture("tmr0")))["metadata"], "TMR: no anchors by default")
 
+# ---- an interrupted HBG run: a readable capture marked truncated ----------------------
+import signal
+import time
+iout = os.path.join(WORK, "int")
+proc = subprocess.Popen([SWL, "run", "bench_flat", "--runtime", "hbg", "--enable-chip-swimlane", "4", "-q", "-o", iout],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+time.sleep(0.3)
+proc.send_signal(signal.SIGINT)
+ilog = proc.communicate(timeout=120)[0].decode()
+irec = glob.glob(os.path.join(iout, "*", "chip_swimlane_records.json"))
+check(proc.returncode in (0, 130) and irec, f"interrupted run: rc {proc.returncode} {ilog[-300:]}")
+if irec:
+    ic = json.load(open(irec[0]))
+    ti, _, _ = convert(irec[0])
+    if proc.returncode == 130:  # the signal came while it ran
+        check(ic["metadata"]["capture"]["truncated"] is True and ic["metadata"]["host_capture"]["status"] == "truncated"
+              and ti["metadata"]["trace_status"] == "partial", "interrupted: truncated capture, partial trace")
+    else:  # the machine finished first: a complete capture
+        check(ti["metadata"]["trace_status"] == "complete", "uninterrupted bench_flat: complete trace")
+
 # ---- option errors ----------------------------------------------------------------------
 rc, log = sh("run", "vector_example", "--runtime", "xyz")
 check(rc == 2 and "--runtime expects tmr or hbg" in log, f"bad --runtime: {rc} {log}")
