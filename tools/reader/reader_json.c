@@ -655,37 +655,28 @@ static int child_ctx(parser *p, int is_map) {
     p->mt.pos = f->idx;
     p->metric_mode = 1;
     return C_METRIC;
-  case C_ORCH: {
+  case C_ORCH:
+  case C_HOST_ORCH: { /* AICPU or host orchestrator: the same per-thread record lists */
     WANT(!is_map, "a per-thread array");
-    sl_orch_thread *t = SL_PUSH(p->c->orch_threads, p->c->n_orch_threads, raw->cap_orch_threads);
+    int host = f->ctx == C_HOST_ORCH;
+    sl_orch_thread *t = host ? SL_PUSH(raw->host_threads, raw->n_host_threads, raw->cap_host_threads)
+                             : SL_PUSH(p->c->orch_threads, p->c->n_orch_threads, raw->cap_orch_threads);
     if (!t) { oom(p); return -1; }
-    t->first = p->c->n_orch;
+    t->first = host ? raw->n_host : p->c->n_orch;
     t->count = 0;
-    return C_ORCH_THREAD;
+    return host ? C_HOST_THREAD : C_ORCH_THREAD;
   }
   case C_ORCH_THREAD:
+  case C_HOST_THREAD:
     WANT(is_map, "an object");
     memset(&p->orch, 0, sizeof p->orch);
     p->orch_start = p->orch_end = 0;
-    return C_ORCH_REC;
+    return f->ctx == C_HOST_THREAD ? C_HOST_REC : C_ORCH_REC;
   case C_LIFECYCLE:
     WANT(is_map, "an object");
     memset(&p->lc, 0, sizeof p->lc);
     memset(p->lc_cyc, 0, sizeof p->lc_cyc);
     return C_LC;
-  case C_HOST_ORCH: {
-    WANT(!is_map, "a per-thread array");
-    sl_orch_thread *t = SL_PUSH(raw->host_threads, raw->n_host_threads, raw->cap_host_threads);
-    if (!t) { oom(p); return -1; }
-    t->first = raw->n_host;
-    t->count = 0;
-    return C_HOST_THREAD;
-  }
-  case C_HOST_THREAD:
-    WANT(is_map, "an object");
-    memset(&p->orch, 0, sizeof p->orch);
-    p->orch_start = p->orch_end = 0;
-    return C_HOST_REC;
   case C_UPLOADS:
     WANT(is_map, "an object");
     memset(&p->up, 0, sizeof p->up);
