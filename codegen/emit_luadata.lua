@@ -38,7 +38,7 @@ local function data(model)
   local d = { fingerprint = model.fingerprint, layout_fingerprint = model.layout_fingerprint,
               views = {}, lanes = {}, phases = {}, aliases = {}, retired = {}, levels = {},
               platforms = {}, dtypes = {}, buffer_kinds = {}, producer_lanes = {}, runtimes = {},
-              orch_phases = model.orch_phases }
+              orch_phases = model.orch_phases, host_phases = model.host_phases }
   for _, v in ipairs(model.views) do
     d.views[#d.views + 1] = pick(v, { "key", "pid", "process_name", "sort_index", "name_variants" })
   end

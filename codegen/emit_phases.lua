@@ -76,6 +76,15 @@ enum sl_phase_variant sl_phase_variant_for(uint32_t kind, unsigned producer);
 /* The orchestrator phase a record without a name is (phases.lua orch_phases, default). */
 #define SL_ORCH_PHASE_DEFAULT ${orch_default}
 
+/* host_build_graph upload steps (phases.lua host_phases), in run order. */
+enum sl_host_phase_kind {
+${host_enum}
+  SL_HOST_PHASE_COUNT = ${host_count}
+};
+/* Name / colour of an upload step (host_device_uploads[].phase); NULL out of range. */
+const char *sl_host_phase_name(int kind);
+const char *sl_host_phase_cname(int kind);
+
 #endif /* SL_PHASES_H */
 ]]
 
@@ -95,6 +104,15 @@ static const char *const retired_names[] = {${retired_names}};
 static const struct { const char *from, *to; } aliases[] = {
 ${aliases}
 };
+
+static const char *const host_phase_names[] = {${host_names}};
+static const char *const host_phase_cnames[] = {${host_cnames}};
+const char *sl_host_phase_name(int kind) {
+  return kind >= 0 && kind < ${host_count} ? host_phase_names[kind] : NULL;
+}
+const char *sl_host_phase_cname(int kind) {
+  return kind >= 0 && kind < ${host_count} ? host_phase_cnames[kind] : NULL;
+}
 
 const sl_phase_info *sl_phase_by_id(uint32_t id) {
   switch (id) {
@@ -185,16 +203,25 @@ return function(model)
   for _, o in ipairs(model.orch_phases or {}) do
     if o.default then orch_default = o.name end
   end
+  local host_enum, host_names, host_cnames = {}, {}, {}
+  for i, h in ipairs(model.host_phases or {}) do
+    host_enum[#host_enum + 1] = string.format("  SL_HOST_PHASE_%s = %d,", h.name:upper(), i - 1)
+    host_names[#host_names + 1] = util.cstr(h.name)
+    host_cnames[#host_cnames + 1] = util.cstr(h.cname)
+  end
   local banner = util.banner("c", { "phases.lua" }, "Scheduler phase kinds and their table.")
   local h = util.fill(HEADER, {
     banner = banner, enum = table.concat(enum, "\n"), id_limit = max_id + 1,
     variants = table.concat(variants, "\n"), orch_default = util.cstr(orch_default),
+    host_enum = table.concat(host_enum, "\n"), host_count = #host_enum,
   })
   local c = util.fill(SOURCE, {
     banner = banner, rows = table.concat(rows, "\n"), count = #model.phases,
     retired_names = #retired_names > 0 and table.concat(retired_names, ", ") or "NULL",
     retired_id_cases = #retired_ids > 0 and table.concat(retired_ids, "\n") or "  case UINT32_MAX: /* none */",
     aliases = table.concat(aliases, "\n"), by_id = table.concat(by_id, "\n"),
+    host_names = #host_names > 0 and table.concat(host_names, ", ") or "NULL", host_count = #host_names,
+    host_cnames = #host_cnames > 0 and table.concat(host_cnames, ", ") or "NULL",
     default_variant = union and variant_enum(union.default.name) or "SL_PHASE_VARIANT_NONE",
   })
   return { { path = "sl_phases.h", text = h }, { path = "sl_phases.c", text = c } }

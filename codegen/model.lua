@@ -561,6 +561,29 @@ local function build_orch_phases(schema, model, err, phase_by_name)
   model.orch_phases = out
 end
 
+-- ---- host upload phases (HBG) ----------------------------------------------------------
+local function build_host_phases(schema, model, err)
+  local file = schema.paths.phases
+  local out, seen = {}, {}
+  for i, h in ipairs(entries(schema.phases.host_phases, file, "host phase", err)) do
+    local who = string.format("host phase '%s'", tostring(h.name or ("#" .. i)))
+    local lane = model.lane_by_key[h.lane]
+    if type(h.name) ~= "string" or not h.name:match("^[a-z][a-z0-9_]*$") then
+      err(file, who, "needs a lowercase name")
+    elseif seen[h.name] then
+      err(file, who, "name already used")
+    elseif type(h.display) ~= "string" or type(h.cname) ~= "string" then
+      err(file, who, "needs a display and a cname colour")
+    elseif not lane then
+      err(file, who, "lane '" .. tostring(h.lane) .. "' is not declared in lanes.lua")
+    else
+      seen[h.name] = true
+      out[#out + 1] = { name = h.name, display = h.display, lane = h.lane, cname = h.cname, bytes = h.bytes }
+    end
+  end
+  model.host_phases = out
+end
+
 -- ---- phases -----------------------------------------------------------------------
 local function build_phases(schema, model, err)
   local file = schema.paths.phases
@@ -673,6 +696,7 @@ local function build_phases(schema, model, err)
     model.aliases[#model.aliases + 1] = { from = from, to = to }
   end
   build_orch_phases(schema, model, err, by_name)
+  build_host_phases(schema, model, err)
   model.retired_ids, model.retired_names = {}, {}
   for _, id in ipairs(util.sorted_keys(retired_ids)) do model.retired_ids[#model.retired_ids + 1] = id end
   for _, n in ipairs(util.sorted_keys(retired_names)) do model.retired_names[#model.retired_names + 1] = n end

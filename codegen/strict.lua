@@ -11,7 +11,7 @@ local S, I, B, T, L = "string", "int", "bool", "table", "list"
 
 local KINDS = {
   records_file = { records = L, capture = L },
-  phases_file = { phases = L, aliases = T, retired = L, orch_phases = L },
+  phases_file = { phases = L, aliases = T, retired = L, orch_phases = L, host_phases = L },
   lanes_file = { views = L, lanes = L, producer_lanes = T },
   levels_file = { levels = L },
   platforms_file = { platforms = L, constants = L, checks = L },
@@ -33,6 +33,7 @@ local KINDS = {
             render_as = S, tasks_processed = S },
   retired = { id = I, name = S, why = S, aicore_display = S, aicore_variant = S },
   orch_phase = { name = S, display = S, lane = S, cname = S, default = B },
+  host_phase = { name = S, display = S, lane = S, cname = S, bytes = S },
   view = { pid = I, key = S, process_name = S, sort_index = I, name_variants = T, when = S },
   lane = { key = S, view = S, tid_base = I, tid_stride = I, name = S, sort_index = I, indexed_by = S },
   level = { value = I, name = S, collects = S, device = S, host = S, notes = S },
@@ -152,6 +153,7 @@ function M.check(schema, platform_fields, err)
     { schema.paths.phases, P.phases, "phase", "phase" },
     { schema.paths.phases, P.retired, "retired", "retired" },
     { schema.paths.phases, P.orch_phases, "orch_phase", "orchestrator phase" },
+    { schema.paths.phases, P.host_phases, "host_phase", "host phase" },
     { schema.paths.lanes, Ln.views, "view", "view", "key" },
     { schema.paths.lanes, Ln.lanes, "lane", "lane", "key" },
     { schema.paths.levels, schema.levels.levels, "level", "level" },

@@ -109,6 +109,15 @@ static const struct { const char *from, *to; } aliases[] = {
     {"prestage", "early_dispatch"},
 };
 
+static const char *const host_phase_names[] = {"arena_h2d", "graph_upload", "tensor_h2d"};
+static const char *const host_phase_cnames[] = {"thread_state_iowait", "thread_state_iowait", "thread_state_iowait"};
+const char *sl_host_phase_name(int kind) {
+  return kind >= 0 && kind < 3 ? host_phase_names[kind] : NULL;
+}
+const char *sl_host_phase_cname(int kind) {
+  return kind >= 0 && kind < 3 ? host_phase_cnames[kind] : NULL;
+}
+
 const sl_phase_info *sl_phase_by_id(uint32_t id) {
   switch (id) {
   case 0: return &sl_phase_table[0];

@@ -91,4 +91,15 @@ enum sl_phase_variant sl_phase_variant_for(uint32_t kind, unsigned producer);
 /* The orchestrator phase a record without a name is (phases.lua orch_phases, default). */
 #define SL_ORCH_PHASE_DEFAULT "orch_submit"
 
+/* host_build_graph upload steps (phases.lua host_phases), in run order. */
+enum sl_host_phase_kind {
+  SL_HOST_PHASE_ARENA_H2D = 0,
+  SL_HOST_PHASE_GRAPH_UPLOAD = 1,
+  SL_HOST_PHASE_TENSOR_H2D = 2,
+  SL_HOST_PHASE_COUNT = 3
+};
+/* Name / colour of an upload step (host_device_uploads[].phase); NULL out of range. */
+const char *sl_host_phase_name(int kind);
+const char *sl_host_phase_cname(int kind);
+
 #endif /* SL_PHASES_H */

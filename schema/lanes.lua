@@ -26,7 +26,7 @@
 return {
   views = {
     { pid = 1, key = "orchestrator", process_name = "AICPU Orchestrator", sort_index = 1,
-      name_variants = { named = "AICPU {name}", host = "Host Orchestrator" },
+      name_variants = { named = "AICPU {name}", host = "Host Orchestrator", prepare = "Host Prepare" },
       when = "orchestrator phases present (level 4)" },
     { pid = 2, key = "scheduler", process_name = "AICPU Scheduler", sort_index = 2,
       when = "scheduler phases present (level 3)" },

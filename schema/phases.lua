@@ -25,6 +25,8 @@
 **   }
 **   orch_phases = list of { name ("orch_<x>"), display (label stem), lane (a lane of the
 **             orchestrator view), cname, default = true on exactly one (unnamed records) }
+**   host_phases = list of { name, display, lane (orchestrator view), cname, bytes (what the
+**             upload's byte count counts) } -- HBG host -> device upload steps
 **   aliases = { legacy_name = current_name }  -- renamed phases; readers map them
 **   retired = list of { id = n } / { name = s } -- parsed in old captures, never drawn;
 **             retired ids and names must never be given to a new phase;
@@ -137,5 +139,16 @@ return {
     { name = "orch_lookup", display = "lookup", lane = "orch", cname = "thread_state_running" },
     { name = "orch_insert", display = "insert", lane = "orch", cname = "olive" },
     { name = "orch_fanin", display = "fanin", lane = "orch", cname = "rail_animation" },
+  },
+
+  -- host_build_graph upload steps (host_device_uploads[].phase, host monotonic ns), in
+  -- the order the runtime runs them; `bytes` says what the record's detail counts.
+  host_phases = {
+    { name = "arena_h2d", display = "arena_h2d", lane = "host_h2d", cname = "thread_state_iowait",
+      bytes = "the device image allocated and zeroed (graph + tensors)" },
+    { name = "graph_upload", display = "graph_upload", lane = "host_h2d", cname = "thread_state_iowait",
+      bytes = "task records and tensor descriptors copied" },
+    { name = "tensor_h2d", display = "tensor_h2d", lane = "host_h2d", cname = "thread_state_iowait",
+      bytes = "buffer contents copied" },
   },
 }

@@ -236,18 +236,29 @@ void sl_collector_destroy(sl_collector *c) {
   free(c->core_to_thread);
   free(c->core_types);
   free(c->extra_metadata);
+  free(c->extra_sections);
   free(c);
+}
+
+/* Append `members` to *buf, comma-separated. */
+static int append_members(char **buf, const char *members) {
+  size_t old = *buf ? strlen(*buf) : 0, n = strlen(members);
+  char *p = realloc(*buf, old + n + 3);
+  if (!p) return -1;
+  if (old) memcpy(p + old, ", ", 2), old += 2;
+  memcpy(p + old, members, n + 1);
+  *buf = p;
+  return 0;
 }
 
 int sl_collector_add_metadata(sl_collector *c, const char *members) {
   if (!c || !members) return 0;
-  size_t old = c->extra_metadata ? strlen(c->extra_metadata) : 0, n = strlen(members);
-  char *p = realloc(c->extra_metadata, old + n + 3);
-  if (!p) return -1;
-  if (old) memcpy(p + old, ", ", 2), old += 2;
-  memcpy(p + old, members, n + 1);
-  c->extra_metadata = p;
-  return 0;
+  return append_members(&c->extra_metadata, members);
+}
+
+int sl_collector_add_sections(sl_collector *c, const char *members) {
+  if (!c || !members) return 0;
+  return append_members(&c->extra_sections, members);
 }
 
 /* ---- merged per-instance view --------------------------------------------------- */

@@ -122,6 +122,9 @@ int sl_collector_export_pb(sl_collector *c, const char *path);
 ** (e.g. "\"host_clock_domain_id\": \"x\"" — the caller's JSON, comma-separated
 ** members, no braces). Appends to earlier calls. JSON export only. 0 ok, -1 no memory. */
 int sl_collector_add_metadata(sl_collector *c, const char *members);
+/* Extra top-level members of the JSON capture, written after the record sections
+** (HBG: host_orchestrator_phases, host_device_uploads). Same rules as above. */
+int sl_collector_add_sections(sl_collector *c, const char *members);
 
 /* stop → read_metadata → reconcile → export(dir). Returns -1 on an error,
 ** else 0 (a reconcile mismatch is reported on stderr and in the capture,

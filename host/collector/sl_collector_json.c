@@ -175,6 +175,7 @@ int sl_collector_export_json(sl_collector *c, const char *path) {
   if (level >= SL_MIN_LEVEL_LIFECYCLE) write_lifecycle(c, f);
   if (level >= SL_MIN_LEVEL_SCHED_PHASE) write_sched_records(c, f);
   if (level >= SL_MIN_LEVEL_ORCH_PHASE) write_orch(c, f);
+  if (c->extra_sections) fprintf(f, ",\n  %s", c->extra_sections);
   fprintf(f, "\n}\n");
   return sl_outfile_commit(&of);
 }

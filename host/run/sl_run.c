@@ -24,6 +24,7 @@ typedef struct run_opts {
   int aic, aiv, sched, ring;
   int quiet, backpressure;
   int no_convert, list;
+  int runtime, clock_anchors;  /* SL_RT_TMR / SL_RT_HBG; --clock-anchors */
 } run_opts;
 
 /* Set by the CLI when `convert` is built in: the capture is converted when it completes. */
@@ -36,6 +37,7 @@ static void usage(FILE *f) {
         "                    [--enable-chip-swimlane [0-4]] [--enable-dep-gen] [--dump-args 0-3]\n"
         "                    [--rounds N] [-o DIR] [--aic N] [--aiv N] [--sched-threads N]\n"
         "                    [--full-chip] [--ring N] [--backpressure] [--no-convert] [-q]\n"
+        "                    [--runtime tmr|hbg] [--clock-anchors]\n"
         "       swimlane run --list\n"
         "\nWORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
         "A bare --enable-chip-swimlane means level 4; --rounds above 1 disables capture.\n"
@@ -61,7 +63,8 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
-  *o = (run_opts){NULL, NULL, "a2a3sim", "outputs", 0, 0, 0, 1, 2, 4, 2, 0, 0, 0, 0, 0};
+  *o = (run_opts){.platform = "a2a3sim", .out_root = "outputs", .rounds = 1, .aic = 2, .aiv = 4,
+                  .sched = 2, .runtime = SL_RT_TMR};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     long v;
@@ -123,6 +126,20 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     }
     if (!strcmp(a, "--backpressure")) {
       o->backpressure = 1;
+      continue;
+    }
+    if (!strcmp(a, "--clock-anchors")) {
+      o->clock_anchors = 1;
+      continue;
+    }
+    if (!strcmp(a, "--runtime")) {
+      NEED_VALUE();
+      const char *r = argv[++i];
+      if (strcmp(r, "tmr") && strcmp(r, "hbg")) {
+        sl_error(NULL, "run: --runtime expects tmr or hbg, got '%s'", r);
+        return 2;
+      }
+      o->runtime = strcmp(r, "hbg") ? SL_RT_TMR : SL_RT_HBG;
       continue;
     }
     if (!strcmp(a, "--full-chip")) {
@@ -225,14 +242,16 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     cc.level = (unsigned)level;
     cc.num_cores = ncores;
     cc.core_types = types;
-    cc.num_aicpu_threads = o->sched + 1;
+    /* HBG: the P thread is scheduler index S (its phase stream), S + 1 the idle orchestrator slot */
+    cc.num_aicpu_threads = o->sched + 1 + (o->runtime == SL_RT_HBG);
+    cc.runtime = o->runtime == SL_RT_HBG ? "host_build_graph" : NULL;
     cc.backpressure = o->backpressure;
     coll = sl_collector_create(&cc);
     if (!coll) return 1;
     dp = sl_collector_device(coll);
   }
   sl_rt_config rc_cfg = {plat->clock_freq_hz, o->aic, o->aiv, o->sched, (unsigned)level, dp, o->ring,
-                         o->dep_gen, o->dump_args};
+                         o->dep_gen, o->dump_args, o->runtime, o->clock_anchors && level > 0};
   sl_rt *rt = sl_rt_create(&rc_cfg);
   if (!rt) {
     sl_error(wl->path, "run: %s", sl_rt_config_error()[0] ? sl_rt_config_error() : "out of memory");
@@ -270,6 +289,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   }
   if (coll) {
     if (interrupted) sl_collector_mark_truncated(coll);
+    if (sl_run_add_host_capture(coll, rt, o->runtime)) rc = 1;
     if (sl_collector_finish(coll, out_dir)) rc = 1;
   }
   g_coll = NULL;
@@ -357,6 +377,12 @@ int sl_cmd_run(int argc, char **argv) {
   }
   sl_workload wl;
   if (sl_workload_load(&wl, o.workload)) {
+    sl_workload_free(&wl);
+    return 1;
+  }
+  if (!(wl.runtimes & (1u << o.runtime))) {
+    sl_error(wl.path, "run: this workload does not support --runtime %s (its 'runtimes' list)",
+             o.runtime == SL_RT_HBG ? "hbg" : "tmr");
     sl_workload_free(&wl);
     return 1;
   }

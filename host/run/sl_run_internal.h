@@ -31,6 +31,7 @@ typedef struct sl_workload {
   char klass[128];
   char orch_name[128];
   int has_orch_name;
+  unsigned runtimes;   /* bit SL_RT_TMR / SL_RT_HBG: runtimes the workload supports */
   sl_incore incores[SL_RUN_MAX_INCORES];
   int nincores;
   struct lua_State *L;
@@ -46,6 +47,12 @@ typedef struct sl_run_ctx {
   int next_slot;       /* rt:set_task_timing_slot(n) for the next submit, -1 none */
   char err[1024];
 } sl_run_ctx;
+
+/* sl_run_hbg.c: the host_build_graph capture additions (metadata: orchestrator source,
+** host capture status, clock anchors; sections: host_orchestrator_phases,
+** host_device_uploads). Anchors alone for a TMR run that sampled them. 0 ok. */
+struct sl_collector;
+int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runtime);
 
 /* sl_run_workload.c: load + validate; 0 ok, -1 error reported. */
 int sl_workload_load(sl_workload *wl, const char *name_or_path);

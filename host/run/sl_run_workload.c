@@ -63,6 +63,26 @@ static int field_string(lua_State *L, int idx, const char *key, char *out, size_
   return ok;
 }
 
+/* Optional `runtimes = { "tmr", "hbg" }` (default: both). */
+static int parse_runtimes(lua_State *L, int t, const char *f, unsigned *out) {
+  lua_getfield(L, t, "runtimes");
+  *out = 0;
+  if (lua_isnil(L, -1)) *out = 1u << SL_RT_TMR | 1u << SL_RT_HBG;
+  else if (lua_istable(L, -1))
+    for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, -1); i++) {
+      lua_rawgeti(L, -1, i);
+      const char *r = lua_tostring(L, -1);
+      if (r && !strcmp(r, "tmr")) *out |= 1u << SL_RT_TMR;
+      else if (r && !strcmp(r, "hbg")) *out |= 1u << SL_RT_HBG;
+      else *out = 0, i = (lua_Integer)lua_rawlen(L, -2);
+      lua_pop(L, 1);
+    }
+  lua_pop(L, 1);
+  if (*out) return 0;
+  sl_error(f, "'runtimes' must be a non-empty list of \"tmr\" / \"hbg\"");
+  return -1;
+}
+
 static int parse_dir(const char *s, sl_arg_dir *d) {
   if (!strcasecmp(s, "in")) *d = SL_ARG_IN;
   else if (!strcasecmp(s, "out")) *d = SL_ARG_OUT;
@@ -147,6 +167,7 @@ int sl_workload_load(sl_workload *wl, const char *arg) {
     return -1;
   }
   wl->has_orch_name = field_string(L, t, "orchestrator_name", wl->orch_name, sizeof wl->orch_name);
+  if (parse_runtimes(L, t, f, &wl->runtimes)) return -1;
   lua_getfield(L, t, "orchestrate");
   if (!lua_isfunction(L, -1)) {
     sl_error(f, "missing function 'orchestrate'");

@@ -140,12 +140,15 @@ end
 function R.sched_lane(thread) return R.lane_name(S.producer_lanes.aicpu or "sched", thread) end
 function R.hbg_lane(physical_id) return R.lane_name(S.producer_lanes.aicore, physical_id) end
 function R.aicpu_lane(i) return R.lane_name("worker_aicpu", i) end
-function R.orch_lane(i, source) return R.lane_name(source == "host" and "host_orch" or "orch", i) end
+-- source "host" = the host orchestrator's lanes, "host_prepare" = the H2D upload lane
+local orch_lane_keys = { host = "host_orch", host_prepare = "host_h2d" }
+function R.orch_lane(i, source) return R.lane_name(orch_lane_keys[source] or "orch", i) end
 function R.lifecycle_lane(thread) return R.lane_name("lifecycle", thread) end
 
 function R.orchestrator_name(source, name)
   local v = R.views.orchestrator
   if source == "host" then return v.name_variants.host end
+  if source == "host_prepare" then return v.name_variants.prepare end
   if name then return fill(v.name_variants.named, { name = name }) end
   return v.name
 end

@@ -16,17 +16,13 @@ int sl_rt_async_defer(phase_ctx *pc, sl_rt_task *t, uint64_t finish) {
   return 1;
 }
 
-int sl_rt_phase_async_poll(phase_ctx *pc) {
-  sl_rt_sched *s = pc->s;
-  if (!s->async_head) return 0;
-  int16_t d0[3] = {0, 0, 0};
-  uint64_t t0 = phase_start(pc, d0);
+int sl_rt_async_land(phase_ctx *pc, uint64_t t0, const int16_t *d0) {
   int n = 0;
-  /* the walks are part of this bar: no nested resolve records (their parent phases
-  ** are complete and dummy) */
+  /* the walks are part of the async_poll bar: no nested resolve records (their
+  ** parent phases are complete and dummy) */
   phase_ctx quiet = *pc;
   quiet.dp = NULL;
-  for (sl_rt_task **p = &s->async_head; *p;) {
+  for (sl_rt_task **p = &pc->s->async_head; *p;) {
     sl_rt_task *t = *p;
     if (t->async_due > t0) {
       p = &t->async_next;
@@ -36,6 +32,15 @@ int sl_rt_phase_async_poll(phase_ctx *pc) {
     sl_rt_on_task_complete(&quiet, t, d0);
     n++;
   }
+  return n;
+}
+
+int sl_rt_phase_async_poll(phase_ctx *pc) {
+  sl_rt_sched *s = pc->s;
+  if (!s->async_head) return 0;
+  int16_t d0[3] = {0, 0, 0};
+  uint64_t t0 = phase_start(pc, d0);
+  int n = sl_rt_async_land(pc, t0, d0);
   if (n && pc->dp) emit_outer(pc, SL_PHASE_ASYNC_POLL, t0, now(pc), (uint32_t)n, 0, 0, d0);
   else pc->lap = 0;
   return n;

@@ -132,6 +132,8 @@ typedef struct sl_rt_core {
   char pad1[64];
 } sl_rt_core;
 
+#define SL_RT_SPSC_SLOTS 256 /* completion slots per scheduler (power of two) */
+
 typedef struct sl_rt_sched {
   _Alignas(64) _Atomic uint32_t doorbell; /* bumped by FINs, new ready work, exit */
   _Atomic int sleeping;                   /* the thread is parked on doorbell    */
@@ -152,6 +154,9 @@ typedef struct sl_rt_sched {
   int staged, stage_cores[SL_RT_MAX_CORES];
   _Atomic uint64_t frozen_word;
   sl_rt_task *async_head;    /* async waits not landed yet */
+  /* HBG: SPSC completion slots, this scheduler -> the P thread (sl_rt_hbg.c) */
+  sl_rt_task *done_slot[SL_RT_SPSC_SLOTS];
+  _Atomic uint32_t done_head, done_tail;
 } sl_rt_sched;
 
 struct sl_rt {
@@ -160,6 +165,15 @@ struct sl_rt {
   int ncores, nclusters;
   sl_rt_core *cores;
   sl_rt_sched sched[SL_RT_MAX_SCHED];
+  sl_rt_sched pthr;          /* HBG: the P thread (scheduler index num_sched, no cores) */
+  /* HBG host side and clock anchors (sl_rt_hbg.c) */
+  sl_rt_host_submit *host_subs;
+  size_t nhost_subs, caphost_subs;
+  sl_rt_upload uploads[4];
+  int nuploads;
+  void *dev_arena;           /* the uploaded image */
+  sl_rt_anchor anchors[2 * SL_RT_ANCHOR_SAMPLES];
+  int nanchors;
   sl_readyq queues[SL_SHAPE_COUNT];
   sl_readyq dummyq;
   sl_readyq syncq;           /* ready sync-start tasks (claimed whole) */
@@ -220,12 +234,22 @@ sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id); /* submitted task by id, NU
 /* sl_runtime.c: fold a time into a min / max slot (any thread). */
 void sl_rt_atomic_min(atomic_uint_fast64_t *v, uint64_t x);
 void sl_rt_atomic_max(atomic_uint_fast64_t *v, uint64_t x);
+/* sl_rt_hbg.c: host_build_graph */
+int sl_rt_hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx);
+void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_t submit_idx);
+void sl_rt_anchor_sample(sl_rt *rt, int position);
+/* sl_runtime.c: start AICore + scheduler (+ P) threads / join them. 0 ok. */
+int sl_rt_start_device(sl_rt *rt, int *cores, int *sched);
+void sl_rt_join_device(sl_rt *rt, int cores, int sched);
 /* sl_rt_graph.c */
 void sl_rt_graphs_free(sl_rt *rt);
 void sl_rt_graph_free_nodes(sl_rt_task *t);
 /* sl_rt_sched.c: resolve successors of a finished task; returns consumers visited. */
 int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t);
 void *sl_rt_sched_main(void *arg);
+void *sl_rt_p_main(void *arg); /* sl_rt_hbg.c */
+/* sl_rt_sched.c: a scheduler's completed-task list back to the orchestrator (counts) */
+int sl_rt_release_list(sl_rt *rt, sl_rt_sched *s);
 /* sl_rt_aicore.c */
 void *sl_rt_aicore_main(void *arg);
 

@@ -200,6 +200,7 @@ void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
 
 /* Wait for a ring slot: the scheduler's release phase frees them. */
 static int wait_ring(sl_rt *rt) {
+  if (rt->cfg.runtime == SL_RT_HBG) return 0; /* the host builds the whole graph: no ring */
   uint64_t cap = (uint64_t)(rt->cfg.ring_size > 0 ? rt->cfg.ring_size : 4096);
   int idle = 0;
   while (atomic_load_explicit(&rt->inflight, memory_order_acquire) >= cap) {
@@ -382,6 +383,7 @@ static int wire_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s) {
 
 uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
   sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
+  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_host_ns() : 0;
   uint64_t t0 = rt->orch_mark = sl_rt_now(&rt->clock);
   if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
     set_err(rt, "interrupted");
@@ -415,7 +417,8 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
   uint64_t id = t->id;
   if (atomic_fetch_sub_explicit(&t->fanin, 1, memory_order_acq_rel) == 1) sl_rt_make_ready(rt, t);
   orch_lap(rt, SL_ORCH_FANIN);
-  if (dp) sl_devprof_orch_submit(dp, t0, rt->orch_mark, id, rt->submit_idx);
+  if (rt->cfg.runtime == SL_RT_HBG) sl_rt_host_submit_record(rt, h0, id, rt->submit_idx);
+  else if (dp) sl_devprof_orch_submit(dp, t0, rt->orch_mark, id, rt->submit_idx);
   rt->submit_idx++;
   rt->orch_submits++;
   return id;
@@ -424,6 +427,7 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
 uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out) {
   sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
   uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
+  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_host_ns() : 0;
   sl_rt_task *t = new_task(rt);
   if (!t) {
     set_err(rt, "out of memory");
@@ -440,7 +444,8 @@ uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buff
     out[i]->creator_task = t->id;
   }
   atomic_fetch_add_explicit(&rt->alloc_tasks, 1, memory_order_relaxed);
-  if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_now(&rt->clock), t->id, rt->submit_idx);
+  if (rt->cfg.runtime == SL_RT_HBG) sl_rt_host_submit_record(rt, h0, t->id, rt->submit_idx);
+  else if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_now(&rt->clock), t->id, rt->submit_idx);
   rt->submit_idx++;
   return t->id;
 }

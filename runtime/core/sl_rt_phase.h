@@ -23,6 +23,7 @@ typedef struct phase_ctx {
   int lap;
   uint64_t lap_ts;
   int16_t lap_d[3];
+  int standalone; /* HBG P thread: resolve is its own phase, never nested */
 } phase_ctx;
 
 static inline uint64_t now(const phase_ctx *pc) { return sl_rt_now(&pc->clock); }
@@ -82,6 +83,12 @@ int sl_rt_sync_lent(sl_rt *rt, sl_rt_sched *s); /* our cores are handed to anoth
 int sl_rt_async_defer(phase_ctx *pc, sl_rt_task *t, uint64_t finish);
 int sl_rt_phase_async_poll(phase_ctx *pc);
 int sl_rt_async_due(phase_ctx *pc);
+/* Complete the async waits landed by time t (no records); returns how many. */
+int sl_rt_async_land(phase_ctx *pc, uint64_t t, const int16_t *d0);
+/* sl_rt_sched.c: the dummy phase (explicit dummies, false predicates). */
+int sl_rt_phase_dummy(phase_ctx *pc);
+/* sl_rt_hbg.c: a scheduler hands a completed task to the P thread. */
+void sl_rt_hbg_post(phase_ctx *pc, sl_rt_task *t, uint64_t finish);
 
 /* sl_rt_graph.c: expand ready graph tasks into their nodes. */
 int sl_rt_phase_graph_prepare(phase_ctx *pc);

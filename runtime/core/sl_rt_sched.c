@@ -56,7 +56,7 @@ void sl_rt_on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0) {
   if (pc->rt->cfg.dump_args) sl_rt_dump_task(pc->rt, t, 1);
   uint64_t r0 = pc->dp ? now(pc) : 0;
   int visited = sl_rt_task_finished(pc->rt, t);
-  if (pc->dp) {
+  if (pc->dp && !pc->standalone) {
     uint64_t r1 = now(pc);
     pc->lap = 0;
     if (r1 - r0 >= pc->clock.freq_hz / 1000000u) {
@@ -117,8 +117,9 @@ static int phase_complete(phase_ctx *pc) {
     if (t->timing_slot >= 0) /* ... and ends where its last completion processing began */
       sl_rt_atomic_max(&rt->slot_end[t->timing_slot], finish ? finish : now(pc));
     done++;
-    if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1 && !sl_rt_async_defer(pc, t, finish))
-      sl_rt_on_task_complete(pc, t, d0);
+    if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) != 1) continue;
+    if (rt->cfg.runtime == SL_RT_HBG) sl_rt_hbg_post(pc, t, finish); /* the P thread resolves */
+    else if (!sl_rt_async_defer(pc, t, finish)) sl_rt_on_task_complete(pc, t, d0);
   }
   if (done && pc->dp) /* ends at the last walk if only loads followed it */
     emit_outer(pc, SL_RT_PH_COMPLETE, t0, pc->lap ? pc->lap_ts : now(pc), (uint32_t)done, 0, 0, d0);
@@ -260,7 +261,7 @@ static int phase_dispatch(phase_ctx *pc) {
 
 /* ---- dummy: explicit dummies and false-predicate tasks ------------------------------- */
 
-static int phase_dummy(phase_ctx *pc) {
+int sl_rt_phase_dummy(phase_ctx *pc) {
   sl_rt *rt = pc->rt;
   if (!sl_readyq_depth(&rt->dummyq)) return 0;
   int16_t d0[3] = {0, 0, 0};
@@ -285,18 +286,23 @@ static int phase_dummy(phase_ctx *pc) {
 
 /* ---- release: give completed tasks' ring slots back to the orchestrator ---------------- */
 
+int sl_rt_release_list(sl_rt *rt, sl_rt_sched *s) {
+  int n = 0;
+  for (sl_rt_task *t = s->release_head; t; t = t->release_next) n++;
+  s->release_head = NULL;
+  atomic_fetch_sub_explicit(&rt->inflight, (uint64_t)n, memory_order_acq_rel);
+  atomic_fetch_add_explicit(&rt->released, (uint64_t)n, memory_order_acq_rel);
+  atomic_fetch_add(&rt->ring_bell, 1);
+  if (atomic_load(&rt->orch_sleeping)) sl_park_wake(&rt->ring_bell);
+  return n;
+}
+
 static int phase_release(phase_ctx *pc) {
   sl_rt_sched *s = pc->s;
   if (!s->release_head) return 0;
   int16_t d0[3] = {0, 0, 0};
   uint64_t t0 = pc->dp ? phase_start(pc, d0) : 0;
-  int n = 0;
-  for (sl_rt_task *t = s->release_head; t; t = t->release_next) n++;
-  s->release_head = NULL;
-  atomic_fetch_sub_explicit(&pc->rt->inflight, (uint64_t)n, memory_order_acq_rel);
-  atomic_fetch_add_explicit(&pc->rt->released, (uint64_t)n, memory_order_acq_rel);
-  atomic_fetch_add(&pc->rt->ring_bell, 1);
-  if (atomic_load(&pc->rt->orch_sleeping)) sl_park_wake(&pc->rt->ring_bell);
+  int n = sl_rt_release_list(pc->rt, s);
   if (pc->dp) emit_outer(pc, SL_RT_PH_RELEASE, t0, now(pc), (uint32_t)n, 0, 0, d0);
   return n;
 }
@@ -322,7 +328,8 @@ static int work_pending(phase_ctx *pc) {
     }
     if (dispatch_possible(rt, s)) return 1;
   }
-  return sl_readyq_depth(&rt->dummyq) || sl_readyq_depth(&rt->graphq) || sl_readyq_depth(&rt->syncq) ||
+  int dummies = rt->cfg.runtime != SL_RT_HBG && sl_readyq_depth(&rt->dummyq); /* HBG: P's */
+  return dummies || sl_readyq_depth(&rt->graphq) || sl_readyq_depth(&rt->syncq) ||
          s->release_head || sl_rt_async_due(pc) || atomic_load(&rt->interrupted) || atomic_load(&rt->orch_done);
 }
 
@@ -348,7 +355,7 @@ static int iterate(phase_ctx *pc) {
     work += sl_rt_phase_graph_prepare(pc);
     if (!lent) work += sl_rt_phase_sync(pc);
     if (!lent && !sl_rt_sync_blocks_dispatch(pc)) work += phase_dispatch(pc);
-    work += phase_dummy(pc);
+    if (rt->cfg.runtime != SL_RT_HBG) work += sl_rt_phase_dummy(pc); /* HBG: on the P thread */
   } else if (!lent) {
     sl_rt_phase_sync(pc); /* gives up staging / a drain */
   }
@@ -359,7 +366,7 @@ static int iterate(phase_ctx *pc) {
 void *sl_rt_sched_main(void *arg) {
   sl_rt_sched *s = arg;
   sl_rt *rt = s->rt;
-  phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}};
+  phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 0};
   if (pc.dp)
     for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
   sl_rt_atomic_min(&rt->sched_start, now(&pc));

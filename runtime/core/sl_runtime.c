@@ -97,6 +97,8 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
     rt->sched[s].rt = rt;
     rt->sched[s].idx = s;
   }
+  rt->pthr.rt = rt;
+  rt->pthr.idx = cfg->num_sched;
   int bad = sl_tensormap_init(&rt->tm, 4096);
   rt->tm.finished = sl_rt_task_done;
   for (int q = 0; q < SL_SHAPE_COUNT; q++) bad |= sl_readyq_init(&rt->queues[q]);
@@ -166,38 +168,57 @@ static void *orch_main(void *p) {
   return NULL;
 }
 
+int sl_rt_start_device(sl_rt *rt, int *cores, int *sched) {
+  int c = 0, n = 0;
+  for (; c < rt->ncores; c++)
+    if (pthread_create(&rt->cores[c].thread, NULL, sl_rt_aicore_main, &rt->cores[c])) break;
+  for (; c == rt->ncores && n < rt->cfg.num_sched; n++)
+    if (pthread_create(&rt->sched[n].thread, NULL, sl_rt_sched_main, &rt->sched[n])) break;
+  /* HBG: the P thread counts as one more scheduler thread (joined first below) */
+  if (n == rt->cfg.num_sched && rt->cfg.runtime == SL_RT_HBG &&
+      !pthread_create(&rt->pthr.thread, NULL, sl_rt_p_main, &rt->pthr))
+    n++;
+  *cores = c;
+  *sched = n;
+  int want = rt->cfg.num_sched + (rt->cfg.runtime == SL_RT_HBG);
+  if (c == rt->ncores && n == want) return 0;
+  snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
+  atomic_store(&rt->interrupted, 1);
+  atomic_store(&rt->orch_done, 1);
+  sl_rt_ring_all(rt);
+  return -1;
+}
+
+void sl_rt_join_device(sl_rt *rt, int cores, int sched) {
+  if (sched > rt->cfg.num_sched) pthread_join(rt->pthr.thread, NULL);
+  for (int s = 0; s < sched && s < rt->cfg.num_sched; s++) pthread_join(rt->sched[s].thread, NULL);
+  if (sched < rt->cfg.num_sched) /* schedulers never started: stop the cores here */
+    for (int i = 0; i < cores; i++)
+      atomic_store_explicit(&rt->cores[i].data_main_base, SL_REG_EXIT, memory_order_release);
+  for (int i = 0; i < cores; i++) pthread_join(rt->cores[i].thread, NULL);
+}
+
 int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
-  int started_cores = 0, started_sched = 0, rc = 0;
+  if (rt->cfg.runtime == SL_RT_HBG) return sl_rt_hbg_run(rt, orch, ctx);
+  int cores = 0, sched = 0, rc = 0;
+  /* TMR opens its anchors before kernel launch: the interval covers execution only */
+  if (rt->cfg.clock_anchors) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_PRE);
   rt->run_start = sl_rt_now(&rt->clock);
-  for (; started_cores < rt->ncores; started_cores++)
-    if (pthread_create(&rt->cores[started_cores].thread, NULL, sl_rt_aicore_main,
-                       &rt->cores[started_cores]))
-      break;
-  for (; started_cores == rt->ncores && started_sched < rt->cfg.num_sched; started_sched++)
-    if (pthread_create(&rt->sched[started_sched].thread, NULL, sl_rt_sched_main, &rt->sched[started_sched]))
-      break;
   orch_arg oa = {rt, orch, ctx, 0};
   pthread_t ot;
-  int have_orch = 0;
-  if (started_cores == rt->ncores && started_sched == rt->cfg.num_sched) {
-    have_orch = pthread_create(&ot, NULL, orch_main, &oa) == 0;
-  }
-  if (!have_orch) {
-    snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
+  if (sl_rt_start_device(rt, &cores, &sched) == 0 && pthread_create(&ot, NULL, orch_main, &oa) == 0) {
+    pthread_join(ot, NULL);
+    rc = oa.rc;
+  } else {
+    if (!rt->err[0]) snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
     atomic_store(&rt->interrupted, 1);
     atomic_store(&rt->orch_done, 1);
     sl_rt_ring_all(rt);
     rc = -1;
-  } else {
-    pthread_join(ot, NULL);
-    rc = oa.rc;
   }
-  for (int s = 0; s < started_sched; s++) pthread_join(rt->sched[s].thread, NULL);
-  if (started_sched < rt->cfg.num_sched) /* schedulers never started: stop the cores here */
-    for (int i = 0; i < started_cores; i++)
-      atomic_store_explicit(&rt->cores[i].data_main_base, SL_REG_EXIT, memory_order_release);
-  for (int i = 0; i < started_cores; i++) pthread_join(rt->cores[i].thread, NULL);
+  sl_rt_join_device(rt, cores, sched);
   rt->run_end = sl_rt_now(&rt->clock);
+  if (rt->cfg.clock_anchors) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_POST);
   return rc;
 }
 
@@ -219,6 +240,8 @@ void sl_rt_destroy(sl_rt *rt) {
     free(t);
   }
   free(rt->tasks);
+  free(rt->host_subs);
+  free(rt->dev_arena);
   for (int r = 0; r < SL_RT_MAX_RINGS; r++) free(rt->ring_index[r]);
   sl_rt_graphs_free(rt);
   free(rt->edges);

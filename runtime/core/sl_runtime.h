@@ -41,7 +41,14 @@ typedef struct sl_rt_config {
   int ring_size;           /* tasks in flight before submit waits (0 = 4096) */
   int dep_gen;             /* keep the graph for deps.json                    */
   int dump_args;           /* 0..3: args dump level                           */
+  int runtime;             /* SL_RT_TMR (0) or SL_RT_HBG                      */
+  int clock_anchors;       /* sample clock anchors (HBG at level 4: always)   */
 } sl_rt_config;
+
+/* Runtimes (seed 000 §2): tensormap_and_ringbuffer orchestrates on an AICPU thread
+** while the device runs; host_build_graph builds the whole graph on the host first,
+** uploads it, then the device runs it with a dedicated P (completion) thread. */
+enum { SL_RT_TMR = 0, SL_RT_HBG = 1 };
 
 /* Argument directions (signature entries). */
 typedef enum sl_arg_dir { SL_ARG_IN = 0, SL_ARG_OUT = 1, SL_ARG_INOUT = 2, SL_ARG_SCALAR = 3 } sl_arg_dir;
@@ -232,6 +239,32 @@ typedef struct sl_rt_dump_entry {
 } sl_rt_dump_entry;
 size_t sl_rt_dump_count(const sl_rt *rt);
 const sl_rt_dump_entry *sl_rt_dump_at(const sl_rt *rt, size_t i);
+
+/* ---- host_build_graph records and clock anchors (after the run) -------------------------- */
+
+/* One host-orchestrator record per submit / alloc_tensors (host monotonic ns). */
+typedef struct sl_rt_host_submit {
+  uint32_t submit_idx;
+  uint64_t task_id;
+  uint64_t start_ns, end_ns;
+} sl_rt_host_submit;
+/* One host -> device upload step: kind = a generated SL_HOST_PHASE_* id. */
+typedef struct sl_rt_upload {
+  int kind;
+  uint64_t start_ns, end_ns, bytes;
+} sl_rt_upload;
+/* One clock anchor sample: host ns around one device counter read. */
+enum { SL_RT_ANCHOR_PRE = 0, SL_RT_ANCHOR_POST = 1 };
+#define SL_RT_ANCHOR_SAMPLES 3 /* per position */
+typedef struct sl_rt_anchor {
+  int position;              /* SL_RT_ANCHOR_PRE / _POST */
+  int sample_idx;
+  uint64_t host_before_ns, device_cycles, host_after_ns;
+} sl_rt_anchor;
+size_t sl_rt_host_submits(const sl_rt *rt, const sl_rt_host_submit **out);
+size_t sl_rt_uploads(const sl_rt *rt, const sl_rt_upload **out);
+size_t sl_rt_anchors(const sl_rt *rt, const sl_rt_anchor **out);
+uint64_t sl_rt_host_ns(void); /* host CLOCK_MONOTONIC, ns */
 
 /* Device cycles now (monotonic clock scaled to freq). */
 uint64_t sl_rt_cycles(uint64_t freq_hz);

@@ -439,8 +439,17 @@ static const bad_case bad_cases[] = {
    "$.aicpu_scheduler_phases[0][0].kind: expected a phase name, got a number"},
   {"orch not per thread", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_orchestrator_phases\": [{\"submit_idx\": 1}]}",
    "$.aicpu_orchestrator_phases[0]: expected a per-thread array, got an object"},
-  {"host mode", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"core_types\": [], \"orchestrator_source\": \"host\"}}",
-   "host-orchestrated captures"},
+  {"host and aicpu orchestrators", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_orchestrator_phases\": [[{\"submit_idx\": 0}]], "
+   "\"host_orchestrator_phases\": [[]]}",
+   "$.aicpu_orchestrator_phases: both AICPU and host orchestrator phases are present; clock-domain source is ambiguous"},
+  {"host record before origin", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"core_types\": [], "
+   "\"host_orchestration_origin_ns\": 100}, \"host_orchestrator_phases\": [[{\"start_host_ns\": 99, \"end_host_ns\": 120}]]}",
+   "$.host_orchestrator_phases[0]: invalid host orchestrator phase: origin=100, start=99, end=120"},
+  {"upload ends before it starts", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"core_types\": [], "
+   "\"orchestrator_source\": \"host\"}, \"host_device_uploads\": [{\"start_host_ns\": 9, \"end_host_ns\": 8}]}",
+   "invalid host device upload: origin=8, start=9, end=8"},
+  {"host phases not per thread", "{\"chip_swimlane_level\": 4, " META ", \"host_orchestrator_phases\": [{\"submit_idx\": 1}]}",
+   "$.host_orchestrator_phases[0]: expected a per-thread array, got an object"},
   {"duplicate section", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [], \"aicore_tasks\": []}",
    "$.aicore_tasks: duplicate key"},
   {"huge integer", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, 3, 184467440737095516150]]}",

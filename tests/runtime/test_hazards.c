@@ -105,12 +105,12 @@ static void sequential(const hz_graph *g, float ref[HZ_BUFS][HZ_DIM * HZ_DIM]) {
   }
 }
 
-static void run_platform(const char *name) {
+static void run_platform(const char *name, int runtime, unsigned graphs) {
   const sl_platform_info *pl = sl_platform_by_name(name);
   assert_non_null(pl);
-  for (unsigned seed = 1; seed <= HZ_GRAPHS; seed++) {
-    /* tiny pools: a 4-slot ring, 1 AIC + 3 AIV, 2 schedulers */
-    sl_rt_config cfg = {pl->clock_freq_hz, 1, 3, 2, 0, NULL, 4, 0, 0};
+  for (unsigned seed = 1; seed <= graphs; seed++) {
+    /* tiny pools: a 4-slot ring (TMR), 1 AIC + 3 AIV, 2 schedulers (+ the HBG P thread) */
+    sl_rt_config cfg = {pl->clock_freq_hz, 1, 3, 2, 0, NULL, 4, 0, 0, runtime, 0};
     sl_rt *rt = sl_rt_create(&cfg);
     assert_non_null(rt);
     hz_graph g;
@@ -132,18 +132,26 @@ static void run_platform(const char *name) {
 
 static void test_random_hazards_a2a3sim(void **state) {
   (void)state;
-  run_platform("a2a3sim");
+  run_platform("a2a3sim", SL_RT_TMR, HZ_GRAPHS);
 }
 
 static void test_random_hazards_a5sim(void **state) {
   (void)state;
-  run_platform("a5sim");
+  run_platform("a5sim", SL_RT_TMR, HZ_GRAPHS);
+}
+
+/* host_build_graph: the same graphs built on the host first, resolved on the P thread */
+static void test_random_hazards_hbg(void **state) {
+  (void)state;
+  run_platform("a2a3sim", SL_RT_HBG, HZ_GRAPHS / 3);
+  run_platform("a5sim", SL_RT_HBG, HZ_GRAPHS / 3);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_hazards_a2a3sim),
       cmocka_unit_test(test_random_hazards_a5sim),
+      cmocka_unit_test(test_random_hazards_hbg),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,9 +112,33 @@ static void check_drain_nesting(sl_devprof *dp) {
   }
 }
 
-static void run_mech(uint64_t freq, int ring) {
+/* HBG: resolve, async_poll and dummy run only on the P thread (index 2) as standalone
+** phases, which never overlap, and consecutive empty polls are one record. */
+static void check_p_thread(sl_devprof *dp) {
+  const fake_phase *prev = NULL;
+  int resolves = 0;
+  for (int i = 0; i < fake_nphases(dp); i++) {
+    const fake_phase *p = fake_phase_at(dp, i);
+    int p_kind = p->kind == SL_PHASE_RESOLVE_STANDALONE || p->kind == SL_PHASE_ASYNC_POLL || p->kind == SL_PHASE_DUMMY;
+    assert_int_not_equal(p->kind, SL_PHASE_RESOLVE); /* never nested under HBG */
+    if (p->thread != 2) {
+      assert_false(p_kind);
+      continue;
+    }
+    resolves += p->kind == SL_PHASE_RESOLVE_STANDALONE;
+    if (!p_kind) continue;
+    if (prev) {
+      assert_true(prev->end <= p->start);
+      assert_false(prev->kind == SL_PHASE_ASYNC_POLL && p->kind == SL_PHASE_ASYNC_POLL && !prev->tasks && !p->tasks);
+    }
+    prev = p;
+  }
+  assert_true(resolves > 0);
+}
+
+static void run_mech(uint64_t freq, int ring, int runtime) {
   sl_devprof *dp = fake_devprof_new(3);
-  sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0};
+  sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0, runtime, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
   mech m;
@@ -152,23 +176,34 @@ static void run_mech(uint64_t freq, int ring) {
     assert_true((r->token_raw & 0x3FF) < 2);
   }
   assert_int_equal(ring1, 3 * m.rounds); /* 1 + 2 blocks per instance */
+  if (runtime == SL_RT_HBG) check_p_thread(dp);
   sl_rt_destroy(rt);
   fake_devprof_free(dp);
 }
 
 static void test_mechanisms_a2a3(void **state) {
   (void)state;
-  for (int rep = 0; rep < 5; rep++) run_mech(50000000, 2);
+  for (int rep = 0; rep < 5; rep++) run_mech(50000000, 2, SL_RT_TMR);
 }
 
 static void test_mechanisms_a5(void **state) {
   (void)state;
-  for (int rep = 0; rep < 5; rep++) run_mech(1000000000, 0);
+  for (int rep = 0; rep < 5; rep++) run_mech(1000000000, 0, SL_RT_TMR);
+}
+
+/* The same mechanisms under host_build_graph (sync-start, async waits on the P thread,
+** graphs expanded by the schedulers). */
+static void test_mechanisms_hbg(void **state) {
+  (void)state;
+  for (int rep = 0; rep < 5; rep++) {
+    run_mech(50000000, 0, SL_RT_HBG);
+    run_mech(1000000000, 0, SL_RT_HBG);
+  }
 }
 
 static void test_mechanism_errors(void **state) {
   (void)state;
-  sl_rt_config cfg = {50000000, 2, 4, 2, 0, NULL, 0, 0, 0};
+  sl_rt_config cfg = {50000000, 2, 4, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   sl_rt_buffer *b = sl_rt_buffer_new(rt, N * 4);
   sl_rt_tensor a[3] = {vec(b), vec(b), vec(b)};
@@ -191,6 +226,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mechanisms_a2a3),
       cmocka_unit_test(test_mechanisms_a5),
+      cmocka_unit_test(test_mechanisms_hbg),
       cmocka_unit_test(test_mechanism_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

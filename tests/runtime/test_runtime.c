@@ -248,7 +248,7 @@ static int chain_orch(void *p, sl_rt *rt) {
 }
 
 static sl_rt *run_chain(unsigned level, sl_devprof *dp, chain_ctx *c, int aic, int aiv, int sched) {
-  sl_rt_config cfg = {50000000, aic, aiv, sched, level, dp, 8, 1, 0};
+  sl_rt_config cfg = {50000000, aic, aiv, sched, level, dp, 8, 1, 0, SL_RT_TMR, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
   assert_int_equal(sl_rt_run(rt, chain_orch, c), 0);
@@ -486,7 +486,7 @@ static int many_orch(void *p, sl_rt *rt) {
 static void test_run_many_writers(void **state) {
   (void)state;
   sl_devprof *dp = fake_devprof_new(2);
-  sl_rt_config cfg = {50000000, 2, 4, 2, 2, dp, 0, 1, 0};
+  sl_rt_config cfg = {50000000, 2, 4, 2, 2, dp, 0, 1, 0, SL_RT_TMR, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   many_ctx c;
   assert_int_equal(sl_rt_run(rt, many_orch, &c), 0);
@@ -562,7 +562,7 @@ static void test_run_random_dag(void **state) {
   (void)state;
   for (unsigned seed = 1; seed <= 3; seed++) {
     sl_devprof *dp = fake_devprof_new(3);
-    sl_rt_config cfg = {50000000, 2, 4, 2, 3, dp, 16, 0, 0};
+    sl_rt_config cfg = {50000000, 2, 4, 2, 3, dp, 16, 0, 0, SL_RT_TMR, 0};
     sl_rt *rt = sl_rt_create(&cfg);
     rdag *g = calloc(1, sizeof *g);
     g->seed = seed;
@@ -594,7 +594,7 @@ static void test_run_random_dag(void **state) {
 
 static void test_bad_config(void **state) {
   (void)state;
-  sl_rt_config cfg = {50000000, 0, 0, 2, 0, NULL, 0, 0, 0};
+  sl_rt_config cfg = {50000000, 0, 0, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0};
   assert_null(sl_rt_create(&cfg));
   assert_non_null(strstr(sl_rt_config_error(), "core counts"));
   cfg.num_aic = 2;

@@ -99,6 +99,10 @@ char *sl_ctx_task_label(sl_ctx *x, int64_t func_id, uint64_t task_id, int spmd);
 
 /* Flow passes (convert_flows.c). */
 void sl_emit_flows(sl_ctx *x);
+/* Host-orchestrated captures (convert_host.c): the Host Prepare / H2D bars, and the
+** trace's top-level metadata object (malloc'd JSON, NULL out of memory). */
+void sl_emit_host_prepare(sl_ctx *x);
+char *sl_host_timeline_json(const sl_capture *c);
 /* --overhead counters (convert_overhead.c). */
 void sl_emit_overhead(sl_ctx *x);
 

@@ -1152,6 +1152,7 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   if (!x.failed) emit_worker_bars(&x);
   if (!x.failed) emit_sched_view(&x);
   if (!x.failed) emit_scheduler(&x);
+  if (!x.failed) sl_emit_host_prepare(&x);
   if (!x.failed) emit_orchestrator(&x);
   if (!x.failed) emit_lifecycle(&x);
   if (!x.failed) {
@@ -1161,6 +1162,12 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   res->total_events = sink->nevents;
   res->flow_pairs = x.flow_id;
   if (!x.failed && o->overhead) sl_emit_overhead(&x);
+  if (!x.failed && c->host_mode) { /* host mode: how the two timelines share one axis */
+    char *meta = sl_host_timeline_json(c);
+    if (meta) sl_sink_metadata_json(sink, meta);
+    else x.failed = 1;
+    free(meta);
+  }
   if (sl_rules_failed(r)) x.failed = 1;
   sl_flow_place_free(x.place);
   free(x.row_eid);

@@ -37,6 +37,7 @@ void sl_capture_free(sl_capture *c) {
   free(c->extras);
   free(c->orch_threads);
   free(c->orch);
+  free(c->uploads);
   free(c->lifecycle);
   free(c->unmatched);
   for (size_t i = 0; i < c->n_warnings; i++) free(c->warnings[i]);

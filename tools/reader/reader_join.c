@@ -27,6 +27,11 @@ void sl_raw_free(sl_raw *raw) {
   free(raw->ph_cycles);
   free(raw->orch_cycles);
   free(raw->lc_cycles);
+  free(raw->host_orch);
+  free(raw->host_ns);
+  free(raw->host_threads);
+  free(raw->upload_ns);
+  free(raw->samples);
   memset(raw, 0, sizeof *raw);
 }
 
@@ -37,9 +42,13 @@ static void consider(uint64_t *base, uint64_t v) {
   if (v > 0 && (*base == 0 || v < *base)) *base = v;
 }
 
-/* us(c): 0 -> 0.0; every positive c is >= base (base is their minimum). */
+/* us(c): 0 -> 0.0; every positive c is >= base (base is their minimum).
+** Host mode: on the host axis when the clocks are aligned, else after the host block. */
 static inline double to_us(const sl_capture *c, uint64_t cyc) {
-  return cyc == 0 ? 0.0 : (double)(cyc - c->base_cycles) * c->us_per_cycle;
+  if (cyc == 0) return 0.0;
+  if (c->align.calibrated) return sl_host_device_us(c, cyc);
+  double rel = (double)(cyc - c->base_cycles) * c->us_per_cycle;
+  return c->host_mode ? c->host_composite_end_us + rel : rel;
 }
 
 /* ---- (core, reg) -> aicore row ------------------------------------------------------ */
@@ -224,11 +233,6 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   const char *name = raw->name;
   if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
     return -1;
-  if (raw->host_mode) {
-    sl_error(name, "$.metadata.orchestrator_source: host-orchestrated captures (host_build_graph host "
-                   "orchestration) are not supported by this reader yet");
-    return -1;
-  }
   if (!raw->has_level) {
     sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
     return -1;
@@ -286,6 +290,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   ** receive_to_start) must not go below base: clamp base to them too. */
   for (size_t i = 0; i < raw->n_aicore; i++) consider(&base, raw->aicore[i].start);
   c->base_cycles = base;
+  if (raw->host_mode && sl_host_align(raw, c)) return -1;
 
   sl_str aiv = sl_strtab_intern(&c->strings, "aiv", 3);
   if (aiv == SL_STR_NONE) goto oom;
@@ -348,7 +353,9 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   }
   for (size_t i = 0; i < c->n_lifecycle; i++)
     for (int k = 0; k < SL_LC_FIELD_COUNT; k++) c->lifecycle[i].us[k] = to_us(c, raw->lc_cycles[i][k]);
-  if (c->n_orch) {
+  if (raw->host_mode) {
+    if (sl_host_finish(raw, c)) return -1;
+  } else if (c->n_orch) {
     c->orchestrator_source = sl_strtab_intern(&c->strings, "aicpu", 5);
     if (c->orchestrator_source == SL_STR_NONE) goto oom;
   }

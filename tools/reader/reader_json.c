@@ -22,7 +22,8 @@ enum ctx {
   C_AICORE, C_AICORE_ROW, C_STASKS, C_STASK_ROW, C_SCHED_TASKS,
   C_OLD_PHASES, C_OLD_THREAD, C_PHASE, C_SHARED,
   C_SCHED_RECORDS, C_STREAMS, C_STREAM, C_CAPTURE, C_STREAM_RECS, C_METRICS, C_METRIC,
-  C_ORCH, C_ORCH_THREAD, C_ORCH_REC, C_LIFECYCLE, C_LC, C_HOST_ORCH, C_SKIP
+  C_ORCH, C_ORCH_THREAD, C_ORCH_REC, C_LIFECYCLE, C_LC, C_HOST_ORCH, C_HOST_THREAD, C_HOST_REC,
+  C_UPLOADS, C_UPLOAD, C_ANCHORS, C_SAMPLES, C_SAMPLE, C_SKIP
 };
 
 enum { T_NULL, T_BOOL, T_NUM, T_STR };
@@ -74,6 +75,9 @@ typedef struct parser {
   uint64_t orch_start, orch_end;
   sl_lifecycle_rec lc;
   uint64_t lc_cyc[SL_LC_FIELD_COUNT];
+  sl_upload_rec up;       /* host sections: an upload, a clock sample */
+  sl_clock_sample smp;
+  uint32_t smp_bits;      /* sample fields read as integers (before, cycles, after, idx) */
   /* streams */
   pending_stream cur;
   metric *metrics;
@@ -205,6 +209,76 @@ static int lc_field(const frame *f) {
   return -1;
 }
 
+/* ---- host sections (host_build_graph) ------------------------------------------------ */
+
+static int is_str(const scalar *v, const char *s) { return v->t == T_STR && v->len == strlen(s) && !memcmp(v->s, s, v->len); }
+
+/* An anchor sample's integer field: a value that does not parse makes the sample
+** invalid (the reference skips it), it is not a read error. */
+static void sample_int(parser *p, const scalar *v, int64_t *out, uint32_t bit) {
+  int neg;
+  uint64_t mag;
+  if (v->t == T_NUM && sl_parse_int(v->s, v->len, &neg, &mag) == 0 && mag <= INT64_MAX) {
+    *out = neg ? -(int64_t)mag : (int64_t)mag;
+    p->smp_bits |= bit;
+  }
+}
+
+static int host_scalar(parser *p, const frame *f, const scalar *v) {
+  sl_raw *raw = p->raw;
+  sl_host_capture *hc = &p->c->host_capture;
+  int present;
+  switch (f->ctx) {
+  case C_HOST_REC:
+    if (key_is(f, "submit_idx")) {
+      p->orch.flags |= SL_ORCH_HAS_SUBMIT_IDX;
+      return v->t == T_NULL ? 1 : want_i64(p, v, &p->orch.submit_idx);
+    }
+    if (key_is(f, "task_id")) {
+      if (!want_id(p, v, &p->orch.task_id, &p->orch.task_id_signed, &present)) return 0;
+      if (present) p->orch.flags |= SL_ORCH_HAS_TASK_ID;
+      return 1;
+    }
+    if (key_is(f, "start_host_ns")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_start);
+    if (key_is(f, "end_host_ns")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_end);
+    return 1;
+  case C_UPLOAD:
+    if (key_is(f, "phase")) return v->t == T_NULL ? 1 : want_str(p, v, &p->up.phase, 0);
+    if (key_is(f, "start_host_ns")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_start);
+    if (key_is(f, "end_host_ns")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_end);
+    if (key_is(f, "detail")) return v->t != T_NUM ? 1 : want_u64(p, v, &p->up.bytes);
+    return 1;
+  case C_HOST_CAPTURE:
+    if (key_is(f, "status")) return v->t != T_STR ? 1 : want_str(p, v, &hc->status, 0);
+    if (key_is(f, "error")) return v->t != T_STR ? 1 : want_str(p, v, &hc->error, 0);
+#define HC_INT(k, has, val) \
+    if (key_is(f, k)) { if (v->t == T_NULL) return 1; hc->has = 1; return want_i64(p, v, &hc->val); }
+    HC_INT("expected_records", has_expected, expected)
+    HC_INT("recorded_records", has_recorded, recorded)
+    HC_INT("pool_records", has_pool, pool)
+    HC_INT("dropped_records", has_dropped, dropped)
+#undef HC_INT
+    return 1;
+  case C_ANCHORS:
+    if (key_is(f, "device_timestamp_unit")) raw->dev_unit_bad = !is_str(v, "syscnt_cycles");
+    if (key_is(f, "raw_device_timestamp_unit"))
+      raw->raw_unit = is_str(v, "syscnt_cycles") ? 0 : is_str(v, "device_uptime_us") ? 1 : -1;
+    return 1;
+  default: /* C_SAMPLE */
+    if (key_is(f, "position"))
+      p->smp.position = is_str(v, "pre_host_orchestration") ? SL_ANCHOR_PRE
+                        : is_str(v, "post_device_execution") ? SL_ANCHOR_POST : SL_ANCHOR_OTHER;
+    if (key_is(f, "sample_idx")) sample_int(p, v, &p->smp.idx, 1);
+    if (key_is(f, "host_before_ns")) sample_int(p, v, &p->smp.before_ns, 2);
+    if (key_is(f, "device_cycles")) sample_int(p, v, &p->smp.cycles, 4);
+    if (key_is(f, "host_after_ns")) sample_int(p, v, &p->smp.after_ns, 8);
+    if (key_is(f, "error") && !(v->t == T_NULL || is_str(v, "") || is_str(v, "0") ||
+                                (v->t == T_NUM && v->len == 1 && v->s[0] == '0')))
+      p->smp_bits |= 16; /* an error reported by the sampler */
+    return 1;
+  }
+}
+
 /* ---- scalars -------------------------------------------------------------------- */
 
 static int on_scalar(parser *p, const scalar *v) {
@@ -245,6 +319,17 @@ static int on_scalar(parser *p, const scalar *v) {
     if (key_is(f, "orchestrator_source")) {
       if (v->t == T_STR && v->len == 4 && memcmp(v->s, "host", 4) == 0) raw->host_mode = 1;
       return 1;
+    }
+    if (key_is(f, "timeline_relation")) return v->t != T_STR || want_str(p, v, &c->timeline_relation, 0);
+    if (key_is(f, "host_orchestration_origin_ns")) {
+      if (v->t == T_NULL) return 1;
+      raw->has_origin = 1;
+      return want_i64(p, v, &raw->origin);
+    }
+    if (key_is(f, "host_timestamp_quantization_ns")) {
+      if (v->t == T_NULL) return 1;
+      raw->has_quant = 1;
+      return want_i64(p, v, &raw->quant);
     }
     if (key_is(f, "core_types") || key_is(f, "core_to_thread")) {
       if (v->t == T_NULL) return 1;
@@ -417,8 +502,16 @@ static int on_scalar(parser *p, const scalar *v) {
     if (key_is(f, "streams") && v->t != T_NULL) return fail(p, "expected an array, got %s", type_name(v->t));
     return 1;
   case C_HOST_ORCH:
-    raw->host_mode = 1;
-    return 1;
+  case C_HOST_THREAD:
+  case C_UPLOADS:
+    return fail(p, "expected %s, got %s", f->ctx == C_HOST_ORCH ? "a per-thread array" : "an object",
+                type_name(v->t));
+  case C_HOST_REC:
+  case C_UPLOAD:
+  case C_HOST_CAPTURE:
+  case C_ANCHORS:
+  case C_SAMPLE:
+    return host_scalar(p, f, v);
   default:
     return 1;
   }
@@ -473,7 +566,13 @@ static int child_ctx(parser *p, int is_map) {
     }
     if (key_is(f, "aicpu_orchestrator_phases")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 6); return C_ORCH; }
     if (key_is(f, "aicpu_lifecycle_records")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 7); return C_LIFECYCLE; }
-    if (key_is(f, "host_orchestrator_phases")) return C_HOST_ORCH;
+    if (key_is(f, "host_orchestrator_phases")) {
+      WANT(!is_map, "an array");
+      ONCE(p->seen_root, 8);
+      raw->host_mode = 1;
+      return C_HOST_ORCH;
+    }
+    if (key_is(f, "host_device_uploads")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 9); return C_UPLOADS; }
     if (key_is(f, "chip_swimlane_level")) {
       fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", is_map ? "an object" : "an array");
       return -1;
@@ -482,7 +581,19 @@ static int child_ctx(parser *p, int is_map) {
   case C_META:
     if (key_is(f, "core_types")) { WANT(!is_map, "an array"); ONCE(p->seen_meta, 0); raw->has_core_types = 1; return C_CORE_TYPES; }
     if (key_is(f, "core_to_thread")) { WANT(!is_map, "an array"); ONCE(p->seen_meta, 1); return C_C2T; }
-    if (key_is(f, "host_capture")) { if (is_map) raw->host_mode = 1; return C_SKIP; }
+    if (key_is(f, "host_capture")) {
+      if (!is_map) return C_SKIP;
+      ONCE(p->seen_meta, 2);
+      raw->host_mode = 1;
+      p->c->host_capture.present = 1;
+      return C_HOST_CAPTURE;
+    }
+    if (key_is(f, "clock_anchors")) {
+      if (!is_map) return C_SKIP; /* not an object: missing_clock_anchors */
+      ONCE(p->seen_meta, 3);
+      raw->has_anchors = 1;
+      return C_ANCHORS;
+    }
     if (key_is(f, "clock_freq_hz") || key_is(f, "num_cores")) WANT(0, "an integer");
     return C_SKIP;
   case C_AICORE: WANT(!is_map, "a row (array)"); memset(p->row, 0, sizeof p->row); return C_AICORE_ROW;
@@ -544,27 +655,43 @@ static int child_ctx(parser *p, int is_map) {
     p->mt.pos = f->idx;
     p->metric_mode = 1;
     return C_METRIC;
-  case C_ORCH: {
+  case C_ORCH:
+  case C_HOST_ORCH: { /* AICPU or host orchestrator: the same per-thread record lists */
     WANT(!is_map, "a per-thread array");
-    sl_orch_thread *t = SL_PUSH(p->c->orch_threads, p->c->n_orch_threads, raw->cap_orch_threads);
+    int host = f->ctx == C_HOST_ORCH;
+    sl_orch_thread *t = host ? SL_PUSH(raw->host_threads, raw->n_host_threads, raw->cap_host_threads)
+                             : SL_PUSH(p->c->orch_threads, p->c->n_orch_threads, raw->cap_orch_threads);
     if (!t) { oom(p); return -1; }
-    t->first = p->c->n_orch;
+    t->first = host ? raw->n_host : p->c->n_orch;
     t->count = 0;
-    return C_ORCH_THREAD;
+    return host ? C_HOST_THREAD : C_ORCH_THREAD;
   }
   case C_ORCH_THREAD:
+  case C_HOST_THREAD:
     WANT(is_map, "an object");
     memset(&p->orch, 0, sizeof p->orch);
     p->orch_start = p->orch_end = 0;
-    return C_ORCH_REC;
+    return f->ctx == C_HOST_THREAD ? C_HOST_REC : C_ORCH_REC;
   case C_LIFECYCLE:
     WANT(is_map, "an object");
     memset(&p->lc, 0, sizeof p->lc);
     memset(p->lc_cyc, 0, sizeof p->lc_cyc);
     return C_LC;
-  case C_HOST_ORCH:
-    raw->host_mode = 1;
+  case C_UPLOADS:
+    WANT(is_map, "an object");
+    memset(&p->up, 0, sizeof p->up);
+    p->up.phase = SL_STR_NONE;
+    p->orch_start = p->orch_end = 0;
+    return C_UPLOAD;
+  case C_ANCHORS:
+    if (key_is(f, "samples") && !is_map) { raw->has_samples_list = 1; return C_SAMPLES; }
     return C_SKIP;
+  case C_SAMPLES:
+    if (!is_map) return C_SKIP; /* not a sample object: ignored */
+    memset(&p->smp, 0, sizeof p->smp);
+    p->smp.position = SL_ANCHOR_OTHER;
+    p->smp_bits = 0;
+    return C_SAMPLE;
   case C_AICORE_ROW:
   case C_STASK_ROW:
   case C_C2T:
@@ -747,8 +874,37 @@ static int end_container_body(parser *p) {
     memcpy(raw->lc_cycles[c->n_lifecycle - 1], p->lc_cyc, sizeof p->lc_cyc);
     break;
   }
-  case C_HOST_ORCH:
+  case C_HOST_REC: {
+    sl_orch_rec *r = SL_PUSH(raw->host_orch, raw->n_host, raw->cap_host);
+    if (!r) return oom(p);
+    if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
+    *r = p->orch;
+    if (sl_grow((void **)&raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns) != 0) return oom(p);
+    raw->host_ns[2 * (raw->n_host - 1)] = p->orch_start;
+    raw->host_ns[2 * (raw->n_host - 1) + 1] = p->orch_end;
     break;
+  }
+  case C_HOST_THREAD:
+    raw->host_threads[raw->n_host_threads - 1].count = raw->n_host - raw->host_threads[raw->n_host_threads - 1].first;
+    break;
+  case C_UPLOAD: {
+    sl_upload_rec *u = SL_PUSH(c->uploads, c->n_uploads, raw->cap_uploads);
+    if (!u) return oom(p);
+    *u = p->up;
+    if (sl_grow((void **)&raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns) != 0)
+      return oom(p);
+    raw->upload_ns[2 * (c->n_uploads - 1)] = p->orch_start;
+    raw->upload_ns[2 * (c->n_uploads - 1) + 1] = p->orch_end;
+    break;
+  }
+  case C_SAMPLE: {
+    sl_clock_sample *sm = SL_PUSH(raw->samples, raw->n_samples, raw->cap_samples);
+    if (!sm) return oom(p);
+    *sm = p->smp;
+    sm->valid = p->smp_bits == 15 && sm->before_ns > 0 && sm->cycles > 0 && sm->after_ns >= sm->before_ns &&
+                sm->idx >= 0;
+    break;
+  }
   default:
     break;
   }

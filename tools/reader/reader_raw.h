@@ -43,7 +43,21 @@ typedef struct sl_raw {
   size_t cap_orch_cycles;
   uint64_t (*lc_cycles)[SL_LC_FIELD_COUNT];
   size_t cap_lc_cycles;
-  int host_mode;                 /* host-orchestrated capture (not supported) */
+  int host_mode;                 /* host-orchestrated capture */
+  /* host sections (ns) and the clock anchors, read by reader_host.c after the join */
+  size_t n_host, cap_host, cap_host_threads, n_host_threads;
+  sl_orch_rec *host_orch;        /* host_orchestrator_phases records */
+  uint64_t *host_ns;             /* [2i] start, [2i+1] end */
+  size_t cap_host_ns;
+  sl_orch_thread *host_threads;
+  size_t cap_uploads, cap_upload_ns;
+  uint64_t *upload_ns;           /* [2i] start, [2i+1] end of capture->uploads[i] */
+  size_t n_samples, cap_samples;
+  sl_clock_sample *samples;
+  int has_anchors, anchors_not_object, has_samples_list;
+  int dev_unit_bad, raw_unit;    /* raw_unit: 0 syscnt_cycles, 1 device_uptime_us, -1 unknown */
+  int has_origin, has_quant;
+  int64_t origin, quant;
   sl_str fingerprint, layout;    /* the writer's SL_SCHEMA_FINGERPRINT / SL_SCHEMA_LAYOUT */
 } sl_raw;
 
@@ -58,6 +72,13 @@ void sl_raw_free(sl_raw *raw);
 /* JSON: `fp` is streamed in chunks when non-NULL, else data[0..len) is parsed. */
 int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *data, size_t len);
 int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len);
+
+/* reader_host.c: host mode after the device join: validate the host sections, align
+** the clocks, convert the host records (0 ok, -1 error printed). The alignment must be
+** known before device timestamps are converted: sl_host_align runs first. */
+int sl_host_align(sl_raw *raw, sl_capture *c);
+int sl_host_finish(sl_raw *raw, sl_capture *c);
+double sl_host_device_us(const sl_capture *c, uint64_t cycles); /* the calibrated map */
 
 /* The capture's layout against this build's (reader_schema.c): 0 = read it (after at
 ** most one note on stderr), -1 = refused (reported). */

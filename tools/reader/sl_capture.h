@@ -162,6 +162,45 @@ typedef struct sl_lifecycle_rec {
   uint32_t present;              /* bit i set: field i was in the record */
 } sl_lifecycle_rec;
 
+/* ---- host-orchestrated captures (host_build_graph) ------------------------------- */
+
+/* One host -> device upload (host_device_uploads), on the host axis. */
+typedef struct sl_upload_rec {
+  sl_str phase;                /* NONE when absent ("upload" in the trace) */
+  double start_us, end_us;     /* (ns - host origin) / 1000 */
+  uint64_t bytes;              /* detail (0 when absent) */
+} sl_upload_rec;
+
+/* One clock anchor sample as written (metadata.clock_anchors.samples[]). */
+enum { SL_ANCHOR_PRE = 0, SL_ANCHOR_POST = 1, SL_ANCHOR_OTHER = 2 };
+typedef struct sl_clock_sample {
+  int position;                /* SL_ANCHOR_* */
+  int valid;                   /* ints parsed, before > 0, cycles > 0, after >= before, idx >= 0, no error */
+  int64_t idx, before_ns, cycles, after_ns;
+} sl_clock_sample;
+
+/* The device-to-host clock alignment (reference clock_correlation, §4). */
+typedef struct sl_clock_alignment {
+  int calibrated;
+  const char *reason;          /* static text; NULL when calibrated */
+  int64_t anchor_uncertainty_ns; /* max of the two selected samples (calibrated only) */
+  int64_t quantization_ns;     /* metadata.host_timestamp_quantization_ns (0 when absent) */
+  int64_t device_quantization_ns;
+  int64_t sel_pre, sel_post;   /* selected sample_idx per position (calibrated only) */
+  int64_t s_cycles, s_mid, e_cycles, e_mid;
+} sl_clock_alignment;
+
+/* metadata.host_capture and the reader's verdict on it. */
+typedef struct sl_host_capture {
+  int present;                 /* the object was in the metadata */
+  sl_str status, error;        /* NONE when absent / null */
+  int has_expected, has_recorded, has_pool, has_dropped;
+  int64_t expected, recorded, pool, dropped;
+  int complete;                /* status complete, nothing dropped, counts match */
+  int n_validation;
+  const char *validation[2];   /* converter_validation_errors, static text */
+} sl_host_capture;
+
 /* ---- warnings ------------------------------------------------------------------ */
 
 /* Unmatched scheduler rows (no AICore record with the same (core, reg_task_id)),
@@ -218,6 +257,19 @@ typedef struct sl_capture {
   sl_orch_thread *orch_threads;
   size_t n_orch;
   sl_orch_rec *orch;
+
+  /* host-orchestrated capture: orchestrator_source "host", a host_orchestrator_phases
+  ** section or a host_capture object. The host records are in orch / orch_threads
+  ** (drawn on Host_N); device timestamps are on the host axis when aligned. */
+  int host_mode;
+  int64_t host_origin_ns;      /* metadata value, else the earliest host timestamp */
+  double host_composite_end_us; /* (latest host ns - origin) / 1000 */
+  sl_str timeline_relation;    /* metadata.timeline_relation, NONE when absent */
+  size_t n_host_records;       /* host orchestrator records */
+  sl_clock_alignment align;
+  sl_host_capture host_capture;
+  size_t n_uploads;
+  sl_upload_rec *uploads;
 
   /* a5 HBG AICPU lifecycle (level >= 2, optional) */
   size_t n_lifecycle;

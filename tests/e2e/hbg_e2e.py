@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""hbg_e2e.py SWIMLANE WORKDIR — host_build_graph end to end: `run --runtime hbg` ->
+capture content (host records, uploads, clock anchors, the P thread's phases) ->
+`convert` (clock_aligned layout, Host Prepare / H2D and Host Orchestrator lanes, resolve
+and async_poll on the P lane) -> `check-trace` -> `sched-overhead`; the same capture
+without anchors (causal_composite); edited captures for every bad-input rule; the
+reference's worked clock-alignment example; run's option errors."""
+import copy
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+SWL, WORK = sys.argv[1], sys.argv[2]
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL:", what)
+
+
+def sh(*args):
+    p = subprocess.run([SWL, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+def run_capture(name, *extra):
+    out = os.path.join(WORK, name)
+    rc, log = sh("run", "vector_example", "--enable-chip-swimlane", "4", "--enable-dep-gen", "-q", "-o", out, *extra)
+    check(rc == 0, f"run {' '.join(extra)}: rc {rc}: {log[-300:]}")
+    return glob.glob(os.path.join(out, "*", "chip_swimlane_records.json"))[0]
+
+
+def convert(path, expect_rc=0):
+    out = path + ".trace.json"
+    rc, log = sh("convert", path, "-o", out)
+    check(rc == expect_rc, f"convert {os.path.basename(path)}: rc {rc} (want {expect_rc}): {log[-300:]}")
+    return (json.load(open(out)) if rc == 0 else None), log, out
+
+
+def edited(src, name, edit):
+    cap = json.load(open(src))
+    edit(cap)
+    path = os.path.join(WORK, name + ".json")
+    json.dump(cap, open(path, "w"))
+    return path
+
+
+def procs(trace):
+    return [(e["pid"], e["args"]["name"]) for e in trace["traceEvents"] if e.get("name") == "process_name"]
+
+
+def threads(trace):
+    return {(e["pid"], e["tid"]): e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "thread_name"}
+
+
+def slices(trace, pid=None):
+    return [e for e in trace["traceEvents"] if e.get("ph") == "X" and (pid is None or e["pid"] == pid)]
+
+
+# ---- the capture ------------------------------------------------------------------------
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+rec = run_capture("hbg", "--runtime", "hbg")
+cap = json.load(open(rec))
+md = cap["metadata"]
+check(md.get("orchestrator_source") == "host" and md.get("runtime") == "host_build_graph", "host metadata")
+hop = cap["host_orchestrator_phases"]
+nrec = sum(len(t) for t in hop)
+hc = md["host_capture"]
+# vector_example submits 6 tasks (5 kernels + 1 predicated off): one record per submit
+check(nrec == 6 and hc["expected_records"] == 6 and hc["recorded_records"] == 6 and hc["dropped_records"] == 0
+      and hc["status"] == "complete", f"host_capture {hc} vs {nrec} records")
+check([r["submit_idx"] for r in hop[0]] == list(range(6)), "submit_idx in order")
+check(all(r["start_host_ns"] <= r["end_host_ns"] for r in hop[0]), "host records ordered")
+up = cap["host_device_uploads"]
+check([u["phase"] for u in up] == ["arena_h2d", "graph_upload", "tensor_h2d"], f"upload phases {up}")
+# 8 tensors of 4 x 128 float32 (the default case's params)
+check(up[2]["detail"] == 8 * 4 * 128 * 4, f"tensor_h2d bytes {up[2]['detail']}")
+check(up[0]["detail"] == up[1]["detail"] + up[2]["detail"], "arena = graph + tensors")
+check(hop[0][-1]["end_host_ns"] <= up[0]["start_host_ns"], "the graph is built before the upload")
+anc = md["clock_anchors"]
+pre = [s for s in anc["samples"] if s["position"] == "pre_host_orchestration"]
+post = [s for s in anc["samples"] if s["position"] == "post_device_execution"]
+check(len(pre) == 3 and len(post) == 3 and anc["samples_per_position"] == 3, "3 anchor samples per position")
+check(all(s["host_before_ns"] <= s["host_after_ns"] and s["uncertainty_ns"] == (s["rtt_ns"] + 1) // 2
+          for s in anc["samples"]), "anchor round-trip bounds")
+check(max(s["device_cycles"] for s in pre) < min(s["device_cycles"] for s in post), "anchors bracket the run")
+check(max(s["host_after_ns"] for s in pre) <= hop[0][0]["start_host_ns"], "opening anchor before host orchestration")
+streams = {s["scheduler_id"]: s["records"] for s in cap["scheduler_records"]["streams"]}
+P = 2  # run's default: 2 scheduler threads, the P thread is index 2
+p_kinds = {r["kind"] for r in streams.get(P, [])}
+check(p_kinds <= {"resolve_standalone", "async_poll", "dummy", "dummy_task", "predicated_skip"} and
+      {"resolve_standalone", "async_poll", "dummy"} <= p_kinds, f"P thread phases {p_kinds}")
+outer = [r for r in streams[P] if r["kind"] in ("resolve_standalone", "async_poll", "dummy")]
+check(all(a["end_cycles"] <= b["start_cycles"] for a, b in zip(outer, outer[1:])), "P phases mutually exclusive")
+check(not any(a["kind"] == b["kind"] == "async_poll" and a["tasks_processed"] == b["tasks_processed"] == 0
+              for a, b in zip(outer, outer[1:])), "consecutive empty polls compacted")
+check(sum(r["tasks_processed"] for r in outer if r["kind"] == "resolve_standalone") == 5,
+      "resolve_standalone resolves the 5 kernel tasks")
+for s, recs in streams.items():
+    if s != P:
+        check(not {r["kind"] for r in recs} & {"resolve", "resolve_standalone", "dummy"},
+              f"scheduler {s} leaves resolve and dummy to P")
+
+# ---- convert, check-trace, sched-overhead ---------------------------------------------
+trace, _, tpath = convert(rec)
+tm = trace["metadata"]
+check(tm["layout"] == "clock_aligned" and tm["trace_status"] == "complete" and
+      tm["clock_alignment"]["status"] == "calibrated" and tm["cross_domain_latency_available"] is True,
+      f"timeline metadata {tm}")
+pn, tn = procs(trace), threads(trace)
+check((1, "Host Orchestrator") in pn and (1, "Host Prepare") in pn, f"host processes {pn}")
+check(tn.get((1, 4000)) == "Host_0" and tn.get((1, 4100)) == "H2D", "Host_0 and H2D lanes")
+p_lane = [e for e in slices(trace, 2) if e["tid"] == 30000 + 10 * P]
+check(any(e["name"].startswith("resolve(") for e in p_lane) and any(e["name"].startswith("async_poll(")
+      for e in p_lane), "resolve and async_poll on the P thread's main lane")
+host_end = max(e["ts"] + e["dur"] for e in slices(trace, 1))
+dev_start = min(e["ts"] for e in slices(trace) if e["pid"] != 1)
+check(host_end <= dev_start, f"host timeline ({host_end}) before the device timeline ({dev_start})")
+h2d = [e for e in slices(trace, 1) if e["tid"] == 4100]
+check([e["args"]["bytes"] for e in h2d] == [u["detail"] for u in up], "H2D bars carry the bytes")
+rc, log = sh("check-trace", tpath)
+check(rc == 0, f"check-trace: {log[-300:]}")
+rc, log = sh("sched-overhead", rec)
+check(rc == 0 and "resolve" in log, f"sched-overhead on the HBG capture: rc {rc} {log[-300:]}")
+
+# ---- no anchors: causal composite -----------------------------------------------------
+noanc = edited(rec, "noanchors", lambda c: c["metadata"].pop("clock_anchors"))
+t2, _, _ = convert(noanc)
+m2 = t2["metadata"]
+check(m2["layout"] == "causal_composite" and m2["clock_alignment"]["reason"] == "missing_clock_anchors" and
+      m2["cross_domain_gap_unknown"] is True, f"no anchors: {m2}")
+seam = m2["logical_seam_us"]
+check(min(e["ts"] for e in slices(t2) if e["pid"] != 1) >= seam, "uncalibrated: device block after the seam")
+
+
+# ---- unaligned reasons ------------------------------------------------------------------
+def swap_positions(c):
+    for s in c["metadata"]["clock_anchors"]["samples"]:
+        s["position"] = {"pre_host_orchestration": "post_device_execution",
+                         "post_device_execution": "pre_host_orchestration"}[s["position"]]
+
+
+def shrink_coverage(c):
+    for s in c["metadata"]["clock_anchors"]["samples"]:
+        if s["position"] == "post_device_execution":
+            s["device_cycles"] = max(x["device_cycles"] for x in c["metadata"]["clock_anchors"]["samples"]
+                                     if x["position"] == "pre_host_orchestration") + 1
+
+
+def negative_quant(c):
+    c["metadata"]["host_timestamp_quantization_ns"] = -1
+
+
+def bad_samples(c):
+    for s in c["metadata"]["clock_anchors"]["samples"]:
+        if s["position"] == "pre_host_orchestration":
+            s["host_after_ns"] = s["host_before_ns"] - 1
+
+
+for name, edit, reason in [("order", swap_positions, "host_anchor_order_invalid"),
+                           ("coverage", shrink_coverage, "device_timestamps_outside_anchor_coverage"),
+                           ("quant", negative_quant, "invalid_host_timestamp_quantization"),
+                           ("samples", bad_samples, "no_valid_pre_host_orchestration_anchor")]:
+    t3, _, _ = convert(edited(rec, name, edit))
+    al = t3["metadata"]["clock_alignment"] if t3 else {}
+    check(al.get("status") == "unaligned" and al.get("reason") == reason, f"{name}: {al} (want {reason})")
+
+
+# ---- refused captures ------------------------------------------------------------------
+def both_orch(c):
+    c["aicpu_orchestrator_phases"] = [[{"submit_idx": 0, "task_id": 0, "start_cycles": 5, "end_cycles": 6}]]
+
+
+def before_origin(c):
+    c["host_orchestrator_phases"][0][0]["start_host_ns"] = c["metadata"]["host_orchestration_origin_ns"] - 1
+
+
+def count_mismatch(c):
+    c["metadata"]["host_capture"]["expected_records"] = 7
+
+
+for name, edit, msg in [("both", both_orch, "both AICPU and host orchestrator phases are present"),
+                        ("origin", before_origin, "invalid host orchestrator phase: origin=")]:
+    path = edited(rec, name, edit)
+    _, log, out = convert(path, expect_rc=1)
+    check(msg in log and log.startswith("swimlane: " + path), f"{name}: message {log[-300:]}")
+    check(not os.path.exists(out), f"{name}: no half-written trace")
+t4, _, _ = convert(edited(rec, "mismatch", count_mismatch))
+hc4 = t4["metadata"]["host_capture"]
+check(t4["metadata"]["trace_status"] == "partial" and
+      hc4.get("converter_validation_errors") == ["expected_record_count_mismatch"], f"count mismatch: {hc4}")
+
+# ---- the reference's worked example (anchor-converter §4) -----------------------------
+worked = {"chip_swimlane_level": 1,
+          "metadata": {"clock_freq_hz": 1000000000, "num_cores": 1, "core_types": ["aiv"],
+                       "orchestrator_source": "host", "host_orchestration_origin_ns": 1500,
+                       "clock_anchors": {"device_timestamp_unit": "syscnt_cycles", "samples": [
+                           {"position": "pre_host_orchestration", "sample_idx": 0, "host_before_ns": 990,
+                            "device_cycles": 100, "host_after_ns": 1010, "error": None},
+                           {"position": "post_device_execution", "sample_idx": 0, "host_before_ns": 5080,
+                            "device_cycles": 4100, "host_after_ns": 5120, "error": None}]}},
+          "aicore_tasks": [[0, 1, 1, 2000, 3000, 0]], "aicpu_tasks": []}
+wpath = os.path.join(WORK, "worked.json")
+json.dump(worked, open(wpath, "w"))
+t5, _, _ = convert(wpath)
+bar = [e for e in slices(t5, 4)][0]
+check(bar["ts"] == 1.447 and t5["metadata"]["clock_alignment"]["anchor_uncertainty_ns"] == 20,
+      f"worked example: ts {bar['ts']}, {t5['metadata']['clock_alignment']}")
+
+# ---- TMR with --clock-anchors: anchors, no host mode -----------------------------------
+tmr = json.load(open(run_capture("tmr", "--clock-anchors")))
+check(len(tmr["metadata"]["clock_anchors"]["samples"]) == 6 and "orchestrator_source" not in tmr["metadata"],
+      "TMR --clock-anchors: anchors only")
+check("clock_anchors" not in json.load(open(run_capture("tmr0")))["metadata"], "TMR: no anchors by default")
+
+# ---- an interrupted HBG run: a readable capture marked truncated ----------------------
+import signal
+import time
+iout = os.path.join(WORK, "int")
+proc = subprocess.Popen([SWL, "run", "bench_flat", "--runtime", "hbg", "--enable-chip-swimlane", "4", "-q", "-o", iout],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+time.sleep(0.3)
+proc.send_signal(signal.SIGINT)
+ilog = proc.communicate(timeout=120)[0].decode()
+irec = glob.glob(os.path.join(iout, "*", "chip_swimlane_records.json"))
+check(proc.returncode in (0, 130) and irec, f"interrupted run: rc {proc.returncode} {ilog[-300:]}")
+if irec:
+    ic = json.load(open(irec[0]))
+    ti, _, _ = convert(irec[0])
+    if proc.returncode == 130:  # the signal came while it ran
+        check(ic["metadata"]["capture"]["truncated"] is True and ic["metadata"]["host_capture"]["status"] == "truncated"
+              and ti["metadata"]["trace_status"] == "partial", "interrupted: truncated capture, partial trace")
+    else:  # the machine finished first: a complete capture
+        check(ti["metadata"]["trace_status"] == "complete", "uninterrupted bench_flat: complete trace")
+
+# ---- option errors ----------------------------------------------------------------------
+rc, log = sh("run", "vector_example", "--runtime", "xyz")
+check(rc == 2 and "--runtime expects tmr or hbg" in log, f"bad --runtime: {rc} {log}")
+wl = os.path.join(WORK, "tmr_only.lua")
+src = open(os.path.join(os.environ.get("SWIMLANE_HOME", "."), "lua/workloads/vector_example.lua")).read()
+open(wl, "w").write(src.replace('orchestrator_name = "VectorOrch",', 'orchestrator_name = "VectorOrch", runtimes = { "tmr" },'))
+rc, log = sh("run", wl, "--runtime", "hbg", "-o", os.path.join(WORK, "x"))
+check(rc == 1 and "does not support --runtime hbg" in log, f"workload runtimes: {rc} {log}")
+
+print("hbg e2e: %d failure(s)" % len(FAILS))
+sys.exit(1 if FAILS else 0)

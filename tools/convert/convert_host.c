@@ -1,0 +1,171 @@
+/*
+** convert_host.c — what a host-orchestrated (host_build_graph) capture adds to the
+** trace (anchor-converter §3 timeline_metadata, §10 step 7): the Host Prepare / H2D
+** upload bars, and the top-level "metadata" object saying how the host and device
+** timelines were put on one axis (clock_aligned) or only ordered (causal_composite).
+*/
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_ctx.h"
+#include "sl_jsonfmt.h"
+#include "sl_phases.h"
+
+/* ---- Host Prepare / H2D --------------------------------------------------------------- */
+
+/* An upload's colour: its schema entry's (phases.lua host_phases), else the first's. */
+static const char *upload_cname(const char *phase) {
+  const char *first = sl_host_phase_cname(0);
+  for (int k = 0; k < SL_HOST_PHASE_COUNT; k++)
+    if (phase && !strcmp(sl_host_phase_name(k), phase)) return sl_host_phase_cname(k);
+  return first;
+}
+
+void sl_emit_host_prepare(sl_ctx *x) {
+  const sl_capture *c = x->c;
+  if (!c->n_uploads) return;
+  int64_t tid = 0, stride = 0;
+  sl_rules_lane_tid(x->r, "host_h2d", &tid, &stride);
+  const char *pname = sl_rules_orchestrator_name(x->r, "host_prepare", NULL);
+  const char *lane = sl_rules_orch_lane(x->r, 0, "host_prepare");
+  if (!pname || !lane) {
+    x->failed = 1;
+    return;
+  }
+  sl_sink_process_name(x->s, x->pid_orch, pname);
+  sl_sink_thread_name(x->s, x->pid_orch, tid, lane);
+  for (size_t i = 0; i < c->n_uploads; i++) {
+    const sl_upload_rec *u = &c->uploads[i];
+    const char *ph = u->phase == SL_STR_NONE ? "upload" : sl_str_get(c, u->phase);
+    double dur = u->end_us - u->start_us;
+    sl_arg a[] = {SL_ARG_U("bytes", u->bytes)};
+    sl_slice ev = {.pid = x->pid_orch, .tid = tid, .ts = u->start_us, .dur = dur > 0 ? dur : 0.0, .name = ph,
+                   .cat = "host_h2d", .cname = upload_cname(u->phase == SL_STR_NONE ? NULL : ph), .args = a,
+                   .nargs = 1};
+    sl_sink_slice(x->s, &ev);
+  }
+}
+
+/* ---- timeline_metadata ------------------------------------------------------------------ */
+
+typedef struct mbuf {
+  char *p;
+  size_t n, cap;
+  int oom;
+} mbuf;
+
+__attribute__((format(printf, 2, 3))) static void put(mbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char tmp[512];
+  int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (k < 0 || b->oom) return;
+  if (b->n + (size_t)k + 1 > b->cap) {
+    size_t cap = (b->cap + (size_t)k + 1) * 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+      b->oom = 1;
+      return;
+    }
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, tmp, (size_t)k + 1);
+  b->n += (size_t)k;
+}
+
+static void put_str(mbuf *b, const char *s) {
+  char esc[6 * 128 + 3];
+  if (!s) {
+    put(b, "null");
+    return;
+  }
+  if (strlen(s) > 128) s = "(too long)";
+  sl_json_escape(esc, s);
+  put(b, "%s", esc);
+}
+
+static void put_alignment(mbuf *b, const sl_capture *c) {
+  const sl_clock_alignment *al = &c->align;
+  put(b, "{\n    \"status\": \"%s\",\n    \"method\": \"nominal_frequency_offset_interp_v1\",\n",
+      al->calibrated ? "calibrated" : "unaligned");
+  if (al->calibrated)
+    put(b, "    \"anchor_uncertainty_ns\": %" PRId64 ",\n    \"host_timestamp_quantization_ns\": %" PRId64
+           ",\n    \"max_uncertainty_ns\": %" PRId64 ",\n    \"selected_sample_idx\": {\n"
+           "      \"pre_host_orchestration\": %" PRId64 ",\n      \"post_device_execution\": %" PRId64 "\n    }\n  }",
+        al->anchor_uncertainty_ns, al->quantization_ns, al->anchor_uncertainty_ns + al->quantization_ns,
+        al->sel_pre, al->sel_post);
+  else
+    put(b, "    \"anchor_uncertainty_ns\": null,\n    \"host_timestamp_quantization_ns\": %" PRId64
+           ",\n    \"max_uncertainty_ns\": null,\n    \"reason\": \"%s\"\n  }",
+        al->quantization_ns, al->reason);
+}
+
+static void put_host_capture(mbuf *b, const sl_capture *c) {
+  const sl_host_capture *h = &c->host_capture;
+  if (!h->present) {
+    put(b, "{\n    \"status\": \"unknown\",\n    \"recorded_records\": %zu,\n    \"dropped_records\": null,\n"
+           "    \"error\": \"legacy_capture_status_missing\"\n  }",
+        c->n_host_records);
+    return;
+  }
+  put(b, "{\n    \"status\": ");
+  put_str(b, h->status == SL_STR_NONE ? "unknown" : sl_str_get(c, h->status));
+#define INT_OR_NULL(k, has, v)                                   \
+  if (has) put(b, ",\n    \"%s\": %" PRId64, k, v);             \
+  else put(b, ",\n    \"%s\": null", k);
+  INT_OR_NULL("expected_records", h->has_expected, h->expected)
+  INT_OR_NULL("recorded_records", h->has_recorded, h->recorded)
+  if (h->has_pool) put(b, ",\n    \"pool_records\": %" PRId64, h->pool);
+  INT_OR_NULL("dropped_records", h->has_dropped, h->dropped)
+#undef INT_OR_NULL
+  put(b, ",\n    \"error\": ");
+  put_str(b, h->error == SL_STR_NONE ? NULL : sl_str_get(c, h->error));
+  if (h->n_validation) {
+    put(b, ",\n    \"converter_validation_errors\": [");
+    for (int i = 0; i < h->n_validation; i++) put(b, "%s\n      \"%s\"", i ? "," : "", h->validation[i]);
+    put(b, "\n    ]");
+  }
+  put(b, "\n  }");
+}
+
+/* The trace's top-level metadata of a host-mode capture (a JSON object), malloc'd. */
+char *sl_host_timeline_json(const sl_capture *c) {
+  mbuf b = {0};
+  int complete = c->host_capture.complete;
+  put(&b, "{\n  \"layout\": \"%s\",\n  \"trace_status\": \"%s\",\n  \"relation\": ",
+      c->align.calibrated ? "clock_aligned" : "causal_composite", complete ? "complete" : "partial");
+  put_str(&b, c->timeline_relation == SL_STR_NONE ? "host_orchestration_precedes_device"
+                                                  : sl_str_get(c, c->timeline_relation));
+  put(&b, ",\n  \"clock_alignment\": ");
+  put_alignment(&b, c);
+  put(&b, ",\n  \"host_capture\": ");
+  put_host_capture(&b, c);
+  put(&b, ",\n  \"host_records_complete\": %s,\n  \"cross_domain_latency_available\": %s",
+      complete ? "true" : "false", complete && c->align.calibrated ? "true" : "false");
+  if (!c->align.calibrated) {
+    char f[32];
+    sl_fmt_pyfloat(f, c->host_composite_end_us);
+    put(&b, ",\n  \"cross_domain_gap_unknown\": true,\n  \"logical_seam_us\": %s", f);
+  }
+  if (!c->n_host_records) put(&b, ",\n  \"host_records_missing\": true");
+  put(&b, "\n}");
+  if (b.oom) {
+    free(b.p);
+    return NULL;
+  }
+  /* the object sits one level deep in the trace file: indent every line by 2 */
+  size_t lines = 0;
+  for (size_t i = 0; i < b.n; i++) lines += b.p[i] == '\n';
+  char *out = malloc(b.n + 2 * lines + 1), *q = out;
+  for (size_t i = 0; out && i <= b.n; i++) {
+    *q++ = b.p[i];
+    if (b.p[i] == '\n') *q++ = ' ', *q++ = ' ';
+  }
+  free(b.p);
+  return out;
+}
