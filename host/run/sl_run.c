@@ -23,17 +23,27 @@ typedef struct run_opts {
   int level, dep_gen, dump_args, rounds;
   int aic, aiv, sched, ring;
   int quiet, backpressure;
+  int virtual_clock; /* --clock virtual */
 } run_opts;
+
+/* The platform's virtual-clock latencies (schema/platforms.lua vclock_*). */
+static sl_vclock_model sl_run_vclock_model(const sl_platform_info *p) {
+  sl_vclock_model m = {p->vclock_poll_cycles,        p->vclock_read_cycles,  p->vclock_dispatch_cycles,
+                       p->vclock_receive_cycles,     p->vclock_fin_cycles,   p->vclock_pop_cycles,
+                       p->vclock_submit_cycles,      p->vclock_kernel_base_cycles,
+                       p->vclock_kernel_instr_cycles, p->vclock_work_per_cycle};
+  return m;
+}
 
 static void usage(FILE *f) {
   fputs("usage: swimlane run WORKLOAD [--case NAME] [--platform a2a3sim|a5sim]\n"
         "                    [--enable-chip-swimlane [0-4]] [--enable-dep-gen] [--dump-args 0-3]\n"
         "                    [--rounds N] [-o DIR] [--aic N] [--aiv N] [--sched-threads N]\n"
-        "                    [--full-chip] [--ring N] [--backpressure] [-q]\n"
+        "                    [--full-chip] [--ring N] [--backpressure] [--clock wall|virtual] [-q]\n"
         "\nWORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
         "A bare --enable-chip-swimlane means level 4; --rounds above 1 disables capture.\n"
         "Defaults: 2 AIC + 4 AIV, 2 scheduler threads + 1 orchestrator; --full-chip = 24 AIC + 48 AIV,\n"
-        "3 scheduler threads.\n",
+        "3 scheduler threads. --clock virtual: deterministic simulated device time (docs/run.md).\n",
         f);
 }
 
@@ -49,7 +59,7 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
-  *o = (run_opts){NULL, NULL, "a2a3sim", "outputs", 0, 0, 0, 1, 2, 4, 2, 0, 0, 0};
+  *o = (run_opts){NULL, NULL, "a2a3sim", "outputs", 0, 0, 0, 1, 2, 4, 2, 0, 0, 0, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     long v;
@@ -117,6 +127,19 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     INT_OPT("--aiv", 0, 108, o->aiv)
     INT_OPT("--sched-threads", 1, 8, o->sched)
     INT_OPT("--ring", 1, 1 << 24, o->ring)
+    if (!strcmp(a, "--clock") || !strncmp(a, "--clock=", 8)) {
+      const char *val = a[7] == '=' ? a + 8 : NULL;
+      if (!val) {
+        NEED_VALUE();
+        val = argv[++i];
+      }
+      if (strcmp(val, "wall") && strcmp(val, "virtual")) {
+        sl_error(NULL, "run: --clock expects 'wall' or 'virtual', got '%s'", val);
+        return 2;
+      }
+      o->virtual_clock = !strcmp(val, "virtual");
+      continue;
+    }
     if (!strcmp(a, "--case")) {
       NEED_VALUE();
       o->case_name = argv[++i];
@@ -211,8 +234,9 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     if (!coll) return 1;
     dp = sl_collector_device(coll);
   }
+  sl_vclock_model vm = sl_run_vclock_model(plat);
   sl_rt_config rc_cfg = {plat->clock_freq_hz, o->aic, o->aiv, o->sched, (unsigned)level, dp, o->ring,
-                         o->dep_gen, o->dump_args};
+                         o->dep_gen, o->dump_args, o->virtual_clock ? &vm : NULL};
   sl_rt *rt = sl_rt_create(&rc_cfg);
   if (!rt) {
     sl_error(wl->path, "run: %s", sl_rt_config_error()[0] ? sl_rt_config_error() : "out of memory");

@@ -110,7 +110,7 @@ static void run_platform(const char *name) {
   assert_non_null(pl);
   for (unsigned seed = 1; seed <= HZ_GRAPHS; seed++) {
     /* tiny pools: a 4-slot ring, 1 AIC + 3 AIV, 2 schedulers */
-    sl_rt_config cfg = {pl->clock_freq_hz, 1, 3, 2, 0, NULL, 4, 0, 0};
+    sl_rt_config cfg = {pl->clock_freq_hz, 1, 3, 2, 0, NULL, 4, 0, 0, NULL};
     sl_rt *rt = sl_rt_create(&cfg);
     assert_non_null(rt);
     hz_graph g;

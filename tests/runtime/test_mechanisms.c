@@ -114,7 +114,7 @@ static void check_drain_nesting(sl_devprof *dp) {
 
 static void run_mech(uint64_t freq, int ring) {
   sl_devprof *dp = fake_devprof_new(3);
-  sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0};
+  sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0, NULL};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
   mech m;
@@ -168,7 +168,7 @@ static void test_mechanisms_a5(void **state) {
 
 static void test_mechanism_errors(void **state) {
   (void)state;
-  sl_rt_config cfg = {50000000, 2, 4, 2, 0, NULL, 0, 0, 0};
+  sl_rt_config cfg = {50000000, 2, 4, 2, 0, NULL, 0, 0, 0, NULL};
   sl_rt *rt = sl_rt_create(&cfg);
   sl_rt_buffer *b = sl_rt_buffer_new(rt, N * 4);
   sl_rt_tensor a[3] = {vec(b), vec(b), vec(b)};
