@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "prof_harness.h"
+#include "sl_capture.h"
 #include "sl_test_file.h"
 #include "swimlane_capture.pb-c.h"
 
@@ -147,10 +148,38 @@ static void pb_streams_count_their_own_drops(void **state) {
   free(bytes);
 }
 
+/* The reader keeps each scheduler stream's capture block, the same from either format,
+** and holds only the records that were kept. */
+static void reader_sees_the_drops(void **state) {
+  (void)state;
+  static const sl_read_opts quiet = {1};
+  const char *names[2] = {"chip_swimlane_records.json", "chip_swimlane_records.pb"};
+  size_t ntasks[2];
+  for (int k = 0; k < 2; k++) {
+    char p[128];
+    snprintf(p, sizeof p, "%s/%s", g_dir, names[k]);
+    sl_capture *c = sl_capture_read(p, &quiet);
+    assert_non_null(c);
+    assert_int_equal(c->n_streams, 1);
+    const sl_sched_stream *s = &c->streams[0];
+    assert_true(s->has_capture);
+    assert_int_equal(s->committed, 4);
+    assert_true(s->dropped > 0);
+    assert_true(s->truncated);
+    assert_int_equal(s->count, 4);
+    assert_int_equal(c->n_orch, 4);
+    ntasks[k] = c->n_tasks;
+    sl_capture_free(c);
+  }
+  assert_int_equal(ntasks[0], ntasks[1]);
+  assert_true(ntasks[0] <= (size_t)(hc.sched_threads * hc.cores_per_thread * 3));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(json_streams_count_their_own_drops),
       cmocka_unit_test(pb_streams_count_their_own_drops),
+      cmocka_unit_test(reader_sees_the_drops),
   };
   return cmocka_run_group_tests(tests, export_with_drops, remove_dir);
 }
