@@ -34,7 +34,8 @@ tests_for() {
 }
 
 echo "mutation: copying the tree to $src"
-rm -rf "$src" && mkdir -p "$src"
+# a fresh copy and a fresh build: objects of an earlier, interrupted run may hold a mutant
+rm -rf "$src" "$bld" && mkdir -p "$src"
 (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar cf - 2>/dev/null) | (cd "$src" && tar xf -)
 cmake -S "$src" -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=Debug >"$log/configure.txt" 2>&1 &&
   cmake --build "$bld" -j2 >"$log/build0.txt" 2>&1 || { echo "mutation: the unmutated tree does not build (see $log)"; exit 1; }
