@@ -8,6 +8,7 @@ swl=${2:?usage: golden.sh check|update SWIMLANE [GOLDEN_DIR]}
 gold=${3:-$(cd "$(dirname "$0")" && pwd)}
 case $mode in check | update) ;; *) echo "golden.sh: mode must be check or update" >&2; exit 2 ;; esac
 swl=$(cd "$(dirname "$swl")" && pwd)/$(basename "$swl")
+sw() { timeout 120 "$swl" "$@"; } # a hung binary must not outlive the test
 workloads="mixed_example spmd_multiblock:mix paged_attention vector_example" # workload[:case]
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/swl_golden.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -21,14 +22,14 @@ make_set() {
   local w=${1%%:*} out=$tmp/${1/:/-} case=()
   [ "$w" = "$1" ] || case=(--case "${1#*:}")
   mkdir -p "$out/run"
-  (cd "$src" && "$swl" run "$w" "${case[@]}" --enable-chip-swimlane 4 --enable-dep-gen --clock virtual -q -o "$out/run") \
+  (cd "$src" && sw run "$w" "${case[@]}" --enable-chip-swimlane 4 --enable-dep-gen --clock virtual -q -o "$out/run") \
     || { echo "golden: run $w failed" >&2; return 1; }
   mv "$out"/run/*/* "$out"/ && rm -rf "$out/run"
   (cd "$out" && {
-    "$swl" convert chip_swimlane_records.json -o trace.json >summary.txt 2>&1 &&
-      "$swl" convert chip_swimlane_records.json --format proto -o trace.pftrace >/dev/null 2>&1 &&
-      "$swl" convert chip_swimlane_records.pb -o trace_from_pb.json >/dev/null 2>&1 &&
-      "$swl" sched-overhead chip_swimlane_records.json >sched_overhead.txt 2>&1 &&
+    sw convert chip_swimlane_records.json -o trace.json >summary.txt 2>&1 &&
+      sw convert chip_swimlane_records.json --format proto -o trace.pftrace >/dev/null 2>&1 &&
+      sw convert chip_swimlane_records.pb -o trace_from_pb.json >/dev/null 2>&1 &&
+      sw sched-overhead chip_swimlane_records.json >sched_overhead.txt 2>&1 &&
       { ! cmp -s trace.json trace_from_pb.json || rm trace_from_pb.json; } # kept only if they differ
   }) || { echo "golden: converting $w failed" >&2; return 1; }
 }
