@@ -29,6 +29,7 @@ make_set() {
     sw convert chip_swimlane_records.json -o trace.json >summary.txt 2>&1 &&
       sw convert chip_swimlane_records.json --format proto -o trace.pftrace >/dev/null 2>&1 &&
       sw convert chip_swimlane_records.pb -o trace_from_pb.json >/dev/null 2>&1 &&
+      sw convert chip_swimlane_records.json --overhead -o trace_overhead.json >/dev/null 2>&1 &&
       sw sched-overhead chip_swimlane_records.json >sched_overhead.txt 2>&1 &&
       { ! cmp -s trace.json trace_from_pb.json || rm trace_from_pb.json; } # kept only if they differ
   }) || { echo "golden: converting $w failed" >&2; return 1; }

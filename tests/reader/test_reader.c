@@ -200,6 +200,7 @@ static void test_fixture_joined_values(void **state) {
   assert_int_equal(c->orch_threads[0].count, 9);
   assert_int_equal(c->orch[6].task_id, 4294967296ULL);
   assert_int_equal(c->orch[6].submit_idx, 6);
+  assert_int_equal(c->orch[6].flags, SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX);
   assert_string_equal(sl_str_get(c, c->orch[0].phase), "orch_submit");
   assert_true(c->orch[0].start_us == 0.0 || c->orch[0].start_us == us(1000, 1000, 50e6));
   assert_float_equal(c->orch[6].end_us, 1.10, 1e-12);
@@ -484,6 +485,15 @@ static void test_missing_file(void **state) {
   assert_non_null(strstr(err, "swimlane: /nonexistent/chip_swimlane_records.json: cannot open"));
 }
 
+static void test_directory_given(void **state) {
+  (void)state;
+  err_begin();
+  sl_capture *c = sl_capture_read("/tmp", NULL);
+  const char *err = err_end();
+  assert_null(c);
+  assert_non_null(strstr(err, "swimlane: /tmp: is a directory, expected a chip_swimlane_records file"));
+}
+
 /* every prefix of the fixture is either a clean error or (the whole file) a capture */
 static void test_every_truncation(void **state) {
   (void)state;
@@ -718,6 +728,7 @@ int main(void) {
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_bad_inputs),
     cmocka_unit_test(test_missing_file),
+      cmocka_unit_test(test_directory_given),
     cmocka_unit_test(test_every_truncation),
     cmocka_unit_test(test_deps_fixture),
     cmocka_unit_test(test_deps_none_rules),

@@ -126,6 +126,9 @@ static void test_pb_matches_json(void **state) {
   }
   assert_int_equal(p->phases[p->streams[1].first + 1].task_id, (2ULL << 32) | 3);
   assert_string_equal(sl_str_get(p, p->streams[1].runtime), "tensormap_and_ringbuffer");
+  assert_string_equal(sl_str_get(p, p->streams[1].producer), "aicpu");
+  assert_string_equal(sl_str_get(p, p->streams[1].platform), "a2a3");
+  assert_string_equal(sl_str_get(p, p->streams[1].core_type), "aicpu");
   assert_int_equal(p->n_orch, 1);
   assert_int_equal(p->orch[0].task_id, 0xFFFFFFFF00000005ULL);
   assert_true(p->orch[0].end_us == j->orch[0].end_us);
