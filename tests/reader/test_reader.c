@@ -485,6 +485,20 @@ static void test_missing_file(void **state) {
   assert_non_null(strstr(err, "swimlane: /nonexistent/chip_swimlane_records.json: cannot open"));
 }
 
+/* core_types alone (no num_cores) is enough to place the rows on cores. */
+static void test_core_types_without_num_cores(void **state) {
+  (void)state;
+  static const char json[] =
+      "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000, \"core_types\": [\"aic\", \"aiv\"]},"
+      " \"aicore_tasks\": [[1, 7, 1, 10, 20, 0]], \"aicpu_tasks\": [[1, 1, 5, 25]]}";
+  sl_capture *c = read_str(json);
+  assert_non_null(c);
+  assert_int_equal(c->n_tasks, 1);
+  assert_int_equal(c->tasks[0].core_id, 1);
+  assert_int_equal(c->tasks[0].task_id, 7);
+  sl_capture_free(c);
+}
+
 static void test_directory_given(void **state) {
   (void)state;
   err_begin();
@@ -729,6 +743,7 @@ int main(void) {
     cmocka_unit_test(test_bad_inputs),
     cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_directory_given),
+      cmocka_unit_test(test_core_types_without_num_cores),
     cmocka_unit_test(test_every_truncation),
     cmocka_unit_test(test_deps_fixture),
     cmocka_unit_test(test_deps_none_rules),
