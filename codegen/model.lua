@@ -23,6 +23,9 @@ local PLATFORM_FIELDS = {
   "readyqueue_buffers_per_thread", "readyqueue_size", "num_queue_shapes",
   "backpressure_timeout_seconds", "prof_timeout_seconds", "host_phase_records_per_buffer",
   "host_phase_buffers",
+  "vclock_poll_cycles", "vclock_read_cycles", "vclock_dispatch_cycles", "vclock_receive_cycles",
+  "vclock_fin_cycles", "vclock_pop_cycles", "vclock_submit_cycles", "vclock_kernel_base_cycles",
+  "vclock_kernel_instr_cycles", "vclock_work_per_cycle",
 }
 M.PLATFORM_FIELDS = PLATFORM_FIELDS
 

@@ -46,6 +46,16 @@
 #define SL_PLATFORM_MAX_PROF_TIMEOUT_SECONDS 30u
 #define SL_PLATFORM_MAX_HOST_PHASE_RECORDS_PER_BUFFER 512u
 #define SL_PLATFORM_MAX_HOST_PHASE_BUFFERS 24u
+#define SL_PLATFORM_MAX_VCLOCK_POLL_CYCLES 40u
+#define SL_PLATFORM_MAX_VCLOCK_READ_CYCLES 20u
+#define SL_PLATFORM_MAX_VCLOCK_DISPATCH_CYCLES 60u
+#define SL_PLATFORM_MAX_VCLOCK_RECEIVE_CYCLES 100u
+#define SL_PLATFORM_MAX_VCLOCK_FIN_CYCLES 40u
+#define SL_PLATFORM_MAX_VCLOCK_POP_CYCLES 40u
+#define SL_PLATFORM_MAX_VCLOCK_SUBMIT_CYCLES 400u
+#define SL_PLATFORM_MAX_VCLOCK_KERNEL_BASE_CYCLES 1000u
+#define SL_PLATFORM_MAX_VCLOCK_KERNEL_INSTR_CYCLES 20u
+#define SL_PLATFORM_MAX_VCLOCK_WORK_PER_CYCLE 64u
 
 /* Size, alignment and field offsets of sl_data_header_<arch>. */
 typedef struct sl_data_header_layout {
@@ -89,6 +99,16 @@ typedef struct sl_platform_info {
   unsigned prof_timeout_seconds;
   unsigned host_phase_records_per_buffer;
   unsigned host_phase_buffers;
+  unsigned vclock_poll_cycles;
+  unsigned vclock_read_cycles;
+  unsigned vclock_dispatch_cycles;
+  unsigned vclock_receive_cycles;
+  unsigned vclock_fin_cycles;
+  unsigned vclock_pop_cycles;
+  unsigned vclock_submit_cycles;
+  unsigned vclock_kernel_base_cycles;
+  unsigned vclock_kernel_instr_cycles;
+  unsigned vclock_work_per_cycle;
   const sl_data_header_layout *data_header;
 } sl_platform_info;
 

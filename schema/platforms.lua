@@ -8,6 +8,10 @@
 **            sim entries may override any field)
 **     ... the constants below (integers)
 **   }
+**     vclock_*: the latencies of `run --clock virtual` (device cycles): an idle poll,
+**            a clock read, a dispatch (register write), an AICore's receive, its FIN,
+**            a ready-queue pop, an orchestrator submit; a kernel costs
+**            kernel_base + kernel_instr per intrinsic + its work / work_per_cycle
 **   constants = list of { name, value, doc }: platform-independent protocol constants
 **   checks    = list of { field, equals = {"op", a, b, ...} }: relations the generator
 **               verifies for every platform (op: "mul", "sum" of products {x, y})
@@ -26,7 +30,11 @@ return {
       readyqueue_buffers_per_thread = 16, readyqueue_size = 992,
       num_queue_shapes = 3,
       backpressure_timeout_seconds = 30, prof_timeout_seconds = 30,
-      host_phase_records_per_buffer = 512, host_phase_buffers = 24 },
+      host_phase_records_per_buffer = 512, host_phase_buffers = 24,
+      vclock_poll_cycles = 2, vclock_read_cycles = 1, vclock_dispatch_cycles = 3,
+      vclock_receive_cycles = 5, vclock_fin_cycles = 2, vclock_pop_cycles = 2,
+      vclock_submit_cycles = 20, vclock_kernel_base_cycles = 50, vclock_kernel_instr_cycles = 1,
+      vclock_work_per_cycle = 64 },
     { name = "a2a3sim", sim_of = "a2a3" },
     { name = "a5",
       clock_freq_hz = 1000000000,
@@ -40,7 +48,11 @@ return {
       readyqueue_buffers_per_thread = 16, readyqueue_size = 1456,
       num_queue_shapes = 3,
       backpressure_timeout_seconds = 30, prof_timeout_seconds = 30,
-      host_phase_records_per_buffer = 512, host_phase_buffers = 24 },
+      host_phase_records_per_buffer = 512, host_phase_buffers = 24,
+      vclock_poll_cycles = 40, vclock_read_cycles = 20, vclock_dispatch_cycles = 60,
+      vclock_receive_cycles = 100, vclock_fin_cycles = 40, vclock_pop_cycles = 40,
+      vclock_submit_cycles = 400, vclock_kernel_base_cycles = 1000, vclock_kernel_instr_cycles = 20,
+      vclock_work_per_cycle = 4 },
     { name = "a5sim", sim_of = "a5" },
   },
 

@@ -25,10 +25,20 @@ typedef struct run_opts {
   int quiet, backpressure;
   int no_convert, list;
   int runtime, clock_anchors;  /* SL_RT_TMR / SL_RT_HBG; --clock-anchors */
+  int virtual_clock;           /* --clock virtual */
 } run_opts;
 
 /* Set by the CLI when `convert` is built in: the capture is converted when it completes. */
 int (*sl_run_convert)(int argc, char **argv);
+
+/* The platform's virtual-clock latencies (schema/platforms.lua vclock_*). */
+static sl_vclock_model sl_run_vclock_model(const sl_platform_info *p) {
+  sl_vclock_model m = {p->vclock_poll_cycles,        p->vclock_read_cycles,  p->vclock_dispatch_cycles,
+                       p->vclock_receive_cycles,     p->vclock_fin_cycles,   p->vclock_pop_cycles,
+                       p->vclock_submit_cycles,      p->vclock_kernel_base_cycles,
+                       p->vclock_kernel_instr_cycles, p->vclock_work_per_cycle};
+  return m;
+}
 
 static void usage(FILE *f) {
   char plats[128];
@@ -36,8 +46,8 @@ static void usage(FILE *f) {
   fputs("usage: swimlane run WORKLOAD [--case NAME] [--platform NAME]\n"
         "                    [--enable-chip-swimlane [0-4]] [--enable-dep-gen] [--dump-args 0-3]\n"
         "                    [--rounds N] [-o DIR] [--aic N] [--aiv N] [--sched-threads N]\n"
-        "                    [--full-chip] [--ring N] [--backpressure] [--no-convert] [-q]\n"
-        "                    [--runtime tmr|hbg] [--clock-anchors]\n"
+        "                    [--full-chip] [--ring N] [--backpressure] [--clock wall|virtual]\n"
+        "                    [--no-convert] [-q] [--runtime tmr|hbg] [--clock-anchors]\n"
         "       swimlane run --list\n"
         "\nWORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
         "A bare --enable-chip-swimlane means level 4; --rounds above 1 disables capture.\n"
@@ -47,7 +57,7 @@ static void usage(FILE *f) {
   fprintf(f, "Platforms: %s (default a2a3sim).\n", plats);
   fputs(
         "Defaults: 2 AIC + 4 AIV, 2 scheduler threads + 1 orchestrator; --full-chip = 24 AIC + 48 AIV,\n"
-        "3 scheduler threads.\n",
+        "3 scheduler threads. --clock virtual: deterministic simulated device time (docs/run.md).\n",
         f);
 }
 
@@ -154,6 +164,19 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     INT_OPT("--aiv", 0, 108, o->aiv)
     INT_OPT("--sched-threads", 1, 8, o->sched)
     INT_OPT("--ring", 1, 1 << 24, o->ring)
+    if (!strcmp(a, "--clock") || !strncmp(a, "--clock=", 8)) {
+      const char *val = a[7] == '=' ? a + 8 : NULL;
+      if (!val) {
+        NEED_VALUE();
+        val = argv[++i];
+      }
+      if (strcmp(val, "wall") && strcmp(val, "virtual")) {
+        sl_error(NULL, "run: --clock expects 'wall' or 'virtual', got '%s'", val);
+        return 2;
+      }
+      o->virtual_clock = !strcmp(val, "virtual");
+      continue;
+    }
     if (!strcmp(a, "--case")) {
       NEED_VALUE();
       o->case_name = argv[++i];
@@ -250,8 +273,10 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     if (!coll) return 1;
     dp = sl_collector_device(coll);
   }
+  sl_vclock_model vm = sl_run_vclock_model(plat);
   sl_rt_config rc_cfg = {plat->clock_freq_hz, o->aic, o->aiv, o->sched, (unsigned)level, dp, o->ring,
-                         o->dep_gen, o->dump_args, o->runtime, o->clock_anchors && level > 0};
+                         o->dep_gen, o->dump_args, o->runtime, o->clock_anchors && level > 0,
+                         o->virtual_clock ? &vm : NULL};
   sl_rt *rt = sl_rt_create(&rc_cfg);
   if (!rt) {
     sl_error(wl->path, "run: %s", sl_rt_config_error()[0] ? sl_rt_config_error() : "out of memory");
@@ -358,6 +383,10 @@ int sl_cmd_run(int argc, char **argv) {
   if (!plat || !plat->is_sim) { /* run simulates the chip: a simulated platform only */
     char names[256];
     sl_error(NULL, "run: unknown platform '%s' (%s)", o.platform, sl_platform_names(names, sizeof names, 1));
+    return 2;
+  }
+  if (o.virtual_clock && o.runtime == SL_RT_HBG) { /* the P thread takes no virtual-clock turn yet */
+    sl_error(NULL, "run: --clock virtual runs the tmr runtime only (drop --runtime hbg)");
     return 2;
   }
   if (o.aic + o.aiv < 1 || o.aic + o.aiv > (int)plat->max_cores) {

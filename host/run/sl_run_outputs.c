@@ -87,7 +87,7 @@ static void write_task(cJSON *tasks, cJSON *tensors, seen_ids *seen, const sl_rt
       seen->v[seen->n++] = tid;
       cJSON *jx = cJSON_CreateObject();
       cJSON_AddItemToObject(jx, "tensor_id", u64str(tid));
-      cJSON_AddItemToObject(jx, "buffer_addr", u64str((uint64_t)(uintptr_t)tt->buf->data));
+      cJSON_AddItemToObject(jx, "buffer_addr", u64str(tt->buf->vaddr ? tt->buf->vaddr : (uint64_t)(uintptr_t)tt->buf->data));
       cJSON_AddNumberToObject(jx, "version", tt->buf->version);
       cJSON_AddStringToObject(jx, "dtype", dtype_name(tt->dtype));
       size_t es = sl_dtype_size(tt->dtype);

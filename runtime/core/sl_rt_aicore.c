@@ -14,9 +14,15 @@ void *sl_rt_aicore_main(void *arg) {
   sl_aicore_cursor_init(&cursor);
   uint32_t last = 0;
   int idle = 0;
+  sl_vclock *vc = clock.vc;
+  if (vc) sl_vclock_enter(vc, core->id);
   for (;;) {
     uint32_t tok = atomic_load_explicit(&core->data_main_base, memory_order_acquire);
     if (tok == last || tok == 0) {
+      if (vc) {
+        sl_vclock_idle(vc);
+        continue;
+      }
       if (++idle < SL_RT_SPIN_BEFORE_PARK) {
         sl_rt_spin_hint();
         continue;
@@ -31,6 +37,7 @@ void *sl_rt_aicore_main(void *arg) {
     idle = 0;
     if (tok == SL_REG_EXIT) break;
     last = tok;
+    if (vc) sl_vclock_advance(vc, vc->m.receive);
     uint64_t receive = 0;
     sl_aicore_task_record *rec = NULL;
     if (dp) {
@@ -40,8 +47,11 @@ void *sl_rt_aicore_main(void *arg) {
     atomic_store_explicit(&core->cond, tok, memory_order_release); /* ACK */
     sl_set_subblockid(core->lane);
     uint64_t start = dp ? sl_rt_now(&clock) : 0;
+    if (vc) sl_vclock_kernel_begin();
     core->fn(core->args);
+    if (vc) sl_vclock_advance(vc, sl_vclock_kernel_cycles(&vc->m)); /* the kernel's modelled cost */
     uint64_t end = dp ? sl_rt_now(&clock) : 0;
+    if (vc) sl_vclock_advance(vc, vc->m.fin);
     uint64_t token_raw = core->task_token;
     /* tensormap_and_ringbuffer order: FIN, then the record (into the reserved slot). */
     atomic_store(&core->cond, tok | SL_REG_FIN_BIT);
@@ -49,5 +59,6 @@ void *sl_rt_aicore_main(void *arg) {
     if (rec)
       sl_devprof_aicore_commit(rec, start, end, token_raw, tok, (uint32_t)(start - receive));
   }
+  if (vc) sl_vclock_leave(vc);
   return NULL;
 }

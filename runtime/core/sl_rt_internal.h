@@ -13,6 +13,7 @@
 #include "sl_readyq.h"
 #include "sl_runtime.h"
 #include "sl_tensormap.h"
+#include "sl_vclock.h"
 
 /* Register protocol (anchor-datapath §1): COND bit 31 = FIN, bits 30..0 = token. */
 #define SL_REG_TASK_MASK 0x7FFFFFFFu
@@ -29,10 +30,11 @@ enum { SL_SHAPE_AIC = 0, SL_SHAPE_AIV = 1, SL_SHAPE_MIX = 2, SL_SHAPE_COUNT = 3 
 typedef struct sl_rt_clock {
   uint64_t freq_hz;
   uint64_t ns_per_cycle; /* 1e9 / freq when that divides evenly, else 0 */
+  sl_vclock *vc;         /* --clock virtual: the simulation clock, else NULL */
 } sl_rt_clock;
 
 static inline sl_rt_clock sl_rt_clock_make(uint64_t freq_hz) {
-  sl_rt_clock c = {freq_hz, freq_hz && 1000000000u % freq_hz == 0 ? 1000000000u / freq_hz : 0};
+  sl_rt_clock c = {freq_hz, freq_hz && 1000000000u % freq_hz == 0 ? 1000000000u / freq_hz : 0, NULL};
   return c;
 }
 
@@ -50,6 +52,7 @@ extern int sl_rt_devclk_on;
 uint64_t sl_rt_devclk_apply(uint64_t cycles);
 
 static inline uint64_t sl_rt_now(const sl_rt_clock *c) {
+  if (c->vc) return sl_vclock_now(c->vc);
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   uint64_t cyc = sl_rt_clock_scale(c, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
@@ -162,6 +165,7 @@ typedef struct sl_rt_sched {
 struct sl_rt {
   sl_rt_config cfg;
   sl_rt_clock clock;
+  sl_vclock vc;              /* used when cfg.vclock is set (clock.vc points here) */
   int ncores, nclusters;
   sl_rt_core *cores;
   sl_rt_sched sched[SL_RT_MAX_SCHED];
@@ -202,6 +206,7 @@ struct sl_rt {
   sl_rt_edge *edges;
   size_t nedges, capedges;
   sl_rt_buffer *buffers;
+  uint64_t vaddr_next;       /* virtual clock: next simulated buffer address */
   char err[256];
 
   atomic_uint_fast64_t submitted, released, inflight;
@@ -216,6 +221,14 @@ struct sl_rt {
   sl_rt_dump_entry *dump;
   size_t ndump, capdump;
 };
+
+/* Virtual clock: the slot of each thread (cores, then schedulers, then the
+** orchestrator); advance the caller by d cycles / idle (no-ops on the wall clock). */
+static inline int sl_rt_vslot_sched(const sl_rt *rt, int idx) { return rt->ncores + idx; }
+static inline int sl_rt_vslot_orch(const sl_rt *rt) { return rt->ncores + rt->cfg.num_sched; }
+static inline void sl_rt_vadvance(sl_rt *rt, uint64_t d) {
+  if (rt->clock.vc) sl_vclock_advance(rt->clock.vc, d);
+}
 
 /* Idle polls (each a sched_yield) before a thread parks. */
 #define SL_RT_SPIN_BEFORE_PARK 16

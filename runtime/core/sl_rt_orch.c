@@ -15,7 +15,8 @@ static void set_err(sl_rt *rt, const char *msg) { snprintf(rt->err, sizeof rt->e
 const char *sl_rt_last_error(const sl_rt *rt) { return rt->err; }
 
 uint64_t sl_rt_tensor_id(const sl_rt_buffer *b) {
-  uint64_t h = 0xcbf29ce484222325ull, words[2] = {(uint64_t)(uintptr_t)b->data, (uint64_t)(uint32_t)b->version};
+  uint64_t h = 0xcbf29ce484222325ull, words[2] = {b->vaddr ? b->vaddr : (uint64_t)(uintptr_t)b->data,
+                                            (uint64_t)(uint32_t)b->version};
   const unsigned char *p = (const unsigned char *)words;
   for (size_t i = 0; i < sizeof words; i++) {
     h ^= p[i];
@@ -34,6 +35,10 @@ sl_rt_buffer *sl_rt_buffer_new(sl_rt *rt, uint64_t bytes) {
   }
   b->bytes = bytes;
   b->creator_task = UINT64_MAX;
+  if (rt->cfg.vclock) { /* a simulated GM address, so ids repeat from run to run */
+    b->vaddr = rt->vaddr_next += 0x1000u;
+    rt->vaddr_next += (bytes + 0xFFFu) & ~(uint64_t)0xFFFu;
+  }
   b->next = rt->buffers;
   rt->buffers = b;
   return b;
@@ -205,6 +210,10 @@ static int wait_ring(sl_rt *rt) {
   int idle = 0;
   while (atomic_load_explicit(&rt->inflight, memory_order_acquire) >= cap) {
     if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return -1;
+    if (rt->clock.vc) {
+      sl_vclock_idle(rt->clock.vc);
+      continue;
+    }
     if (++idle < SL_RT_SPIN_BEFORE_PARK) {
       sl_rt_spin_hint();
       continue;
@@ -383,6 +392,7 @@ static int wire_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s) {
 
 uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
   sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
+  sl_rt_vadvance(rt, rt->vc.m.submit);
   uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_host_ns() : 0;
   uint64_t t0 = rt->orch_mark = sl_rt_now(&rt->clock);
   if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {

@@ -165,6 +165,7 @@ void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int 
 ** write (so it never follows the core's receive); 0 below level 2. */
 uint64_t sl_rt_publish_staged(phase_ctx *pc, sl_rt_core *c) {
   sl_rt *rt = pc->rt;
+  sl_rt_vadvance(rt, rt->vc.m.dispatch);
   c->dispatch_ts = rt->cfg.level >= 2 ? now(pc) : 0;
   if (c->task->timing_slot >= 0) /* a tagged task: its window starts at its first publication */
     sl_rt_atomic_min(&rt->slot_start[c->task->timing_slot], c->dispatch_ts ? c->dispatch_ts : now(pc));
@@ -184,6 +185,7 @@ static uint64_t dispatch_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int sl
 static sl_rt_task *pop(phase_ctx *pc, int shape, int *block) {
   sl_readyq *q = &pc->rt->queues[shape];
   if (!sl_readyq_depth(q)) return NULL;
+  sl_rt_vadvance(pc->rt, pc->rt->vc.m.pop);
   sl_rt_task *t = sl_readyq_pop_block(q, block);
   if (t) pc->s->pop_hit++;
   else pc->s->pop_miss++;
@@ -369,6 +371,7 @@ void *sl_rt_sched_main(void *arg) {
   phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 0};
   if (pc.dp)
     for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
+  if (rt->clock.vc) sl_vclock_enter(rt->clock.vc, sl_rt_vslot_sched(rt, s->idx));
   sl_rt_atomic_min(&rt->sched_start, now(&pc));
   int idle = 0;
   for (;;) {
@@ -379,6 +382,10 @@ void *sl_rt_sched_main(void *arg) {
     }
     if (finished(rt, s)) break;
     pc.iter--; /* idle iterations are not counted as loop iterations */
+    if (rt->clock.vc) {
+      sl_vclock_idle(rt->clock.vc);
+      continue;
+    }
     if (++idle < SL_RT_SPIN_BEFORE_PARK) {
       sl_rt_spin_hint();
       continue;
@@ -401,5 +408,6 @@ void *sl_rt_sched_main(void *arg) {
   for (int i = 0; i < s->ncores; i++) sl_rt_publish(&rt->cores[s->cores[i]], SL_REG_EXIT);
   sl_rt_atomic_max(&rt->sched_end, now(&pc));
   if (rt->cfg.dp) sl_devprof_flush_scheduler(rt->cfg.dp, s->idx, s->cores, s->ncores);
+  if (rt->clock.vc) sl_vclock_leave(rt->clock.vc);
   return NULL;
 }

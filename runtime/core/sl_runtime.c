@@ -159,12 +159,14 @@ typedef struct orch_arg {
 
 static void *orch_main(void *p) {
   orch_arg *a = p;
+  if (a->rt->clock.vc) sl_vclock_enter(a->rt->clock.vc, sl_rt_vslot_orch(a->rt));
   a->rt->orch_start = sl_rt_now(&a->rt->clock);
   a->rc = a->fn(a->ctx, a->rt);
   a->rt->orch_end = sl_rt_now(&a->rt->clock);
   if (a->rt->cfg.level >= 4 && a->rt->cfg.dp) sl_devprof_flush_orch(a->rt->cfg.dp);
   atomic_store_explicit(&a->rt->orch_done, 1, memory_order_release);
   sl_rt_ring_all(a->rt);
+  if (a->rt->clock.vc) sl_vclock_leave(a->rt->clock.vc);
   return NULL;
 }
 
@@ -201,6 +203,13 @@ void sl_rt_join_device(sl_rt *rt, int cores, int sched) {
 int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   if (rt->cfg.runtime == SL_RT_HBG) return sl_rt_hbg_run(rt, orch, ctx);
   int cores = 0, sched = 0, rc = 0;
+  if (rt->cfg.vclock) {
+    if (sl_vclock_init(&rt->vc, sl_rt_vslot_orch(rt) + 1, rt->cfg.vclock)) {
+      snprintf(rt->err, sizeof rt->err, "out of memory");
+      return -1;
+    }
+    rt->clock.vc = &rt->vc;
+  }
   /* TMR opens its anchors before kernel launch: the interval covers execution only */
   if (rt->cfg.clock_anchors) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_PRE);
   rt->run_start = sl_rt_now(&rt->clock);
@@ -211,6 +220,11 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
     rc = oa.rc;
   } else {
     if (!rt->err[0]) snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
+    if (rt->clock.vc) /* threads that never started give up their turns */
+      for (int i = 0; i <= sl_rt_vslot_orch(rt); i++) {
+        int started = i < rt->ncores ? i < cores : i < sl_rt_vslot_orch(rt) && i - rt->ncores < sched;
+        if (!started) sl_vclock_retire(&rt->vc, i);
+      }
     atomic_store(&rt->interrupted, 1);
     atomic_store(&rt->orch_done, 1);
     sl_rt_ring_all(rt);
@@ -244,6 +258,7 @@ void sl_rt_destroy(sl_rt *rt) {
   free(rt->dev_arena);
   for (int r = 0; r < SL_RT_MAX_RINGS; r++) free(rt->ring_index[r]);
   sl_rt_graphs_free(rt);
+  sl_vclock_free(&rt->vc);
   free(rt->edges);
   for (sl_rt_buffer *b = rt->buffers, *n; b; b = n) {
     n = b->next;

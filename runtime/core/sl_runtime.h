@@ -20,6 +20,7 @@
 #include "sl_devprof.h"
 #include "sl_kernel_api.h"
 #include "sl_kernels.h"
+#include "sl_vclock.h"
 
 #define SL_RT_MAX_TENSOR_ARGS 32
 #define SL_RT_MAX_SCALAR_ARGS 16
@@ -43,6 +44,7 @@ typedef struct sl_rt_config {
   int dump_args;           /* 0..3: args dump level                           */
   int runtime;             /* SL_RT_TMR (0) or SL_RT_HBG                      */
   int clock_anchors;       /* sample clock anchors (HBG at level 4: always)   */
+  const sl_vclock_model *vclock; /* non-NULL: deterministic virtual time (sl_vclock.h) */
 } sl_rt_config;
 
 /* Runtimes (seed 000 §2): tensormap_and_ringbuffer orchestrates on an AICPU thread
@@ -59,6 +61,7 @@ typedef struct sl_rt_buffer {
   uint64_t bytes;
   uint64_t creator_task;  /* alloc_tensors task id, UINT64_MAX when created directly */
   int32_t version;
+  uint64_t vaddr;            /* --clock virtual: simulated address for ids (0 = use data) */
   struct sl_rt_buffer *next; /* runtime's list, for freeing */
 } sl_rt_buffer;
 
@@ -217,7 +220,8 @@ sl_rt_scalar sl_rt_task_scalar(const sl_rt_task *t, int i);
 size_t sl_rt_edge_count(const sl_rt *rt);
 const sl_rt_edge *sl_rt_edge_at(const sl_rt *rt, size_t i);
 
-/* Tensor id as deps.json writes it: FNV-1a over (buffer address, version). */
+/* Tensor id as deps.json writes it: FNV-1a over (buffer address, version); the
+** simulated address under the virtual clock. */
 uint64_t sl_rt_tensor_id(const sl_rt_buffer *b);
 
 /* ---- args dump (cfg.dump_args > 0): captured at ready time (before_dispatch) and on

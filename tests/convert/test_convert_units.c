@@ -412,6 +412,63 @@ static void test_spmd_anchor(void **state) {
   h_cleanup(dir);
 }
 
+/* Flow classification at the exact boundary: t2 starts when t1 ends and is dispatched
+** when t1 finishes (a dependency in both views); t3 starts 1 us before t2 ends and is
+** dispatched 1 us before t2 finishes (a happens-before violation in both views). */
+static const char *EDGE_JSON =
+    "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 3,"
+    " \"core_types\": [\"aiv\", \"aiv\", \"aiv\"]},"
+    " \"aicore_tasks\": [[0, 1, 1, 1010, 1020, 0], [1, 2, 1, 1020, 1030, 0], [2, 3, 1, 1029, 1040, 0]],"
+    " \"aicpu_tasks\": [[0, 1, 1005, 1025], [1, 1, 1025, 1035], [2, 1, 1034, 1045]]}";
+static const char *EDGE_DEPS =
+    "{\"tasks\": [{\"task_id\": \"1\", \"kernel_ids\": [-1, 5, -1], \"block_num\": 1},"
+    " {\"task_id\": \"2\", \"kernel_ids\": [-1, 6, -1], \"block_num\": 1},"
+    " {\"task_id\": \"3\", \"kernel_ids\": [-1, 7, -1], \"block_num\": 1}],"
+    " \"edges\": [{\"pred\": \"1\", \"succ\": \"2\"}, {\"pred\": \"2\", \"succ\": \"3\"}]}";
+
+static void test_flow_boundaries(void **state) {
+  (void)state;
+  char *dir = h_scratch("edge");
+  h_write("chip_swimlane_records.json", EDGE_JSON);
+  h_write("deps.json", EDGE_DEPS);
+  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  /* per view (pid): the arrow leaving t1 (the earlier start) is a dependency, the one
+  ** leaving t2 a violation; both views draw both arrows */
+  double pids[8], first_ts[8], last_ts[8];
+  const char *first_nm[8], *last_nm[8];
+  int npid = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (!ph || strcmp(ph, "s") || !nm) continue;
+    double pid = h_num(e, "pid"), ts = h_num(e, "ts");
+    int k = 0;
+    while (k < npid && pids[k] != pid) k++;
+    if (k == npid) {
+      assert_true(npid < 8);
+      pids[npid++] = pid;
+      first_ts[k] = last_ts[k] = ts;
+      first_nm[k] = last_nm[k] = nm;
+    }
+    if (ts < first_ts[k]) first_ts[k] = ts, first_nm[k] = nm;
+    if (ts > last_ts[k]) last_ts[k] = ts, last_nm[k] = nm;
+  }
+  assert_int_equal(npid, 2);
+  for (int k = 0; k < npid; k++) {
+    assert_true(first_ts[k] < last_ts[k]);
+    assert_string_equal(first_nm[k], "dependency");
+    assert_string_equal(last_nm[k], "hb_violation");
+  }
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* ---- the seed's views: A5 HBG AICore Scheduler lanes, HBG P thread, lifecycle -------- */
 
 static void test_seed_hbg_views(void **state) {
@@ -758,6 +815,7 @@ int main(void) {
       cmocka_unit_test(test_json_sink_writer),
       cmocka_unit_test(test_sched_view_lanes),
       cmocka_unit_test(test_spmd_anchor),
+      cmocka_unit_test(test_flow_boundaries),
       cmocka_unit_test(test_seed_hbg_views),
       cmocka_unit_test(test_graph_execution),
       cmocka_unit_test(test_user_rules),

@@ -216,6 +216,20 @@ static void test_unknown_workload(void **state) {
   free(out);
 }
 
+/* --clock takes wall or virtual (both spellings); anything else is a usage error. */
+static void test_clock_option(void **state) {
+  (void)state;
+  char *out = NULL;
+  assert_int_equal(sh(&out, "run mixed_example --clock sundial -o '%s'", g_tmp), 2);
+  assert_non_null(strstr(out, "swimlane: run: --clock expects 'wall' or 'virtual', got 'sundial'"));
+  free(out);
+  assert_int_equal(sh(&out, "run mixed_example --clock"), 2);
+  assert_non_null(strstr(out, "--clock needs a value"));
+  free(out);
+  assert_int_equal(sh(NULL, "run mixed_example --clock=virtual -q -o '%s'", g_tmp), 0);
+  assert_int_equal(sh(NULL, "run mixed_example --clock wall -q -o '%s'", g_tmp), 0);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_e2e /path/to/swimlane\n");
@@ -227,6 +241,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_level1_gating, make_tmp, remove_tmp),
       cmocka_unit_test_setup_teardown(test_truncated_capture, make_tmp, remove_tmp),
       cmocka_unit_test_setup_teardown(test_unknown_workload, make_tmp, remove_tmp),
+      cmocka_unit_test_setup_teardown(test_clock_option, make_tmp, remove_tmp),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -158,6 +158,51 @@ static void test_small_model(void **state) {
 **  tails (finish - end): .30 .10 .14 .16 .50 .10 .30 .26 = 1.86
 **  critical path: t6 <- r1t0 <- t2 <- t0; exec 1.4 + 1.7 + 0.56 + 1.0 = 4.66,
 **  scheduler (8.2-5.9) + (4.2-3.76) + (3.2-2.4) + (1.4-1.24) = 3.7, span 10.1 - 1.4 = 8.7 */
+/* Idle reconstruction when phases nest or overlap: the gap before a phase counts from
+** the latest end so far, not from the end of the phase just before it. Thread 0: complete
+** [0, 20] with a dispatch [2, 4] inside it, then dispatch [25, 26]: idle 5 (not 21).
+** Thread 1: dispatch [0, 10] overlapping complete [5, 15], then complete [18, 19]: idle 3. */
+static void test_nested_phase_idle(void **state) {
+  (void)state;
+  static const char json[] =
+      "{\"chip_swimlane_level\": 3, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 2,"
+      " \"core_types\": [\"aic\", \"aiv\"], \"core_to_thread\": [0, 1]},"
+      " \"aicore_tasks\": [[0, 1, 1, 10, 20, 0], [1, 2, 1, 12, 22, 0]],"
+      " \"aicpu_tasks\": [[0, 1, 10, 21], [1, 1, 12, 23]],"
+      " \"aicpu_scheduler_phases\": [["
+      "  {\"kind\": \"complete\", \"start_cycles\": 10, \"end_cycles\": 30, \"loop_iter\": 1, \"tasks_processed\": 1},"
+      "  {\"kind\": \"dispatch\", \"start_cycles\": 12, \"end_cycles\": 14, \"loop_iter\": 1, \"tasks_processed\": 1},"
+      "  {\"kind\": \"dispatch\", \"start_cycles\": 35, \"end_cycles\": 36, \"loop_iter\": 2, \"tasks_processed\": 1}"
+      " ], ["
+      "  {\"kind\": \"dispatch\", \"start_cycles\": 10, \"end_cycles\": 20, \"loop_iter\": 1, \"tasks_processed\": 1},"
+      "  {\"kind\": \"complete\", \"start_cycles\": 15, \"end_cycles\": 25, \"loop_iter\": 1, \"tasks_processed\": 1},"
+      "  {\"kind\": \"complete\", \"start_cycles\": 28, \"end_cycles\": 29, \"loop_iter\": 2, \"tasks_processed\": 1}"
+      " ]]}";
+  char dep[64];
+  snprintf(dep, sizeof dep, "/tmp/sl_oh_deps.%d.json", (int)getpid());
+  FILE *f = fopen(dep, "w");
+  assert_non_null(f);
+  fputs("{\"tasks\": [], \"edges\": []}", f);
+  fclose(f);
+  sl_capture *c = sl_capture_read_mem("nested.json", json, strlen(json), &quiet);
+  sl_deps *d = sl_deps_load(dep);
+  unlink(dep);
+  assert_non_null(c);
+  assert_non_null(d);
+  sl_oh_report r;
+  assert_int_equal(sl_oh_compute(c, d, &r), 0);
+  assert_int_equal(r.n_threads, 2);
+  assert_float_equal(r.threads[0].idle_us, 5.0, 1e-12);
+  assert_float_equal(r.threads[0].complete_us, 20.0, 1e-12);
+  assert_float_equal(r.threads[0].dispatch_us, 3.0, 1e-12);
+  assert_float_equal(r.threads[1].idle_us, 3.0, 1e-12);
+  assert_float_equal(r.threads[1].complete_us, 11.0, 1e-12);
+  assert_float_equal(r.threads[1].dispatch_us, 10.0, 1e-12);
+  sl_oh_report_free(&r);
+  sl_deps_free(d);
+  sl_capture_free(c);
+}
+
 static void test_fixture_model(void **state) {
   (void)state;
   char *rec = FIXTURE("anchor-l4/chip_swimlane_records.json"), *dep = FIXTURE("anchor-l4/deps.json");
@@ -316,6 +361,7 @@ static void test_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_small_model),
+      cmocka_unit_test(test_nested_phase_idle),
     cmocka_unit_test(test_fixture_model),
     cmocka_unit_test(test_fixture_report_text),
     cmocka_unit_test(test_errors),

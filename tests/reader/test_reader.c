@@ -200,6 +200,7 @@ static void test_fixture_joined_values(void **state) {
   assert_int_equal(c->orch_threads[0].count, 9);
   assert_int_equal(c->orch[6].task_id, 4294967296ULL);
   assert_int_equal(c->orch[6].submit_idx, 6);
+  assert_int_equal(c->orch[6].flags, SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX);
   assert_string_equal(sl_str_get(c, c->orch[0].phase), "orch_submit");
   assert_true(c->orch[0].start_us == 0.0 || c->orch[0].start_us == us(1000, 1000, 50e6));
   assert_float_equal(c->orch[6].end_us, 1.10, 1e-12);
@@ -418,6 +419,21 @@ static const bad_case bad_cases[] = {
    "$.aicore_tasks[0]: row has 3 columns (expected 5 or 6)"},
   {"long row", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_tasks\": [[0, 1, 2, 3, 4, 5]]}",
    "$.aicpu_tasks[0][5]: too many columns (expected 4 or 5)"},
+  /* row widths of every stream, one column either side of the accepted ones */
+  {"aicore 4 columns", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, 3]]}",
+   "$.aicore_tasks[0]: row has 4 columns (expected 5 or 6)"},
+  {"aicore 7 columns", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, 3, 4, 5, 6]]}",
+   "$.aicore_tasks[0][6]: too many columns (expected 5 or 6)"},
+  {"aicpu 3 columns", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_tasks\": [[0, 1, 2]]}",
+   "$.aicpu_tasks[0]: row has 3 columns (expected 4)"},
+  {"scheduler task 3 columns", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_tasks\": {\"records\": [[0, 1, 2]]}}",
+   "$.scheduler_tasks.records[0]: row has 3 columns (expected 4)"},
+  {"scheduler task 5 columns", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_tasks\": {\"records\": [[0, 1, 2, 3, 4]]}}",
+   "$.scheduler_tasks.records[0][4]: too many columns (expected 4)"},
+  {"scheduler task string", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_tasks\": {\"records\": [[0, 1, \"2\", 3]]}}",
+   "$.scheduler_tasks.records[0][2]: expected an integer, got a string"},
+  {"aicore r2s string", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, 3, 4, \"5\"]]}",
+   "$.aicore_tasks[0][5]: expected an integer, got a string"},
   {"rows not array", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": {}}", "$.aicore_tasks: expected an array, got an object"},
   {"unknown core (aicore)", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0,1,1,5,6],[9, 1, 2, 3, 4]]}",
    "$.aicore_tasks[1][0]: core 9 is not in metadata.core_types (2 cores)"},
@@ -476,6 +492,29 @@ static void test_missing_file(void **state) {
   const char *err = err_end();
   assert_null(c);
   assert_non_null(strstr(err, "swimlane: /nonexistent/chip_swimlane_records.json: cannot open"));
+}
+
+/* core_types alone (no num_cores) is enough to place the rows on cores. */
+static void test_core_types_without_num_cores(void **state) {
+  (void)state;
+  static const char json[] =
+      "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000, \"core_types\": [\"aic\", \"aiv\"]},"
+      " \"aicore_tasks\": [[1, 7, 1, 10, 20, 0]], \"aicpu_tasks\": [[1, 1, 5, 25]]}";
+  sl_capture *c = read_str(json);
+  assert_non_null(c);
+  assert_int_equal(c->n_tasks, 1);
+  assert_int_equal(c->tasks[0].core_id, 1);
+  assert_int_equal(c->tasks[0].task_id, 7);
+  sl_capture_free(c);
+}
+
+static void test_directory_given(void **state) {
+  (void)state;
+  err_begin();
+  sl_capture *c = sl_capture_read("/tmp", NULL);
+  const char *err = err_end();
+  assert_null(c);
+  assert_non_null(strstr(err, "swimlane: /tmp: is a directory, expected a chip_swimlane_records file"));
 }
 
 /* every prefix of the fixture is either a clean error or (the whole file) a capture */
@@ -712,6 +751,8 @@ int main(void) {
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_bad_inputs),
     cmocka_unit_test(test_missing_file),
+      cmocka_unit_test(test_directory_given),
+      cmocka_unit_test(test_core_types_without_num_cores),
     cmocka_unit_test(test_every_truncation),
     cmocka_unit_test(test_deps_fixture),
     cmocka_unit_test(test_deps_none_rules),

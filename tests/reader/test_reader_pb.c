@@ -126,11 +126,73 @@ static void test_pb_matches_json(void **state) {
   }
   assert_int_equal(p->phases[p->streams[1].first + 1].task_id, (2ULL << 32) | 3);
   assert_string_equal(sl_str_get(p, p->streams[1].runtime), "tensormap_and_ringbuffer");
+  assert_string_equal(sl_str_get(p, p->streams[1].producer), "aicpu");
+  assert_string_equal(sl_str_get(p, p->streams[1].platform), "a2a3");
+  assert_string_equal(sl_str_get(p, p->streams[1].core_type), "aicpu");
   assert_int_equal(p->n_orch, 1);
   assert_int_equal(p->orch[0].task_id, 0xFFFFFFFF00000005ULL);
   assert_true(p->orch[0].end_us == j->orch[0].end_us);
   sl_capture_free(p);
   sl_capture_free(j);
+}
+
+/* Several orchestrator streams, listed out of thread order (two share a thread id): the
+** reader places them by thread_id, keeps the file's order between equal ids, and pads
+** to num_orch_phase_threads with empty threads. Record i of stream s has submit_idx
+** 10 * s + i, so each position says which stream landed there. */
+static void test_pb_orch_stream_order(void **state) {
+  (void)state;
+  Swimlane__Metadata md = SWIMLANE__METADATA__INIT;
+  char *types[1] = {"aiv"};
+  md.clock_freq_hz = 50000000;
+  md.num_cores = 1;
+  md.n_core_types = 1;
+  md.core_types = types;
+  md.task_producer = "aicpu";
+  enum { NS = 4 };
+  const int thread_of[NS] = {7, 2, 5, 2}, nrec[NS] = {1, 2, 3, 1};
+  Swimlane__OrchPhaseRecord rec[NS][3];
+  Swimlane__OrchPhaseRecord *recp[NS][3];
+  Swimlane__OrchPhaseStream st[NS], *stp[NS];
+  for (int k = 0; k < NS; k++) {
+    swimlane__orch_phase_stream__init(&st[k]);
+    st[k].thread_id = thread_of[k];
+    st[k].n_records = (size_t)nrec[k];
+    st[k].records = recp[k];
+    for (int i = 0; i < nrec[k]; i++) {
+      swimlane__orch_phase_record__init(&rec[k][i]);
+      rec[k][i].start_time = 1000 + 100 * (uint64_t)k + 10 * (uint64_t)i;
+      rec[k][i].end_time = rec[k][i].start_time + 5;
+      rec[k][i].task_id = (uint64_t)(10 * k + i);
+      rec[k][i].submit_idx = (uint32_t)(10 * k + i);
+      recp[k][i] = &rec[k][i];
+    }
+    stp[k] = &st[k];
+  }
+  Swimlane__Capture cap = SWIMLANE__CAPTURE__INIT;
+  cap.chip_swimlane_level = 4;
+  cap.metadata = &md;
+  cap.n_orchestrator_phases = NS;
+  cap.orchestrator_phases = stp;
+  cap.num_orch_phase_threads = 5;
+  size_t len = swimlane__capture__get_packed_size(&cap);
+  uint8_t *buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(&cap, buf);
+  sl_capture *c = sl_capture_read_mem("orch.pb", buf, len, &quiet);
+  free(buf);
+  assert_non_null(c);
+  assert_int_equal(c->n_orch_threads, 5);
+  const int want_stream[4] = {1, 3, 2, 0}; /* thread ids 2, 2, 5, 7 */
+  for (int t = 0; t < 4; t++) {
+    int k = want_stream[t];
+    assert_int_equal(c->orch_threads[t].count, nrec[k]);
+    for (int i = 0; i < nrec[k]; i++)
+      assert_int_equal(c->orch[c->orch_threads[t].first + (size_t)i].submit_idx, 10 * k + i);
+  }
+  assert_int_equal(c->orch_threads[4].count, 0);
+  assert_int_equal(c->n_orch, 7);
+  sl_capture_free(c);
 }
 
 static void test_pb_corrupt(void **state) {
@@ -197,6 +259,7 @@ int main(void) {
     cmocka_unit_test(test_collector_capture_both_formats),
     cmocka_unit_test(test_pb_matches_json),
     cmocka_unit_test(test_pb_corrupt),
+    cmocka_unit_test(test_pb_orch_stream_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

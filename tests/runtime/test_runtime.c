@@ -247,8 +247,12 @@ static int chain_orch(void *p, sl_rt *rt) {
   return sl_rt_submit_task(rt, &s) == UINT64_MAX ? -1 : 0;
 }
 
+/* NULL: the wall clock; else run_chain runs under the virtual clock with these latencies. */
+static const sl_vclock_model *g_vclock;
+static const sl_vclock_model k_vclock = {2, 1, 3, 5, 2, 2, 20, 50, 1, 64};
+
 static sl_rt *run_chain(unsigned level, sl_devprof *dp, chain_ctx *c, int aic, int aiv, int sched) {
-  sl_rt_config cfg = {50000000, aic, aiv, sched, level, dp, 8, 1, 0, SL_RT_TMR, 0};
+  sl_rt_config cfg = {50000000, aic, aiv, sched, level, dp, 8, 1, 0, SL_RT_TMR, 0, g_vclock};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
   assert_int_equal(sl_rt_run(rt, chain_orch, c), 0);
@@ -403,6 +407,57 @@ static void test_run_level4(void **state) {
   fake_devprof_free(dp);
 }
 
+/* The same invariants in virtual time. */
+static void test_run_level4_virtual(void **state) {
+  g_vclock = &k_vclock;
+  test_run_level4(state);
+  g_vclock = NULL;
+}
+
+/* Two virtual-clock runs record the same times, cores and phases, whatever the host
+** did with the threads; the chain's kernels take their modelled time. */
+static void test_virtual_deterministic(void **state) {
+  (void)state;
+  g_vclock = &k_vclock;
+  sl_devprof *dp[2];
+  sl_rt *rt[2];
+  for (int k = 0; k < 2; k++) {
+    dp[k] = fake_devprof_new(4);
+    chain_ctx c = {.n = 256, .links = 12, .spmd_blocks = 5, .with_mix = 1};
+    rt[k] = run_chain(4, dp[k], &c, 2, 4, 2);
+    check_results(&c);
+  }
+  g_vclock = NULL;
+  assert_int_equal(fake_ntasks(dp[0]), fake_ntasks(dp[1]));
+  for (int i = 0; i < fake_ntasks(dp[0]); i++) {
+    const fake_task_rec *a = fake_task(dp[0], i), *b = fake_task(dp[1], i);
+    assert_int_equal(a->core, b->core);
+    assert_int_equal(a->reg, b->reg);
+    assert_int_equal(a->token_raw, b->token_raw);
+    assert_int_equal(a->dispatch, b->dispatch);
+    assert_int_equal(a->receive, b->receive);
+    assert_int_equal(a->start, b->start);
+    assert_int_equal(a->end, b->end);
+    assert_int_equal(a->finish, b->finish);
+    assert_true(a->end - a->start >= k_vclock.kernel_base); /* the kernel's modelled cost */
+  }
+  assert_int_equal(fake_nphases(dp[0]), fake_nphases(dp[1]));
+  for (int i = 0; i < fake_nphases(dp[0]); i++) {
+    const fake_phase *a = fake_phase_at(dp[0], i), *b = fake_phase_at(dp[1], i);
+    assert_int_equal(a->thread, b->thread);
+    assert_int_equal(a->kind, b->kind);
+    assert_int_equal(a->loop_iter, b->loop_iter);
+    assert_int_equal(a->tasks, b->tasks);
+    assert_int_equal(a->start, b->start);
+    assert_int_equal(a->end, b->end);
+  }
+  assert_int_equal(sl_rt_get_timing(rt[0]).run_end, sl_rt_get_timing(rt[1]).run_end);
+  for (int k = 0; k < 2; k++) {
+    sl_rt_destroy(rt[k]);
+    fake_devprof_free(dp[k]);
+  }
+}
+
 /* Level gating: what each level calls. */
 static void test_run_levels(void **state) {
   (void)state;
@@ -486,7 +541,7 @@ static int many_orch(void *p, sl_rt *rt) {
 static void test_run_many_writers(void **state) {
   (void)state;
   sl_devprof *dp = fake_devprof_new(2);
-  sl_rt_config cfg = {50000000, 2, 4, 2, 2, dp, 0, 1, 0, SL_RT_TMR, 0};
+  sl_rt_config cfg = {50000000, 2, 4, 2, 2, dp, 0, 1, 0, SL_RT_TMR, 0, NULL};
   sl_rt *rt = sl_rt_create(&cfg);
   many_ctx c;
   assert_int_equal(sl_rt_run(rt, many_orch, &c), 0);
@@ -562,7 +617,7 @@ static void test_run_random_dag(void **state) {
   (void)state;
   for (unsigned seed = 1; seed <= 3; seed++) {
     sl_devprof *dp = fake_devprof_new(3);
-    sl_rt_config cfg = {50000000, 2, 4, 2, 3, dp, 16, 0, 0, SL_RT_TMR, 0};
+    sl_rt_config cfg = {50000000, 2, 4, 2, 3, dp, 16, 0, 0, SL_RT_TMR, 0, NULL};
     sl_rt *rt = sl_rt_create(&cfg);
     rdag *g = calloc(1, sizeof *g);
     g->seed = seed;
@@ -594,7 +649,7 @@ static void test_run_random_dag(void **state) {
 
 static void test_bad_config(void **state) {
   (void)state;
-  sl_rt_config cfg = {50000000, 0, 0, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0};
+  sl_rt_config cfg = {50000000, 0, 0, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0, NULL};
   assert_null(sl_rt_create(&cfg));
   assert_non_null(strstr(sl_rt_config_error(), "core counts"));
   cfg.num_aic = 2;
@@ -609,6 +664,7 @@ int main(void) {
       cmocka_unit_test(test_tensormap_prune),
       cmocka_unit_test(test_readyq_blocks),
       cmocka_unit_test(test_run_level4),        cmocka_unit_test(test_run_levels),
+      cmocka_unit_test(test_run_level4_virtual), cmocka_unit_test(test_virtual_deterministic),
       cmocka_unit_test(test_run_full_chip),     cmocka_unit_test(test_run_many_writers),
       cmocka_unit_test(test_run_random_dag),    cmocka_unit_test(test_bad_config),
   };

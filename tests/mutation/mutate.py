@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""mutate.py — generic operator mutations of C sources (tests/mutation/run.sh drives it).
+
+  mutate.py list SRC_ROOT N SEED      print N mutants, one a line: id<TAB>file<TAB>line<TAB>col<TAB>old<TAB>new
+  mutate.py apply SRC_ROOT FILE LINE COL OLD NEW   rewrite that one site in place
+
+Sites: comparisons (< <= > >= == !=), arithmetic (+ -, * /), boolean (&& ||, a dropped !),
+integer constants +-1, and dropped statements (a simple `x = ...;` / call statement becomes
+`;`; not free(), whose loss only a leak checker sees). Comments, strings, preprocessor lines and declarations' initializers of arrays are
+skipped. The choice is seeded: the same SEED gives the same mutants on the same sources.
+"""
+import random
+import re
+import sys
+
+FILES_GLOBS = [
+    "runtime/core/*.c", "runtime/profiler/*.c", "host/collector/*.c", "tools/reader/*.c",
+    "tools/convert/*.c", "tools/overhead/*.c", "runtime/pipe/*.c",
+]
+
+SWAP = {"<": ["<=", ">"], "<=": ["<", ">"], ">": [">=", "<"], ">=": [">", "<"],
+        "==": ["!="], "!=": ["=="], "&&": ["||"], "||": ["&&"], "+": ["-"], "-": ["+"],
+        "/": ["*"]}  # no * -> /: a * is too often a dereference or declarator
+OP_RE = re.compile(r"<<=?|>>=?|->|\+\+|--|\+=|-=|\*=|/=|<=|>=|==|!=|&&|\|\||[<>+\-*/]")
+INT_RE = re.compile(r"(?<![\w.])(\d+)(u|U|ull|ULL|ul|UL|ll|LL)?(?![\w.])")
+STMT_RE = re.compile(r"^\s*([A-Za-z_][\w.\->\[\]]*\s*(=|\+=|-=|\|=|&=)\s*[^=].*|[A-Za-z_]\w*\(.*\));\s*$")
+DECL_RE = re.compile(r"^\s*(static\s+|const\s+|unsigned\s+|struct\s+)*(u?int\w*|size_t|double|float|char|int|long|bool|sl_\w+|uint\w+)\s*\**\s*\w+\s*(\[.*\])?\s*=")
+
+
+def strip(line):
+    """The line with string/char literals and // comments blanked (same length)."""
+    out, i, n = [], 0, len(line)
+    while i < n:
+        c = line[i]
+        if c in "\"'":
+            q, j = c, i + 1
+            while j < n and line[j] != q:
+                j += 2 if line[j] == "\\" else 1
+            out.append(" " * (min(j, n - 1) - i + 1))
+            i = j + 1
+            continue
+        if line.startswith("//", i):
+            out.append(" " * (n - i))
+            break
+        out.append(c)
+        i += 1
+    return "".join(out)[:n]
+
+
+def sites(root, rel):
+    text = open(f"{root}/{rel}").read().split("\n")
+    in_comment, depth = False, 0
+    for ln, raw in enumerate(text, 1):
+        line = strip(raw)
+        if in_comment:
+            end = line.find("*/")
+            if end < 0:
+                continue
+            line = " " * (end + 2) + line[end + 2:]
+            in_comment = False
+        while "/*" in line:
+            a = line.find("/*")
+            b = line.find("*/", a + 2)
+            if b < 0:
+                line = line[:a]
+                in_comment = True
+                break
+            line = line[:a] + " " * (b + 2 - a) + line[b + 2:]
+        s = line.strip()
+        opened = line.count("{") - line.count("}")
+        if not s or s.startswith("#") or depth == 0:  # outside functions: tables, prototypes
+            depth += opened
+            continue
+        depth += opened
+        for m in OP_RE.finditer(line):
+            op = m.group(0)
+            if op not in SWAP:
+                continue
+            if op in "+-" and re.search(r"[\w)\]]\s*$", line[:m.start()]) is None:
+                continue  # unary
+            if op in "<>" and re.match(r"\s*#\s*include", raw):
+                continue
+            for new in SWAP[op]:
+                yield (rel, ln, m.start() + 1, op, new)
+        if not DECL_RE.match(line):
+            for m in INT_RE.finditer(line):
+                v = int(m.group(1))
+                suf = m.group(2) or ""
+                yield (rel, ln, m.start() + 1, m.group(0), f"{v + 1}{suf}")
+                if v > 0:
+                    yield (rel, ln, m.start() + 1, m.group(0), f"{v - 1}{suf}")
+        if re.search(r"(^|[^!=])!\s*[A-Za-z_(]", line) and "!=" not in line:
+            k = re.search(r"(^|[^!=])(!)\s*[A-Za-z_(]", line)
+            yield (rel, ln, k.start(2) + 1, "!", "")
+        if STMT_RE.match(line) and not DECL_RE.match(line) and "return" not in line and "free(" not in line:
+            body = line.strip()
+            yield (rel, ln, line.index(body) + 1, body, ";")
+
+
+def list_mutants(root, n, seed):
+    import glob
+    import os
+    files = sorted(os.path.relpath(p, root) for g in FILES_GLOBS for p in glob.glob(f"{root}/{g}"))
+    all_sites = [s for f in files for s in sites(root, f)]
+    rng = random.Random(seed)
+    rng.shuffle(all_sites)
+    for i, (f, ln, col, old, new) in enumerate(all_sites[:n], 1):
+        print(f"{i}\t{f}\t{ln}\t{col}\t{old}\t{new}")
+
+
+def apply(root, rel, ln, col, old, new):
+    path = f"{root}/{rel}"
+    lines = open(path).read().split("\n")
+    line = lines[ln - 1]
+    c = col - 1
+    if line[c:c + len(old)] != old:
+        sys.exit(f"mutate.py: {rel}:{ln}:{col}: '{old}' not found")
+    lines[ln - 1] = line[:c] + new + line[c + len(old):]
+    open(path, "w").write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "list":
+        list_mutants(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif len(sys.argv) == 8 and sys.argv[1] == "apply":
+        apply(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7])
+    else:
+        sys.exit(__doc__)
