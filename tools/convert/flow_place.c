@@ -21,7 +21,8 @@ typedef struct pl_slice {
 typedef struct pl_lane {
   pl_slice *v;
   size_t n, cap;
-  uint32_t *top; /* top[i]: innermost open slice once v[0..i] began */
+  uint32_t *top;    /* top[i]: innermost open slice once v[0..i] began */
+  int32_t *parent;  /* parent[k]: the slice k nests in, -1 at the lane's top level */
   int sorted;
 } pl_lane;
 
@@ -71,12 +72,15 @@ static void lane_prepare(pl_lane *ln) {
   if (ln->sorted) return;
   sl_vec_sort(ln->v, ln->n, sizeof *ln->v, cmp_pl);
   free(ln->top);
+  free(ln->parent);
   ln->top = malloc((ln->n + 1) * sizeof *ln->top);
+  ln->parent = malloc((ln->n + 1) * sizeof *ln->parent);
   uint32_t *stack = malloc((ln->n + 1) * sizeof *stack);
-  if (!ln->top || !stack) abort();
+  if (!ln->top || !ln->parent || !stack) abort();
   size_t depth = 0;
   for (size_t i = 0; i < ln->n; i++) {
     while (depth && ln->v[stack[depth - 1]].end <= ln->v[i].start) depth--;
+    ln->parent[i] = depth ? (int32_t)stack[depth - 1] : -1;
     if (!depth || ln->v[stack[depth - 1]].end >= ln->v[i].end) stack[depth++] = (uint32_t)i;
     ln->top[i] = stack[depth - 1];
   }
@@ -93,7 +97,10 @@ static long bind_at(pl_lane *ln, int64_t t) {
     if (ln->v[mid].start <= t) lo = mid + 1;
     else hi = mid;
   }
-  return lo ? (long)ln->top[lo - 1] : -1;
+  if (!lo) return -1;
+  long k = ln->top[lo - 1]; /* innermost slice that had begun; climb past the ones closed by t */
+  while (k >= 0 && ln->v[k].end < t) k = ln->parent[k];
+  return k;
 }
 
 /* Move one end to its slice's start when that start binds to the same slice. */
@@ -117,8 +124,11 @@ int sl_flow_place_pair(sl_flow_place *fp, sl_flow *s, sl_flow *f) {
   /* Perfetto's importer reads flow events in ts order and drops an 'f' read
   ** before its 's': never move the ends past each other. */
   if (to_ns(s->ts) > to_ns(f->ts)) {
-    *s = s0;
+    /* Both moves would cross. The source alone can still move: its slice's start
+    ** is at or before where it was, so it stays before the sink; an 's' left at
+    ** the very end of its slice is the one DevTools cannot bind at all. */
     *f = f0;
+    if (to_ns(s->ts) > to_ns(f->ts)) *s = s0;
     return 0;
   }
   if (!a || !b || a->cat != b->cat) return 0;
@@ -197,6 +207,7 @@ void sl_flow_place_free(sl_flow_place *fp) {
   for (size_t i = 0; i < fp->nlanes; i++) {
     free(fp->lanes[i].v);
     free(fp->lanes[i].top);
+    free(fp->lanes[i].parent);
   }
   free(fp->lanes);
   sl_idmap_free(&fp->lane_of);
