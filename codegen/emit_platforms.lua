@@ -36,6 +36,8 @@ extern const unsigned sl_platform_table_len;
 const sl_platform_info *sl_platform_by_name(const char *name);
 /* The platform names, ", "-separated, into buf (sims_only: the simulated ones); returns buf. */
 char *sl_platform_names(char *buf, size_t size, int sims_only);
+/* The platform commands default to: the first simulated one of the table. */
+const char *sl_platform_default_sim(void);
 
 #endif /* SL_PLATFORMS_H */
 ]]
@@ -57,6 +59,12 @@ const unsigned sl_platform_table_len = ${count}u;
 const sl_platform_info *sl_platform_by_name(const char *name) {
   for (unsigned i = 0; name && i < sl_platform_table_len; i++)
     if (strcmp(sl_platform_table[i].name, name) == 0) return &sl_platform_table[i];
+  return NULL;
+}
+
+const char *sl_platform_default_sim(void) {
+  for (unsigned i = 0; i < sl_platform_table_len; i++)
+    if (sl_platform_table[i].is_sim) return sl_platform_table[i].name;
   return NULL;
 }
 

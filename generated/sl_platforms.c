@@ -96,6 +96,12 @@ const sl_platform_info *sl_platform_by_name(const char *name) {
   return NULL;
 }
 
+const char *sl_platform_default_sim(void) {
+  for (unsigned i = 0; i < sl_platform_table_len; i++)
+    if (sl_platform_table[i].is_sim) return sl_platform_table[i].name;
+  return NULL;
+}
+
 char *sl_platform_names(char *buf, size_t size, int sims_only) {
   size_t n = 0;
   if (size) buf[0] = 0;

@@ -119,5 +119,7 @@ extern const unsigned sl_platform_table_len;
 const sl_platform_info *sl_platform_by_name(const char *name);
 /* The platform names, ", "-separated, into buf (sims_only: the simulated ones); returns buf. */
 char *sl_platform_names(char *buf, size_t size, int sims_only);
+/* The platform commands default to: the first simulated one of the table. */
+const char *sl_platform_default_sim(void);
 
 #endif /* SL_PLATFORMS_H */

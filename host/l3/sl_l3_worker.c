@@ -269,7 +269,7 @@ static void set_host_model(int argc, char **argv) {
 
 /* Worker setup from its argv: rank, root, device counter model, the round's argv. */
 static int worker_init(worker *w, int argc, char **argv) {
-  const char *rank_s, *off_s, *ppb_s, *plat_s = "a2a3sim";
+  const char *rank_s, *off_s, *ppb_s, *plat_s = sl_platform_default_sim();
   if (value_of(argc, argv, "--l3-worker", &rank_s) || value_of(argc, argv, "--l3-root", &w->root) ||
       value_of(argc, argv, "--l3-counter-offset", &off_s) || value_of(argc, argv, "--l3-rate-ppb", &ppb_s)) {
     sl_error(NULL, "run: the L3 rank worker needs --l3-worker, --l3-root, --l3-counter-offset, --l3-rate-ppb");

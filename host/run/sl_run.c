@@ -54,7 +54,7 @@ static void usage(FILE *f) {
         "A completed capture is converted to merged_swimlane.json beside the records\n"
         "(--no-convert skips it). --list prints the workloads, their cases and the platforms.\n",
         f);
-  fprintf(f, "Platforms: %s (default a2a3sim).\n", plats);
+  fprintf(f, "Platforms: %s (default %s).\n", plats, sl_platform_default_sim());
   fputs(
         "Defaults: 2 AIC + 4 AIV, 2 scheduler threads + 1 orchestrator; --full-chip = 24 AIC + 48 AIV,\n"
         "3 scheduler threads. --clock virtual: deterministic simulated device time (docs/run.md).\n",
@@ -73,7 +73,7 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
-  *o = (run_opts){.platform = "a2a3sim", .out_root = "outputs", .rounds = 1, .aic = 2, .aiv = 4,
+  *o = (run_opts){.platform = sl_platform_default_sim(), .out_root = "outputs", .rounds = 1, .aic = 2, .aiv = 4,
                   .sched = 2, .runtime = SL_RT_TMR};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];

@@ -99,7 +99,7 @@ static int parse_options(int argc, char **argv, options *o) {
       {"max-time", required_argument, NULL, O_MAXT}, {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
-  o->platform = "a2a3sim";
+  o->platform = sl_platform_default_sim();
   o->spmd_block_num = 1;
   o->max_time = 1800;
   optind = 1;
