@@ -1,6 +1,7 @@
 /*
 ** sl_collector.c — collector lifecycle: configuration, creation of the region
-** and its buffers, start / stop of the host threads, metadata, finish, destroy.
+** and its buffers, start / stop of the host threads, metadata, destroy (finish is the
+** export's: sl_collector_json.c; the merged view is the buffers': sl_collector_buffers.c).
 */
 #include "sl_collector_internal.h"
 #include "sl_platforms.h"
@@ -218,13 +219,6 @@ int sl_collector_read_metadata(sl_collector *c) {
   return 0;
 }
 
-int sl_collector_finish(sl_collector *c, const char *dir) {
-  if (!c) return -1;
-  if (sl_collector_stop(c) != 0 || sl_collector_read_metadata(c) != 0) return -1;
-  if (sl_collector_reconcile(c) < 0) return -1;
-  return sl_collector_export(c, dir);
-}
-
 void sl_collector_destroy(sl_collector *c) {
   if (!c) return;
   if (c->dp) {
@@ -259,44 +253,4 @@ int sl_collector_add_metadata(sl_collector *c, const char *members) {
 int sl_collector_add_sections(sl_collector *c, const char *members) {
   if (!c || !members) return 0;
   return append_members(&c->extra_sections, members);
-}
-
-/* ---- merged per-instance view --------------------------------------------------- */
-
-sl_coll_view sl_coll_merged(const sl_collector *c, unsigned kind, int index) {
-  sl_coll_view v = {NULL, 0, 0};
-  size_t recsz = c->dp->record_size[kind], total = 0, chunks = 0;
-  const sl_vec_chunk *only = NULL;
-  for (int s = 0; s < c->nshards; s++)
-    for (const sl_vec_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next)
-      if (ch->n) {
-        total += ch->n;
-        chunks++;
-        only = ch;
-      }
-  if (chunks == 0) return v;
-  if (chunks == 1) { /* small captures: one chunk holds them all */
-    v.data = only->data;
-    v.n = total;
-    return v;
-  }
-  unsigned char *d = malloc(total * recsz);
-  if (!d) return v;
-  size_t at = 0;
-  for (int s = 0; s < c->nshards; s++) /* shard order, then chunk order */
-    for (const sl_vec_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next) {
-      memcpy(d + at * recsz, ch->data, ch->n * recsz);
-      at += ch->n;
-    }
-  v.data = d;
-  v.n = total;
-  v.owned = 1;
-  return v;
-}
-
-void sl_coll_view_free(sl_coll_view *v) {
-  if (v->owned) free((void *)v->data);
-  v->data = NULL;
-  v->n = 0;
-  v->owned = 0;
 }

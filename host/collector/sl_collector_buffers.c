@@ -181,3 +181,43 @@ size_t sl_coll_recycle(sl_collector *c) {
   }
   return moved;
 }
+
+/* ---- merged per-instance view --------------------------------------------------- */
+
+sl_coll_view sl_coll_merged(const sl_collector *c, unsigned kind, int index) {
+  sl_coll_view v = {NULL, 0, 0};
+  size_t recsz = c->dp->record_size[kind], total = 0, chunks = 0;
+  const sl_vec_chunk *only = NULL;
+  for (int s = 0; s < c->nshards; s++)
+    for (const sl_vec_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next)
+      if (ch->n) {
+        total += ch->n;
+        chunks++;
+        only = ch;
+      }
+  if (chunks == 0) return v;
+  if (chunks == 1) { /* small captures: one chunk holds them all */
+    v.data = only->data;
+    v.n = total;
+    return v;
+  }
+  unsigned char *d = malloc(total * recsz);
+  if (!d) return v;
+  size_t at = 0;
+  for (int s = 0; s < c->nshards; s++) /* shard order, then chunk order */
+    for (const sl_vec_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next) {
+      memcpy(d + at * recsz, ch->data, ch->n * recsz);
+      at += ch->n;
+    }
+  v.data = d;
+  v.n = total;
+  v.owned = 1;
+  return v;
+}
+
+void sl_coll_view_free(sl_coll_view *v) {
+  if (v->owned) free((void *)v->data);
+  v->data = NULL;
+  v->n = 0;
+  v->owned = 0;
+}

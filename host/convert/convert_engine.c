@@ -22,59 +22,6 @@ static void *xcalloc(sl_ctx *x, size_t n, size_t sz) {
   return p;
 }
 
-const sl_group *sl_ctx_group(const sl_ctx *x, uint64_t id) {
-  size_t lo = 0, hi = x->ngroups;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (x->groups[mid].task_id < id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < x->ngroups && x->groups[lo].task_id == id ? &x->groups[lo] : NULL;
-}
-
-size_t sl_ctx_anchors(const sl_ctx *x, uint64_t id, size_t *first) {
-  size_t lo = 0, hi = x->nanchors;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (x->anchors[mid].task_id < id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  size_t n = 0;
-  while (lo + n < x->nanchors && x->anchors[lo + n].task_id == id) n++;
-  *first = lo;
-  return n;
-}
-
-long sl_ctx_complete_lookup(const sl_ctx *x, int64_t thread, double t) {
-  if (thread < 0 || (size_t)thread >= x->c->n_streams) return -1;
-  const size_t *idx = x->comp_idx + x->comp_off[thread];
-  size_t n = x->comp_off[thread + 1] - x->comp_off[thread];
-  const sl_phase_rec *ph = x->c->phases;
-  size_t lo = 0, hi = n; /* count of completes with start <= t */
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ph[idx[mid]].start_us <= t)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo > 0 && t <= ph[idx[lo - 1]].end_us) return (long)idx[lo - 1];
-  if (lo < n) return (long)idx[lo];
-  return -1;
-}
-
-char *sl_ctx_task_label(sl_ctx *x, int64_t func_id, uint64_t task_id, int spmd) {
-  const char *mapped = x->m && func_id >= 0 ? sl_namemap_lookup(x->m, func_id) : NULL;
-  const char *base = sl_rules_func_name(x->r, func_id, mapped);
-  char *l = sl_task_label(base ? base : "task", task_id, spmd);
-  if (!l) x->failed = 1;
-  return l;
-}
-
 static void add_anchor(sl_ctx *x, uint64_t task_id, double start, double end, int64_t tid,
                        uint64_t eid) {
   if (x->nanchors == x->capanchors) {
@@ -95,23 +42,6 @@ static int anchor_cmp(const void *a, const void *b) {
   const sl_anchor *p = a, *q = b;
   if (p->task_id != q->task_id) return p->task_id < q->task_id ? -1 : 1;
   return p->seq < q->seq ? -1 : p->seq > q->seq;
-}
-
-static int tid_hidden(const sl_ctx *x, int64_t pid, int64_t tid) {
-  if (pid != x->pid_worker && pid != x->pid_sv) return 0;
-  int64_t off = tid - x->core_base;
-  if (off < 0 || x->core_stride <= 0) return 0;
-  int64_t core = off / x->core_stride;
-  if (core >= (int64_t)x->ncores) return 0;
-  return x->core_lane_name[core] == NULL;
-}
-
-void sl_ctx_flow_pair(sl_ctx *x, const sl_flow *s, const sl_flow *f) {
-  if (tid_hidden(x, s->pid, s->tid) || tid_hidden(x, f->pid, f->tid)) return;
-  sl_flow s2 = *s, f2 = *f;
-  if (x->place) sl_flow_place_pair(x->place, &s2, &f2);
-  sl_sink_flow(x->s, &s2);
-  sl_sink_flow(x->s, &f2);
 }
 
 static const char *str_or(const sl_capture *c, sl_str s, const char *def) {
@@ -330,8 +260,9 @@ static int cmp_i64(const void *a, const void *b) {
   return p < q ? -1 : p > q;
 }
 
-static void emit_graph(sl_ctx *x) {
-  const sl_capture *c = x->c;
+/* One instance per outer id of the graph_prepare phases: the prepare window. *out
+** NULL (and 0) when there are none; -1 on no memory. */
+static int graph_collect(const sl_capture *c, graph_inst **out, size_t *out_n) {
   graph_inst *gi = NULL;
   size_t ng = 0, cap = 0;
   for (size_t i = 0; i < c->n_phases; i++) {
@@ -346,8 +277,7 @@ static void emit_graph(sl_ctx *x) {
         graph_inst *n2 = realloc(gi, cap * sizeof *gi);
         if (!n2) {
           free(gi);
-          x->failed = 1;
-          return;
+          return -1;
         }
         gi = n2;
       }
@@ -360,31 +290,20 @@ static void emit_graph(sl_ctx *x) {
     g->prep_dur += p->end_us - p->start_us;
     g->nprep++;
   }
-  if (ng == 0) return;
-  /* one pass over tasks and dummy_task records: (instance, node) pairs, found by
-  ** binary search on the outer id */
-  size_t *order = malloc(ng * sizeof *order);
-  typedef struct gnode {
-    size_t inst;
-    int64_t node;
-  } gnode;
-  gnode *nodes = malloc((c->n_tasks + c->n_phases + 1) * sizeof *nodes);
-  if (!order || !nodes) {
-    free(order);
-    free(nodes);
-    free(gi);
-    x->failed = 1;
-    return;
-  }
-  for (size_t k = 0; k < ng; k++) order[k] = k;
-  for (size_t k = 1; k < ng; k++) { /* by outer id (few instances) */
-    size_t v = order[k], j = k;
-    while (j > 0 && gi[order[j - 1]].outer > gi[v].outer) {
-      order[j] = order[j - 1];
-      j--;
-    }
-    order[j] = v;
-  }
+  *out = gi;
+  *out_n = ng;
+  return 0;
+}
+
+typedef struct gnode {
+  size_t inst;
+  int64_t node;
+} gnode;
+
+/* One pass over tasks and dummy_task records: the (instance, node) pairs, found by
+** binary search on the outer id, and each instance's execution window. */
+static size_t graph_nodes(const sl_capture *c, graph_inst *gi, size_t ng, const size_t *order,
+                          gnode *nodes) {
   size_t nn = 0;
   for (size_t i = 0; i < c->n_tasks + c->n_phases; i++) {
     uint64_t raw, outer;
@@ -417,7 +336,11 @@ static void emit_graph(sl_ctx *x) {
     if (s0 < g->exec_start) g->exec_start = s0;
     if (e0 > g->exec_end) g->exec_end = e0;
   }
-  /* per instance: distinct node count, min, max */
+  return nn;
+}
+
+/* Per instance: node index min / max and the distinct node count. -1 on no memory. */
+static int graph_node_stats(sl_ctx *x, graph_inst *gi, size_t ng, const gnode *nodes, size_t nn) {
   for (size_t k = 0; k < nn; k++) {
     graph_inst *g = &gi[nodes[k].inst];
     if (!g->has_rows) {
@@ -432,23 +355,16 @@ static void emit_graph(sl_ctx *x) {
   if (!vals || !cnt) {
     free(vals);
     free(cnt);
-    free(order);
-    free(nodes);
-    free(gi);
-    x->failed = 1;
-    return;
+    return -1;
   }
   for (size_t k = 0; k < nn; k++) cnt[nodes[k].inst + 1]++;
   for (size_t k = 0; k < ng; k++) cnt[k + 1] += cnt[k];
-  {
-    size_t *fill = calloc(ng + 1, sizeof *fill);
-    if (fill) {
-      for (size_t k = 0; k < nn; k++)
-        vals[cnt[nodes[k].inst] + fill[nodes[k].inst]++] = nodes[k].node;
-      free(fill);
-    } else {
-      x->failed = 1;
-    }
+  size_t *fill = calloc(ng + 1, sizeof *fill);
+  if (fill) {
+    for (size_t k = 0; k < nn; k++) vals[cnt[nodes[k].inst] + fill[nodes[k].inst]++] = nodes[k].node;
+    free(fill);
+  } else {
+    x->failed = 1;
   }
   for (size_t k = 0; k < ng; k++) {
     size_t a0 = cnt[k], b0 = cnt[k + 1];
@@ -460,17 +376,37 @@ static void emit_graph(sl_ctx *x) {
   }
   free(vals);
   free(cnt);
+  return 0;
+}
+
+/* Execution windows and node statistics of every instance. -1 on no memory. */
+static int graph_bind(sl_ctx *x, graph_inst *gi, size_t ng) {
+  const sl_capture *c = x->c;
+  size_t *order = malloc(ng * sizeof *order);
+  gnode *nodes = malloc((c->n_tasks + c->n_phases + 1) * sizeof *nodes);
+  if (!order || !nodes) {
+    free(order);
+    free(nodes);
+    return -1;
+  }
+  for (size_t k = 0; k < ng; k++) order[k] = k;
+  for (size_t k = 1; k < ng; k++) { /* by outer id (few instances) */
+    size_t v = order[k], j = k;
+    while (j > 0 && gi[order[j - 1]].outer > gi[v].outer) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = v;
+  }
+  size_t nn = graph_nodes(c, gi, ng, order, nodes);
+  int rc = graph_node_stats(x, gi, ng, nodes, nn);
   free(order);
   free(nodes);
-  size_t nkept = 0;
-  for (size_t k = 0; k < ng; k++)
-    if (gi[k].has_rows) gi[nkept++] = gi[k];
-  ng = nkept;
-  if (ng == 0) {
-    free(gi);
-    return;
-  }
-  /* stable sort by prepare start, then greedy lanes */
+  return rc;
+}
+
+/* Stable sort by prepare start, then greedy lanes; returns the lane count, 0 on no memory. */
+static size_t graph_lanes(graph_inst *gi, size_t ng) {
   for (size_t i = 1; i < ng; i++) {
     graph_inst v = gi[i];
     size_t j = i;
@@ -481,11 +417,7 @@ static void emit_graph(sl_ctx *x) {
     gi[j] = v;
   }
   double *lane_end = calloc(ng, sizeof *lane_end);
-  if (!lane_end) {
-    free(gi);
-    x->failed = 1;
-    return;
-  }
+  if (!lane_end) return 0;
   size_t nlanes = 0;
   for (size_t k = 0; k < ng; k++) {
     size_t l = 0;
@@ -494,6 +426,11 @@ static void emit_graph(sl_ctx *x) {
     lane_end[l] = gi[k].exec_end;
     gi[k].lane = (int64_t)l;
   }
+  free(lane_end);
+  return nlanes;
+}
+
+static void graph_draw(sl_ctx *x, const graph_inst *gi, size_t ng, size_t nlanes) {
   const sl_view *v = sl_rules_view(x->r, SL_VIEW_GRAPH);
   sl_sink_process_name(x->s, x->pid_graph, v->name);
   sl_sink_process_sort(x->s, x->pid_graph, v->sort);
@@ -503,7 +440,7 @@ static void emit_graph(sl_ctx *x) {
     sl_sink_thread_name(x->s, x->pid_graph, x->graph_base + (int64_t)l, nm);
   }
   for (size_t k = 0; k < ng; k++) {
-    graph_inst *g = &gi[k];
+    const graph_inst *g = &gi[k];
     char td[32], name[96];
     snprintf(name, sizeof name, "GraphExecution(%s, %lld visible nodes)", sl_tdisp(td, g->outer),
              (long long)g->nvisible);
@@ -523,7 +460,38 @@ static void emit_graph(sl_ctx *x) {
                    .cname = "rail_animation", .args = a, .nargs = sizeof a / sizeof *a};
     sl_sink_slice(x->s, &ev);
   }
-  free(lane_end);
+}
+
+/* The graph view: one slice per graph instance (prepare start to execution end) on
+** greedy lanes; instances none of whose nodes left a record are not drawn. */
+static void emit_graph(sl_ctx *x) {
+  graph_inst *gi = NULL;
+  size_t ng = 0;
+  if (graph_collect(x->c, &gi, &ng) != 0) {
+    x->failed = 1;
+    return;
+  }
+  if (ng == 0) return;
+  if (graph_bind(x, gi, ng) != 0) {
+    free(gi);
+    x->failed = 1;
+    return;
+  }
+  size_t nkept = 0;
+  for (size_t k = 0; k < ng; k++)
+    if (gi[k].has_rows) gi[nkept++] = gi[k];
+  ng = nkept;
+  if (ng == 0) {
+    free(gi);
+    return;
+  }
+  size_t nlanes = graph_lanes(gi, ng);
+  if (nlanes == 0) {
+    free(gi);
+    x->failed = 1;
+    return;
+  }
+  graph_draw(x, gi, ng, nlanes);
   free(gi);
 }
 

@@ -18,13 +18,14 @@
 #define SL_L3_CMD_FD 3
 #define SL_L3_REPLY_FD 4
 
-/* Index of option `name` in argv (from 1), or 0. */
+/* sl_l3_argv.c: index of option `name` in argv (from 1), or 0. */
 int sl_l3_find_opt(int argc, char **argv, const char *name);
 /* Copy argv without the options in `drop` (each taking one value), NULL-terminated,
 ** leaving room for `extra` more entries. NULL on no memory. */
 char **sl_l3_argv_without(int argc, char **argv, const char *const *drop, int extra, int *out_argc);
 
 int sl_l3_sched_main(int argc, char **argv);
-int sl_l3_worker_main(int argc, char **argv);
+struct sl_run_entry;
+int sl_l3_worker_main(int argc, char **argv, const struct sl_run_entry *entry);
 
 #endif

@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sl_run.h"
 #include "sl_base.h"
 #include "sl_collector.h"
 #include "sl_hostlog.h"
@@ -113,6 +112,7 @@ typedef struct worker {
   char **argv;
   FILE *log;
   long pid;
+  const sl_run_entry *entry; /* run itself and its device hook (sl_cmd_run's) */
 } worker;
 
 static int64_t dev_ns(uint64_t cycles) { return (int64_t)((unsigned __int128)cycles * 1000000000u / g_win.freq); }
@@ -226,11 +226,11 @@ static int run_dispatch(worker *w, const dispatch_cmd *c) {
   w->argv[w->argc - 1] = tmp;  /* the "-o" value reserved by worker_init */
   memset(&g_win.open, 0, sizeof g_win.open);
   g_win.opened = g_win.closed = 0;
-  sl_run_device_hook = device_hook;
+  *w->entry->device_hook = device_hook;
   int64_t r0 = sl_hl_now_ns();
-  int rc = sl_cmd_run(w->argc, w->argv);
+  int rc = w->entry->run(w->argc, w->argv);
   int64_t r1 = sl_hl_now_ns();
-  sl_run_device_hook = NULL;
+  *w->entry->device_hook = NULL;
   /* runner_run: from the runner's start (chip and collector built, workload loaded)
   ** to its return after collector teardown, export and the result check */
   if (g_win.opened) r0 = g_win.runner_start;
@@ -299,9 +299,10 @@ static int worker_init(worker *w, int argc, char **argv) {
   return w->log ? 0 : 1;
 }
 
-int sl_l3_worker_main(int argc, char **argv) {
+int sl_l3_worker_main(int argc, char **argv, const sl_run_entry *entry) {
   worker w;
   memset(&w, 0, sizeof w);
+  w.entry = entry;
   int rc = worker_init(&w, argc, argv);
   FILE *cmd = rc ? NULL : fdopen(SL_L3_CMD_FD, "r");
   FILE *reply = rc ? NULL : fdopen(SL_L3_REPLY_FD, "w");

@@ -281,61 +281,165 @@ static int host_scalar(parser *p, const frame *f, const scalar *v) {
 
 /* ---- scalars -------------------------------------------------------------------- */
 
+/* Top-level scalars: the level; a section written as null is an absent one. */
+static int sc_root(parser *p, const frame *f, const scalar *v) {
+  sl_raw *raw = p->raw;
+  if (key_is(f, "chip_swimlane_level")) {
+    raw->has_level = 1;
+    if (v->t != T_NUM) return fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", type_name(v->t));
+    return want_i64(p, v, &raw->level);
+  }
+  if (key_is(f, "aicore_tasks") || key_is(f, "aicpu_tasks") || key_is(f, "scheduler_tasks") ||
+      key_is(f, "aicpu_scheduler_phases") || key_is(f, "scheduler_records") ||
+      key_is(f, "aicpu_orchestrator_phases") || key_is(f, "aicpu_lifecycle_records") ||
+      key_is(f, "metadata")) {
+    if (v->t == T_NULL) return 1; /* a section written as null is an absent section */
+    return fail(p, "expected %s, got %s", key_is(f, "metadata") || key_is(f, "scheduler_tasks") ||
+                key_is(f, "scheduler_records") ? "an object" : "an array", type_name(v->t));
+  }
+  return 1;
+}
+
+/* metadata.* scalars. */
+static int sc_meta(parser *p, const frame *f, const scalar *v) {
+  sl_raw *raw = p->raw;
+  sl_capture *c = p->c;
+  if (key_is(f, "clock_freq_hz")) {
+    if (v->t == T_NULL) return 1;
+    raw->has_clock = 1;
+    return want_i64(p, v, &raw->clock);
+  }
+  if (key_is(f, "num_cores")) return v->t == T_NULL ? 1 : want_i64(p, v, &c->num_cores);
+  /* identity only: a non-string value is ignored, not an error */
+  if (key_is(f, "platform")) return v->t != T_STR || want_str(p, v, &c->platform, 0);
+  if (key_is(f, "schema_fingerprint")) {
+    if (!want_str(p, v, &raw->fingerprint, 1)) return 0;
+    c->schema_fingerprint = raw->fingerprint;
+    return 1;
+  }
+  if (key_is(f, "schema_layout")) return want_str(p, v, &raw->layout, 1);
+  if (key_is(f, "orchestrator_source")) {
+    if (v->t == T_STR && v->len == 4 && memcmp(v->s, "host", 4) == 0) raw->host_mode = 1;
+    return 1;
+  }
+  if (key_is(f, "timeline_relation")) return v->t != T_STR || want_str(p, v, &c->timeline_relation, 0);
+  if (key_is(f, "host_orchestration_origin_ns")) {
+    if (v->t == T_NULL) return 1;
+    raw->has_origin = 1;
+    return want_i64(p, v, &raw->origin);
+  }
+  if (key_is(f, "host_timestamp_quantization_ns")) {
+    if (v->t == T_NULL) return 1;
+    raw->has_quant = 1;
+    return want_i64(p, v, &raw->quant);
+  }
+  if (key_is(f, "core_types") || key_is(f, "core_to_thread")) {
+    if (v->t == T_NULL) return 1;
+    return fail(p, "expected an array, got %s", type_name(v->t));
+  }
+  return 1;
+}
+
+/* A scheduler phase record's fields. */
+static int sc_phase(parser *p, const frame *f, const scalar *v) {
+  sl_capture *c = p->c;
+  sl_phase_rec *r = &p->ph;
+  if (key_is(f, "kind")) {
+    if (v->t == T_NULL) return 1;
+    if (v->t != T_STR) return fail(p, "expected a phase name, got %s", type_name(v->t));
+    if (sl_phase_classify(c, r, v->s, v->len) != 0) return oom(p);
+    return 1;
+  }
+  if (key_is(f, "start_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->ph_start);
+  if (key_is(f, "end_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->ph_end);
+  if (key_is(f, "loop_iter")) {
+    if (v->t == T_NULL) return 1;
+    r->flags |= SL_PH_HAS_LOOP_ITER;
+    return want_i64(p, v, &r->loop_iter);
+  }
+  if (key_is(f, "tasks_processed")) {
+    if (v->t == T_NULL) return 1;
+    r->flags |= SL_PH_HAS_TASKS_PROCESSED;
+    return want_i64(p, v, &r->tasks_processed);
+  }
+  if (key_is(f, "pop_hit") || key_is(f, "pop_miss")) {
+    if (v->t == T_NULL) return 1;
+    r->flags |= SL_PH_HAS_POP;
+    return want_i64(p, v, key_is(f, "pop_hit") ? &r->pop_hit : &r->pop_miss);
+  }
+  if (key_is(f, "task_id")) {
+    int present;
+    if (!want_id(p, v, &r->task_id, NULL, &present)) return 0;
+    if (present) r->flags |= SL_PH_HAS_TASK_ID;
+    return 1;
+  }
+  if (v->t == T_NUM && r->n_extra < SL_PH_MAX_EXTRA) /* a field newer than this code */
+    return add_extra(p, r, f->key, strlen(f->key), v);
+  return 1; /* other extra fields are ignored; shared_at_* as a scalar is "not a list" */
+}
+
+/* A scheduler stream's identity fields. */
+static int sc_stream(parser *p, const frame *f, const scalar *v) {
+  sl_sched_stream *s = &p->cur.s;
+  if (key_is(f, "platform")) return want_str(p, v, &s->platform, 1);
+  if (key_is(f, "runtime")) return want_str(p, v, &s->runtime, 1);
+  if (key_is(f, "producer")) return want_str(p, v, &s->producer, 1);
+  if (key_is(f, "core_type")) return want_str(p, v, &s->core_type, 1);
+  if (key_is(f, "scheduler_id")) {
+    if (!want_i64(p, v, &s->scheduler_id)) return 0;
+    p->cur.idx = s->scheduler_id;
+    if (s->scheduler_id < 0 || s->scheduler_id > 65535)
+      return fail(p, "scheduler_id %lld out of range", (long long)s->scheduler_id);
+    return 1;
+  }
+  if (key_is(f, "worker_id")) return v->t == T_NULL ? 1 : want_i64(p, v, &s->worker_id);
+  if (key_is(f, "physical_core_id")) {
+    if (v->t == T_NULL) return 1;
+    int present;
+    uint64_t u;
+    if (!want_id(p, v, &u, &s->physical_core_id, &present)) return 0;
+    return 1;
+  }
+  if (key_is(f, "records") || key_is(f, "metrics")) {
+    if (v->t == T_NULL) return 1;
+    return fail(p, "expected an array, got %s", type_name(v->t));
+  }
+  return 1;
+}
+
+/* An orchestrator record's fields. */
+static int sc_orch(parser *p, const frame *f, const scalar *v) {
+  sl_orch_rec *r = &p->orch;
+  if (key_is(f, "submit_idx")) {
+    if (v->t == T_NULL) return 1;
+    r->flags |= SL_ORCH_HAS_SUBMIT_IDX;
+    return want_i64(p, v, &r->submit_idx);
+  }
+  if (key_is(f, "task_id")) {
+    int present;
+    if (!want_id(p, v, &r->task_id, &r->task_id_signed, &present)) return 0;
+    if (present) r->flags |= SL_ORCH_HAS_TASK_ID;
+    return 1;
+  }
+  if (key_is(f, "start_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_start);
+  if (key_is(f, "end_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_end);
+  if (key_is(f, "phase") || key_is(f, "kind")) {
+    /* legacy per-sub-step records name themselves orch_*; anything else stays orch_submit */
+    if (v->t == T_STR && v->len > 5 && memcmp(v->s, "orch_", 5) == 0) return want_str(p, v, &r->phase, 0);
+    return 1;
+  }
+  return 1;
+}
+
 static int on_scalar(parser *p, const scalar *v) {
   frame *f = &p->st[p->depth];
   sl_raw *raw = p->raw;
   sl_capture *c = p->c;
   switch (f->ctx) {
   case C_ROOT:
-    if (key_is(f, "chip_swimlane_level")) {
-      raw->has_level = 1;
-      if (v->t != T_NUM) return fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", type_name(v->t));
-      return want_i64(p, v, &raw->level);
-    }
-    if (key_is(f, "aicore_tasks") || key_is(f, "aicpu_tasks") || key_is(f, "scheduler_tasks") ||
-        key_is(f, "aicpu_scheduler_phases") || key_is(f, "scheduler_records") ||
-        key_is(f, "aicpu_orchestrator_phases") || key_is(f, "aicpu_lifecycle_records") ||
-        key_is(f, "metadata")) {
-      if (v->t == T_NULL) return 1; /* a section written as null is an absent section */
-      return fail(p, "expected %s, got %s", key_is(f, "metadata") || key_is(f, "scheduler_tasks") ||
-                  key_is(f, "scheduler_records") ? "an object" : "an array", type_name(v->t));
-    }
-    return 1;
+    return sc_root(p, f, v);
   case C_META:
-    if (key_is(f, "clock_freq_hz")) {
-      if (v->t == T_NULL) return 1;
-      raw->has_clock = 1;
-      return want_i64(p, v, &raw->clock);
-    }
-    if (key_is(f, "num_cores")) return v->t == T_NULL ? 1 : want_i64(p, v, &c->num_cores);
-    /* identity only: a non-string value is ignored, not an error */
-    if (key_is(f, "platform")) return v->t != T_STR || want_str(p, v, &c->platform, 0);
-    if (key_is(f, "schema_fingerprint")) {
-      if (!want_str(p, v, &raw->fingerprint, 1)) return 0;
-      c->schema_fingerprint = raw->fingerprint;
-      return 1;
-    }
-    if (key_is(f, "schema_layout")) return want_str(p, v, &raw->layout, 1);
-    if (key_is(f, "orchestrator_source")) {
-      if (v->t == T_STR && v->len == 4 && memcmp(v->s, "host", 4) == 0) raw->host_mode = 1;
-      return 1;
-    }
-    if (key_is(f, "timeline_relation")) return v->t != T_STR || want_str(p, v, &c->timeline_relation, 0);
-    if (key_is(f, "host_orchestration_origin_ns")) {
-      if (v->t == T_NULL) return 1;
-      raw->has_origin = 1;
-      return want_i64(p, v, &raw->origin);
-    }
-    if (key_is(f, "host_timestamp_quantization_ns")) {
-      if (v->t == T_NULL) return 1;
-      raw->has_quant = 1;
-      return want_i64(p, v, &raw->quant);
-    }
-    if (key_is(f, "core_types") || key_is(f, "core_to_thread")) {
-      if (v->t == T_NULL) return 1;
-      return fail(p, "expected an array, got %s", type_name(v->t));
-    }
-    return 1;
+    return sc_meta(p, f, v);
   case C_CORE_TYPES: {
     sl_str s;
     if (!want_str(p, v, &s, 0)) return 0;
@@ -366,41 +470,8 @@ static int on_scalar(parser *p, const scalar *v) {
       return fail(p, "expected an array, got %s", type_name(v->t));
     }
     return 1;
-  case C_PHASE: {
-    sl_phase_rec *r = &p->ph;
-    if (key_is(f, "kind")) {
-      if (v->t == T_NULL) return 1;
-      if (v->t != T_STR) return fail(p, "expected a phase name, got %s", type_name(v->t));
-      if (sl_phase_classify(c, r, v->s, v->len) != 0) return oom(p);
-      return 1;
-    }
-    if (key_is(f, "start_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->ph_start);
-    if (key_is(f, "end_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->ph_end);
-    if (key_is(f, "loop_iter")) {
-      if (v->t == T_NULL) return 1;
-      r->flags |= SL_PH_HAS_LOOP_ITER;
-      return want_i64(p, v, &r->loop_iter);
-    }
-    if (key_is(f, "tasks_processed")) {
-      if (v->t == T_NULL) return 1;
-      r->flags |= SL_PH_HAS_TASKS_PROCESSED;
-      return want_i64(p, v, &r->tasks_processed);
-    }
-    if (key_is(f, "pop_hit") || key_is(f, "pop_miss")) {
-      if (v->t == T_NULL) return 1;
-      r->flags |= SL_PH_HAS_POP;
-      return want_i64(p, v, key_is(f, "pop_hit") ? &r->pop_hit : &r->pop_miss);
-    }
-    if (key_is(f, "task_id")) {
-      int present;
-      if (!want_id(p, v, &r->task_id, NULL, &present)) return 0;
-      if (present) r->flags |= SL_PH_HAS_TASK_ID;
-      return 1;
-    }
-    if (v->t == T_NUM && r->n_extra < SL_PH_MAX_EXTRA) /* a field newer than this code */
-      return add_extra(p, r, f->key, strlen(f->key), v);
-    return 1; /* other extra fields are ignored; shared_at_* as a scalar is "not a list" */
-  }
+  case C_PHASE:
+    return sc_phase(p, f, v);
   case C_METRIC:
     if (key_is(f, "record_index")) {
       p->mt.has_index = 1;
@@ -416,33 +487,8 @@ static int on_scalar(parser *p, const scalar *v) {
     if (f->idx < 3 && !want_i64(p, v, &p->sh[f->idx])) return 0;
     p->sh_n = f->idx + 1;
     return 1;
-  case C_STREAM: {
-    sl_sched_stream *s = &p->cur.s;
-    if (key_is(f, "platform")) return want_str(p, v, &s->platform, 1);
-    if (key_is(f, "runtime")) return want_str(p, v, &s->runtime, 1);
-    if (key_is(f, "producer")) return want_str(p, v, &s->producer, 1);
-    if (key_is(f, "core_type")) return want_str(p, v, &s->core_type, 1);
-    if (key_is(f, "scheduler_id")) {
-      if (!want_i64(p, v, &s->scheduler_id)) return 0;
-      p->cur.idx = s->scheduler_id;
-      if (s->scheduler_id < 0 || s->scheduler_id > 65535)
-        return fail(p, "scheduler_id %lld out of range", (long long)s->scheduler_id);
-      return 1;
-    }
-    if (key_is(f, "worker_id")) return v->t == T_NULL ? 1 : want_i64(p, v, &s->worker_id);
-    if (key_is(f, "physical_core_id")) {
-      if (v->t == T_NULL) return 1;
-      int present;
-      uint64_t u;
-      if (!want_id(p, v, &u, &s->physical_core_id, &present)) return 0;
-      return 1;
-    }
-    if (key_is(f, "records") || key_is(f, "metrics")) {
-      if (v->t == T_NULL) return 1;
-      return fail(p, "expected an array, got %s", type_name(v->t));
-    }
-    return 1;
-  }
+  case C_STREAM:
+    return sc_stream(p, f, v);
   case C_CAPTURE: {
     sl_sched_stream *s = &p->cur.s;
     if (key_is(f, "committed")) return want_u64(p, v, &s->committed);
@@ -453,28 +499,8 @@ static int on_scalar(parser *p, const scalar *v) {
     }
     return 1;
   }
-  case C_ORCH_REC: {
-    sl_orch_rec *r = &p->orch;
-    if (key_is(f, "submit_idx")) {
-      if (v->t == T_NULL) return 1;
-      r->flags |= SL_ORCH_HAS_SUBMIT_IDX;
-      return want_i64(p, v, &r->submit_idx);
-    }
-    if (key_is(f, "task_id")) {
-      int present;
-      if (!want_id(p, v, &r->task_id, &r->task_id_signed, &present)) return 0;
-      if (present) r->flags |= SL_ORCH_HAS_TASK_ID;
-      return 1;
-    }
-    if (key_is(f, "start_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_start);
-    if (key_is(f, "end_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_end);
-    if (key_is(f, "phase") || key_is(f, "kind")) {
-      /* legacy per-sub-step records name themselves orch_*; anything else stays orch_submit */
-      if (v->t == T_STR && v->len > 5 && memcmp(v->s, "orch_", 5) == 0) return want_str(p, v, &r->phase, 0);
-      return 1;
-    }
-    return 1;
-  }
+  case C_ORCH_REC:
+    return sc_orch(p, f, v);
   case C_LC: {
     if (key_is(f, "aicpu_thread_id")) return want_i64(p, v, &p->lc.aicpu_thread_id);
     int i = lc_field(f);
@@ -519,90 +545,93 @@ static int on_scalar(parser *p, const scalar *v) {
 
 /* ---- containers ----------------------------------------------------------------- */
 
-/* Which context a new container at the current position opens; C_SKIP for unknown
-** places, -1 after reporting a shape error. */
-static int child_ctx(parser *p, int is_map) {
-  frame *f = &p->st[p->depth];
-  sl_raw *raw = p->raw;
+/* child_ctx's checks: the container's kind (WANT) and a section given twice (ONCE). */
 #define WANT(cond, what) \
   do { if (!(cond)) { fail(p, "expected %s, got %s", what, is_map ? "an object" : "an array"); return -1; } } while (0)
 #define ONCE(mask, bit) \
   do { if ((mask) & (1u << (bit))) { fail(p, "duplicate key"); return -1; } (mask) |= 1u << (bit); } while (0)
-  switch (f->ctx) {
-  case C_ROOT:
-    if (key_is(f, "metadata")) { WANT(is_map, "an object"); ONCE(p->seen_root, 0); return C_META; }
-    if (key_is(f, "aicore_tasks")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 1); return C_AICORE; }
-    if (key_is(f, "aicpu_tasks")) {
-      WANT(!is_map, "an array");
-      ONCE(p->seen_root, 2);
-      if (p->seen_new_tasks) { fail(p, "both aicpu_tasks and scheduler_tasks are present"); return -1; }
-      p->seen_old_tasks = 1;
-      raw->sched_tasks_key = "aicpu_tasks";
-      return C_STASKS;
-    }
-    if (key_is(f, "scheduler_tasks")) {
-      WANT(is_map, "an object");
-      ONCE(p->seen_root, 3);
-      if (p->seen_old_tasks) { fail(p, "both aicpu_tasks and scheduler_tasks are present"); return -1; }
-      p->seen_new_tasks = 1;
-      raw->sched_tasks_key = "scheduler_tasks.records";
-      return C_SCHED_TASKS;
-    }
-    if (key_is(f, "aicpu_scheduler_phases")) {
-      WANT(!is_map, "an array");
-      ONCE(p->seen_root, 4);
-      if (p->seen_new_phases) { fail(p, "both aicpu_scheduler_phases and scheduler_records are present"); return -1; }
-      p->seen_old_phases = 1;
-      p->c->has_sched_phases = 1;
-      return C_OLD_PHASES;
-    }
-    if (key_is(f, "scheduler_records")) {
-      WANT(is_map, "an object");
-      ONCE(p->seen_root, 5);
-      if (p->seen_old_phases) { fail(p, "both aicpu_scheduler_phases and scheduler_records are present"); return -1; }
-      p->seen_new_phases = 1;
-      p->c->has_sched_phases = 1;
-      return C_SCHED_RECORDS;
-    }
-    if (key_is(f, "aicpu_orchestrator_phases")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 6); return C_ORCH; }
-    if (key_is(f, "aicpu_lifecycle_records")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 7); return C_LIFECYCLE; }
-    if (key_is(f, "host_orchestrator_phases")) {
-      WANT(!is_map, "an array");
-      ONCE(p->seen_root, 8);
-      raw->host_mode = 1;
-      return C_HOST_ORCH;
-    }
-    if (key_is(f, "host_device_uploads")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 9); return C_UPLOADS; }
-    if (key_is(f, "chip_swimlane_level")) {
-      fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", is_map ? "an object" : "an array");
-      return -1;
-    }
-    return C_SKIP;
-  case C_META:
-    if (key_is(f, "core_types")) { WANT(!is_map, "an array"); ONCE(p->seen_meta, 0); raw->has_core_types = 1; return C_CORE_TYPES; }
-    if (key_is(f, "core_to_thread")) { WANT(!is_map, "an array"); ONCE(p->seen_meta, 1); return C_C2T; }
-    if (key_is(f, "host_capture")) {
-      if (!is_map) return C_SKIP;
-      ONCE(p->seen_meta, 2);
-      raw->host_mode = 1;
-      p->c->host_capture.present = 1;
-      return C_HOST_CAPTURE;
-    }
-    if (key_is(f, "clock_anchors")) {
-      if (!is_map) return C_SKIP; /* not an object: missing_clock_anchors */
-      ONCE(p->seen_meta, 3);
-      raw->has_anchors = 1;
-      return C_ANCHORS;
-    }
-    if (key_is(f, "clock_freq_hz") || key_is(f, "num_cores")) WANT(0, "an integer");
-    return C_SKIP;
-  case C_AICORE: WANT(!is_map, "a row (array)"); memset(p->row, 0, sizeof p->row); return C_AICORE_ROW;
-  case C_STASKS: WANT(!is_map, "a row (array)"); memset(p->row, 0, sizeof p->row); return C_STASK_ROW;
-  case C_SCHED_TASKS:
-    if (key_is(f, "records")) { WANT(!is_map, "an array"); return C_STASKS; }
-    return C_SKIP;
-  case C_OLD_PHASES: {
-    WANT(!is_map, "a per-thread array");
+
+/* A top-level section: which, and that it comes once and in the right shape. */
+static int child_root(parser *p, const frame *f, int is_map) {
+  sl_raw *raw = p->raw;
+  if (key_is(f, "metadata")) { WANT(is_map, "an object"); ONCE(p->seen_root, 0); return C_META; }
+  if (key_is(f, "aicore_tasks")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 1); return C_AICORE; }
+  if (key_is(f, "aicpu_tasks")) {
+    WANT(!is_map, "an array");
+    ONCE(p->seen_root, 2);
+    if (p->seen_new_tasks) { fail(p, "both aicpu_tasks and scheduler_tasks are present"); return -1; }
+    p->seen_old_tasks = 1;
+    raw->sched_tasks_key = "aicpu_tasks";
+    return C_STASKS;
+  }
+  if (key_is(f, "scheduler_tasks")) {
+    WANT(is_map, "an object");
+    ONCE(p->seen_root, 3);
+    if (p->seen_old_tasks) { fail(p, "both aicpu_tasks and scheduler_tasks are present"); return -1; }
+    p->seen_new_tasks = 1;
+    raw->sched_tasks_key = "scheduler_tasks.records";
+    return C_SCHED_TASKS;
+  }
+  if (key_is(f, "aicpu_scheduler_phases")) {
+    WANT(!is_map, "an array");
+    ONCE(p->seen_root, 4);
+    if (p->seen_new_phases) { fail(p, "both aicpu_scheduler_phases and scheduler_records are present"); return -1; }
+    p->seen_old_phases = 1;
+    p->c->has_sched_phases = 1;
+    return C_OLD_PHASES;
+  }
+  if (key_is(f, "scheduler_records")) {
+    WANT(is_map, "an object");
+    ONCE(p->seen_root, 5);
+    if (p->seen_old_phases) { fail(p, "both aicpu_scheduler_phases and scheduler_records are present"); return -1; }
+    p->seen_new_phases = 1;
+    p->c->has_sched_phases = 1;
+    return C_SCHED_RECORDS;
+  }
+  if (key_is(f, "aicpu_orchestrator_phases")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 6); return C_ORCH; }
+  if (key_is(f, "aicpu_lifecycle_records")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 7); return C_LIFECYCLE; }
+  if (key_is(f, "host_orchestrator_phases")) {
+    WANT(!is_map, "an array");
+    ONCE(p->seen_root, 8);
+    raw->host_mode = 1;
+    return C_HOST_ORCH;
+  }
+  if (key_is(f, "host_device_uploads")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 9); return C_UPLOADS; }
+  if (key_is(f, "chip_swimlane_level")) {
+    fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", is_map ? "an object" : "an array");
+    return -1;
+  }
+  return C_SKIP;
+}
+
+/* An object or array inside metadata. */
+static int child_meta(parser *p, const frame *f, int is_map) {
+  sl_raw *raw = p->raw;
+  if (key_is(f, "core_types")) { WANT(!is_map, "an array"); ONCE(p->seen_meta, 0); raw->has_core_types = 1; return C_CORE_TYPES; }
+  if (key_is(f, "core_to_thread")) { WANT(!is_map, "an array"); ONCE(p->seen_meta, 1); return C_C2T; }
+  if (key_is(f, "host_capture")) {
+    if (!is_map) return C_SKIP;
+    ONCE(p->seen_meta, 2);
+    raw->host_mode = 1;
+    p->c->host_capture.present = 1;
+    return C_HOST_CAPTURE;
+  }
+  if (key_is(f, "clock_anchors")) {
+    if (!is_map) return C_SKIP; /* not an object: missing_clock_anchors */
+    ONCE(p->seen_meta, 3);
+    raw->has_anchors = 1;
+    return C_ANCHORS;
+  }
+  if (key_is(f, "clock_freq_hz") || key_is(f, "num_cores")) WANT(0, "an integer");
+  return C_SKIP;
+}
+
+/* A per-thread list of phases (old format) or of orchestrator records (AICPU or host:
+** the same per-thread record lists): its stream or thread entry. */
+static int child_thread(parser *p, const frame *f, int is_map) {
+  sl_raw *raw = p->raw;
+  WANT(!is_map, "a per-thread array");
+  if (f->ctx == C_OLD_PHASES) {
     pending_stream *ps = SL_PUSH(p->pend, p->n_pend, p->cap_pend);
     if (!ps) { oom(p); return -1; }
     memset(ps, 0, sizeof *ps);
@@ -611,6 +640,34 @@ static int child_ctx(parser *p, int is_map) {
     ps->s.physical_core_id = -1;
     return C_OLD_THREAD;
   }
+  int host = f->ctx == C_HOST_ORCH;
+  sl_orch_thread *t = host ? SL_PUSH(raw->host_threads, raw->n_host_threads, raw->cap_host_threads)
+                           : SL_PUSH(p->c->orch_threads, p->c->n_orch_threads, raw->cap_orch_threads);
+  if (!t) { oom(p); return -1; }
+  t->first = host ? raw->n_host : p->c->n_orch;
+  t->count = 0;
+  return host ? C_HOST_THREAD : C_ORCH_THREAD;
+}
+
+/* Which context a new container at the current position opens; C_SKIP for unknown
+** places, -1 after reporting a shape error. */
+static int child_ctx(parser *p, int is_map) {
+  frame *f = &p->st[p->depth];
+  sl_raw *raw = p->raw;
+  switch (f->ctx) {
+  case C_ROOT:
+    return child_root(p, f, is_map);
+  case C_META:
+    return child_meta(p, f, is_map);
+  case C_OLD_PHASES:
+  case C_ORCH:
+  case C_HOST_ORCH:
+    return child_thread(p, f, is_map);
+  case C_AICORE: WANT(!is_map, "a row (array)"); memset(p->row, 0, sizeof p->row); return C_AICORE_ROW;
+  case C_STASKS: WANT(!is_map, "a row (array)"); memset(p->row, 0, sizeof p->row); return C_STASK_ROW;
+  case C_SCHED_TASKS:
+    if (key_is(f, "records")) { WANT(!is_map, "an array"); return C_STASKS; }
+    return C_SKIP;
   case C_OLD_THREAD:
   case C_STREAM_RECS:
     WANT(is_map, "an object");
@@ -655,17 +712,6 @@ static int child_ctx(parser *p, int is_map) {
     p->mt.pos = f->idx;
     p->metric_mode = 1;
     return C_METRIC;
-  case C_ORCH:
-  case C_HOST_ORCH: { /* AICPU or host orchestrator: the same per-thread record lists */
-    WANT(!is_map, "a per-thread array");
-    int host = f->ctx == C_HOST_ORCH;
-    sl_orch_thread *t = host ? SL_PUSH(raw->host_threads, raw->n_host_threads, raw->cap_host_threads)
-                             : SL_PUSH(p->c->orch_threads, p->c->n_orch_threads, raw->cap_orch_threads);
-    if (!t) { oom(p); return -1; }
-    t->first = host ? raw->n_host : p->c->n_orch;
-    t->count = 0;
-    return host ? C_HOST_THREAD : C_ORCH_THREAD;
-  }
   case C_ORCH_THREAD:
   case C_HOST_THREAD:
     WANT(is_map, "an object");

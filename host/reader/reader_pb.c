@@ -10,7 +10,6 @@
 #include "reader_util.h"
 #include "sl_base.h"
 
-#if defined(SL_HAVE_GENERATED) && __has_include("swimlane_capture.pb-c.h")
 #include "sl_phases.h"
 #include "swimlane_capture.pb-c.h"
 
@@ -56,32 +55,27 @@ static int pb_extras(sl_capture *c, sl_phase_rec *p, const ProtobufCMessage *msg
   return 0;
 }
 
-static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
-  const char *name = raw->name;
-  raw->has_level = 1;
-  raw->level = m->chip_swimlane_level;
-  raw->fingerprint = intern_opt(c, m->schema_fingerprint);
-  raw->layout = intern_opt(c, m->schema_layout);
-  if (m->metadata) {
-    const Swimlane__Metadata *md = m->metadata;
-    raw->has_clock = 1;
-    raw->clock = md->clock_freq_hz > INT64_MAX ? INT64_MAX : (int64_t)md->clock_freq_hz;
-    c->num_cores = md->num_cores;
-    raw->has_core_types = md->n_core_types > 0;
-    c->n_core_types = md->n_core_types;
-    c->core_types = calloc(md->n_core_types ? md->n_core_types : 1, sizeof *c->core_types);
-    c->n_core_to_thread = md->n_core_to_thread;
-    c->core_to_thread = calloc(md->n_core_to_thread ? md->n_core_to_thread : 1, sizeof *c->core_to_thread);
-    if (!c->core_types || !c->core_to_thread) return -1;
-    for (size_t i = 0; i < md->n_core_types; i++)
-      if ((c->core_types[i] = intern_opt(c, md->core_types[i])) == SL_STR_NONE &&
-          (c->core_types[i] = sl_strtab_intern(&c->strings, "", 0)) == SL_STR_NONE)
-        return -1;
-    for (size_t i = 0; i < md->n_core_to_thread; i++) c->core_to_thread[i] = md->core_to_thread[i];
-    c->task_producer = intern_opt(c, md->task_producer);
-    c->platform = intern_opt(c, md->platform);
-  }
-  c->schema_fingerprint = raw->fingerprint;
+static int pb_metadata(sl_raw *raw, sl_capture *c, const Swimlane__Metadata *md) {
+  raw->has_clock = 1;
+  raw->clock = md->clock_freq_hz > INT64_MAX ? INT64_MAX : (int64_t)md->clock_freq_hz;
+  c->num_cores = md->num_cores;
+  raw->has_core_types = md->n_core_types > 0;
+  c->n_core_types = md->n_core_types;
+  c->core_types = calloc(md->n_core_types ? md->n_core_types : 1, sizeof *c->core_types);
+  c->n_core_to_thread = md->n_core_to_thread;
+  c->core_to_thread = calloc(md->n_core_to_thread ? md->n_core_to_thread : 1, sizeof *c->core_to_thread);
+  if (!c->core_types || !c->core_to_thread) return -1;
+  for (size_t i = 0; i < md->n_core_types; i++)
+    if ((c->core_types[i] = intern_opt(c, md->core_types[i])) == SL_STR_NONE &&
+        (c->core_types[i] = sl_strtab_intern(&c->strings, "", 0)) == SL_STR_NONE)
+      return -1;
+  for (size_t i = 0; i < md->n_core_to_thread; i++) c->core_to_thread[i] = md->core_to_thread[i];
+  c->task_producer = intern_opt(c, md->task_producer);
+  c->platform = intern_opt(c, md->platform);
+  return 0;
+}
+
+static int pb_aicore(sl_raw *raw, const Swimlane__Capture *m) {
   /* AICore rows: stream by stream */
   for (size_t s = 0; s < m->n_aicore_tasks; s++) {
     const Swimlane__AicoreTaskStream *st = m->aicore_tasks[s];
@@ -99,6 +93,10 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
       a->row = raw->n_aicore - 1;
     }
   }
+  return 0;
+}
+
+static int pb_sched_tasks(sl_raw *raw, const Swimlane__Capture *m) {
   if (m->n_scheduler_tasks) raw->sched_tasks_key = "scheduler_tasks";
   for (size_t s = 0; s < m->n_scheduler_tasks; s++) {
     const Swimlane__AicpuTaskStream *st = m->scheduler_tasks[s];
@@ -114,6 +112,58 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
       t->row = raw->n_stask - 1;
     }
   }
+  return 0;
+}
+
+/* One scheduler phase record of stream st, appended to c->phases. -1 on no memory. */
+static int pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStream *st,
+                    const Swimlane__SchedPhaseRecord *r) {
+  sl_phase_rec *p = SL_PUSH(c->phases, c->n_phases, raw->cap_phases);
+  if (!p) return -1;
+  memset(p, 0, sizeof *p);
+  const sl_phase_info *pi = sl_phase_by_id(r->kind);
+  if (pi) {
+    if (sl_phase_classify(c, p, pi->name, strlen(pi->name)) != 0) return -1;
+  } else {
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "kind_%u", r->kind);
+    if (sl_phase_classify(c, p, buf, (size_t)n) != 0) return -1;
+  }
+  p->loop_iter = r->loop_iter;
+  p->tasks_processed = r->tasks_processed;
+  if (pb_extras(c, p, &r->base) != 0) return -1;
+  p->flags |= SL_PH_HAS_LOOP_ITER | SL_PH_HAS_TASKS_PROCESSED | SL_PH_HAS_SHARED;
+#ifdef SL_PRODUCER_AICORE
+  /* an A5 HBG AICore Scheduler stream reads some unions as task ids */
+  enum sl_phase_variant v = sl_phase_variant_for(
+      r->kind, st->producer && !strcmp(st->producer, "aicore") ? SL_PRODUCER_AICORE : SL_PRODUCER_AICPU);
+#else
+  enum sl_phase_variant v = sl_phase_variant_of(r->kind);
+#endif
+  if (v == SL_PHASE_VARIANT_DISPATCH) {
+    p->pop_hit = r->pop_hit;
+    p->pop_miss = r->pop_miss;
+    p->flags |= SL_PH_HAS_POP;
+  } else if (v == SL_PHASE_VARIANT_TASK) {
+    p->task_id = (uint64_t)r->ring_id << 32 | r->local_id;
+    p->flags |= SL_PH_HAS_TASK_ID;
+  }
+  p->shared_at_start[0] = r->shared_depth_at_start_aic;
+  p->shared_at_start[1] = r->shared_depth_at_start_aiv;
+  p->shared_at_start[2] = r->shared_depth_at_start_mix;
+  p->shared_at_end[0] = r->shared_depth_at_end_aic;
+  p->shared_at_end[1] = r->shared_depth_at_end_aiv;
+  p->shared_at_end[2] = r->shared_depth_at_end_mix;
+  if (sl_grow((void **)&raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles) != 0)
+    return -1;
+  raw->ph_cycles[2 * (c->n_phases - 1)] = r->start_time;
+  raw->ph_cycles[2 * (c->n_phases - 1) + 1] = r->end_time;
+  return 0;
+}
+
+/* -1 no memory, -2 bad data (reported) */
+static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
+  const char *name = raw->name;
   /* scheduler streams, laid out by scheduler_id */
   if (m->n_scheduler_records) {
     c->has_sched_phases = 1;
@@ -153,52 +203,17 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
         out->truncated = st->capture->truncated;
       }
       out->first = c->n_phases;
-      for (size_t i = 0; i < st->n_records; i++) {
-        const Swimlane__SchedPhaseRecord *r = st->records[i];
-        sl_phase_rec *p = SL_PUSH(c->phases, c->n_phases, raw->cap_phases);
-        if (!p) return -1;
-        memset(p, 0, sizeof *p);
-        const sl_phase_info *pi = sl_phase_by_id(r->kind);
-        if (pi) {
-          if (sl_phase_classify(c, p, pi->name, strlen(pi->name)) != 0) return -1;
-        } else {
-          char buf[32];
-          int n = snprintf(buf, sizeof buf, "kind_%u", r->kind);
-          if (sl_phase_classify(c, p, buf, (size_t)n) != 0) return -1;
-        }
-        p->loop_iter = r->loop_iter;
-        p->tasks_processed = r->tasks_processed;
-        if (pb_extras(c, p, &r->base) != 0) return -1;
-        p->flags |= SL_PH_HAS_LOOP_ITER | SL_PH_HAS_TASKS_PROCESSED | SL_PH_HAS_SHARED;
-#ifdef SL_PRODUCER_AICORE
-        /* an A5 HBG AICore Scheduler stream reads some unions as task ids */
-        enum sl_phase_variant v = sl_phase_variant_for(
-            r->kind, st->producer && !strcmp(st->producer, "aicore") ? SL_PRODUCER_AICORE : SL_PRODUCER_AICPU);
-#else
-        enum sl_phase_variant v = sl_phase_variant_of(r->kind);
-#endif
-        if (v == SL_PHASE_VARIANT_DISPATCH) {
-          p->pop_hit = r->pop_hit;
-          p->pop_miss = r->pop_miss;
-          p->flags |= SL_PH_HAS_POP;
-        } else if (v == SL_PHASE_VARIANT_TASK) {
-          p->task_id = (uint64_t)r->ring_id << 32 | r->local_id;
-          p->flags |= SL_PH_HAS_TASK_ID;
-        }
-        p->shared_at_start[0] = r->shared_depth_at_start_aic;
-        p->shared_at_start[1] = r->shared_depth_at_start_aiv;
-        p->shared_at_start[2] = r->shared_depth_at_start_mix;
-        p->shared_at_end[0] = r->shared_depth_at_end_aic;
-        p->shared_at_end[1] = r->shared_depth_at_end_aiv;
-        p->shared_at_end[2] = r->shared_depth_at_end_mix;
-        if (sl_grow((void **)&raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles) != 0)
-          return -1;
-        raw->ph_cycles[2 * (c->n_phases - 1)] = r->start_time;
-        raw->ph_cycles[2 * (c->n_phases - 1) + 1] = r->end_time;
-      }
+      for (size_t i = 0; i < st->n_records; i++)
+        if (pb_phase(raw, c, st, st->records[i]) != 0) return -1;
       out->count = c->n_phases - out->first;
     }
   }
+  return 0;
+}
+
+/* -1 no memory, -2 bad data (reported) */
+static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
+  const char *name = raw->name;
   /* orchestrator threads: the JSON lists them by ordinal (the orchestrator's AICPU
   ** thread id is not its position), so streams take positions in thread_id order and
   ** num_orch_phase_threads pads with empty threads */
@@ -259,6 +274,10 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
     }
     free(order);
   }
+  return 0;
+}
+
+static int pb_lifecycle(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   /* lifecycle */
   for (size_t i = 0; i < m->n_aicpu_lifecycle_records; i++) {
     const Swimlane__AicpuLifecycleRecord *r = m->aicpu_lifecycle_records[i];
@@ -280,6 +299,20 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   return 0;
 }
 
+static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
+  raw->has_level = 1;
+  raw->level = m->chip_swimlane_level;
+  raw->fingerprint = intern_opt(c, m->schema_fingerprint);
+  raw->layout = intern_opt(c, m->schema_layout);
+  if (m->metadata && pb_metadata(raw, c, m->metadata) != 0) return -1;
+  c->schema_fingerprint = raw->fingerprint;
+  if (pb_aicore(raw, m) != 0 || pb_sched_tasks(raw, m) != 0) return -1;
+  int rc = pb_sched_streams(raw, c, m);
+  if (rc == 0) rc = pb_orch(raw, c, m);
+  if (rc == 0) rc = pb_lifecycle(raw, c, m);
+  return rc;
+}
+
 int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len) {
   Swimlane__Capture *m = swimlane__capture__unpack(NULL, len, data);
   if (!m) {
@@ -293,14 +326,3 @@ int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t le
   return rc ? -1 : 0;
 }
 
-#else
-
-int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len) {
-  (void)c;
-  (void)data;
-  (void)len;
-  sl_error(raw->name, "not a JSON capture, and this build reads no protobuf captures (generated/ missing)");
-  return -1;
-}
-
-#endif

@@ -358,7 +358,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   return rc;
 }
 
-void (*sl_run_device_hook)(int event, struct sl_collector *coll);
+sl_run_dev_hook_fn sl_run_device_hook;
 
 /* The reference converts a capture as soon as it completes; so do we, with convert's
 ** own defaults (sibling deps.json and name map, merged_swimlane.json beside them). */
@@ -373,7 +373,8 @@ static int convert_capture(const char *out_dir, int quiet) {
 }
 
 int sl_cmd_run(int argc, char **argv) {
-  int l3 = sl_l3_run_maybe(argc, argv); /* --ranks N, or one rank of such a run */
+  /* --ranks N, or one rank of such a run */
+  int l3 = sl_l3_run_maybe(argc, argv, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook});
   if (l3 >= 0) return l3;
   run_opts o;
   int prc = parse_opts(argc, argv, &o);

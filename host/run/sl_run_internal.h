@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sl_dtypes.h"
 #include "sl_runtime.h"
 
 struct lua_State;
@@ -67,6 +68,20 @@ int sl_workload_case(sl_workload *wl, const char *case_name, const char *platfor
 ** result check run afterwards. 0 ok, else ctx->err holds the message. */
 int sl_run_orchestrate(void *ctx, sl_rt *rt);
 int sl_run_check(sl_run_ctx *ctx);
+/* sl_run_spec.c: the tensor userdata (metatable name, checked access) and the
+** dtype names a workload may give (the codes are the schema's, sl_dtypes.h). */
+#define SL_RUN_TENSOR_MT "swimlane.tensor"
+enum {
+  DT_FLOAT32 = SL_DTYPE_FLOAT32,
+  DT_INT32 = SL_DTYPE_INT32,
+  DT_INT64 = SL_DTYPE_INT64,
+  DT_UINT64 = SL_DTYPE_UINT64,
+  DT_UINT32 = SL_DTYPE_UINT32,
+  DT_BOOL = SL_DTYPE_BOOL,
+};
+/* The dtype code of `s`, -1 when it is not one of the names above. */
+int sl_run_dtype_parse(const char *s);
+sl_rt_tensor *sl_run_lua_check_tensor(struct lua_State *L, int idx);
 /* Pieces of a task spec table at stack index `spec` (raise Lua errors): kernels
 ** (returns the widest member, NULL for none), tensor directions from its
 ** signature, `args` tensors, `scalars`, `deps`. */
@@ -105,7 +120,14 @@ int sl_write_args_dump(const sl_rt *rt, int level, const char *dir);
 ** `run --ranks N` and the rank worker; it returns -1 when argv is neither. */
 enum { SL_RUN_DEV_OPEN = 0, SL_RUN_DEV_SCHED = 1, SL_RUN_DEV_CLOSE = 2 };
 struct sl_collector;
-extern void (*sl_run_device_hook)(int event, struct sl_collector *coll);
-int sl_l3_run_maybe(int argc, char **argv);
+typedef void (*sl_run_dev_hook_fn)(int event, struct sl_collector *coll);
+extern sl_run_dev_hook_fn sl_run_device_hook;
+/* What a rank worker needs of `run`, handed down by sl_cmd_run so that host/l3
+** calls nothing in sl_run.c (no circle): the run itself and its device hook. */
+typedef struct sl_run_entry {
+  int (*run)(int argc, char **argv);
+  sl_run_dev_hook_fn *device_hook;
+} sl_run_entry;
+int sl_l3_run_maybe(int argc, char **argv, const sl_run_entry *entry);
 
 #endif /* SL_RUN_INTERNAL_H */

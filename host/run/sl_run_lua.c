@@ -13,36 +13,14 @@
 
 #include "sl_run_internal.h"
 
-#define TENSOR_MT "swimlane.tensor"
-#define DT_FLOAT32 0
-#define DT_INT32 2
-#define DT_INT64 7
-#define DT_UINT64 8
-#define DT_UINT32 10
-#define DT_BOOL 11
-
 static sl_run_ctx *ctx_of(lua_State *L) {
   return (sl_run_ctx *)lua_touserdata(L, lua_upvalueindex(1));
-}
-
-static int parse_dtype(const char *s) {
-  if (!strcmp(s, "float32")) return DT_FLOAT32;
-  if (!strcmp(s, "int32")) return DT_INT32;
-  if (!strcmp(s, "int64")) return DT_INT64;
-  if (!strcmp(s, "uint64")) return DT_UINT64;
-  if (!strcmp(s, "uint32")) return DT_UINT32;
-  if (!strcmp(s, "bool")) return DT_BOOL;
-  return -1;
-}
-
-static sl_rt_tensor *check_tensor(lua_State *L, int idx) {
-  return (sl_rt_tensor *)luaL_checkudata(L, idx, TENSOR_MT);
 }
 
 static sl_rt_tensor *push_tensor(lua_State *L, const sl_rt_tensor *t) {
   sl_rt_tensor *u = lua_newuserdatauv(L, sizeof *u, 0);
   *u = *t;
-  luaL_setmetatable(L, TENSOR_MT);
+  luaL_setmetatable(L, SL_RUN_TENSOR_MT);
   return u;
 }
 
@@ -157,7 +135,7 @@ static int l_tensor(lua_State *L) {
   read_shape(L, 2, "shape", t.shape, &t.ndims);
   lua_getfield(L, 2, "dtype");
   const char *dt = luaL_optstring(L, -1, "float32");
-  t.dtype = parse_dtype(dt);
+  t.dtype = sl_run_dtype_parse(dt);
   if (t.dtype < 0) return luaL_error(L, "unknown dtype '%s'", dt);
   lua_pop(L, 1);
   contiguous_strides(&t);
@@ -171,7 +149,7 @@ static int l_tensor(lua_State *L) {
 
 /* t:view{offset={...}, shape={...}} */
 static int l_view(lua_State *L) {
-  sl_rt_tensor *t = check_tensor(L, 1);
+  sl_rt_tensor *t = sl_run_lua_check_tensor(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   sl_rt_tensor v = *t;
   int nd;
@@ -201,21 +179,21 @@ static int64_t check_index(lua_State *L, const sl_rt_tensor *t, int idx) {
   return i;
 }
 static int l_get(lua_State *L) {
-  sl_rt_tensor *t = check_tensor(L, 1);
+  sl_rt_tensor *t = sl_run_lua_check_tensor(L, 1);
   load(L, t, check_index(L, t, 2));
   return 1;
 }
 static int l_set(lua_State *L) {
-  sl_rt_tensor *t = check_tensor(L, 1);
+  sl_rt_tensor *t = sl_run_lua_check_tensor(L, 1);
   store(L, t, check_index(L, t, 2), 3);
   return 0;
 }
 static int l_numel(lua_State *L) {
-  lua_pushinteger(L, numel(check_tensor(L, 1)));
+  lua_pushinteger(L, numel(sl_run_lua_check_tensor(L, 1)));
   return 1;
 }
 static int l_shape(lua_State *L) {
-  sl_rt_tensor *t = check_tensor(L, 1);
+  sl_rt_tensor *t = sl_run_lua_check_tensor(L, 1);
   lua_createtable(L, t->ndims, 0);
   for (int i = 0; i < t->ndims; i++) {
     lua_pushinteger(L, t->shape[i]);
@@ -224,150 +202,7 @@ static int l_shape(lua_State *L) {
   return 1;
 }
 
-/* Read a kernel field (func_id) of the submit table; -1 when absent. */
-static int kernel_field(lua_State *L, int spec, const char *key) {
-  lua_getfield(L, spec, key);
-  int v = -1;
-  if (!lua_isnil(L, -1)) {
-    if (!lua_isinteger(L, -1)) luaL_error(L, "submit: '%s' must be a func_id", key);
-    v = (int)lua_tointeger(L, -1);
-  }
-  lua_pop(L, 1);
-  return v;
-}
-
-static void read_scalar(lua_State *L, int idx, sl_rt_scalar *s) {
-  s->dtype = DT_INT64;
-  if (lua_istable(L, idx)) {
-    lua_rawgeti(L, idx, 2);
-    if (lua_isstring(L, -1)) {
-      s->dtype = parse_dtype(lua_tostring(L, -1));
-      if (s->dtype < 0) luaL_error(L, "submit: unknown scalar dtype '%s'", lua_tostring(L, -1));
-    }
-    lua_pop(L, 1);
-    lua_rawgeti(L, idx, 1);
-    int v = lua_gettop(L);
-    if (!lua_isnumber(L, v) && !lua_isboolean(L, v))
-      luaL_error(L, "submit: scalar {value, dtype} needs a number or boolean value");
-    if (s->dtype == DT_FLOAT32) {
-      float f = (float)lua_tonumber(L, v);
-      uint32_t bits;
-      memcpy(&bits, &f, 4);
-      s->raw = bits;
-    } else if (s->dtype == DT_BOOL) {
-      s->raw = lua_toboolean(L, v) ? 1 : 0;
-    } else {
-      s->raw = (uint64_t)lua_tointeger(L, v);
-    }
-    lua_pop(L, 1);
-    return;
-  }
-  if (lua_isinteger(L, idx)) {
-    s->raw = (uint64_t)lua_tointeger(L, idx);
-  } else if (lua_isnumber(L, idx)) {
-    float f = (float)lua_tonumber(L, idx);
-    uint32_t bits;
-    memcpy(&bits, &f, 4);
-    s->raw = bits;
-    s->dtype = DT_FLOAT32;
-  } else if (lua_isboolean(L, idx)) {
-    s->raw = lua_toboolean(L, idx);
-    s->dtype = DT_BOOL;
-  } else {
-    luaL_error(L, "submit: a scalar must be a number, a boolean or {value, dtype}");
-  }
-}
-
 static void push_task_id(lua_State *L, uint64_t id) { lua_pushinteger(L, (lua_Integer)id); }
-
-/* The kernels of a task spec at `spec` (aic / aiv0 / aiv1 / func): ids, functions,
-** and the widest member (whose signature gives the payload); NULL for a dummy. */
-const sl_incore *sl_run_lua_kernels(lua_State *L, sl_run_ctx *c, int spec, int ids[3], sl_kernel_fn fns[3]) {
-  ids[0] = kernel_field(L, spec, "aic");
-  ids[1] = kernel_field(L, spec, "aiv0");
-  ids[2] = kernel_field(L, spec, "aiv1");
-  int f = kernel_field(L, spec, "func");
-  if (f >= 0) {
-    const sl_incore *ic = sl_workload_incore(c->wl, f);
-    if (!ic) luaL_error(L, "submit: func_id %d is not an incore of this workload", f);
-    ids[ic->is_aic ? 0 : 1] = f;
-  }
-  const sl_incore *widest = NULL;
-  for (int i = 0; i < 3; i++) {
-    fns[i] = NULL;
-    if (ids[i] < 0) continue;
-    const sl_incore *ic = sl_workload_incore(c->wl, ids[i]);
-    if (!ic) luaL_error(L, "submit: func_id %d is not an incore of this workload", ids[i]);
-    if (ic->is_aic != (i == 0))
-      luaL_error(L, "submit: func_id %d (%s) is an %s kernel, placed in an %s slot", ic->func_id, ic->name,
-                 ic->is_aic ? "aic" : "aiv", i == 0 ? "aic" : "aiv");
-    fns[i] = ic->fn;
-    if (!widest || ic->nsig > widest->nsig) widest = ic;
-  }
-  return widest;
-}
-
-/* The `scalars` list of the spec at `spec`; returns the count. */
-int sl_run_lua_scalars(lua_State *L, int spec, sl_rt_scalar *out) {
-  int n = 0;
-  lua_getfield(L, spec, "scalars");
-  if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
-    n = (int)lua_rawlen(L, -1);
-    if (n > SL_RT_MAX_SCALAR_ARGS) luaL_error(L, "submit: more than 16 scalars");
-    for (int i = 0; i < n; i++) {
-      lua_rawgeti(L, -1, i + 1);
-      read_scalar(L, lua_gettop(L), &out[i]);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
-  return n;
-}
-
-/* The `args` list (tensors) of the spec at `spec`; returns the count. */
-int sl_run_lua_tensors(lua_State *L, int spec, sl_rt_tensor *out) {
-  int n = 0;
-  lua_getfield(L, spec, "args");
-  if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
-    n = (int)lua_rawlen(L, -1);
-    if (n > SL_RT_MAX_TENSOR_ARGS) luaL_error(L, "submit: more than 32 tensor args");
-    for (int i = 0; i < n; i++) {
-      lua_rawgeti(L, -1, i + 1);
-      out[i] = *check_tensor(L, -1);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
-  return n;
-}
-
-/* The `deps` list (task ids) of the spec at `spec`; returns the count. */
-int sl_run_lua_deps(lua_State *L, int spec, uint64_t *out, int max) {
-  int n = 0;
-  lua_getfield(L, spec, "deps");
-  if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
-    n = (int)lua_rawlen(L, -1);
-    if (n > max) luaL_error(L, "submit: more than %d deps", max);
-    for (int i = 0; i < n; i++) {
-      lua_rawgeti(L, -1, i + 1);
-      out[i] = (uint64_t)luaL_checkinteger(L, -1);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
-  return n;
-}
-
-/* The tensor directions of `widest`'s signature (tensor slots only, in order). */
-void sl_run_lua_dirs(const sl_incore *widest, sl_arg_dir *dirs, int ntensors) {
-  for (int i = 0, k = 0; i < ntensors; k++) {
-    if (widest->sig[k] == SL_ARG_SCALAR) continue;
-    dirs[i++] = widest->sig[k];
-  }
-}
 
 /* rt:submit{aic=, aiv0=, aiv1=, func=, args=, scalars=, block_num=, predicate=, deps=,
 **           sync_start=, async_us=} */
@@ -472,7 +307,7 @@ static int l_alloc(lua_State *L) {
     memset(&ts[i], 0, sizeof ts[i]);
     read_shape(L, spec, "shape", ts[i].shape, &ts[i].ndims);
     lua_getfield(L, spec, "dtype");
-    ts[i].dtype = parse_dtype(luaL_optstring(L, -1, "float32"));
+    ts[i].dtype = sl_run_dtype_parse(luaL_optstring(L, -1, "float32"));
     if (ts[i].dtype < 0) return luaL_error(L, "alloc_tensors: unknown dtype");
     lua_pop(L, 2);
     contiguous_strides(&ts[i]);
@@ -503,7 +338,7 @@ static int l_close(lua_State *L) {
 }
 
 static void push_rt(lua_State *L, sl_run_ctx *c) {
-  if (luaL_newmetatable(L, TENSOR_MT)) {
+  if (luaL_newmetatable(L, SL_RUN_TENSOR_MT)) {
     static const luaL_Reg methods[] = {{"view", l_view},   {"get", l_get},     {"set", l_set},
                                        {"numel", l_numel}, {"shape", l_shape}, {NULL, NULL}};
     luaL_newlib(L, methods);

@@ -236,8 +236,11 @@ static inline void jquoted(json_sink *j, const char *str) {
   jquoted_slow(j, str); /* overwrites the partial copy */
 }
 
+/* Where an event opens: the first one, then each after a comma. */
+static const char event_open_first[] = "\n    {", event_open_next[] = ",\n    {";
+
 static void begin_event(json_sink *j) {
-  jstr(j, j->any_event ? ",\n    {" : "\n    {");
+  jstr(j, j->any_event ? event_open_next : event_open_first);
   j->any_event = 1;
   j->key_count = 0;
   j->base.nevents++;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check_ctx.h"
+#include "check_dir.h"
 #include "sl_base.h"
 #include "sl_filekind.h"
 
@@ -56,12 +57,10 @@ static char detect_format(const char *path, FILE *fp) {
   return 0;
 }
 
-int sl_check_dir_wanted(int argc, char **argv, int *at); /* check_dir.c: an L3 DFX_DIR */
-int sl_check_cmd_dir(int argc, char **argv, int at);
 
 int sl_cmd_check_trace(int argc, char **argv) {
   int dir_at;
-  if (sl_check_dir_wanted(argc, argv, &dir_at)) return sl_check_cmd_dir(argc, argv, dir_at);
+  if (sl_check_dir_wanted(argc, argv, &dir_at)) return sl_check_cmd_dir(argc, argv, dir_at, sl_cmd_check_trace);
   const char *path = NULL, *format = "auto";
   long long max_problems = 50;
   int strict = 0;

@@ -7,12 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_dir.h"
 #include "sl_base.h"
 #include "sl_l3_dirs.h"
 
-int sl_cmd_check_trace(int argc, char **argv);
-int sl_check_dir_wanted(int argc, char **argv, int *at);
-int sl_check_cmd_dir(int argc, char **argv, int at);
 
 int sl_check_dir_wanted(int argc, char **argv, int *at) {
   for (int i = 1; i < argc; i++) {
@@ -23,12 +21,13 @@ int sl_check_dir_wanted(int argc, char **argv, int *at) {
 }
 
 /* Check one file with the same options: argv with the directory replaced. */
-static int check_one(int argc, char **argv, int at, char *path, size_t *checked) {
+static int check_one(sl_check_file_fn check_file, int argc, char **argv, int at, char *path,
+                     size_t *checked) {
   char *dir = argv[at];
   argv[at] = path;
   printf("== %s\n", path);
   fflush(stdout);
-  int rc = sl_cmd_check_trace(argc, argv);
+  int rc = check_file(argc, argv);
   fflush(stdout);
   argv[at] = dir;
   (*checked)++;
@@ -47,18 +46,18 @@ static char *trace_in(const char *dir, const char *name) {
   return NULL;
 }
 
-int sl_check_cmd_dir(int argc, char **argv, int at) {
+int sl_check_cmd_dir(int argc, char **argv, int at, sl_check_file_fn check_file) {
   const char *root = argv[at];
   char **dirs, **labels;
   size_t n, checked = 0, failed = 0;
   if (sl_l3_capture_dirs(root, -1, &dirs, &labels, &n)) return 1;
   for (size_t i = 0; i < n; i++) {
     char *p = trace_in(dirs[i], "merged_swimlane");
-    if (p) failed += (size_t)check_one(argc, argv, at, p, &checked);
+    if (p) failed += (size_t)check_one(check_file, argc, argv, at, p, &checked);
     free(p);
   }
   char *total = trace_in(root, "l3_swimlane");
-  if (total) failed += (size_t)check_one(argc, argv, at, total, &checked);
+  if (total) failed += (size_t)check_one(check_file, argc, argv, at, total, &checked);
   free(total);
   sl_l3_free_list(dirs, n);
   sl_l3_free_list(labels, n);

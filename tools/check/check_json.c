@@ -410,15 +410,18 @@ static void non_object_item(jstate *st) {
   sl_check_problem(st->c, &loc, "trace event is not a JSON object");
 }
 
-/* A scalar or container value at the current position. kind: 's' string,
-** 'n' number, 'b' bool, '0' null, '{' map, '[' array. */
+/* The kinds of value(): 's' string, 'n' number, 'b' bool, '0' null, and the two
+** containers (named, so that the code reads as what it tests). */
+enum { KIND_MAP = '{', KIND_ARRAY = '[' };
+
+/* A scalar or container value at the current position, of the given kind. */
 static void value(jstate *st, char kind, const char *s, size_t l, int bval) {
   jev *e = &st->ev;
   switch (where_now(st)) {
   case W_TOP:
-    if (kind == '{')
+    if (kind == KIND_MAP)
       st->form = 1;
-    else if (kind == '[') {
+    else if (kind == KIND_ARRAY) {
       st->form = 2;
       st->events_depth = 1;
       st->saw_events = 1;
@@ -427,14 +430,14 @@ static void value(jstate *st, char kind, const char *s, size_t l, int bval) {
   case W_TOPKEY:
     if (st->top_key_events) {
       st->saw_events = 1;
-      if (kind == '[')
+      if (kind == KIND_ARRAY)
         st->events_depth = 2;
       else
         sl_check_problem(st->c, NULL, "\"traceEvents\" is not an array");
     }
     break;
   case W_ITEM:
-    if (kind == '{') {
+    if (kind == KIND_MAP) {
       start_item(st);
       st->in_event = 1;
     } else {
@@ -506,10 +509,10 @@ static void value(jstate *st, char kind, const char *s, size_t l, int bval) {
       break;
     case F_FLOW_IN: e->flow_in = kind == 'b' && bval; break;
     case F_FLOW_OUT: e->flow_out = kind == 'b' && bval; break;
-    case F_ID2: e->has_id2 = kind == '{'; break;
+    case F_ID2: e->has_id2 = kind == KIND_MAP; break;
     case F_ARGS:
       e->has_args = 1;
-      e->args_obj = kind == '{';
+      e->args_obj = kind == KIND_MAP;
       break;
     default: break;
     }
@@ -557,13 +560,13 @@ static int cb_string(void *ctx, const unsigned char *s, size_t l) {
 }
 static int cb_start_map(void *ctx) {
   jstate *st = ctx;
-  value(st, '{', NULL, 0, 0);
+  value(st, KIND_MAP, NULL, 0, 0);
   st->depth++;
   return 1;
 }
 static int cb_start_array(void *ctx) {
   jstate *st = ctx;
-  value(st, '[', NULL, 0, 0);
+  value(st, KIND_ARRAY, NULL, 0, 0);
   st->depth++;
   return 1;
 }

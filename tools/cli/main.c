@@ -5,13 +5,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "sl_run.h"
 #include "sl_base.h"
-#ifdef SL_HAVE_FINGERPRINT
 #include "sl_fingerprint.h"
-#else
-#define SL_SCHEMA_FINGERPRINT "none"
-#endif
+#include "sl_run.h"
 #ifndef SL_VERSION
 #define SL_VERSION "unknown"
 #endif
@@ -21,29 +17,6 @@ typedef struct subcommand {
   int (*fn)(int argc, char **argv);
   const char *summary;
 } subcommand;
-
-/* Modules not built into this binary leave their slot NULL (see CMakeLists.txt). */
-#ifndef SL_HAVE_SCHEMA
-#define sl_cmd_schema NULL
-#endif
-#ifndef SL_HAVE_RUN
-#define sl_cmd_run NULL
-#endif
-#ifndef SL_HAVE_CONVERT
-#define sl_cmd_convert NULL
-#endif
-#ifndef SL_HAVE_CHECK
-#define sl_cmd_check_trace NULL
-#endif
-#ifndef SL_HAVE_OVERHEAD
-#define sl_cmd_sched_overhead NULL
-#endif
-#ifndef SL_HAVE_L0
-#define sl_cmd_l0 NULL
-#endif
-#ifndef SL_HAVE_DIFF
-#define sl_cmd_diff NULL
-#endif
 
 static const subcommand commands[] = {
     {"run", sl_cmd_run, "run a workload on the simulated chip and capture it"},
@@ -58,15 +31,13 @@ static const subcommand commands[] = {
 static void usage(FILE *out) {
   fputs("usage: swimlane <command> [options]\n\ncommands:\n", out);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (commands[i].fn) fprintf(out, "  %-15s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "  %-15s %s\n", commands[i].name, commands[i].summary);
   fputs("\nRun 'swimlane <command> --help' for a command's options; "
         "'swimlane --version' for the version.\n", out);
 }
 
 int main(int argc, char **argv) {
-#ifdef SL_HAVE_RUN
   sl_run_convert = sl_cmd_convert;
-#endif
   sl_stdio_guard();
   if (argc < 2) {
     usage(stderr);
@@ -82,10 +53,6 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
     if (strcmp(argv[1], commands[i].name) != 0) continue;
-    if (!commands[i].fn) {
-      fprintf(stderr, "swimlane: '%s' is not built into this binary\n", argv[1]);
-      return 2;
-    }
     int rc = commands[i].fn(argc - 1, argv + 1);
     /* a report lost on the way out (full disk, closed stdout) is a failure */
     if (sl_stdout_finish() != 0 && rc == 0) rc = 1;

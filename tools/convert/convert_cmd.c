@@ -1,6 +1,7 @@
 /*
 ** convert_cmd.c — `swimlane convert`: pick the inputs, read, draw, write all or
-** nothing, and print what the reference converter prints (anchor-converter §13).
+** nothing, and print the report lines the reference converter prints (same
+** wording, same order), then the per-function summary.
 */
 #include <dirent.h>
 #include <errno.h>
@@ -201,11 +202,15 @@ static sl_deps *deps_job_take(deps_job *jb) {
   return d;
 }
 
-int sl_cmd_convert(int argc, char **argv) {
-  if (sl_l3_convert_wanted(argc, argv)) return sl_l3_cmd_convert(argc, argv); /* tools/l3 */
-  const char *input = NULL, *output = NULL, *deps_arg = NULL, *names_arg = NULL,
-             *rules_arg = NULL, *format = "json", *summary_json = NULL;
-  int verbose = 0, overhead = 0, quiet = 0, reference_flows = 0;
+/* The command line. */
+typedef struct convert_args {
+  const char *input, *output, *deps_arg, *names_arg, *rules_arg, *format, *summary_json;
+  int verbose, overhead, quiet, reference_flows, proto;
+} convert_args;
+
+/* -1: go on; else the exit status (0 after --help, 2 on a usage error). */
+static int parse_args(int argc, char **argv, convert_args *o) {
+  *o = (convert_args){.format = "json"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **slot = NULL;
@@ -213,31 +218,31 @@ int sl_cmd_convert(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-      verbose = 1;
+      o->verbose = 1;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      quiet = 1;
+      o->quiet = 1;
     } else if (!strcmp(a, "--overhead")) {
-      overhead = 1;
+      o->overhead = 1;
     } else if (!strcmp(a, "--reference-flows")) {
-      reference_flows = 1;
+      o->reference_flows = 1;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      slot = &output;
+      slot = &o->output;
     } else if (!strcmp(a, "--deps-json")) {
-      slot = &deps_arg;
+      slot = &o->deps_arg;
     } else if (!strcmp(a, "--func-names")) {
-      slot = &names_arg;
+      slot = &o->names_arg;
     } else if (!strcmp(a, "--rules")) {
-      slot = &rules_arg;
+      slot = &o->rules_arg;
     } else if (!strcmp(a, "--format")) {
-      slot = &format;
+      slot = &o->format;
     } else if (!strcmp(a, "--summary-json")) {
-      slot = &summary_json;
+      slot = &o->summary_json;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "swimlane convert: unknown option '%s'\n", a);
       usage(stderr);
       return 2;
-    } else if (!input) {
-      input = a;
+    } else if (!o->input) {
+      o->input = a;
     } else {
       fprintf(stderr, "swimlane convert: unexpected argument '%s'\n", a);
       usage(stderr);
@@ -251,231 +256,272 @@ int sl_cmd_convert(int argc, char **argv) {
       *slot = argv[++i];
     }
   }
-  int proto = 0;
-  if (!strcmp(format, "proto"))
-    proto = 1;
-  else if (strcmp(format, "json") != 0) {
-    fprintf(stderr, "swimlane convert: --format must be json or proto (got '%s')\n", format);
+  if (!strcmp(o->format, "proto"))
+    o->proto = 1;
+  else if (strcmp(o->format, "json") != 0) {
+    fprintf(stderr, "swimlane convert: --format must be json or proto (got '%s')\n", o->format);
     return 2;
   }
-#ifndef SL_HAVE_SINK_PROTO
-  if (proto) {
-    sl_error(NULL, "--format proto: the Perfetto protobuf backend is not built into this binary");
-    return 1;
-  }
-#endif
+  if (o->quiet) o->verbose = 0;
+  return -1;
+}
 
-  int rc = 1;
-  char *auto_input = NULL, *out_path = NULL, *deps_path = NULL, *names_path = NULL;
-  sl_rules *rules = NULL;
-  sl_capture *cap = NULL;
-  sl_deps *deps = NULL;
-  sl_namemap *names = NULL;
-  sl_trace_sink *sink = NULL;
-  sl_outfile of = {0};
-  int of_open = 0;
-  deps_job dj = {0};
-  sl_progress *prog = NULL;
-  /* the trace on stdout moves the report to stderr */
-  FILE *out = output && !strcmp(output, "-") ? stderr : stdout;
-  if (quiet) verbose = 0;
-  sl_outfile_trap_signals();
+/* One conversion: what it read, what it writes, what it owns (freed by job_free). */
+typedef struct convert_job {
+  convert_args a;
+  FILE *out;         /* the report: stdout, or stderr when the trace goes to stdout */
+  const char *input; /* RECORDS as given, or the auto-selected one */
+  char *auto_input, *out_path, *deps_path, *names_path;
+  sl_rules *rules;
+  sl_capture *cap;
+  sl_deps *deps;
+  sl_namemap *names;
+  sl_trace_sink *sink;
+  sl_outfile of;
+  int of_open;
+  deps_job dj;
+  sl_progress *prog;
+  sl_convert_result res;
+} convert_job;
 
-  /* rules first: a broken script fails before anything is read or written */
-  rules = sl_rules_load(rules_arg);
-  if (!rules) goto done;
-
-  if (!input) {
-    auto_input = sl_find_latest_records(NULL);
-    if (!auto_input) {
+/* RECORDS (given, or the newest under outputs/), the output path, the deps path. */
+static int resolve_paths(convert_job *j) {
+  FILE *out = j->out;
+  if (!j->input) {
+    j->auto_input = sl_find_latest_records(NULL);
+    if (!j->auto_input) {
       char cwd[PATH_MAX];
       if (!getcwd(cwd, sizeof cwd)) strcpy(cwd, ".");
       char where[PATH_MAX + 16];
       snprintf(where, sizeof where, "%s/outputs", cwd);
       sl_error(where, "no */chip_swimlane_records.json found; run a capture first "
                       "(swimlane run) or pass RECORDS");
-      goto done;
+      return -1;
     }
     /* print it as the reference's glob does: outputs/<case>/... */
-    input = !strncmp(auto_input, "./", 2) ? auto_input + 2 : auto_input;
-    if (verbose) fprintf(out, "Auto-selected latest file: %s\n", input);
-  } else if (!file_exists(input)) {
-    sl_error(input, "input file not found");
-    goto done;
+    j->input = !strncmp(j->auto_input, "./", 2) ? j->auto_input + 2 : j->auto_input;
+    if (j->a.verbose) fprintf(out, "Auto-selected latest file: %s\n", j->input);
+  } else if (!file_exists(j->input)) {
+    sl_error(j->input, "input file not found");
+    return -1;
   }
-  const char *wrong = sl_file_kind_hint(sl_file_kind_sniff(input), "convert");
+  const char *wrong = sl_file_kind_hint(sl_file_kind_sniff(j->input), "convert");
   if (wrong) {
-    sl_error(input, "%s", wrong);
-    goto done;
+    sl_error(j->input, "%s", wrong);
+    return -1;
   }
-  out_path = output ? strdup(output)
-                    : sibling(input, proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
-  if (!out_path || sl_output_check(out_path) != 0) goto done;
-  if (summary_json && sl_output_check(summary_json) != 0) goto done;
-  if (strcmp(out_path, "-") != 0) { /* rules may write beside the trace, nowhere else */
-    char *dir = sibling(out_path, ".");
+  j->out_path = j->a.output ? strdup(j->a.output)
+                            : sibling(j->input, j->a.proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
+  if (!j->out_path || sl_output_check(j->out_path) != 0) return -1;
+  if (j->a.summary_json && sl_output_check(j->a.summary_json) != 0) return -1;
+  if (strcmp(j->out_path, "-") != 0) { /* rules may write beside the trace, nowhere else */
+    char *dir = sibling(j->out_path, ".");
     sl_lua_set_write_dir(dir);
     free(dir);
   }
+  j->deps_path = j->a.deps_arg ? strdup(j->a.deps_arg) : sibling(j->input, "deps.json");
+  return j->deps_path ? 0 : -1;
+}
 
-  deps_path = deps_arg ? strdup(deps_arg) : sibling(input, "deps.json");
-  if (!deps_path) goto done;
-  deps_job_start(&dj, deps_path);
-
-  if (verbose) fprintf(out, "Reading performance data from: %s\n", input);
-  fflush(out);
-  prog = sl_progress_start(input, !quiet);
-  stage(NULL);
-  cap = sl_capture_read(input, NULL);
-  stage("read");
-  if (!cap) goto done;
-  fflush(out);
-  sl_progress_clear(prog);
-  sl_convert_print_health(stderr, input, quiet);
-  if (verbose) print_data_info(out, cap);
-
-  /* names: explicit wins, else exactly one sibling name_map*.json */
+/* names: explicit wins, else exactly one sibling name_map*.json */
+static int load_names(convert_job *j) {
   int discovered = 0;
-  if (names_arg) {
-    if (!file_exists(names_arg)) {
-      sl_error(names_arg, "func names JSON not found");
-      goto done;
+  if (j->a.names_arg) {
+    if (!file_exists(j->a.names_arg)) {
+      sl_error(j->a.names_arg, "func names JSON not found");
+      return -1;
     }
-    names_path = strdup(names_arg);
+    j->names_path = strdup(j->a.names_arg);
   } else {
-    fflush(out);
-    if (has_sibling_name_map(input) && sl_namemap_discover(input, &names_path) == 1)
+    fflush(j->out);
+    if (has_sibling_name_map(j->input) && sl_namemap_discover(j->input, &j->names_path) == 1)
       discovered = 1;
   }
-  if (names_path) {
-    names = sl_namemap_load(names_path);
-    if (!names) goto done;
-    if (verbose) print_names(out, names, names_path, discovered);
+  if (j->names_path) {
+    j->names = sl_namemap_load(j->names_path);
+    if (!j->names) return -1;
+    if (j->a.verbose) print_names(j->out, j->names, j->names_path, discovered);
   }
+  return 0;
+}
 
+/* deps.json (read on its own thread meanwhile), and the function ids it recovers. */
+static int load_deps(convert_job *j) {
+  FILE *out = j->out;
   fflush(out);
   stage(NULL);
-  deps = deps_job_take(&dj);
-  if (!deps) deps = sl_deps_load(deps_path);
-  if (!deps) goto done;
+  j->deps = deps_job_take(&j->dj);
+  if (!j->deps) j->deps = sl_deps_load(j->deps_path);
+  if (!j->deps) return -1;
   stage("deps");
+  sl_deps *deps = j->deps;
   if (deps->has_edges) {
-    if (verbose) {
-      fprintf(out, "  Using deps.json edges (%zu total) from %s\n", deps->n_edges, deps_path);
+    if (j->a.verbose) {
+      fprintf(out, "  Using deps.json edges (%zu total) from %s\n", deps->n_edges, j->deps_path);
     }
   } else {
     fflush(out);
     fprintf(stderr,
             "Warning: no usable deps.json at %s; Perfetto trace will have no dependency arrows. "
             "Run a dep_gen capture (--enable-dep-gen) and pass --deps-json <path> to add them.\n",
-            deps_path);
+            j->deps_path);
   }
   if (deps->has_kernel_map) {
+    const sl_capture *cap = j->cap;
     size_t before = 0, after = 0;
     for (size_t i = 0; i < cap->n_tasks; i++) before += cap->tasks[i].func_id >= 0;
-    sl_capture_resolve_func_ids(cap, deps);
+    sl_capture_resolve_func_ids(j->cap, deps);
     for (size_t i = 0; i < cap->n_tasks; i++) after += cap->tasks[i].func_id >= 0;
-    if (verbose && after > before)
+    if (j->a.verbose && after > before)
       fprintf(out, "  Using deps.json kernel_ids for %zu tasks (level=1 name recovery)\n",
               after - before);
   }
+  return 0;
+}
 
-  if (sl_outfile_open(&of, out_path) != 0) goto done;
-  of_open = 1;
-  sl_progress_writing(prog, of.tmp_path);
-#ifdef SL_HAVE_SINK_PROTO
-  sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
-#else
-  sink = sl_trace_sink_json_new(of.fp);
-#endif
-  if (!sink) {
-    sl_error(out_path, "out of memory");
-    goto done;
-  }
-  if (verbose) {
-    fprintf(out, "Generating %s...\n", proto ? "Perfetto protobuf trace" : "Chrome Trace JSON");
-    fprintf(out, "  Tasks: %zu\n", cap->n_tasks);
-    if (names) fprintf(out, "  Function names: %zu entries\n", names->n);
-    fprintf(out, "  Unique cores: %zu\n", unique_cores(cap));
-  }
-  sl_convert_opts opts = {.verbose = verbose, .overhead = overhead, .out = out,
-                          .reference_flows = reference_flows};
-  sl_convert_result res;
+/* The capture, the name map, deps.json. */
+static int read_inputs(convert_job *j) {
+  FILE *out = j->out;
+  deps_job_start(&j->dj, j->deps_path);
+  if (j->a.verbose) fprintf(out, "Reading performance data from: %s\n", j->input);
+  fflush(out);
+  j->prog = sl_progress_start(j->input, !j->a.quiet);
   stage(NULL);
-  int emit_rc = sl_convert_emit(cap, deps, names, rules, sink, &opts, &res);
+  j->cap = sl_capture_read(j->input, NULL);
+  stage("read");
+  if (!j->cap) return -1;
+  fflush(out);
+  sl_progress_clear(j->prog);
+  sl_convert_print_health(stderr, j->input, j->a.quiet);
+  if (j->a.verbose) print_data_info(out, j->cap);
+  if (load_names(j) != 0) return -1;
+  return load_deps(j);
+}
+
+/* Draw the capture into the output, all or nothing. */
+static int write_trace(convert_job *j) {
+  FILE *out = j->out;
+  if (sl_outfile_open(&j->of, j->out_path) != 0) return -1;
+  j->of_open = 1;
+  sl_progress_writing(j->prog, j->of.tmp_path);
+  j->sink = j->a.proto ? sl_trace_sink_proto_new(j->of.fp) : sl_trace_sink_json_new(j->of.fp);
+  if (!j->sink) {
+    sl_error(j->out_path, "out of memory");
+    return -1;
+  }
+  if (j->a.verbose) {
+    fprintf(out, "Generating %s...\n", j->a.proto ? "Perfetto protobuf trace" : "Chrome Trace JSON");
+    fprintf(out, "  Tasks: %zu\n", j->cap->n_tasks);
+    if (j->names) fprintf(out, "  Function names: %zu entries\n", j->names->n);
+    fprintf(out, "  Unique cores: %zu\n", unique_cores(j->cap));
+  }
+  sl_convert_opts opts = {.verbose = j->a.verbose, .overhead = j->a.overhead, .out = out,
+                          .reference_flows = j->a.reference_flows};
+  stage(NULL);
+  int emit_rc = sl_convert_emit(j->cap, j->deps, j->names, j->rules, j->sink, &opts, &j->res);
   stage("emit");
   if (emit_rc != 0) {
-    if (!sl_rules_failed(rules)) sl_error(out_path, "conversion failed (out of memory)");
-    goto done;
+    if (!sl_rules_failed(j->rules)) sl_error(j->out_path, "conversion failed (out of memory)");
+    return -1;
   }
-  int fin_rc = sl_sink_finish(sink);
+  int fin_rc = sl_sink_finish(j->sink);
   stage("finish");
-  sl_progress_stop(prog);
-  prog = NULL;
-  if (fin_rc != 0 || sl_outfile_commit(&of) != 0) {
-    if (of.fp) sl_error(out_path, "write failed: %s", strerror(errno));
-    goto done;
+  sl_progress_stop(j->prog);
+  j->prog = NULL;
+  if (fin_rc != 0 || sl_outfile_commit(&j->of) != 0) {
+    if (j->of.fp) sl_error(j->out_path, "write failed: %s", strerror(errno));
+    return -1;
   }
-  of_open = 0;
+  j->of_open = 0;
+  return 0;
+}
 
-  int deps_present = deps->has_edges;
+/* What was drawn (verbose), and the warnings about what could not be. */
+static void report_trace(const convert_job *j) {
+  FILE *out = j->out;
+  const sl_convert_result *res = &j->res;
+  int deps_present = j->deps->has_edges, verbose = j->a.verbose;
   if (verbose && deps_present) {
     fprintf(out, "  Dependency flow events: %llu edges (source: deps.json)\n",
-            (unsigned long long)res.dep_pairs);
-    if (res.spmd_tasks)
+            (unsigned long long)res->dep_pairs);
+    if (res->spmd_tasks)
       fprintf(out,
               "  SPMD tasks: %llu logical task(s); dependency arrows independently anchor on each "
               "view's earliest visible slice per function\n",
-              (unsigned long long)res.spmd_tasks);
+              (unsigned long long)res->spmd_tasks);
   }
-  /* The seed (§3.5) prints the rerun breadcrumb whenever arrows are missing; the
-  ** reference only does so with -v. The seed wins. */
-  if (!deps_present && !quiet)
+  /* Without arrows the rerun breadcrumb is printed even without -v (the reference
+  ** prints it only with -v): a user without arrows needs to know how to get them. */
+  if (!deps_present && !j->a.quiet)
     fprintf(out, "  Flow events: 0 (no deps.json \xe2\x80\x94 re-run dep_gen and pass --deps-json "
                  "to add arrows)\n");
   if (verbose) {
-    if (res.hb_pairs)
+    if (res->hb_pairs)
       fprintf(out, "  Happens-before violations: %llu edge(s) flagged as 'hb_violation'\n",
-              (unsigned long long)res.hb_pairs);
-    if (cap->n_streams && res.core_map_size)
-      fprintf(out, "  Core-to-thread mapping: %zu cores (%s)\n", res.core_map_size,
-              res.core_map_inferred ? "inferred via voting" : "from perf JSON");
-    fprintf(out, "  Total events: %llu\n", (unsigned long long)res.total_events);
-    fprintf(out, "  Flow events: %llu\n", (unsigned long long)res.flow_pairs);
-    if (overhead && res.overhead_points)
+              (unsigned long long)res->hb_pairs);
+    if (j->cap->n_streams && res->core_map_size)
+      fprintf(out, "  Core-to-thread mapping: %zu cores (%s)\n", res->core_map_size,
+              res->core_map_inferred ? "inferred via voting" : "from perf JSON");
+    fprintf(out, "  Total events: %llu\n", (unsigned long long)res->total_events);
+    fprintf(out, "  Flow events: %llu\n", (unsigned long long)res->flow_pairs);
+    if (j->a.overhead && res->overhead_points)
       fprintf(out, "  Overhead Analysis: %llu counter points (8 tracks)\n",
-              (unsigned long long)res.overhead_points);
-    fprintf(out, "%s written to: %s\n", proto ? "Trace" : "JSON", out_path);
+              (unsigned long long)res->overhead_points);
+    fprintf(out, "%s written to: %s\n", j->a.proto ? "Trace" : "JSON", j->out_path);
   }
-  if (overhead && !deps_present) {
+  if (j->a.overhead && !deps_present) {
     fflush(out);
     fprintf(stderr, "Warning: --overhead needs deps.json for task readiness; no deps found, "
                     "Overhead Analysis track skipped.\n");
   }
-  if (summary_json && sl_convert_write_summary_json(summary_json, cap, rules, names) != 0) goto done;
-  rc = 0;
-  if (quiet) goto done;
+}
+
+static void report_done(const convert_job *j) {
+  FILE *out = j->out;
   fprintf(out, "\n\xe2\x9c\x93 Conversion complete\n");
-  fprintf(out, "  Input:  %s\n", input);
-  fprintf(out, "  Output: %s\n", out_path);
-  fprintf(out, "\nTo visualize: Open https://ui.perfetto.dev/ and drag in %s\n", out_path);
-  sl_convert_print_stats(out, cap, rules, names);
+  fprintf(out, "  Input:  %s\n", j->input);
+  fprintf(out, "  Output: %s\n", j->out_path);
+  fprintf(out, "\nTo visualize: Open https://ui.perfetto.dev/ and drag in %s\n", j->out_path);
+  sl_convert_print_stats(out, j->cap, j->rules, j->names);
   fprintf(out, "\nScheduler-overhead deep-dive: run sched_overhead_analysis manually with a "
                "separately-captured deps.json (--enable-dep-gen).\n");
+}
 
-done:
-  sl_progress_stop(prog);
-  sl_deps_free(deps_job_take(&dj)); /* an early exit: wait for it, drop it */
-  fflush(out);
-  if (sink) sl_sink_destroy(sink);
-  if (of_open) sl_outfile_abort(&of);
-  sl_deps_free(deps);
-  sl_namemap_free(names);
-  sl_capture_free(cap);
-  sl_rules_free(rules);
-  free(auto_input);
-  free(out_path);
-  free(deps_path);
-  free(names_path);
+static void job_free(convert_job *j) {
+  sl_progress_stop(j->prog);
+  sl_deps_free(deps_job_take(&j->dj)); /* an early exit: wait for it, drop it */
+  fflush(j->out);
+  if (j->sink) sl_sink_destroy(j->sink);
+  if (j->of_open) sl_outfile_abort(&j->of);
+  sl_deps_free(j->deps);
+  sl_namemap_free(j->names);
+  sl_capture_free(j->cap);
+  sl_rules_free(j->rules);
+  free(j->auto_input);
+  free(j->out_path);
+  free(j->deps_path);
+  free(j->names_path);
+}
+
+int sl_cmd_convert(int argc, char **argv) {
+  if (sl_l3_convert_wanted(argc, argv)) return sl_l3_cmd_convert(argc, argv); /* tools/l3 */
+  convert_job j = {0};
+  int prc = parse_args(argc, argv, &j.a);
+  if (prc >= 0) return prc;
+  j.input = j.a.input;
+  /* the trace on stdout moves the report to stderr */
+  j.out = j.a.output && !strcmp(j.a.output, "-") ? stderr : stdout;
+  sl_outfile_trap_signals();
+  int rc = 1;
+  /* rules first: a broken script fails before anything is read or written */
+  j.rules = sl_rules_load(j.a.rules_arg);
+  if (j.rules && resolve_paths(&j) == 0 && read_inputs(&j) == 0 && write_trace(&j) == 0) {
+    report_trace(&j);
+    if (!j.a.summary_json || sl_convert_write_summary_json(j.a.summary_json, j.cap, j.rules, j.names) == 0) {
+      rc = 0;
+      if (!j.a.quiet) report_done(&j);
+    }
+  }
+  job_free(&j);
   return rc;
 }

@@ -120,19 +120,9 @@ static int want_proto(const opts *o) {
 static int write_trace(const opts *o, const sl_diff_run *b, const sl_diff_run *n,
                        const sl_diff_match *m) {
   int proto = want_proto(o);
-#ifndef SL_HAVE_SINK_PROTO
-  if (proto) {
-    sl_error(o->out, "protobuf traces are not built into this binary");
-    return -1;
-  }
-#endif
   sl_outfile of = {0};
   if (sl_outfile_open(&of, o->out) != 0) return -1;
-#ifdef SL_HAVE_SINK_PROTO
   sl_trace_sink *sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
-#else
-  sl_trace_sink *sink = sl_trace_sink_json_new(of.fp);
-#endif
   int rc = -1;
   if (!sink || sl_diff_trace_emit(sink, b, n, m) != 0) {
     sl_error(o->out, "out of memory");

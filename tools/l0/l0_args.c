@@ -315,16 +315,44 @@ static int tensor_from(yajl_val e, sl_l0_arg *a, char *err, size_t errlen) {
   return 0;
 }
 
-int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const char *task_id, sl_l0_task *t) {
-  memset(t, 0, sizeof *t);
-  yajl_val args = obj_get(m->root, "args");
-  fid_set wanted, shapes[64];
-  int nshapes = 0;
-  set_from(want, nwant, &wanted);
-  char err[512];
+/* "--func-id X matches no task", listing the func_id shapes the dump has (sorted, so
+** the message is stable). */
+static void no_match_error(const sl_l0_manifest *m, const fid_set *wanted, fid_set *shapes, int nshapes) {
+  char wbuf[128], list[2048];
+  set_text(wanted, wbuf, sizeof wbuf);
+  for (int a = 0; a < nshapes; a++)
+    for (int b = a + 1; b < nshapes; b++) {
+      int less = 0;
+      for (int k = 0; k < shapes[a].n && k < shapes[b].n; k++)
+        if (shapes[a].ids[k] != shapes[b].ids[k]) {
+          less = shapes[b].ids[k] < shapes[a].ids[k];
+          goto decided;
+        }
+      less = shapes[b].n < shapes[a].n;
+    decided:
+      if (less) {
+        fid_set x = shapes[a];
+        shapes[a] = shapes[b];
+        shapes[b] = x;
+      }
+    }
+  size_t o = (size_t)snprintf(list, sizeof list, "[");
+  for (int k = 0; k < nshapes && o < sizeof list; k++) {
+    char sb[128];
+    set_text(&shapes[k], sb, sizeof sb);
+    o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", sb);
+  }
+  if (o < sizeof list) snprintf(list + o, sizeof list - o, "]");
+  sl_error(m->path, "--func-id %s matches no task; dump has func_id shapes %s", wbuf, list);
+}
 
-  /* candidates: tasks whose func_id set matches; lowest (or the given) task id */
-  uint64_t chosen = 0, want_id = 0;
+/* The task to replay among those whose func_id set is `wanted`: the given task_id,
+** else the lowest. 0 and *chosen set, -1 (reported) otherwise. */
+static int choose_task(const sl_l0_manifest *m, yajl_val args, const fid_set *wanted, const char *task_id,
+                       uint64_t *chosen) {
+  fid_set shapes[64];
+  int nshapes = 0;
+  uint64_t want_id = 0;
   int have = 0, found_given = 0;
   if (task_id && parse_task_id(task_id, &want_id) != 0) {
     sl_error(m->path, "--task-id %s is not a hex task id", task_id);
@@ -339,7 +367,7 @@ int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const
       return -1;
     }
     set_from(f, nf, &s);
-    if (!set_eq(&s, &wanted)) {
+    if (!set_eq(&s, wanted)) {
       int k = 0;
       while (k < nshapes && !set_eq(&shapes[k], &s)) k++;
       if (k == nshapes && nshapes < 64) shapes[nshapes++] = s;
@@ -351,52 +379,28 @@ int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const
       return -1;
     }
     if (task_id && id == want_id) found_given = 1;
-    if (!have || id < chosen) chosen = id;
+    if (!have || id < *chosen) *chosen = id;
     have = 1;
   }
   if (!have) {
-    char wbuf[128], list[2048];
-    set_text(&wanted, wbuf, sizeof wbuf);
-    /* sort the shapes for a stable message */
-    for (int a = 0; a < nshapes; a++)
-      for (int b = a + 1; b < nshapes; b++) {
-        int less = 0;
-        for (int k = 0; k < shapes[a].n && k < shapes[b].n; k++)
-          if (shapes[a].ids[k] != shapes[b].ids[k]) {
-            less = shapes[b].ids[k] < shapes[a].ids[k];
-            goto decided;
-          }
-        less = shapes[b].n < shapes[a].n;
-      decided:
-        if (less) {
-          fid_set x = shapes[a];
-          shapes[a] = shapes[b];
-          shapes[b] = x;
-        }
-      }
-    size_t o = (size_t)snprintf(list, sizeof list, "[");
-    for (int k = 0; k < nshapes && o < sizeof list; k++) {
-      char sb[128];
-      set_text(&shapes[k], sb, sizeof sb);
-      o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", sb);
-    }
-    if (o < sizeof list) snprintf(list + o, sizeof list - o, "]");
-    sl_error(m->path, "--func-id %s matches no task; dump has func_id shapes %s", wbuf, list);
+    no_match_error(m, wanted, shapes, nshapes);
     return -1;
   }
   if (task_id) {
     if (!found_given) {
       sl_error(m->path, "task_id %s is not among the tasks with func_id set {%d...} (default: lowest)", task_id,
-               wanted.ids[0]);
+               wanted->ids[0]);
       return -1;
     }
-    chosen = want_id;
+    *chosen = want_id;
   }
-  snprintf(t->task_id, sizeof t->task_id, "0x%016" PRIx64, chosen);
+  return 0;
+}
 
-  /* the task's records, stages united by arg_index */
-  yajl_val *by_slot = calloc(L0_ARG_SLOTS, sizeof *by_slot);
-  if (!by_slot) return -1;
+/* The chosen task's records by arg_index (stages united: before_dispatch wins, for
+** inputs and inout state) and its MIX members. -1 (reported) on a bad dump. */
+static int collect_slots(const sl_l0_manifest *m, yajl_val args, const fid_set *wanted, uint64_t chosen,
+                         sl_l0_task *t, yajl_val *by_slot) {
   int first = 1;
   for (size_t i = 0; i < args->u.array.len; i++) {
     yajl_val e = args->u.array.values[i];
@@ -406,13 +410,12 @@ int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const
     fid_set s;
     entry_fids(e, f, &nf);
     set_from(f, nf, &s);
-    if (!set_eq(&s, &wanted)) continue;
+    if (!set_eq(&s, wanted)) continue;
     if (first) {
       for (int k = 0; k < nf && k < L0_MAX_MIX; k++) t->mix[t->nmix++] = f[k];
       if (nf > L0_MAX_MIX) {
         sl_error(m->path, "task %s has %d func_ids; a task has at most %d (AIC, AIV0, AIV1)", t->task_id, nf,
                  L0_MAX_MIX);
-        free(by_slot);
         return -1;
       }
       first = 0;
@@ -420,7 +423,6 @@ int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const
     int64_t slot;
     if (num_i64(obj_get(e, "arg_index"), &slot) != 0 || slot < 0 || slot >= 48) {
       sl_error(m->path, "task %s: arg_index missing or outside 0..47", t->task_id);
-      free(by_slot);
       return -1;
     }
     const char *stage = obj_str(e, "stage");
@@ -436,58 +438,74 @@ int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const
                                                                         : NULL;
       if (what) {
         sl_error(m->path, what, slot);
-        free(by_slot);
         return -1;
       }
     }
-    if (!old || before) by_slot[slot] = e; /* before_dispatch wins: inputs and inout state */
+    if (!old || before) by_slot[slot] = e;
   }
+  return 0;
+}
+
+/* One argument from its record: a tensor's layout, or a scalar's raw bits. */
+static int arg_from(yajl_val e, int s, sl_l0_arg *a, sl_l0_task *t, char *err, size_t errsz) {
+  a->slot = s;
+  const char *kind = obj_str(e, "kind");
+  a->is_tensor = !(kind && !strcmp(kind, "scalar"));
+  const char *dt = obj_str(e, "dtype");
+  copy_str(a->dtype, sizeof a->dtype, dt ? dt : "UNKNOWN");
+  for (char *c = a->dtype; *c; c++) *c = (char)toupper((unsigned char)*c);
+  a->dt = sl_l0_dtype_find(a->dtype);
+  int rc = 0;
+  if (a->is_tensor) {
+    rc = tensor_from(e, a, err, errsz);
+    t->ntensors++;
+  } else {
+    yajl_val v = obj_get(e, "value");
+    if (!v) {
+      snprintf(err, errsz, "scalar arg %d has no value", s);
+      rc = -1;
+    } else {
+      rc = scalar_raw(a->dtype, v, &a->raw, err, errsz);
+      if (rc) {
+        char tmp[600];
+        snprintf(tmp, sizeof tmp, "scalar arg %d: %s", s, err);
+        snprintf(err, errsz, "%.500s", tmp);
+      }
+    }
+    t->nscalars++;
+  }
+  return rc;
+}
+
+int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const char *task_id, sl_l0_task *t) {
+  memset(t, 0, sizeof *t);
+  yajl_val args = obj_get(m->root, "args");
+  fid_set wanted;
+  set_from(want, nwant, &wanted);
+  uint64_t chosen = 0;
+  if (choose_task(m, args, &wanted, task_id, &chosen) != 0) return -1;
+  snprintf(t->task_id, sizeof t->task_id, "0x%016" PRIx64, chosen);
+
+  yajl_val *by_slot = calloc(L0_ARG_SLOTS, sizeof *by_slot);
+  if (!by_slot) return -1;
+  int rc = collect_slots(m, args, &wanted, chosen, t, by_slot);
   int n = 0;
   for (int s = 0; s < L0_ARG_SLOTS; s++) n += by_slot[s] != NULL;
-  t->args = calloc((size_t)(n ? n : 1), sizeof *t->args);
-  if (!t->args) {
-    free(by_slot);
-    return -1;
+  if (rc == 0) {
+    t->args = calloc((size_t)(n ? n : 1), sizeof *t->args);
+    if (!t->args) rc = -1;
   }
-  for (int s = 0; s < L0_ARG_SLOTS; s++) {
-    yajl_val e = by_slot[s];
-    if (!e) continue;
-    sl_l0_arg *a = &t->args[t->nargs++];
-    a->slot = s;
-    const char *kind = obj_str(e, "kind");
-    a->is_tensor = !(kind && !strcmp(kind, "scalar"));
-    const char *dt = obj_str(e, "dtype");
-    copy_str(a->dtype, sizeof a->dtype, dt ? dt : "UNKNOWN");
-    for (char *c = a->dtype; *c; c++) *c = (char)toupper((unsigned char)*c);
-    a->dt = sl_l0_dtype_find(a->dtype);
-    int rc = 0;
-    if (a->is_tensor) {
-      rc = tensor_from(e, a, err, sizeof err);
-      t->ntensors++;
-    } else {
-      yajl_val v = obj_get(e, "value");
-      if (!v) {
-        snprintf(err, sizeof err, "scalar arg %d has no value", s);
-        rc = -1;
-      } else {
-        rc = scalar_raw(a->dtype, v, &a->raw, err, sizeof err);
-        if (rc) {
-          char tmp[600];
-          snprintf(tmp, sizeof tmp, "scalar arg %d: %s", s, err);
-          snprintf(err, sizeof err, "%.500s", tmp);
-        }
-      }
-      t->nscalars++;
-    }
-    if (rc != 0) {
+  char err[512];
+  for (int s = 0; s < L0_ARG_SLOTS && rc == 0; s++) {
+    if (!by_slot[s]) continue;
+    if (arg_from(by_slot[s], s, &t->args[t->nargs++], t, err, sizeof err) != 0) {
       sl_error(m->path, "task %s: %s", t->task_id, err);
-      free(by_slot);
-      return -1;
+      rc = -1;
     }
   }
   free(by_slot);
-  qsort(t->args, (size_t)t->nargs, sizeof *t->args, arg_cmp);
-  return 0;
+  if (rc == 0) qsort(t->args, (size_t)t->nargs, sizeof *t->args, arg_cmp);
+  return rc;
 }
 
 void sl_l0_task_free(sl_l0_task *t) {

@@ -245,45 +245,46 @@ typedef struct sort_entry {
   double base;
 } sort_entry;
 
-cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
-  const cJSON *events = cJSON_GetObjectItemCaseSensitive(insight, "traceEvents");
-  if (!cJSON_IsObject(insight) || !cJSON_IsArray(events)) {
-    snprintf(err, errlen, "not a Chrome trace: no traceEvents array");
-    return NULL;
-  }
-  tracks ts = {0};
-  sort_entry *sorts = NULL;
-  size_t nsorts = 0, order = 0;
-  cJSON *out = NULL;
-  int oom = 0;
+/* What the first pass learns: the core tracks and the original sort indexes. */
+typedef struct pf_scan {
+  tracks ts;
+  sort_entry *sorts;
+  size_t nsorts, order;
+} pf_scan;
 
-  /* 1. original sort indexes; 2. intervals of core tracks */
+/* A thread_sort_index record: remember (pid, tid) -> its sort index. -1 on no memory. */
+static int scan_sort(pf_scan *st, const cJSON *ev, const cJSON *pid, const cJSON *tid) {
+  const cJSON *args = cJSON_GetObjectItemCaseSensitive(ev, "args");
+  const cJSON *si = cJSON_GetObjectItemCaseSensitive(args, "sort_index");
+  char *p = value_key(pid), *t = value_key(tid);
+  size_t k = 0;
+  while (k < st->nsorts && (strcmp(st->sorts[k].pid_s, p) || strcmp(st->sorts[k].tid_s, t))) k++;
+  if (k == st->nsorts) {
+    sort_entry *q = realloc(st->sorts, (st->nsorts + 1) * sizeof *q);
+    if (!q) {
+      free(p);
+      free(t);
+      return -1;
+    }
+    st->sorts = q;
+    st->sorts[st->nsorts++] = (sort_entry){p, t, pid, tid, 0};
+  } else {
+    free(p);
+    free(t);
+  }
+  st->sorts[k].base = cJSON_IsNumber(si) ? si->valuedouble : 0;
+  return 0;
+}
+
+/* 1. original sort indexes; 2. intervals of core tracks. -1 on no memory. */
+static int scan_events(pf_scan *st, const cJSON *events) {
   const cJSON *ev;
   cJSON_ArrayForEach(ev, events) {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
     const cJSON *pid = cJSON_GetObjectItemCaseSensitive(ev, "pid");
     const cJSON *tid = cJSON_GetObjectItemCaseSensitive(ev, "tid");
     if (cJSON_IsString(name) && !strcmp(name->valuestring, "thread_sort_index")) {
-      const cJSON *args = cJSON_GetObjectItemCaseSensitive(ev, "args");
-      const cJSON *si = cJSON_GetObjectItemCaseSensitive(args, "sort_index");
-      char *p = value_key(pid), *t = value_key(tid);
-      size_t k = 0;
-      while (k < nsorts && (strcmp(sorts[k].pid_s, p) || strcmp(sorts[k].tid_s, t))) k++;
-      if (k == nsorts) {
-        sort_entry *q = realloc(sorts, (nsorts + 1) * sizeof *q);
-        if (!q) {
-          free(p);
-          free(t);
-          oom = 1;
-          goto done;
-        }
-        sorts = q;
-        sorts[nsorts++] = (sort_entry){p, t, pid, tid, 0};
-      } else {
-        free(p);
-        free(t);
-      }
-      sorts[k].base = cJSON_IsNumber(si) ? si->valuedouble : 0;
+      if (scan_sort(st, ev, pid, tid) != 0) return -1;
       continue;
     }
     const char *ph = ph_of(ev);
@@ -294,44 +295,25 @@ cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
       continue;
     }
     char *t = value_key(tid);
-    track *tr = find_track(&ts, p, t, 1, pid, tid);
+    track *tr = find_track(&st->ts, p, t, 1, pid, tid);
     free(p);
     free(t);
-    if (!tr) {
-      oom = 1;
-      goto done;
-    }
+    if (!tr) return -1;
     if (ph[0] == 'X') {
       double t0 = num_field(ev, "ts", 0.0);
-      if (push_ival(tr, (ival){t0, t0 + num_field(ev, "dur", 0.0), ev, NULL, order++, 0}) != 0) oom = 1;
+      if (push_ival(tr, (ival){t0, t0 + num_field(ev, "dur", 0.0), ev, NULL, st->order++, 0}) != 0) return -1;
     } else {
-      if (push_be(tr, (be_part){value_key(cJSON_GetObjectItemCaseSensitive(ev, "id")), order++, ev}) != 0)
-        oom = 1;
+      if (push_be(tr, (be_part){value_key(cJSON_GetObjectItemCaseSensitive(ev, "id")), st->order++, ev}) != 0)
+        return -1;
     }
-    if (oom) goto done;
   }
-  /* 3. pair flags, assign lanes */
-  for (size_t i = 0; i < ts.n; i++)
-    if (pair_flags(&ts.t[i], &order) != 0 || assign_lanes(&ts.t[i]) != 0 || index_flags(&ts.t[i]) != 0) {
-      oom = 1;
-      goto done;
-    }
+  return 0;
+}
 
-  /* top-level keys other than traceEvents are kept as they are */
-  out = cJSON_CreateObject();
-  cJSON *list = cJSON_AddArrayToObject(out, "traceEvents");
-  if (!out || !list) {
-    oom = 1;
-    goto done;
-  }
-  const cJSON *top;
-  cJSON_ArrayForEach(top, insight) {
-    if (top->string && strcmp(top->string, "traceEvents"))
-      cJSON_AddItemToObject(out, top->string, cJSON_Duplicate(top, 1));
-  }
-  /* 5a. intervals as X slices */
-  for (size_t i = 0; i < ts.n; i++) {
-    const track *t = &ts.t[i];
+/* 5a. intervals as X slices */
+static void emit_slices(const tracks *ts, cJSON *list) {
+  for (size_t i = 0; i < ts->n; i++) {
+    const track *t = &ts->t[i];
     for (size_t k = 0; k < t->n; k++) {
       const ival *v = &t->iv[k];
       cJSON *x = cJSON_CreateObject();
@@ -349,21 +331,22 @@ cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
       cJSON_AddItemToArray(list, x);
     }
   }
-  /* 5b. everything else, flows moved onto their flag's lane */
+}
+
+/* 5b. everything else, flows moved onto their flag's lane. -1 on no memory. */
+static int emit_others(tracks *ts, const cJSON *events, cJSON *list) {
+  const cJSON *ev;
   cJSON_ArrayForEach(ev, events) {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
     const char *ph = ph_of(ev);
     if (cJSON_IsString(name) && !strcmp(name->valuestring, "thread_sort_index")) continue;
     if (!strcmp(ph, "X") || !strcmp(ph, "B") || !strcmp(ph, "E")) continue;
     cJSON *copy = cJSON_Duplicate(ev, 1);
-    if (!copy) {
-      oom = 1;
-      goto done;
-    }
+    if (!copy) return -1;
     if (!strcmp(ph, "s") || !strcmp(ph, "t") || !strcmp(ph, "f")) {
       char *p = value_key(cJSON_GetObjectItemCaseSensitive(ev, "pid"));
       char *tk = value_key(cJSON_GetObjectItemCaseSensitive(ev, "tid"));
-      const track *t = is_core_pid(p) ? find_track(&ts, p, tk, 0, NULL, NULL) : NULL;
+      const track *t = is_core_pid(p) ? find_track(ts, p, tk, 0, NULL, NULL) : NULL;
       if (t && t->lanes > 1) {
         char *id = value_key(cJSON_GetObjectItemCaseSensitive(ev, "id"));
         cJSON_ReplaceItemInObjectCaseSensitive(copy, "tid", lane_tid(t, flag_lane(t, id)));
@@ -374,33 +357,70 @@ cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
     }
     cJSON_AddItemToArray(list, copy);
   }
-  /* 5c. rebuilt sort indexes */
-  for (size_t i = 0; i < nsorts; i++) {
-    const track *t = find_track(&ts, sorts[i].pid_s, sorts[i].tid_s, 0, NULL, NULL);
+  return 0;
+}
+
+/* 5c. rebuilt sort indexes: one per lane of a split track */
+static void emit_sorts(pf_scan *st, cJSON *list) {
+  for (size_t i = 0; i < st->nsorts; i++) {
+    const sort_entry *se = &st->sorts[i];
+    const track *t = find_track(&st->ts, se->pid_s, se->tid_s, 0, NULL, NULL);
     int lanes = t && t->lanes > 1 ? t->lanes : 1;
     for (int k = 0; k < lanes; k++) {
       cJSON *m = cJSON_CreateObject();
       cJSON *args = cJSON_AddObjectToObject(m, "args");
-      cJSON_AddNumberToObject(args, "sort_index", sorts[i].base * 100 + k);
+      cJSON_AddNumberToObject(args, "sort_index", se->base * 100 + k);
       cJSON_AddStringToObject(m, "name", "thread_sort_index");
       cJSON_AddStringToObject(m, "ph", "M");
-      cJSON_AddItemToObject(m, "pid", cJSON_Duplicate(sorts[i].pid, 1));
-      cJSON_AddItemToObject(m, "tid", lanes > 1 ? lane_tid(t, k) : cJSON_Duplicate(sorts[i].tid, 1));
+      cJSON_AddItemToObject(m, "pid", cJSON_Duplicate(se->pid, 1));
+      cJSON_AddItemToObject(m, "tid", lanes > 1 ? lane_tid(t, k) : cJSON_Duplicate(se->tid, 1));
       cJSON_AddItemToArray(list, m);
     }
   }
-done:
+}
+
+cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
+  const cJSON *events = cJSON_GetObjectItemCaseSensitive(insight, "traceEvents");
+  if (!cJSON_IsObject(insight) || !cJSON_IsArray(events)) {
+    snprintf(err, errlen, "not a Chrome trace: no traceEvents array");
+    return NULL;
+  }
+  pf_scan st = {0};
+  cJSON *out = NULL;
+  int oom = scan_events(&st, events) != 0;
+  /* 3. pair flags, assign lanes */
+  for (size_t i = 0; i < st.ts.n && !oom; i++)
+    if (pair_flags(&st.ts.t[i], &st.order) != 0 || assign_lanes(&st.ts.t[i]) != 0 ||
+        index_flags(&st.ts.t[i]) != 0)
+      oom = 1;
+  cJSON *list = NULL;
+  if (!oom) {
+    /* top-level keys other than traceEvents are kept as they are */
+    out = cJSON_CreateObject();
+    list = cJSON_AddArrayToObject(out, "traceEvents");
+    oom = !out || !list;
+  }
+  if (!oom) {
+    const cJSON *top;
+    cJSON_ArrayForEach(top, insight) {
+      if (top->string && strcmp(top->string, "traceEvents"))
+        cJSON_AddItemToObject(out, top->string, cJSON_Duplicate(top, 1));
+    }
+    emit_slices(&st.ts, list);
+    oom = emit_others(&st.ts, events, list) != 0;
+  }
+  if (!oom) emit_sorts(&st, list);
   if (oom) {
     snprintf(err, errlen, "out of memory converting the trace");
     cJSON_Delete(out);
     out = NULL;
   }
-  for (size_t i = 0; i < nsorts; i++) {
-    free(sorts[i].pid_s);
-    free(sorts[i].tid_s);
+  for (size_t i = 0; i < st.nsorts; i++) {
+    free(st.sorts[i].pid_s);
+    free(st.sorts[i].tid_s);
   }
-  free(sorts);
-  free_tracks(&ts);
+  free(st.sorts);
+  free_tracks(&st.ts);
   return out;
 }
 

@@ -105,13 +105,7 @@ static int parse(int argc, char **argv, l3_opts *o) {
 static int write_trace(l3_run *run, const char *out_path, int proto) {
   sl_outfile of;
   if (sl_outfile_open(&of, out_path)) return -1;
-  sl_trace_sink *sink = NULL;
-#ifdef SL_HAVE_SINK_PROTO
-  sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
-#else
-  if (!proto) sink = sl_trace_sink_json_new(of.fp);
-  else sl_error(out_path, "--format proto: the protobuf backend is not built into this binary");
-#endif
+  sl_trace_sink *sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
   int rc = sink ? 0 : -1;
   if (rc == 0) l3_emit_host_block(run, sink);
   if (rc == 0) rc = l3_emit_ranks(run, sink);

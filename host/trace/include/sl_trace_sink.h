@@ -151,8 +151,7 @@ struct sl_trace_sink {
 
 /* Constructors: write to fp (not closed by the sink). NULL on allocation failure. */
 sl_trace_sink *sl_trace_sink_json_new(FILE *fp);
-/* Perfetto protobuf backend (H7). Only linked when tools/convert/sink_proto*.c exist;
-** sl_convert checks SL_HAVE_SINK_PROTO before calling it. */
+/* Perfetto protobuf backend (sink_proto.c). */
 sl_trace_sink *sl_trace_sink_proto_new(FILE *fp);
 
 /* Inline dispatch so callers write sl_sink_slice(s, &ev). */
