@@ -158,7 +158,8 @@ static int inbox_has(sl_rt *rt, int shape) {
   return 0;
 }
 
-/* One free slot (`n` cores, kernel slot of each in slots[]): probe, then publish. */
+/* One free Cluster Slot (`n` cores: one, or a cluster AIC, AIV0, AIV1 for MIX): probe,
+** then publish; `refill` = the slot was emptied by a completion this iteration. */
 static int place(phase_ctx *pc, int shape, sl_rt_core **cores, int n, int refill) {
   if (!inbox_has(pc->rt, shape)) return 0; /* nothing Ready anywhere: no probe */
   uint64_t t0 = pc->dp ? now(pc) : 0;
