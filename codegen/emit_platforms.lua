@@ -25,6 +25,8 @@ typedef struct sl_platform_info {
   const char *arch;        /* "a2a3" | "a5"                      */
   int is_sim;
   uint64_t clock_freq_hz;
+  const char *transport;   /* "shared_memory" | "host_shadow" (host <-> device transport) */
+  const char *hbg_producer; /* "aicpu" | "aicore": the host_build_graph scheduler producer */
 ${fields}
 ${layout_fields}
 } sl_platform_info;
@@ -138,7 +140,8 @@ return function(model)
     local lays = {}
     for _, rec in ipairs(per_platform) do lays[#lays + 1] = string.format(".%s = &%s_%s", rec.name, rec.name, p.arch) end
     local items = { ".name = " .. util.cstr(p.name), ".arch = " .. util.cstr(p.arch),
-                    ".is_sim = " .. (p.is_sim and 1 or 0), string.format(".clock_freq_hz = %dull", p.clock_freq_hz) }
+                    ".is_sim = " .. (p.is_sim and 1 or 0), string.format(".clock_freq_hz = %dull", p.clock_freq_hz),
+                    ".transport = " .. util.cstr(p.transport), ".hbg_producer = " .. util.cstr(p.hbg_producer) }
     for _, v in ipairs(vals) do items[#items + 1] = v end
     for _, v in ipairs(lays) do items[#items + 1] = v end
     rows[#rows + 1] = util.wrap("    {", items, "},")

@@ -25,9 +25,15 @@ local PLATFORM_FIELDS = {
   "host_phase_buffers",
   "vclock_poll_cycles", "vclock_read_cycles", "vclock_dispatch_cycles", "vclock_receive_cycles",
   "vclock_fin_cycles", "vclock_pop_cycles", "vclock_submit_cycles", "vclock_kernel_base_cycles",
-  "vclock_kernel_instr_cycles", "vclock_work_per_cycle",
+  "vclock_kernel_instr_cycles", "vclock_work_per_cycle", "memops_callbacks",
 }
 M.PLATFORM_FIELDS = PLATFORM_FIELDS
+-- text facts of a platform (strings), each from a closed set
+local PLATFORM_CHOICES = {
+  transport = { shared_memory = true, host_shadow = true, _list = "shared_memory, host_shadow" },
+  hbg_producer = { aicpu = true, aicore = true, _list = "aicpu, aicore" },
+}
+M.PLATFORM_CHOICES = PLATFORM_CHOICES
 
 local function is_int(v) return math.type(v) == "integer" end
 
@@ -139,6 +145,9 @@ local function build_platforms(schema, model, err)
       end
       for _, f in ipairs(PLATFORM_FIELDS) do
         if not is_int(r[f]) or r[f] < 0 then err(file, who, "constant '" .. f .. "' must be a non-negative integer") end
+      end
+      for f, allowed in pairs(PLATFORM_CHOICES) do
+        if not allowed[r[f]] then err(file, who, "'" .. f .. "' must be one of: " .. allowed._list) end
       end
       for _, c in ipairs(entries(schema.platforms.checks, file, "check", err)) do
         local op, want = type(c.equals) == "table" and c.equals[1] or nil, nil

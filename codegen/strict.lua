@@ -37,7 +37,7 @@ local KINDS = {
   view = { pid = I, key = S, process_name = S, sort_index = I, name_variants = T, when = S },
   lane = { key = S, view = S, tid_base = I, tid_stride = I, name = S, sort_index = I, indexed_by = S },
   level = { value = I, name = S, collects = S, device = S, host = S, notes = S },
-  platform = { name = S, sim_of = S }, -- + every platform constant (int), added by M.check
+  platform = { name = S, sim_of = S, transport = S, hbg_producer = S }, -- + every platform constant (int), added by M.check
   constant = { name = S, value = I, doc = S },
   check = { field = S, equals = L },
   dtype = { name = S, raw = I, size = I, is_integer = B, replayable = B },

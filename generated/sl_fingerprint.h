@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "9d4b05b6d1854f53"
+#define SL_SCHEMA_FINGERPRINT "bd4cec52786cc384"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 2
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -58,6 +58,7 @@
   "Metadata.platform=string@5;" \
   "Metadata.runtime=string@6;" \
   "Metadata.task_producer=string@7;" \
+  "Metadata.transport=string@8;" \
   "StreamCapture.committed=uint64@1;" \
   "StreamCapture.dropped=uint64@2;" \
   "StreamCapture.truncated=bool@3;" \

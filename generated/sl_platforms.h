@@ -56,6 +56,7 @@
 #define SL_PLATFORM_MAX_VCLOCK_KERNEL_BASE_CYCLES 1000u
 #define SL_PLATFORM_MAX_VCLOCK_KERNEL_INSTR_CYCLES 20u
 #define SL_PLATFORM_MAX_VCLOCK_WORK_PER_CYCLE 64u
+#define SL_PLATFORM_MAX_MEMOPS_CALLBACKS 5u
 
 /* Size, alignment and field offsets of sl_data_header_<arch>. */
 typedef struct sl_data_header_layout {
@@ -77,6 +78,8 @@ typedef struct sl_platform_info {
   const char *arch;        /* "a2a3" | "a5"                      */
   int is_sim;
   uint64_t clock_freq_hz;
+  const char *transport;   /* "shared_memory" | "host_shadow" (host <-> device transport) */
+  const char *hbg_producer; /* "aicpu" | "aicore": the host_build_graph scheduler producer */
   unsigned max_blockdim;
   unsigned cores_per_blockdim;
   unsigned max_cores;
@@ -109,6 +112,7 @@ typedef struct sl_platform_info {
   unsigned vclock_kernel_base_cycles;
   unsigned vclock_kernel_instr_cycles;
   unsigned vclock_work_per_cycle;
+  unsigned memops_callbacks;
   const sl_data_header_layout *data_header;
 } sl_platform_info;
 

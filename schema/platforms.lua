@@ -8,6 +8,12 @@
 **            sim entries may override any field)
 **     ... the constants below (integers)
 **   }
+**     transport    "shared_memory" (host-registered memory both sides touch) or "host_shadow"
+**            (no shared memory: the host mirrors the device region through copies; seed 000 §5.3)
+**     memops_callbacks  MemoryOps callbacks the transport needs (3: alloc, reg, free_;
+**            5: + copy_to_device, copy_from_device)
+**     hbg_producer "aicpu" | "aicore": who schedules under host_build_graph (a5: the AICore
+**            Scheduler on AIV cores, seed 000 §2 / §3.2)
 **     vclock_*: the latencies of `run --clock virtual` (device cycles): an idle poll,
 **            a clock read, a dispatch (register write), an AICore's receive, its FIN,
 **            a ready-queue pop, an orchestrator submit; a kernel costs
@@ -20,6 +26,7 @@ return {
   platforms = {
     { name = "a2a3",
       clock_freq_hz = 50000000,
+      transport = "shared_memory", memops_callbacks = 3, hbg_producer = "aicpu",
       max_blockdim = 24, cores_per_blockdim = 3, max_cores = 72,
       max_aicpu_threads = 4, default_aicpu_threads = 4, launch_aicpu_threads = 6,
       sim_blockdim = 8,
@@ -38,6 +45,7 @@ return {
     { name = "a2a3sim", sim_of = "a2a3" },
     { name = "a5",
       clock_freq_hz = 1000000000,
+      transport = "host_shadow", memops_callbacks = 5, hbg_producer = "aicore",
       max_blockdim = 36, cores_per_blockdim = 3, max_cores = 108,
       max_aicpu_threads = 5, default_aicpu_threads = 5, launch_aicpu_threads = 14,
       sim_blockdim = 8,

@@ -281,6 +281,7 @@ return {
         { name = "platform", type = "string", pb = 5 },
         { name = "runtime", type = "string", pb = 6 },
         { name = "task_producer", type = "string", pb = 7, doc = "scheduler_tasks.producer: aicpu | aicore" },
+        { name = "transport", type = "string", pb = 8, doc = "host <-> device transport: shared_memory | host_shadow" },
     } },
     { name = "StreamCapture", doc = "per-stream accounting (scheduler_records.streams[].capture)", fields = {
         { name = "committed", type = "uint64", pb = 1 },

@@ -166,6 +166,7 @@ sl_collector *sl_collector_create(const sl_collector_config *cfg) {
   c->per_pool[SL_BUF_AICORE_TASK] = c->sizes.aicore_buffers_per_core;
   c->per_pool[SL_BUF_SCHED_PHASE] = c->sizes.sched_buffers_per_thread;
   c->per_pool[SL_BUF_ORCH_PHASE] = c->sizes.orch_buffers_per_thread;
+  if (sl_coll_transport_init(c) != 0) goto fail;
   if (sl_coll_buffers_init(c) != 0) goto oom;
   c->nshards = shard_count(cfg, c->plat);
   if (alloc_shards(c) != 0) goto oom;
@@ -196,6 +197,7 @@ int sl_collector_stop(sl_collector *c) {
   if (!c || !c->dp || c->stopped) return 0;
   if (c->started) sl_coll_threads_stop(c);
   else sl_coll_drain_sync(c);
+  sl_coll_final_mirror(c); /* the device is done: the host view becomes complete */
   c->stopped = 1;
   return 0;
 }
@@ -211,7 +213,7 @@ int sl_collector_read_metadata(sl_collector *c) {
   c->core_to_thread = malloc(sizeof(int32_t) * (size_t)c->cfg.num_cores);
   if (!c->core_to_thread) return -1;
   for (int i = 0; i < c->cfg.num_cores; i++) {
-    int32_t t = atomic_load_explicit((_Atomic int32_t *)(void *)&c->dp->core_to_thread[i],
+    int32_t t = atomic_load_explicit((_Atomic int32_t *)(void *)&c->hv->core_to_thread[i],
                                      memory_order_relaxed);
     c->core_to_thread[i] = (t >= 0 && t < c->cfg.num_aicpu_threads) ? t : -1;
   }
@@ -225,6 +227,7 @@ void sl_collector_destroy(sl_collector *c) {
     sl_collector_stop(c);
     free_shards(c);
     sl_coll_buffers_free(c);
+    sl_coll_transport_free(c);
     sl_devprof_destroy(c->dp);
   }
   free(c->core_to_thread);

@@ -56,19 +56,30 @@ static uint64_t buflist_pop(sl_buflist *l) {
   return b;
 }
 
-/* A new, prepared buffer of `kind`, registered for destroy; 0 on failure. */
+/* A new, prepared buffer of `kind` (device memory through the transport),
+** registered for destroy; 0 on failure. */
 static uint64_t new_buffer(sl_collector *c, unsigned kind) {
-  size_t bytes = c->dp->buffer_bytes[kind];
-  void *p = aligned_alloc(64, bytes);
-  if (!p) return 0;
-  memset(p, 0, bytes);
-  sl_devprof_prepare_buffer(c->dp, kind, p);
-  if (sl_buflist_push(&c->blocks, (uint64_t)(uintptr_t)p) != 0) {
-    free(p);
+  void *host = NULL;
+  uint64_t dev = sl_coll_buf_alloc(c, c->dp->buffer_bytes[kind], &host);
+  if (!dev) return 0;
+  sl_coll_prepare(c, kind, dev);
+  if (sl_buflist_push(&c->blocks, dev) != 0) {
+    sl_coll_buf_free(c, dev);
     return 0;
   }
   c->allocated[kind]++;
-  return (uint64_t)(uintptr_t)p;
+  return dev;
+}
+
+/* Push onto a free queue of the host view, then write back exactly what changed:
+** the slot, then the tail that publishes it. */
+static int fq_push(sl_collector *c, sl_free_queue *fq, uint64_t buf) {
+  unsigned slots = c->dp->g.slot_count;
+  uint32_t tail = sl_ld_rlx32(&fq->tail);
+  if (sl_fq_push(fq, slots, buf) != 0) return -1;
+  sl_coll_wb(c, &fq->buffer_ptrs[tail % slots], sizeof(uint64_t));
+  sl_coll_wb(c, &fq->tail, sizeof(uint32_t));
+  return 0;
 }
 
 int sl_coll_buffers_init(sl_collector *c) {
@@ -92,11 +103,11 @@ int sl_coll_buffers_init(sl_collector *c) {
     for (int i = 0; i < sl_devprof_pool_count(dp, k); i++) {
       if (!sl_devprof_pool_live(dp, k, i)) continue;
       live++;
-      sl_free_queue *fq = &dp->pools[k][i].free_queue;
+      sl_free_queue *fq = &c->hv->pools[k][i].free_queue;
       for (unsigned b = 0; b < c->per_pool[k]; b++) {
         uint64_t buf = new_buffer(c, k);
         if (!buf) return -1;
-        if (b >= c->fq_limit[k] || sl_fq_push(fq, slots, buf) != 0)
+        if (b >= c->fq_limit[k] || fq_push(c, fq, buf) != 0)
           if (sl_buflist_push(&c->recycled[k], buf) != 0) return -1;
       }
     }
@@ -108,7 +119,7 @@ int sl_coll_buffers_init(sl_collector *c) {
 }
 
 void sl_coll_buffers_free(sl_collector *c) {
-  for (size_t i = 0; i < c->blocks.n; i++) free((void *)(uintptr_t)c->blocks.bufs[i]);
+  for (size_t i = 0; i < c->blocks.n; i++) sl_coll_buf_free(c, c->blocks.bufs[i]);
   sl_buflist_destroy(&c->blocks);
   sl_buflist_destroy(&c->done);
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
@@ -123,13 +134,13 @@ void sl_coll_buffers_free(sl_collector *c) {
 unsigned sl_coll_topup(sl_collector *c, unsigned kind, int index) {
   sl_devprof *dp = c->dp;
   if (!sl_devprof_pool_live(dp, kind, index)) return 0;
-  sl_free_queue *fq = &dp->pools[kind][index].free_queue;
-  unsigned slots = dp->g.slot_count, pushed = 0;
+  sl_free_queue *fq = &c->hv->pools[kind][index].free_queue;
+  unsigned pushed = 0;
   pthread_mutex_lock(&c->pool_mu[kind][index]);
   while (sl_fq_depth(fq) < c->fq_limit[kind]) {
     uint64_t buf = buflist_pop(&c->recycled[kind]);
     if (!buf) break;
-    if (sl_fq_push(fq, slots, buf) != 0) { /* cannot happen: we are the only writer */
+    if (fq_push(c, fq, buf) != 0) { /* cannot happen: we are the only writer */
       sl_buflist_push(&c->recycled[kind], buf);
       break;
     }
@@ -161,7 +172,7 @@ size_t sl_coll_recycle(sl_collector *c) {
   for (size_t i = 0; i < n; i++) {
     unsigned kind = (unsigned)(items[i] & 3u); /* kind rides in the low bits (64-aligned) */
     uint64_t buf = items[i] & ~(uint64_t)63;
-    sl_devprof_prepare_buffer(c->dp, kind, (void *)(uintptr_t)buf);
+    sl_coll_prepare(c, kind, buf);
     sl_buflist_push(&c->recycled[kind], buf);
     moved++;
   }

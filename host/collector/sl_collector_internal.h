@@ -13,6 +13,7 @@
 
 #include "sl_collector.h"
 #include "sl_devprof_region.h"
+#include "sl_prof_atomic.h"
 
 /* Raw records of one kind, in a list of chunks that are never moved: growing
 ** a contiguous array while the device runs would copy (realloc) everything
@@ -58,6 +59,22 @@ typedef struct sl_shard {
   uint64_t bad_entries;                    /* malformed ready entries         */
 } sl_shard;
 
+/* One device block the host mirrors, and where its shadow lives. */
+typedef struct sl_mirror_span {
+  void *host;
+  void *dev;
+  size_t bytes;
+  int per_tick;   /* mirrored at the top of every tick (else only at stop) */
+} sl_mirror_span;
+
+/* Device buffer -> its host view (open addressing; shadow transport only). */
+typedef struct sl_bufmap {
+  pthread_mutex_t mu;
+  uint64_t *dev;
+  void **host;
+  size_t n, cap;   /* cap: a power of two */
+} sl_bufmap;
+
 struct sl_collector {
   sl_collector_config cfg;
   const struct sl_platform_info *plat;
@@ -65,7 +82,19 @@ struct sl_collector {
   char runtime[64];
   unsigned char *core_types;   /* [num_cores] */
   sl_pool_sizes sizes;         /* resolved geometry */
-  sl_devprof *dp;              /* NULL at level 0 */
+  sl_devprof *dp;              /* NULL at level 0; the device region (host code reads only
+                                  its geometry and rings its doorbell)                    */
+  sl_devprof *hv;              /* the host's view of the region: dp itself under shared
+                                  memory, a mirrored shadow under host_shadow             */
+
+  /* transport */
+  int shadow;                  /* 1 = host_shadow                                        */
+  sl_memops ops;
+  pthread_mutex_t shadow_mu;   /* one tick at a time owns the shadow                     */
+  sl_mirror_span *spans;
+  int nspans;
+  sl_bufmap bufmap;
+  _Atomic uint64_t n_mirrors, n_writebacks, n_pulls;
 
   /* buffer supply */
   unsigned per_pool[SL_BUF_KIND_COUNT];    /* buffers seeded per live pool        */
@@ -114,6 +143,42 @@ size_t sl_coll_recycle(sl_collector *c);
 int sl_buflist_push(sl_buflist *l, uint64_t buf);  /* 0 ok, -1 out of memory */
 void sl_buflist_init(sl_buflist *l);
 void sl_buflist_destroy(sl_buflist *l);
+
+/* ---- sl_collector_transport.c ------------------------------------------------- */
+int sl_coll_transport_init(sl_collector *c);       /* after dp exists; sets hv, ops     */
+void sl_coll_transport_free(sl_collector *c);
+/* A host thread's turn at the region: under host_shadow takes the shadow and
+** mirrors every per-tick span device -> host; tick_end releases it (the bulk
+** test variant first writes every span back). No-ops under shared memory. */
+void sl_coll_tick_begin(sl_collector *c);
+void sl_coll_tick_end(sl_collector *c);
+/* After the device threads are joined: mirror every span, per-tick or not. */
+void sl_coll_final_mirror(sl_collector *c);
+/* The host modified `bytes` at `host_field` inside hv: push exactly those to the device. */
+void sl_coll_wb(sl_collector *c, void *host_field, size_t bytes);
+/* A new device buffer and its host view; 0 on failure. */
+uint64_t sl_coll_buf_alloc(sl_collector *c, size_t bytes, void **host);
+void sl_coll_buf_free(sl_collector *c, uint64_t dev);
+/* The host view of a published buffer with its count word and first `count`
+** records pulled from the device; NULL if the buffer is unknown. */
+void *sl_coll_pull(sl_collector *c, unsigned kind, uint64_t dev, uint32_t *count);
+/* Prepare a buffer the host owns for its free queue (on the device). */
+void sl_coll_prepare(sl_collector *c, unsigned kind, uint64_t dev);
+/* Records an instance left in its active buffer at stop (after final mirror). */
+uint64_t sl_coll_unflushed(sl_collector *c, unsigned kind, int index);
+
+/* A 32-bit host-owned field of the region: store into hv, then write it back. */
+static inline void sl_coll_set32(sl_collector *c, uint32_t *field, uint32_t v) {
+  sl_st_rel32(field, v);
+  sl_coll_wb(c, field, sizeof *field);
+}
+
+/* Physical AIV core of scheduler stream `t` when an AICore Scheduler produced it
+** (A5 host_build_graph), else -1; "aicore" when any stream is one. After stop. */
+static inline int sl_coll_stream_core(const sl_collector *c, int t) {
+  return atomic_load_explicit((_Atomic int32_t *)(void *)&c->hv->sched_core[t], memory_order_relaxed);
+}
+const char *sl_coll_task_producer(const sl_collector *c);
 
 /* ---- sl_collector_threads.c ---------------------------------------------------- */
 int sl_coll_threads_start(sl_collector *c);

@@ -12,6 +12,7 @@
 #include "sl_collector_internal.h"
 #include "sl_export.h"
 #include "sl_fingerprint.h"
+#include "sl_phases.h"
 #include "sl_platforms.h"
 
 #include <inttypes.h>
@@ -48,6 +49,7 @@ static void write_metadata(sl_collector *c, FILE *f) {
   put_str(f, c->cfg.platform_name ? c->cfg.platform_name : c->plat->name);
   fprintf(f, ",\n    \"runtime\": ");
   put_str(f, c->runtime);
+  fprintf(f, ",\n    \"transport\": \"%s\"", sl_collector_transport(c));
   fprintf(f, ",\n    \"schema_fingerprint\": \"%s\",\n", SL_SCHEMA_FINGERPRINT);
   fprintf(f, "    \"schema_layout\": \"%s\",\n", SL_SCHEMA_LAYOUT);
   fprintf(f, "    \"capture\": {\"truncated\": %s, \"balanced\": %s, \"pools\": {",
@@ -80,8 +82,8 @@ static void write_aicore(sl_collector *c, FILE *f) {
 }
 
 static void write_sched_tasks(sl_collector *c, FILE *f) {
-  fprintf(f, ",\n  \"scheduler_tasks\": {\n    \"schema_version\": 1,\n    \"producer\": \"aicpu\",\n"
-             "    \"records\": [");
+  fprintf(f, ",\n  \"scheduler_tasks\": {\n    \"schema_version\": 1,\n    \"producer\": \"%s\",\n"
+             "    \"records\": [", sl_coll_task_producer(c));
   int first = 1;
   for (int core = 0; core < c->cfg.num_cores; core++) {
     sl_coll_view v = sl_coll_merged(c, SL_BUF_AICPU_TASK, core);
@@ -97,14 +99,14 @@ static void write_sched_tasks(sl_collector *c, FILE *f) {
 
 static void write_lifecycle(sl_collector *c, FILE *f) {
   int any = 0;
-  for (int t = 0; t < c->cfg.num_aicpu_threads; t++) any |= (int)sl_ld_acq32(&c->dp->lifecycle_set[t]);
+  for (int t = 0; t < c->cfg.num_aicpu_threads; t++) any |= (int)sl_ld_acq32(&c->hv->lifecycle_set[t]);
   if (!any) return;
   fprintf(f, ",\n  \"aicpu_lifecycle_records\": [");
   int first = 1;
   for (int t = 0; t < c->cfg.num_aicpu_threads; t++) {
-    if (!sl_ld_acq32(&c->dp->lifecycle_set[t])) continue;
+    if (!sl_ld_acq32(&c->hv->lifecycle_set[t])) continue;
     fputs(first ? "\n    " : ",\n    ", f);
-    sl_json_write_lifecycle(f, &c->dp->lifecycle[t]);
+    sl_json_write_lifecycle(f, &c->hv->lifecycle[t]);
     first = 0;
   }
   fprintf(f, "\n  ]");
@@ -116,18 +118,23 @@ static void write_stream(sl_collector *c, FILE *f, int t, const sl_coll_view *v,
   put_str(f, c->platform);
   fprintf(f, ", \"runtime\": ");
   put_str(f, c->runtime);
-  fprintf(f, ", \"producer\": \"aicpu\", \"scheduler_id\": %d, \"worker_id\": %d, \"core_type\": \"aicpu\", "
-             "\"physical_core_id\": null,\n       \"capture\": {\"committed\": %zu, \"dropped\": %" PRIu64
+  int phys = sl_coll_stream_core(c, t); /* an AICore Scheduler: its AIV core names the lane */
+  unsigned producer = phys >= 0 ? SL_PRODUCER_AICORE : SL_PRODUCER_AICPU;
+  char core[16] = "null";
+  if (phys >= 0) snprintf(core, sizeof core, "%d", phys);
+  fprintf(f, ", \"producer\": \"%s\", \"scheduler_id\": %d, \"worker_id\": %d, \"core_type\": \"%s\", "
+             "\"physical_core_id\": %s,\n       \"capture\": {\"committed\": %zu, \"dropped\": %" PRIu64
              ", \"truncated\": %s},\n       \"records\": [",
-          t, t, v->n, dropped, bool_str(dropped != 0 || atomic_load(&c->truncated)));
+          phys >= 0 ? "aicore" : "aicpu", t, t, phys >= 0 ? "aiv" : "aicpu", core, v->n, dropped,
+          bool_str(dropped != 0 || atomic_load(&c->truncated)));
   for (size_t i = 0; i < v->n; i++) {
     fputs(i ? ",\n         " : "\n         ", f);
-    sl_json_write_sched_phase(f, &r[i]);
+    sl_json_write_sched_phase_for(f, &r[i], producer);
   }
   fprintf(f, v->n ? "\n       ],\n       \"metrics\": [" : "],\n       \"metrics\": [");
   for (size_t i = 0; i < v->n; i++) {
     fputs(i ? ",\n         " : "\n         ", f);
-    sl_json_write_sched_phase_metrics(f, &r[i], i);
+    sl_json_write_sched_phase_metrics_for(f, &r[i], i, producer);
   }
   fprintf(f, v->n ? "\n       ]}" : "]}");
 }
@@ -136,7 +143,7 @@ static void write_sched_records(sl_collector *c, FILE *f) {
   fprintf(f, ",\n  \"scheduler_records\": {\n    \"schema_version\": 1,\n    \"streams\": [");
   int first = 1;
   for (int t = 0; t < c->cfg.num_aicpu_threads; t++) {
-    const sl_active_head *h = &c->dp->pools[SL_BUF_SCHED_PHASE][t].head;
+    const sl_active_head *h = &c->hv->pools[SL_BUF_SCHED_PHASE][t].head;
     uint64_t total = sl_ld_acq32(&h->total_record_count), dropped = sl_ld_acq32(&h->dropped_record_count);
     if (!total) continue; /* a thread that emitted nothing has no stream */
     sl_coll_view v = sl_coll_merged(c, SL_BUF_SCHED_PHASE, t);

@@ -58,7 +58,7 @@ static Swimlane__StreamCapture *stream_capture(arena *a, uint64_t committed, uin
 }
 
 static uint32_t head_dropped(const sl_collector *c, unsigned kind, int i) {
-  return sl_ld_acq32(&c->dp->pools[kind][i].head.dropped_record_count);
+  return sl_ld_acq32(&c->hv->pools[kind][i].head.dropped_record_count);
 }
 
 static int fill_task_streams(sl_collector *c, arena *a, Swimlane__Capture *cap, unsigned level, int truncated) {
@@ -116,7 +116,7 @@ static int fill_sched_streams(sl_collector *c, arena *a, Swimlane__Capture *cap,
   cap->scheduler_records = arena_alloc(a, sizeof(void *) * (size_t)n);
   if (a->failed) return -1;
   for (int t = 0; t < n; t++) {
-    if (!sl_ld_acq32(&c->dp->pools[SL_BUF_SCHED_PHASE][t].head.total_record_count)) continue;
+    if (!sl_ld_acq32(&c->hv->pools[SL_BUF_SCHED_PHASE][t].head.total_record_count)) continue;
     sl_coll_view v = sl_coll_merged(c, SL_BUF_SCHED_PHASE, t);
     Swimlane__SchedPhaseStream *s = arena_alloc(a, sizeof *s);
     Swimlane__SchedPhaseRecord *msgs = arena_alloc(a, sizeof *msgs * v.n);
@@ -130,9 +130,10 @@ static int fill_sched_streams(sl_collector *c, arena *a, Swimlane__Capture *cap,
     s->worker_id = (uint32_t)t;
     s->platform = c->platform;
     s->runtime = c->runtime;
-    s->producer = "aicpu";
-    s->core_type = "aicpu";
-    s->physical_core_id = -1;
+    int phys = sl_coll_stream_core(c, t);
+    s->producer = phys >= 0 ? "aicore" : "aicpu";
+    s->core_type = phys >= 0 ? "aiv" : "aicpu";
+    s->physical_core_id = phys;
     s->capture = stream_capture(a, v.n, head_dropped(c, SL_BUF_SCHED_PHASE, t), truncated);
     for (size_t i = 0; i < v.n; i++) {
       sl_sched_phase_record_to_pb((const sl_sched_phase_record *)v.data + i, &msgs[i]);
@@ -178,8 +179,8 @@ static int fill_lifecycle(sl_collector *c, arena *a, Swimlane__Capture *cap) {
   Swimlane__AicpuLifecycleRecord *msgs = arena_alloc(a, sizeof *msgs * (size_t)n);
   if (a->failed) return -1;
   for (int t = 0; t < n; t++) {
-    if (!sl_ld_acq32(&c->dp->lifecycle_set[t])) continue;
-    sl_aicpu_lifecycle_record_to_pb(&c->dp->lifecycle[t], &msgs[t]);
+    if (!sl_ld_acq32(&c->hv->lifecycle_set[t])) continue;
+    sl_aicpu_lifecycle_record_to_pb(&c->hv->lifecycle[t], &msgs[t]);
     cap->aicpu_lifecycle_records[cap->n_aicpu_lifecycle_records++] = &msgs[t];
   }
   return 0;
@@ -215,7 +216,8 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   md.num_cores = (uint32_t)c->cfg.num_cores;
   md.platform = (char *)(c->cfg.platform_name ? c->cfg.platform_name : c->plat->name);
   md.runtime = c->runtime;
-  md.task_producer = "aicpu";
+  md.task_producer = (char *)sl_coll_task_producer(c);
+  md.transport = (char *)sl_collector_transport(c);
   md.core_types = arena_alloc(&a, sizeof(char *) * (size_t)c->cfg.num_cores);
   if (md.core_types) {
     md.n_core_types = (size_t)c->cfg.num_cores;

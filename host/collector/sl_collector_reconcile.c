@@ -38,12 +38,12 @@ int sl_collector_reconcile(sl_collector *c) {
     sl_pool_account a = {0, 0, 0, 0};
     int n = sl_devprof_pool_count(dp, k);
     for (int i = 0; i < n; i++) {
-      const sl_active_head *h = &dp->pools[k][i].head;
+      const sl_active_head *h = &c->hv->pools[k][i].head; /* complete after stop */
       uint64_t total = sl_ld_acq32(&h->total_record_count);
       uint64_t dropped = sl_ld_acq32(&h->dropped_record_count);
       uint64_t collected = 0;
       for (int s = 0; s < c->nshards; s++) collected += c->shards[s].collected[k][i];
-      uint64_t unflushed = sl_devprof_unflushed(dp, k, i);
+      uint64_t unflushed = sl_coll_unflushed(c, k, i);
       if (collected + dropped != total) {
         sl_error("collector", "%s pool %d: collected %" PRIu64 " + dropped %" PRIu64 " != total %" PRIu64
                               " (unaccounted %" PRId64 ")",

@@ -152,12 +152,13 @@ static int handoff_pop(sl_handoff *h, sl_ready_entry *out, int wait) {
 
 /* ---- drain -------------------------------------------------------------------- */
 
+/* The region is read through the host view (hv) inside a tick (sl_coll_tick_begin). */
 static int frozen(const sl_collector *c) {
-  return sl_ld_acq32(&c->dp->bp->rq_freeze_active) || sl_ld_acq32(&c->dp->bp->fq_freeze_active);
+  return sl_ld_acq32(&c->hv->bp->rq_freeze_active) || sl_ld_acq32(&c->hv->bp->fq_freeze_active);
 }
 
 static int contended(const sl_collector *c) {
-  return sl_ld_acq32(&c->dp->bp->rq_contended) || sl_ld_acq32(&c->dp->bp->fq_contended);
+  return sl_ld_acq32(&c->hv->bp->rq_contended) || sl_ld_acq32(&c->hv->bp->fq_contended);
 }
 
 static int entry_valid(const sl_collector *c, const sl_ready_entry *e) {
@@ -165,14 +166,15 @@ static int entry_valid(const sl_collector *c, const sl_ready_entry *e) {
          e->buffer_ptr != 0 && (e->buffer_ptr & 63) == 0;
 }
 
-/* One pass over this shard's ready queues; returns entries handled. */
+/* One pass over this shard's ready queues (inside a tick); returns entries handled. */
 static size_t drain_pass(sl_shard *s) {
   sl_collector *c = s->c;
   size_t handled = 0;
   for (int q = s->index; q < c->dp->g.num_threads; q += c->nshards) {
-    sl_ready_ring ring = sl_devprof_ring(c->dp, q);
+    sl_ready_ring ring = sl_devprof_ring(c->hv, q);
     sl_ready_entry e;
     int rc;
+    uint32_t head0 = sl_ld_rlx32(ring.head);
     while ((rc = sl_rq_pop(&ring, &e)) == 1) {
       handled++;
       if (!entry_valid(c, &e)) {
@@ -184,6 +186,7 @@ static size_t drain_pass(sl_shard *s) {
       if (handoff_push(&s->handoff, &e) != 0) s->bad_entries++;
     }
     if (rc < 0) s->bad_entries++;
+    if (sl_ld_rlx32(ring.head) != head0) sl_coll_wb(c, ring.head, sizeof(uint32_t)); /* the advanced head */
   }
   return handled;
 }
@@ -205,13 +208,18 @@ static void *drain_main(void *arg) {
   name_thread("sl-drain", s->index);
   while (atomic_load(&c->running)) {
     uint32_t seen = sl_bell_read(&c->dp->host_bell);
+    sl_coll_tick_begin(c);
     /* the device rings one bell; pass a back-pressure request on */
     if (c->dp->g.backpressure && contended(c)) sl_bell_ring(&c->repl_bell);
-    if (drain_pass(s)) continue;
-    topup_owned(s);
+    size_t n = drain_pass(s);
+    if (!n) topup_owned(s);
+    sl_coll_tick_end(c);
+    if (n) continue;
     if (atomic_load(&c->running)) bell_sleep(c, &c->dp->host_bell, seen);
   }
+  sl_coll_tick_begin(c);
   drain_pass(s); /* the device threads are joined: one last full pass */
+  sl_coll_tick_end(c);
   account_cpu(c);
   return NULL;
 }
@@ -223,8 +231,12 @@ void sl_coll_consume(sl_shard *s, const sl_ready_entry *e) {
   sl_devprof *dp = c->dp;
   unsigned kind = e->kind;
   int index = (int)e->core_index;
-  void *buf = (void *)(uintptr_t)e->buffer_ptr;
-  uint32_t count = *sl_devprof_buffer_count(dp, kind, buf);
+  uint32_t count = 0;
+  void *buf = sl_coll_pull(c, kind, e->buffer_ptr, &count); /* on demand (host_shadow) */
+  if (!buf) {
+    s->bad_entries++;
+    return;
+  }
   if (count > dp->g.records[kind]) {
     s->bad_entries++;
     count = dp->g.records[kind];
@@ -287,7 +299,7 @@ static void *collect_main(void *arg) {
 
 static int all_ready_empty(sl_collector *c) {
   for (int q = 0; q < c->dp->g.num_threads; q++) {
-    sl_ready_ring ring = sl_devprof_ring(c->dp, q);
+    sl_ready_ring ring = sl_devprof_ring(c->hv, q);
     if (!sl_rq_empty(&ring)) return 0;
   }
   return 1;
@@ -296,25 +308,25 @@ static int all_ready_empty(sl_collector *c) {
 /* Dual freeze: open on contention (flag set before the request is cleared,
 ** so the device never sees neither), release when the host has caught up. */
 static int update_freeze(sl_collector *c) {
-  sl_backpressure *bp = c->dp->bp;
+  sl_backpressure *bp = c->hv->bp;
   int acted = 0;
   if (!sl_ld_acq32(&bp->rq_freeze_active) && sl_ld_acq32(&bp->rq_contended)) {
-    sl_st_rel32(&bp->rq_freeze_active, 1);
-    sl_st_rel32(&bp->rq_contended, 0);
+    sl_coll_set32(c, &bp->rq_freeze_active, 1);
+    sl_coll_set32(c, &bp->rq_contended, 0);
     atomic_fetch_add(&c->freezes, 1);
     acted = 1;
   }
   if (!sl_ld_acq32(&bp->fq_freeze_active) && sl_ld_acq32(&bp->fq_contended)) {
-    sl_st_rel32(&bp->fq_freeze_active, 1);
-    sl_st_rel32(&bp->fq_contended, 0);
+    sl_coll_set32(c, &bp->fq_freeze_active, 1);
+    sl_coll_set32(c, &bp->fq_contended, 0);
     atomic_fetch_add(&c->freezes, 1);
     acted = 1;
   }
   if (sl_ld_acq32(&bp->rq_freeze_active) || sl_ld_acq32(&bp->fq_freeze_active)) {
     unsigned pushed = sl_coll_topup_all(c);
     if (pushed == 0 && all_ready_empty(c)) {
-      sl_st_rel32(&bp->rq_freeze_active, 0);
-      sl_st_rel32(&bp->fq_freeze_active, 0);
+      sl_coll_set32(c, &bp->rq_freeze_active, 0);
+      sl_coll_set32(c, &bp->fq_freeze_active, 0);
     }
     acted = 1;
   }
@@ -330,17 +342,23 @@ static void *replenish_main(void *arg) {
   while (atomic_load(&c->running)) {
     uint32_t seen = sl_bell_read(&c->repl_bell);
     size_t work = sl_coll_recycle(c);
+    sl_coll_tick_begin(c);
     if (work && !frozen(c)) sl_coll_topup_all(c);
-    if (c->dp->g.backpressure && update_freeze(c)) { /* a freeze is open: keep at it */
+    int freeze_open = c->dp->g.backpressure && update_freeze(c);
+    int asked = c->dp->g.backpressure && contended(c);
+    sl_coll_tick_end(c);
+    if (freeze_open) { /* a freeze is open: keep at it */
       sched_yield(); /* but let the drain threads empty the ready queues */
       continue;
     }
-    if (c->dp->g.backpressure && contended(c)) continue; /* raised since update_freeze looked */
+    if (asked) continue; /* raised since update_freeze looked */
     if (!work && atomic_load(&c->running)) bell_sleep(c, &c->repl_bell, seen);
   }
   /* never leave a producer parked */
-  sl_st_rel32(&c->dp->bp->rq_freeze_active, 0);
-  sl_st_rel32(&c->dp->bp->fq_freeze_active, 0);
+  sl_coll_tick_begin(c);
+  sl_coll_set32(c, &c->hv->bp->rq_freeze_active, 0);
+  sl_coll_set32(c, &c->hv->bp->fq_freeze_active, 0);
+  sl_coll_tick_end(c);
   account_cpu(c);
   return NULL;
 }
@@ -351,7 +369,9 @@ int sl_coll_threads_start(sl_collector *c) {
   atomic_store(&c->running, 1);
   atomic_store(&c->execution_complete, 0);
   for (int i = 0; i < c->nshards; i++) c->shards[i].handoff.closed = 0; /* no thread yet */
+  sl_coll_tick_begin(c);
   sl_coll_topup_all(c);
+  sl_coll_tick_end(c);
   for (int i = 0; i < c->nshards; i++) {
     sl_shard *s = &c->shards[i];
     if (pthread_create(&s->drain_tid, NULL, drain_main, s) != 0) goto fail;
@@ -400,7 +420,9 @@ void sl_coll_threads_stop(sl_collector *c) {
 void sl_coll_drain_sync(sl_collector *c) {
   for (int i = 0; i < c->nshards; i++) {
     sl_shard *s = &c->shards[i];
+    sl_coll_tick_begin(c);
     drain_pass(s);
+    sl_coll_tick_end(c);
     sl_ready_entry e;
     while (handoff_pop(&s->handoff, &e, 0)) {
       sl_coll_consume(s, &e);

@@ -258,6 +258,8 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   for (int i = 0; i < ncores && i < SL_RT_MAX_CORES; i++) types[i] = i < o->aic ? SL_CORE_AIC : SL_CORE_AIV;
   sl_collector *coll = NULL;
   sl_devprof *dp = NULL;
+  /* the host_build_graph scheduler producer is a platform fact (schema/platforms.lua) */
+  int aicore_sched = o->runtime == SL_RT_HBG && strcmp(plat->hbg_producer, "aicore") == 0;
   if (level > 0) {
     sl_collector_config cc;
     sl_collector_config_init(&cc, plat);
@@ -265,8 +267,9 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     cc.level = (unsigned)level;
     cc.num_cores = ncores;
     cc.core_types = types;
-    /* HBG: the P thread is scheduler index S (its phase stream), S + 1 the idle orchestrator slot */
-    cc.num_aicpu_threads = o->sched + 1 + (o->runtime == SL_RT_HBG);
+    /* HBG: the P thread is scheduler index S (its phase stream), S + 1 the idle orchestrator
+    ** slot; under the AICore Scheduler (a5) there is no P thread */
+    cc.num_aicpu_threads = o->sched + 1 + (o->runtime == SL_RT_HBG && !aicore_sched);
     cc.runtime = o->runtime == SL_RT_HBG ? "host_build_graph" : NULL;
     cc.backpressure = o->backpressure;
     coll = sl_collector_create(&cc);
@@ -283,6 +286,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     sl_collector_destroy(coll);
     return 1;
   }
+  if (aicore_sched) sl_rt_use_aicore_scheduler(rt);
   sl_run_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.wl = wl;
@@ -308,6 +312,9 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   sl_rt_timing timing = sl_rt_get_timing(rt);
   sl_run_slots_add(slots, &timing);
   int interrupted = sl_rt_interrupted(rt) || g_sigint;
+  /* HBG stops the device the same way after an orchestration error: report the error */
+  if (interrupted && !g_sigint && orc && o->runtime == SL_RT_HBG && strcmp(sl_rt_last_error(rt), "interrupted"))
+    interrupted = 0;
   if (orc && !interrupted) {
     sl_error(wl->path, "%s", ctx.err[0] ? ctx.err : sl_rt_last_error(rt));
     rc = 1;

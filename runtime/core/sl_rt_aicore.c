@@ -16,6 +16,7 @@ void *sl_rt_aicore_main(void *arg) {
   int idle = 0;
   sl_vclock *vc = clock.vc;
   if (vc) sl_vclock_enter(vc, core->id);
+  atomic_store_explicit(&core->alive, 1, memory_order_release); /* the AICPU's handshake sees it */
   for (;;) {
     uint32_t tok = atomic_load_explicit(&core->data_main_base, memory_order_acquire);
     if (tok == last || tok == 0) {
@@ -60,5 +61,6 @@ void *sl_rt_aicore_main(void *arg) {
       sl_devprof_aicore_commit(rec, start, end, token_raw, tok, (uint32_t)(start - receive));
   }
   if (vc) sl_vclock_leave(vc);
+  atomic_store_explicit(&core->alive, 2, memory_order_release); /* the AICPU's exit wait ends */
   return NULL;
 }

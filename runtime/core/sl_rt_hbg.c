@@ -119,6 +119,7 @@ int sl_rt_hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
     rc = -1;
   }
   if (rc) atomic_store(&rt->interrupted, 1); /* nothing more will be submitted: drain */
+  if (rt->aicore_sched) sl_rt_aisched_prepare(rt);
   if (sl_rt_start_device(rt, &cores, &sched)) rc = -1;
   sl_rt_join_device(rt, cores, sched);
   rt->run_end = sl_rt_now(&rt->clock);

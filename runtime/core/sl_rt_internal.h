@@ -114,7 +114,8 @@ typedef struct sl_rt_core {
   _Alignas(64) _Atomic uint32_t data_main_base; /* AICPU -> AICore token */
   _Atomic uint32_t cond;           /* AICore -> AICPU ACK / FIN + token  */
   _Atomic int sleeping;            /* AICore parked on data_main_base     */
-  char pad0[52];
+  _Atomic int alive;               /* 1 from thread start, 2 after its exit */
+  char pad0[48];
   /* payload, written by the owning scheduler while the core is idle */
   sl_kernel_fn fn;
   int64_t args[SL_ARG_SLOTS];
@@ -160,6 +161,13 @@ typedef struct sl_rt_sched {
   /* HBG: SPSC completion slots, this scheduler -> the P thread (sl_rt_hbg.c) */
   sl_rt_task *done_slot[SL_RT_SPSC_SLOTS];
   _Atomic uint32_t done_head, done_tail;
+  /* A5 HBG AICore Scheduler (sl_rt_aisched.c): its Inbox of Ready tasks per shape
+  ** (others steal from it), dependency-only tasks retired inline, the physical AIV
+  ** core it runs on, and whether it has published its context (control plane) */
+  sl_readyq inbox[SL_SHAPE_COUNT];
+  sl_readyq inbox_dummies;
+  int phys_aiv;
+  _Atomic int ctx_published;
 } sl_rt_sched;
 
 struct sl_rt {
@@ -178,6 +186,11 @@ struct sl_rt {
   void *dev_arena;           /* the uploaded image */
   sl_rt_anchor anchors[2 * SL_RT_ANCHOR_SAMPLES];
   int nanchors;
+  /* A5 HBG AICore Scheduler: Ready tasks each one claims at bootstrap, and the
+  ** leader's topology (published once, read by every AICPU thread) */
+  int aicore_sched;          /* sl_rt_use_aicore_scheduler */
+  uint64_t boot_quota;
+  _Atomic int topology_ready;
   sl_readyq queues[SL_SHAPE_COUNT];
   sl_readyq dummyq;
   sl_readyq syncq;           /* ready sync-start tasks (claimed whole) */
@@ -261,6 +274,15 @@ void sl_rt_graph_free_nodes(sl_rt_task *t);
 int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t);
 void *sl_rt_sched_main(void *arg);
 void *sl_rt_p_main(void *arg); /* sl_rt_hbg.c */
+/* sl_rt_aisched.c: an AICPU thread's control plane around its AICore Scheduler loop */
+void *sl_rt_aisched_main(void *arg);
+/* A task became ready under the AICore Scheduler: into the calling scheduler's Inbox
+** (or the global queues before the device runs). 1 = taken, 0 = not this mode. */
+int sl_rt_aisched_route(sl_rt *rt, sl_rt_task *t);
+/* Before the device threads start: the bootstrap share of each scheduler. */
+void sl_rt_aisched_prepare(sl_rt *rt);
+/* The submit's task kind has no path under the AICore Scheduler: the message, else NULL. */
+const char *sl_rt_aisched_refuse(const sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph);
 /* sl_rt_sched.c: a scheduler's completed-task list back to the orchestrator (counts) */
 int sl_rt_release_list(sl_rt *rt, sl_rt_sched *s);
 /* sl_rt_aicore.c */

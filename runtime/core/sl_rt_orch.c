@@ -192,6 +192,7 @@ static int add_dep(sl_rt_task *pred, sl_rt_task *succ) {
 
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
   if (rt->cfg.dump_args) sl_rt_dump_task(rt, t, 0);
+  if (sl_rt_aisched_route(rt, t)) return; /* a5 HBG: into the AICore Scheduler's Inbox */
   sl_readyq *q = (t->is_dummy || !t->predicate) ? &rt->dummyq
                  : t->graph                       ? &rt->graphq
                  : t->sync_start                  ? &rt->syncq
@@ -401,6 +402,7 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
   }
   int members, has_aic;
   const char *bad = check_submit(rt, s, &members, &has_aic);
+  if (!bad) bad = sl_rt_aisched_refuse(rt, s, graph);
   if (bad) {
     set_err(rt, bad);
     return UINT64_MAX;

@@ -96,6 +96,7 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   for (int s = 0; s < cfg->num_sched; s++) {
     rt->sched[s].rt = rt;
     rt->sched[s].idx = s;
+    rt->sched[s].phys_aiv = -1;
   }
   rt->pthr.rt = rt;
   rt->pthr.idx = cfg->num_sched;
@@ -107,6 +108,10 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   atomic_init(&rt->sched_start, UINT64_MAX);
   for (int i = 0; i < SL_RT_TIMING_SLOTS; i++) atomic_init(&rt->slot_start[i], UINT64_MAX);
   bad |= sl_readyq_init(&rt->graphq);
+  for (int s = 0; s < cfg->num_sched; s++) { /* AICore Scheduler Inboxes (a5 HBG) */
+    for (int q = 0; q < SL_SHAPE_COUNT; q++) bad |= sl_readyq_init(&rt->sched[s].inbox[q]);
+    bad |= sl_readyq_init(&rt->sched[s].inbox_dummies);
+  }
   pthread_mutex_init(&rt->dump_mu, NULL);
   if (bad) {
     sl_rt_destroy(rt);
@@ -170,19 +175,23 @@ static void *orch_main(void *p) {
   return NULL;
 }
 
+void sl_rt_use_aicore_scheduler(sl_rt *rt) { rt->aicore_sched = rt->cfg.runtime == SL_RT_HBG; }
+
 int sl_rt_start_device(sl_rt *rt, int *cores, int *sched) {
   int c = 0, n = 0;
   for (; c < rt->ncores; c++)
     if (pthread_create(&rt->cores[c].thread, NULL, sl_rt_aicore_main, &rt->cores[c])) break;
+  /* a5 HBG: the AICPU threads run the control plane around the AICore Scheduler */
+  void *(*sched_fn)(void *) = rt->aicore_sched ? sl_rt_aisched_main : sl_rt_sched_main;
+  int p_thread = rt->cfg.runtime == SL_RT_HBG && !rt->aicore_sched;
   for (; c == rt->ncores && n < rt->cfg.num_sched; n++)
-    if (pthread_create(&rt->sched[n].thread, NULL, sl_rt_sched_main, &rt->sched[n])) break;
+    if (pthread_create(&rt->sched[n].thread, NULL, sched_fn, &rt->sched[n])) break;
   /* HBG: the P thread counts as one more scheduler thread (joined first below) */
-  if (n == rt->cfg.num_sched && rt->cfg.runtime == SL_RT_HBG &&
-      !pthread_create(&rt->pthr.thread, NULL, sl_rt_p_main, &rt->pthr))
+  if (n == rt->cfg.num_sched && p_thread && !pthread_create(&rt->pthr.thread, NULL, sl_rt_p_main, &rt->pthr))
     n++;
   *cores = c;
   *sched = n;
-  int want = rt->cfg.num_sched + (rt->cfg.runtime == SL_RT_HBG);
+  int want = rt->cfg.num_sched + p_thread;
   if (c == rt->ncores && n == want) return 0;
   snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
   atomic_store(&rt->interrupted, 1);
@@ -273,6 +282,10 @@ void sl_rt_destroy(sl_rt *rt) {
   sl_readyq_free(&rt->dummyq);
   sl_readyq_free(&rt->syncq);
   sl_readyq_free(&rt->graphq);
+  for (int s = 0; s < rt->cfg.num_sched; s++) {
+    for (int q = 0; q < SL_SHAPE_COUNT; q++) sl_readyq_free(&rt->sched[s].inbox[q]);
+    sl_readyq_free(&rt->sched[s].inbox_dummies);
+  }
   free(rt->cores);
   free(rt);
 }

@@ -132,6 +132,11 @@ void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread) {
                         memory_order_relaxed);
 }
 
+void sl_devprof_set_sched_core(sl_devprof *dp, int thread, int core) {
+  if (!dp || !thread_ok(dp, thread)) return;
+  atomic_store_explicit((_Atomic int32_t *)(void *)&dp->sched_core[thread], (int32_t)core, memory_order_relaxed);
+}
+
 void sl_devprof_orch_submit(sl_devprof *dp, uint64_t start, uint64_t end, uint64_t task_id,
                             uint32_t submit_idx) {
   if (!dp || dp->g.level < SL_MIN_LEVEL_ORCH_PHASE) return;

@@ -79,7 +79,8 @@ sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what) {
   dp->cores = zalloc64(sizeof(sl_core_state) * nc);
   dp->lifecycle = zalloc64(sizeof(sl_aicpu_lifecycle_record) * nt);
   dp->lifecycle_set = zalloc64(sizeof(uint32_t) * nt);
-  int ok = dp->rq_entries && dp->rq_head && dp->rq_tail && dp->bp && dp->core_to_thread &&
+  dp->sched_core = zalloc64(sizeof(int32_t) * nt);
+  int ok = dp->sched_core && dp->rq_entries && dp->rq_head && dp->rq_tail && dp->bp && dp->core_to_thread &&
            dp->cores && dp->lifecycle && dp->lifecycle_set;
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) ok = ok && dp->pools[k];
   if (!ok) {
@@ -93,6 +94,7 @@ sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what) {
     ** let thread 0 look at (race on) the stash of another thread's core */
     atomic_init(&dp->cores[c].owner, -1);
   }
+  for (size_t t = 0; t < nt; t++) dp->sched_core[t] = -1;
   if (g->level >= SL_MIN_LEVEL_SCHED_PHASE)
     dp->num_sched_phase_threads = g->num_threads > 1 ? (uint32_t)g->num_threads - 1 : 1;
   if (g->level >= SL_MIN_LEVEL_ORCH_PHASE) dp->num_orch_phase_threads = 1;
@@ -110,6 +112,7 @@ void sl_devprof_destroy(sl_devprof *dp) {
   free(dp->cores);
   free(dp->lifecycle);
   free(dp->lifecycle_set);
+  free(dp->sched_core);
   free(dp);
 }
 

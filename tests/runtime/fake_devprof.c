@@ -19,6 +19,9 @@ struct sl_devprof {
   int no;
   int core_thread[128];
   int flushes, orch_flushes;
+  int sched_core[64];
+  sl_aicpu_lifecycle_record lifecycle[64];
+  int lifecycle_set[64];
 };
 
 sl_devprof *fake_devprof_new(unsigned level) {
@@ -29,6 +32,7 @@ sl_devprof *fake_devprof_new(unsigned level) {
   dp->p = calloc(MAXP, sizeof *dp->p);
   dp->o = calloc(MAXT, sizeof *dp->o);
   for (int i = 0; i < 128; i++) dp->core_thread[i] = -1;
+  for (int i = 0; i < 64; i++) dp->sched_core[i] = -1;
   return dp;
 }
 
@@ -94,6 +98,23 @@ void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread) {
   pthread_mutex_lock(&dp->mu);
   if (core >= 0 && core < 128) dp->core_thread[core] = thread;
   pthread_mutex_unlock(&dp->mu);
+}
+void sl_devprof_set_sched_core(sl_devprof *dp, int thread, int core) {
+  pthread_mutex_lock(&dp->mu);
+  if (thread >= 0 && thread < 64) dp->sched_core[thread] = core;
+  pthread_mutex_unlock(&dp->mu);
+}
+void sl_devprof_lifecycle(sl_devprof *dp, int thread, const sl_aicpu_lifecycle_record *rec) {
+  pthread_mutex_lock(&dp->mu);
+  if (thread >= 0 && thread < 64) {
+    dp->lifecycle[thread] = *rec;
+    dp->lifecycle_set[thread] = 1;
+  }
+  pthread_mutex_unlock(&dp->mu);
+}
+int fake_sched_core(const sl_devprof *dp, int thread) { return dp->sched_core[thread]; }
+const sl_aicpu_lifecycle_record *fake_lifecycle(const sl_devprof *dp, int thread) {
+  return dp->lifecycle_set[thread] ? &dp->lifecycle[thread] : NULL;
 }
 void sl_devprof_flush_scheduler(sl_devprof *dp, int thread, const int *cores, int ncores) {
   pthread_mutex_lock(&dp->mu);

@@ -39,5 +39,9 @@ const fake_orch *fake_orch_at(const sl_devprof *dp, int i);
 int fake_core_thread(const sl_devprof *dp, int core);
 int fake_flushes(const sl_devprof *dp);
 int fake_orch_flushes(const sl_devprof *dp);
+/* AICore Scheduler: the physical AIV core of scheduler `thread` (-1 = none) and the
+** lifecycle record AICPU thread `thread` left (NULL = none). */
+int fake_sched_core(const sl_devprof *dp, int thread);
+const sl_aicpu_lifecycle_record *fake_lifecycle(const sl_devprof *dp, int thread);
 
 #endif

@@ -28,6 +28,7 @@
 #ifndef SL_COLLECTOR_H
 #define SL_COLLECTOR_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -55,6 +56,23 @@ typedef struct sl_pool_sizes {
   unsigned readyqueue_size;          /* ready-queue ring size; usable = size-1 (992)  */
 } sl_pool_sizes;
 
+/* How the host reaches the device region (seed 000 §5.2 / §5.3). AUTO = the platform's
+** `transport` (schema/platforms.lua): a2a3 shares host-registered memory, a5 has none. */
+enum sl_transport { SL_TRANSPORT_AUTO = 0, SL_TRANSPORT_SHARED = 1, SL_TRANSPORT_SHADOW = 2 };
+
+/* The device-memory callbacks of a transport (the reference's MemoryOps). Shared memory
+** uses the first three (reg maps the device block into the host: *host = dev); the
+** host-shadow transport pairs every device block with a host shadow and moves bytes
+** only through the two copies. Copies take 4-byte aligned addresses and sizes. */
+typedef struct sl_memops {
+  void *(*alloc)(void *ctx, size_t bytes);                      /* zeroed device memory, 64-aligned */
+  int (*reg)(void *ctx, void *dev, size_t bytes, void **host);  /* the host's view of `dev`         */
+  void (*free_)(void *ctx, void *dev, void *host);
+  int (*copy_to_device)(void *ctx, void *dev, const void *host, size_t bytes);
+  int (*copy_from_device)(void *ctx, void *host, const void *dev, size_t bytes);
+  void *ctx;
+} sl_memops;
+
 typedef struct sl_collector_config {
   const struct sl_platform_info *platform; /* required: sl_platform_by_name("a2a3sim") */
   const char *platform_name;   /* written into scheduler streams; NULL = platform->name  */
@@ -70,6 +88,10 @@ typedef struct sl_collector_config {
   unsigned test_collect_delay_us;   /* tests only: sleep per collected buffer (slow host)  */
   int host_shards;             /* drain + collector thread pairs; 0 = auto (one per AICPU
                                   thread, at most half the host CPUs, at least 1)          */
+  enum sl_transport transport; /* AUTO = the platform's                                   */
+  const sl_memops *memops;     /* NULL = the simulator's (memcpy-like word copies)         */
+  int test_bulk_writeback;     /* tests only, host-shadow: write the whole mirrored region
+                                  back every tick (the race seed 000 §5.3 forbids)         */
 } sl_collector_config;
 
 /* Fill `cfg` with defaults for `platform` (level 4, 2 AIC + 4 AIV, 3 AICPU threads). */
@@ -80,6 +102,12 @@ sl_collector *sl_collector_create(const sl_collector_config *cfg);
 /* The device handle for the runtime's hooks; NULL at level 0. */
 sl_devprof *sl_collector_device(sl_collector *c);
 unsigned sl_collector_level(const sl_collector *c);
+/* "shared_memory" | "host_shadow": the transport this collector uses. */
+const char *sl_collector_transport(const sl_collector *c);
+/* Host-shadow statistics (valid after stop): region mirrors, field write-backs and
+** payload pulls performed. Zeros under shared memory. */
+void sl_collector_shadow_stats(const sl_collector *c, uint64_t *mirrors, uint64_t *writebacks,
+                               uint64_t *pulls);
 
 /* Start the host threads (before launching the device threads). 0 ok, -1 error. */
 int sl_collector_start(sl_collector *c);

@@ -47,6 +47,12 @@ typedef struct sl_rt_config {
   const sl_vclock_model *vclock; /* non-NULL: deterministic virtual time (sl_vclock.h) */
 } sl_rt_config;
 
+/* host_build_graph on a5 (the platform's hbg_producer "aicore"): the AICore Scheduler
+** schedules (runtime/core/sl_rt_aisched.c), the AICPU threads only run the control plane
+** (aicpu_lifecycle_records), and there is no P thread. Call after sl_rt_create, before
+** sl_rt_run; ignored unless the runtime is SL_RT_HBG. */
+void sl_rt_use_aicore_scheduler(sl_rt *rt);
+
 /* Runtimes (seed 000 §2): tensormap_and_ringbuffer orchestrates on an AICPU thread
 ** while the device runs; host_build_graph builds the whole graph on the host first,
 ** uploads it, then the device runs it with a dedicated P (completion) thread. */

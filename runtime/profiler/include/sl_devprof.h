@@ -53,6 +53,9 @@ void sl_devprof_sched_phase(sl_devprof *dp, int thread, uint32_t kind, uint64_t 
                             const int16_t depth_start[3], const int16_t depth_end[3]);
 /* Level >= 3: which scheduler thread retires `core`'s tasks (core_to_thread[]). */
 void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread);
+/* Level >= 1: scheduler `thread` is an AICore Scheduler running on physical AIV core
+** `core` (A5 host_build_graph): its stream's producer is "aicore". -1 = AICPU. */
+void sl_devprof_set_sched_core(sl_devprof *dp, int thread, int core);
 /* At scheduler-thread exit: publish every partly filled buffer this thread owns
 ** (its cores' AICPU-task and AICore buffers, its phase buffer). */
 void sl_devprof_flush_scheduler(sl_devprof *dp, int thread, const int *cores, int ncores);

@@ -68,6 +68,8 @@ struct sl_devprof {
   sl_backpressure *bp;                    /* own cache line                    */
   sl_buffer_pool *pools[SL_BUF_KIND_COUNT]; /* per kind: [pool_count(kind)]    */
   int32_t *core_to_thread;                /* [num_cores], -1 = unassigned      */
+  int32_t *sched_core;                    /* [num_threads]: physical AIV core of an
+                                             AICore Scheduler, -1 = AICPU producer */
   uint32_t num_sched_phase_threads;       /* written at creation               */
   uint32_t num_orch_phase_threads;
   _Alignas(64) sl_prof_bell host_bell;    /* rung on publish / contention; own line */

@@ -73,10 +73,11 @@ static inline int sl_rq_push(sl_ready_ring *r, uint32_t kind, uint32_t index, ui
   uint32_t next = (tail + 1) % r->size;
   if (next == head) return -1;
   sl_ready_entry *e = &r->entries[tail];
-  e->core_index = index;
-  e->kind = kind;
-  e->buffer_ptr = buf;
-  e->buffer_seq = seq;
+  /* word stores: a host-shadow mirror may copy the slot while it is written */
+  sl_st_rlx32(&e->core_index, index);
+  sl_st_rlx32(&e->kind, kind);
+  sl_st_rlx64(&e->buffer_ptr, buf);
+  sl_st_rlx32(&e->buffer_seq, seq);
   sl_st_rel32(r->tail, next);
   return 0;
 }

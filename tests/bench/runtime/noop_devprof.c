@@ -19,6 +19,8 @@ void sl_devprof_sched_phase(sl_devprof *dp, int thread, uint32_t kind, uint64_t 
                             uint32_t loop_iter, uint32_t tasks, uint32_t a, uint32_t b,
                             const int16_t d0[3], const int16_t d1[3]) {}
 void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread) {}
+void sl_devprof_set_sched_core(sl_devprof *dp, int thread, int core) {}
+void sl_devprof_lifecycle(sl_devprof *dp, int thread, const sl_aicpu_lifecycle_record *rec) {}
 void sl_devprof_flush_scheduler(sl_devprof *dp, int thread, const int *cores, int ncores) {}
 void sl_devprof_orch_submit(sl_devprof *dp, uint64_t s, uint64_t e, uint64_t id, uint32_t idx) {}
 void sl_devprof_flush_orch(sl_devprof *dp) {}
