@@ -131,7 +131,8 @@ static int u64map_resize(sl_u64map *m, size_t nc) {
 }
 
 int sl_u64map_put(sl_u64map *m, uint64_t key, uint32_t val) {
-  if ((m->n + 1) * 2 > m->cap && u64map_resize(m, m->cap ? m->cap * 2 : 64) != 0) return -1;
+  /* grow past 3/4 full: deps.json's four id maps are ~12 bytes x cap each at 1M ids */
+  if ((m->n + 1) * 4 > m->cap * 3 && u64map_resize(m, m->cap ? m->cap * 2 : 64) != 0) return -1;
   size_t j = u64_slot(key, m->cap);
   while (m->vals[j] != UINT32_MAX) {
     if (m->keys[j] == key) {

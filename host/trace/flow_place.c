@@ -9,18 +9,23 @@
 
 #include "sl_tables.h"
 
+/* 24 bytes a slice: a 1M-task trace has ~6.5M of them. The start in ns is
+** to_ns(ts) (recomputed, not stored); arrival order is kept by a stable sort. */
 typedef struct pl_slice {
-  int64_t start, end; /* ns, as Perfetto's JSON importer rounds */
   double ts;          /* the µs value written, so DevTools sees the same number */
-  uint32_t cat;       /* strset id */
-  uint32_t seq;
-  int has_id;
   uint64_t id;        /* the slice's own id (what a flow's bind_id names) */
+  uint32_t dur;       /* ns, or an index into the lane's long[] when is_long */
+  uint16_t cat;       /* strset id; PL_CAT_MANY past 65534 categories (never matches) */
+  uint8_t has_id;
+  uint8_t is_long;    /* dur does not fit 32 bits */
 } pl_slice;
+#define PL_CAT_MANY UINT16_MAX
 
 typedef struct pl_lane {
   pl_slice *v;
   size_t n, cap;
+  int64_t *longs;   /* durations of 2^32 ns or more */
+  size_t nlong, caplong;
   uint32_t *top;    /* top[i]: innermost open slice once v[0..i] began */
   int32_t *parent;  /* parent[k]: the slice k nests in, -1 at the lane's top level */
   int sorted;
@@ -33,7 +38,6 @@ struct sl_flow_place {
   pl_lane *lanes;
   size_t nlanes, lanes_cap;
   sl_strset cats;
-  uint32_t seq;
   uint64_t placed, pairs;
 };
 
@@ -58,30 +62,53 @@ static pl_lane *lane_for(sl_flow_place *fp, int64_t pid, int64_t tid, int create
   return &fp->lanes[*slot - 1];
 }
 
-static int cmp_pl(const void *a, const void *b) {
-  const pl_slice *x = a, *y = b;
-  if (x->start != y->start) return x->start < y->start ? -1 : 1;
-  int64_t dx = x->end - x->start, dy = y->end - y->start;
-  if (dx != dy) return dx > dy ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+static int64_t pl_start(const pl_slice *x) { return to_ns(x->ts); }
+static int64_t pl_dur(const pl_lane *ln, const pl_slice *x) {
+  return x->is_long ? ln->longs[x->dur] : (int64_t)x->dur;
+}
+static int64_t pl_end(const pl_lane *ln, const pl_slice *x) { return pl_start(x) + pl_dur(ln, x); }
+
+/* Order: start, longer first; a stable sort keeps arrival order for ties. */
+static int cmp_pl(const pl_lane *ln, const pl_slice *x, const pl_slice *y) {
+  int64_t sx = pl_start(x), sy = pl_start(y);
+  if (sx != sy) return sx < sy ? -1 : 1;
+  int64_t dx = pl_dur(ln, x), dy = pl_dur(ln, y);
+  return dx != dy ? (dx > dy ? -1 : 1) : 0;
+}
+
+/* Stable merge sort of v[0..n) through tmp (n slices). A lane usually arrives
+** almost sorted: a run already in order costs one comparison. */
+static void sort_lane(const pl_lane *ln, pl_slice *v, pl_slice *tmp, size_t n) {
+  if (n < 2) return;
+  size_t h = n / 2;
+  sort_lane(ln, v, tmp, h);
+  sort_lane(ln, v + h, tmp, n - h);
+  if (cmp_pl(ln, &v[h - 1], &v[h]) <= 0) return;
+  memcpy(tmp, v, h * sizeof *v);
+  size_t i = 0, j = h, k = 0;
+  while (i < h && j < n) v[k++] = cmp_pl(ln, &v[j], &tmp[i]) < 0 ? v[j++] : tmp[i++];
+  while (i < h) v[k++] = tmp[i++];
 }
 
 /* Sort the lane and replay Perfetto's slice stack once: a slice that overlaps its
 ** enclosing one without nesting is skipped (the importer spills it elsewhere). */
 static void lane_prepare(pl_lane *ln) {
   if (ln->sorted) return;
-  sl_vec_sort(ln->v, ln->n, sizeof *ln->v, cmp_pl);
+  pl_slice *tmp = malloc((ln->n / 2 + 1) * sizeof *tmp);
   free(ln->top);
   free(ln->parent);
   ln->top = malloc((ln->n + 1) * sizeof *ln->top);
   ln->parent = malloc((ln->n + 1) * sizeof *ln->parent);
   uint32_t *stack = malloc((ln->n + 1) * sizeof *stack);
-  if (!ln->top || !ln->parent || !stack) abort();
+  if (!tmp || !ln->top || !ln->parent || !stack) abort();
+  sort_lane(ln, ln->v, tmp, ln->n);
+  free(tmp);
   size_t depth = 0;
   for (size_t i = 0; i < ln->n; i++) {
-    while (depth && ln->v[stack[depth - 1]].end <= ln->v[i].start) depth--;
+    int64_t st = pl_start(&ln->v[i]), en = st + pl_dur(ln, &ln->v[i]);
+    while (depth && pl_end(ln, &ln->v[stack[depth - 1]]) <= st) depth--;
     ln->parent[i] = depth ? (int32_t)stack[depth - 1] : -1;
-    if (!depth || ln->v[stack[depth - 1]].end >= ln->v[i].end) stack[depth++] = (uint32_t)i;
+    if (!depth || pl_end(ln, &ln->v[stack[depth - 1]]) >= en) stack[depth++] = (uint32_t)i;
     ln->top[i] = stack[depth - 1];
   }
   free(stack);
@@ -94,12 +121,12 @@ static long bind_at(pl_lane *ln, int64_t t) {
   size_t lo = 0, hi = ln->n; /* first slice starting after t */
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (ln->v[mid].start <= t) lo = mid + 1;
+    if (pl_start(&ln->v[mid]) <= t) lo = mid + 1;
     else hi = mid;
   }
   if (!lo) return -1;
   long k = ln->top[lo - 1]; /* innermost slice that had begun; climb past the ones closed by t */
-  while (k >= 0 && ln->v[k].end < t) k = ln->parent[k];
+  while (k >= 0 && pl_end(ln, &ln->v[k]) < t) k = ln->parent[k];
   return k;
 }
 
@@ -111,7 +138,7 @@ static const pl_slice *place_end(sl_flow_place *fp, sl_flow *e) {
   long i = bind_at(ln, to_ns(e->ts));
   if (i < 0) return NULL;
   const pl_slice *sl = &ln->v[i];
-  if (bind_at(ln, sl->start) != i) return NULL;
+  if (bind_at(ln, pl_start(sl)) != i) return NULL;
   e->ts = sl->ts;
   if (e->has_bind_id && sl->has_id) e->bind_id = sl->id; /* name the slice it binds to */
   return sl;
@@ -131,7 +158,7 @@ int sl_flow_place_pair(sl_flow_place *fp, sl_flow *s, sl_flow *f) {
     if (to_ns(s->ts) > to_ns(f->ts)) *s = s0;
     return 0;
   }
-  if (!a || !b || a->cat != b->cat) return 0;
+  if (!a || !b || a->cat != b->cat || a->cat == PL_CAT_MANY) return 0;
   s->cat = f->cat = sl_strset_get(&fp->cats, a->cat);
   fp->placed++;
   return 1;
@@ -162,11 +189,19 @@ static void f_slice(sl_trace_sink *s, const sl_slice *ev) {
   sl_flow_place *fp = (sl_flow_place *)s;
   pl_lane *ln = lane_for(fp, ev->pid, ev->tid, 1);
   sl_vec_grow((void **)&ln->v, &ln->cap, ln->n + 1, sizeof *ln->v);
-  int64_t start = to_ns(ev->ts), dur = ev->dur > 0 ? to_ns(ev->dur) : 0;
+  int64_t dur = ev->dur > 0 ? to_ns(ev->dur) : 0;
   const char *cat = ev->cat ? ev->cat : "";
-  ln->v[ln->n++] = (pl_slice){.start = start, .end = start + dur, .ts = ev->ts,
-                              .cat = sl_strset_intern(&fp->cats, cat, strlen(cat)),
-                              .seq = fp->seq++, .has_id = ev->has_id, .id = ev->id};
+  uint32_t ci = sl_strset_intern(&fp->cats, cat, strlen(cat));
+  pl_slice *v = &ln->v[ln->n++];
+  *v = (pl_slice){.ts = ev->ts, .id = ev->id, .dur = (uint32_t)dur,
+                  .cat = ci < PL_CAT_MANY ? (uint16_t)ci : PL_CAT_MANY,
+                  .has_id = (uint8_t)!!ev->has_id};
+  if (dur > (int64_t)UINT32_MAX) { /* rare: keep the exact value aside */
+    sl_vec_grow((void **)&ln->longs, &ln->caplong, ln->nlong + 1, sizeof *ln->longs);
+    ln->longs[ln->nlong] = dur;
+    v->dur = (uint32_t)ln->nlong++;
+    v->is_long = 1;
+  }
   ln->sorted = 0;
   sl_sink_slice(fp->inner, ev);
 }
@@ -206,6 +241,7 @@ void sl_flow_place_free(sl_flow_place *fp) {
   if (!fp) return;
   for (size_t i = 0; i < fp->nlanes; i++) {
     free(fp->lanes[i].v);
+    free(fp->lanes[i].longs);
     free(fp->lanes[i].top);
     free(fp->lanes[i].parent);
   }

@@ -73,14 +73,16 @@ typedef struct pslice {
   uint64_t flow_first; /* into flow_ids after resolution */
 } pslice;
 
+/* 32 bytes an end (a 1M-task trace has ~20M): ids and indices fit 32 bits, as
+** the uint32 slice indices of the finish pass already require. */
 typedef struct pflow_end {
-  uint64_t flow_id;
-  uint64_t slice; /* index + 1 once bound, 0 = bind by position */
-  uint32_t lane;
-  int64_t ts;
   uint64_t seq;
+  int64_t ts;
+  uint32_t flow_id;
+  uint32_t slice; /* index + 1 once bound, 0 = bind by position */
+  uint32_t lane;
   char ph;
-  int bp_e;
+  uint8_t bp_e;
 } pflow_end;
 
 typedef struct pctrack {
@@ -418,12 +420,16 @@ static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
     if (!f || !*f) return; /* a finish without a start: Perfetto drops it too */
     flow_id = *f;
   }
-  pflow_end e = {.flow_id = flow_id,
+  if (flow_id > UINT32_MAX) { /* beyond any trace this process could hold */
+    s->failed = 1;
+    return;
+  }
+  pflow_end e = {.flow_id = (uint32_t)flow_id,
                  .lane = lane_index(p, ev->pid, ev->tid),
                  .ts = ts,
                  .seq = p->seq++,
                  .ph = ev->phase,
-                 .bp_e = ev->bp_enclosing};
+                 .bp_e = (uint8_t)!!ev->bp_enclosing};
   sl_vec_grow((void **)&p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends);
   p->ends[p->nends++] = e;
 }
@@ -498,7 +504,7 @@ static void bind_by_position(proto_sink *p, const uint32_t *order) {
       while (k < p->nslices && p->slices[order[k]].lane == cur_lane &&
              p->slices[order[k]].start <= e->ts)
         k++;
-      if (k < p->nslices && p->slices[order[k]].lane == cur_lane) e->slice = order[k] + 1;
+      if (k < p->nslices && p->slices[order[k]].lane == cur_lane) e->slice = order[k] + 1u;
       continue;
     }
     while (si < p->nslices && p->slices[order[si]].lane == cur_lane &&
@@ -511,7 +517,7 @@ static void bind_by_position(proto_sink *p, const uint32_t *order) {
       sl_vec_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
       stack[depth++] = (size_t)(sl - p->slices);
     }
-    if (depth) e->slice = stack[depth - 1] + 1;
+    if (depth) e->slice = (uint32_t)stack[depth - 1] + 1u;
   }
   free(stack);
 }

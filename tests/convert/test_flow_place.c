@@ -87,11 +87,55 @@ static void test_unbound_end_stays(void **state) {
   world_close(&w);
 }
 
+/* A slice longer than 2^32 ns (its duration kept aside, not truncated): an end late
+** inside it still binds to it and moves to its start. */
+static void test_long_slice_binds(void **state) {
+  (void)state;
+  world w;
+  world_open(&w);
+  slice(&w, 1, 1, 100.0, 6e6, "task");    /* 6 s: 100 us .. 6.0001 s */
+  slice(&w, 1, 1, 5e6, 10.0, "task");     /* nested, closed before the 's' */
+  slice(&w, 2, 2, 7e6, 5.0, "task");
+  sl_flow s = end('s', 1, 1, 5.9e6), f = end('f', 2, 2, 7e6 + 1.0);
+  assert_int_equal(sl_flow_place_pair(w.fp, &s, &f), 1);
+  assert_true(s.ts == 100.0);
+  assert_true(f.ts == 7e6);
+  world_close(&w);
+}
+
+static void id_slice(world *w, double ts, uint64_t id) {
+  sl_slice s = {.pid = 1, .tid = 1, .ts = ts, .dur = 5.0, .name = "x", .cat = "task",
+                .has_id = 1, .id = id};
+  sl_sink_slice(sl_flow_place_sink(w->fp), &s);
+}
+
+/* Equal slices keep their arrival order through the lane's sort, so the later one is
+** the innermost (as in Perfetto's importer) and the end names it, even when the lane
+** arrived out of order. */
+static void test_equal_slices_keep_arrival_order(void **state) {
+  (void)state;
+  world w;
+  world_open(&w);
+  id_slice(&w, 50.0, 9);
+  id_slice(&w, 10.0, 7);
+  id_slice(&w, 10.0, 8);
+  slice(&w, 2, 2, 20.0, 5.0, "task");
+  sl_flow s = end('s', 1, 1, 12.0), f = end('f', 2, 2, 21.0);
+  s.has_bind_id = 1;
+  s.bind_id = 0;
+  assert_int_equal(sl_flow_place_pair(w.fp, &s, &f), 1);
+  assert_true(s.ts == 10.0);
+  assert_int_equal(s.bind_id, 8);
+  world_close(&w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_both_ends_move),
       cmocka_unit_test(test_crossing_moves_source_only),
       cmocka_unit_test(test_unbound_end_stays),
+      cmocka_unit_test(test_long_slice_binds),
+      cmocka_unit_test(test_equal_slices_keep_arrival_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

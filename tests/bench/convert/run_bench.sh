@@ -21,12 +21,8 @@ SIZES=("$@")
 [ ${#SIZES[@]} -eq 0 ] && SIZES=(100000 1000000)
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 BENCH=${SL_BENCH_DIR:-/tmp/swimlane-bench}
-GEN=${SL_GEN_CAPTURE:-}
-if [ -z "$GEN" ]; then
-  for g in "$ROOT/../shared/tools/gen_capture.py" /work/shared/tools/gen_capture.py; do
-    [ -f "$g" ] && GEN=$g && break
-  done
-fi
+. "$ROOT/tests/bench/bench_lib.sh"
+GEN=$(bench_find_gen "$ROOT") || GEN=""
 [ -f "$GEN" ] || { echo "run_bench.sh: gen_capture.py not found (set SL_GEN_CAPTURE)" >&2; exit 1; }
 SWIMLANE=$BUILD/tools/cli/swimlane
 READER=$BUILD/tests/bench/convert/bench_reader
@@ -38,48 +34,14 @@ have_overhead=0
 if [ -x "$SWIMLANE" ] && "$SWIMLANE" sched-overhead --help >/dev/null 2>&1; then have_overhead=1; fi
 [ "${SL_BENCH_NO_OVERHEAD:-0}" = 1 ] && have_overhead=0
 
-# The reference package's __init__ pulls in its whole toolchain; a shim package
-# exposing only simpler_setup.tools keeps the run to the converter itself.
 REF_PY=""
-if [ -n "${SL_REFERENCE_CHECKOUT:-}" ]; then
-  [ -d "$SL_REFERENCE_CHECKOUT/simpler_setup/tools" ] ||
-    { echo "run_bench.sh: $SL_REFERENCE_CHECKOUT has no simpler_setup/tools" >&2; exit 1; }
-  REF_PY=$BENCH/refshim
-  mkdir -p "$REF_PY/simpler_setup"
-  : > "$REF_PY/simpler_setup/__init__.py"
-  ln -sfn "$SL_REFERENCE_CHECKOUT/simpler_setup/tools" "$REF_PY/simpler_setup/tools"
-fi
-
-# measure LABEL LOGFILE CMD... -> sets WALL (s) and RSS (MB)
-measure() {
-  local label=$1 log=$2
-  shift 2
-  if ! /usr/bin/time -v -o "$log.time" "$@" > "$log" 2>&1; then
-    echo "run_bench.sh: $label failed, see $log" >&2
-    tail -5 "$log" >&2
-    exit 1
-  fi
-  local e
-  e=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log.time")
-  WALL=$(echo "$e" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
-  RSS=$(awk '/Maximum resident set size/ { printf "%.0f", $6 / 1024 }' "$log.time")
-  # CPU seconds (user + system): stable on a loaded machine, where wall time is not
-  CPU=$(awk '/User time|System time/ { s += $NF } END { printf "%.2f", s }' "$log.time")
-}
+[ -n "${SL_REFERENCE_CHECKOUT:-}" ] && REF_PY=$(bench_ref_shim "$SL_REFERENCE_CHECKOUT" "$BENCH")
+measure() { bench_measure "$@"; }
 
 printf '\n%-9s %-26s %10s %10s %10s %10s\n' tasks tool "wall (s)" "CPU (s)" "RSS (MB)" "input MB"
 declare -A OURS_T OURS_M OURS_C
 for n in "${SIZES[@]}"; do
-  dir=$BENCH/capture_$n
-  if [ ! -f "$dir/chip_swimlane_records.json" ]; then
-    # generate aside and rename, so a concurrent run never reads a half-written capture
-    rm -rf "$dir.tmp.$$"
-    python3 "$GEN" "$n" "$dir.tmp.$$" > /dev/null
-    mkdir -p "$dir"
-    mv "$dir.tmp.$$"/deps.json "$dir.tmp.$$"/name_map_*.json "$dir"/
-    mv "$dir.tmp.$$"/chip_swimlane_records.json "$dir"/ # last: its presence means complete
-    rmdir "$dir.tmp.$$"
-  fi
+  dir=$(bench_capture_dir "$GEN" "$BENCH" "$n")
   rec=$dir/chip_swimlane_records.json
   in_mb=$(du -cmL "$rec" "$dir/deps.json" | tail -1 | cut -f1)
   if [ $have_convert = 1 ]; then
