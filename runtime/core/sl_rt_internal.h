@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "sl_levels.h"
 #include "sl_phases.h"
 #include "sl_readyq.h"
 #include "sl_runtime.h"

@@ -100,7 +100,7 @@ static int phase_complete(phase_ctx *pc) {
     }
     /* One clock read serves as this FIN's finish time and, for the first FIN of
     ** the pass, as the phase start. */
-    uint64_t finish = level >= 2 ? now(pc) : 0;
+    uint64_t finish = level >= SL_MIN_LEVEL_AICPU_TASK ? now(pc) : 0;
     if (!done && pc->dp) {
       t0 = finish;
       depths(rt, d0);
@@ -108,7 +108,7 @@ static int phase_complete(phase_ctx *pc) {
     pc->lap = 0;
     if (dp) {
       if (!c->acked) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
-      if (level >= 2)
+      if (level >= SL_MIN_LEVEL_AICPU_TASK)
         sl_devprof_complete_member(dp, c->id, s->idx, c->token, c->member, c->dispatch_ts, finish);
     }
     c->busy = 0;
@@ -166,7 +166,7 @@ void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int 
 uint64_t sl_rt_publish_staged(phase_ctx *pc, sl_rt_core *c) {
   sl_rt *rt = pc->rt;
   sl_rt_vadvance(rt, rt->vc.m.dispatch);
-  c->dispatch_ts = rt->cfg.level >= 2 ? now(pc) : 0;
+  c->dispatch_ts = rt->cfg.level >= SL_MIN_LEVEL_AICPU_TASK ? now(pc) : 0;
   if (c->task->timing_slot >= 0) /* a tagged task: its window starts at its first publication */
     sl_rt_atomic_min(&rt->slot_start[c->task->timing_slot], c->dispatch_ts ? c->dispatch_ts : now(pc));
   /* the core's owner's identity: a drain publishes onto other threads' cores */
@@ -216,7 +216,7 @@ static int dispatch_possible(sl_rt *rt, sl_rt_sched *s) {
 static int phase_dispatch(phase_ctx *pc) {
   sl_rt *rt = pc->rt;
   sl_rt_sched *s = pc->s;
-  const int stamped = pc->dp || rt->cfg.level >= 2;
+  const int stamped = pc->dp || rt->cfg.level >= SL_MIN_LEVEL_AICPU_TASK;
   /* Nothing to publish: no pop would be tried and no record written, so take no
   ** timestamp either (this runs on every iteration, idle ones included). */
   if (stamped && !dispatch_possible(rt, s)) return 0;
@@ -368,7 +368,7 @@ static int iterate(phase_ctx *pc) {
 void *sl_rt_sched_main(void *arg) {
   sl_rt_sched *s = arg;
   sl_rt *rt = s->rt;
-  phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 0};
+  phase_ctx pc = {rt, s, rt->cfg.level >= SL_MIN_LEVEL_SCHED_PHASE ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 0};
   if (pc.dp)
     for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
   if (rt->clock.vc) sl_vclock_enter(rt->clock.vc, sl_rt_vslot_sched(rt, s->idx));
