@@ -31,6 +31,8 @@ function M.banner(style, sources, what)
 end
 
 function M.upper(s) return (s:gsub("[^%w]", "_"):upper()) end
+-- The C enum constant of an orchestrator phase: orch_submit -> SL_ORCH_PHASE_SUBMIT.
+function M.orch_enum(name) return "SL_ORCH_PHASE_" .. M.upper(name:gsub("^orch_", "")) end
 
 -- snake_case -> CamelCase
 function M.camel(s)

@@ -137,7 +137,7 @@ void sl_devprof_orch_submit(sl_devprof *dp, uint64_t start, uint64_t end, uint64
   if (!dp || dp->g.level < SL_MIN_LEVEL_ORCH_PHASE) return;
   sl_buffer_pool *pool = &dp->pools[SL_BUF_ORCH_PHASE][0];
   sl_orch_phase_record *rec = phase_slot(dp, SL_BUF_ORCH_PHASE, pool, 0, dp->orch_thread);
-  if (rec) sl_write_orch_phase(dp->g.level, rec, start, end, task_id, submit_idx);
+  if (rec) sl_write_orch_submit(dp->g.level, rec, start, end, task_id, submit_idx);
 }
 
 void sl_devprof_flush_orch(sl_devprof *dp) {

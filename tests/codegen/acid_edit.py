@@ -6,7 +6,7 @@ tree at SRC (schema/ only, plus the one runtime call site a rename needs).
               acid_lane (scheduler view, tid base 33000) with phase acid_lane_probe;
               release renamed to reclaim with the alias release -> reclaim; a new
               sched_phase_record field acid_extra (exported, written as 7); a new
-              orchestrator phase orch_acid (label "acid", colour yellow)
+              orchestrator phase orch_acid (id 100, label "acid", colour yellow)
   typechange  sched_phase_record.loop_iter u32 -> i32 (uint32 -> sint32 on the wire), and
               proto number 17 of SchedPhaseRecord reserved (a removed field)
 """
@@ -40,7 +40,7 @@ if kind == "additive":
     edit("schema/phases.lua", "  aliases = {\n", '  aliases = {\n    release = "reclaim",\n')
     # a new orchestrator phase
     edit("schema/phases.lua", "  orch_phases = {\n",
-         '  orch_phases = {\n    { name = "orch_acid", display = "acid", lane = "orch", cname = "yellow" },\n')
+         '  orch_phases = {\n    { id = 100, name = "orch_acid", display = "acid", lane = "orch", cname = "yellow" },\n')
     # the runtime call site of the renamed phase
     edit("runtime/core/sl_rt_internal.h", "SL_PHASE_RELEASE", "SL_PHASE_RECLAIM")
     # a new record field in the spare bytes, exported, written by the runtime as 7

@@ -238,14 +238,21 @@ static void test_reserved_pb_number(void **state) {
 /* Orchestrator phases: on the orchestrator's view, exactly one default. */
 static void test_orch_phases(void **state) {
   (void)state;
-  bad_case c = {"phases", "{ name = \"orch_sync\", display = \"sync\", lane = \"orch\"",
-                "{ name = \"orch_sync\", display = \"sync\", lane = \"sched\"",
+  bad_case c = {"phases", "name = \"orch_sync\", display = \"sync\", lane = \"orch\"",
+                "name = \"orch_sync\", display = \"sync\", lane = \"sched\"",
                 "phases.lua: orchestrator phase 'orch_sync': lane 'sched' is in view 'scheduler', not the "
                 "orchestrator's 'orchestrator'"};
   run_case(&c);
-  bad_case d = {"phases", "cname = \"rail_animation\", default = true }", "cname = \"rail_animation\" }",
+  bad_case d = {"phases", "cname = \"rail_animation\", default = true,", "cname = \"rail_animation\",",
                 "phases.lua: orch_phases: exactly one entry needs default = true (found 0)"};
   run_case(&d);
+  bad_case e = {"phases", "{ id = 1, name = \"orch_sync\"", "{ id = 6, name = \"orch_sync\"",
+                "phases.lua: orchestrator phase 'orch_fanin': id 6 already used by 'orch_sync'"};
+  run_case(&e);
+  bad_case f = {"phases", "{ id = 0, name = \"orch_submit\"", "{ id = 9, name = \"orch_submit\"",
+                "phases.lua: orchestrator phase 'orch_submit': the default kind needs id 0 (what a capture without "
+                "the kind field reads as)"};
+  run_case(&f);
 }
 
 /* A bar phase on a lane of another view than the scheduler's is refused. */

@@ -9,6 +9,7 @@
 
 #include "convert_ctx.h"
 #include "convert_labels.h"
+#include "sl_phases.h"
 
 /* One endpoint candidate of a logical task in one view. */
 typedef struct endpoint {
@@ -367,7 +368,8 @@ static void dispatch_flows(sl_ctx *x) {
 
 typedef struct submit_anchor {
   uint64_t task_id;
-  int prio;          /* 0 orch_submit, 1 orch_fanin, 2 orch_params */
+  int prio;          /* the kind's dispatch_flow rank (phases.lua orch_phases) */
+  const char *display;
   size_t seq;
   double start, end;
   int64_t thread;
@@ -395,17 +397,12 @@ static void submit_flows(sl_ctx *x) {
       const sl_orch_rec *o = &c->orch[i];
       if (!(o->flags & SL_ORCH_HAS_TASK_ID) || o->task_id_signed < 0) continue;
       const char *ph = sl_str_get(c, o->phase);
-      int prio = !ph || !strcmp(ph, "orch_submit") ? 0
-                 : !strcmp(ph, "orch_fanin")        ? 1
-                 : !strcmp(ph, "orch_params")       ? 2
-                                                    : -1;
-      if (prio < 0) continue;
-      sa[n++] = (submit_anchor){o->task_id, prio, i, o->start_us, o->end_us, (int64_t)th};
+      const sl_orch_phase_info *k = ph ? sl_orch_phase_by_name(ph) : sl_orch_phase_by_name(SL_ORCH_PHASE_DEFAULT);
+      if (!k || k->dispatch_flow < 0) continue;
+      sa[n++] = (submit_anchor){o->task_id, k->dispatch_flow, k->display, i, o->start_us, o->end_us, (int64_t)th};
     }
   }
   qsort(sa, n, sizeof *sa, submit_cmp);
-  static const char *names[] = {"submit\xe2\x86\x92" "dispatch", "fanin\xe2\x86\x92" "dispatch",
-                                "params\xe2\x86\x92" "dispatch"};
   for (size_t i = 0; i < c->n_tasks && n > 0; i++) {
     const sl_task *t = &c->tasks[i];
     if (t->dispatch_us < 0) continue;
@@ -430,9 +427,11 @@ static void submit_flows(sl_ctx *x) {
       src_ts = t->dispatch_us;
     }
     uint64_t id = x->flow_id++;
-    sl_flow fs = {.phase = 's', .id = id, .name = names[a->prio], .cat = "flow",
+    char name[64]; /* "<display>→dispatch" */
+    snprintf(name, sizeof name, "%s\xe2\x86\x92" "dispatch", a->display);
+    sl_flow fs = {.phase = 's', .id = id, .name = name, .cat = "flow",
                   .pid = x->pid_orch, .tid = x->orch_base + a->thread, .ts = src_ts};
-    sl_flow ff = {.phase = 'f', .id = id, .name = names[a->prio], .cat = "flow",
+    sl_flow ff = {.phase = 'f', .id = id, .name = name, .cat = "flow",
                   .pid = x->pid_sched, .tid = sl_sched_tid(x, th), .ts = t->dispatch_us,
                   .bp_enclosing = 1};
     sl_ctx_flow_pair(x, &fs, &ff);
