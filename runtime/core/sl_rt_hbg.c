@@ -164,7 +164,7 @@ typedef struct poll_agg {
 /* The aggregate ends at `at` (now, or the start of the poll that landed work). */
 static void flush_polls_at(phase_ctx *pc, poll_agg *a, uint64_t at) {
   if (!a->n) return;
-  emit(pc, SL_PHASE_ASYNC_POLL, at - a->sum, at, 0, 0, 0, a->d0);
+  emit(pc, async_poll, at - a->sum, at, 0, a->d0);
   a->n = 0;
   a->sum = 0;
 }
@@ -200,7 +200,7 @@ static int p_resolve(phase_ctx *pc, poll_agg *agg) {
     }
     atomic_store_explicit(&s->done_tail, tail, memory_order_release);
   }
-  if (pc->dp) emit(pc, SL_PHASE_RESOLVE_STANDALONE, t0, now(pc), (uint32_t)n, 0, 0, d0);
+  if (pc->dp) emit(pc, resolve_standalone, t0, now(pc), n, d0);
   return n;
 }
 
@@ -215,7 +215,7 @@ static int p_async_poll(phase_ctx *pc, poll_agg *agg) {
   uint64_t t1 = now(pc);
   if (n) {
     flush_polls_at(pc, agg, t0);
-    emit(pc, SL_PHASE_ASYNC_POLL, t0, t1, (uint32_t)n, 0, 0, d0);
+    emit(pc, async_poll, t0, t1, n, d0);
     return n;
   }
   if (!agg->n) memcpy(agg->d0, d0, sizeof d0);

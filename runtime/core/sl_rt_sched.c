@@ -60,7 +60,7 @@ void sl_rt_on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0) {
     uint64_t r1 = now(pc);
     pc->lap = 0;
     if (r1 - r0 >= pc->clock.freq_hz / 1000000u) {
-      emit(pc, SL_RT_PH_RESOLVE, r0, r1, (uint32_t)visited, 0, 0, d0);
+      emit(pc, resolve, r0, r1, visited, d0);
     } else {
       pc->lap = 1; /* lap_d is not needed: a phase ending here takes fresh depths */
       pc->lap_ts = r1;
@@ -122,7 +122,7 @@ static int phase_complete(phase_ctx *pc) {
     else if (!sl_rt_async_defer(pc, t, finish)) sl_rt_on_task_complete(pc, t, d0);
   }
   if (done && pc->dp) /* ends at the last walk if only loads followed it */
-    emit_outer(pc, SL_RT_PH_COMPLETE, t0, pc->lap ? pc->lap_ts : now(pc), (uint32_t)done, 0, 0, d0);
+    emit_outer(pc, complete, t0, pc->lap ? pc->lap_ts : now(pc), done, d0);
   return done;
 }
 
@@ -251,7 +251,7 @@ static int phase_dispatch(phase_ctx *pc) {
     published++;
   }
   if (published && pc->dp) {
-    emit_outer(pc, SL_RT_PH_DISPATCH, t0, now(pc), (uint32_t)published, s->pop_hit, s->pop_miss, d0);
+    emit_outer(pc, dispatch, t0, now(pc), published, s->pop_hit, s->pop_miss, d0);
     s->total_hit += s->pop_hit;
     s->total_miss += s->pop_miss;
     s->pop_hit = s->pop_miss = 0;
@@ -274,15 +274,16 @@ int sl_rt_phase_dummy(phase_ctx *pc) {
     if (block != 0) continue; /* an SPMD task predicated off is retired once, not per block */
     if (pc->dp) {
       uint64_t at = now(pc);
-      uint32_t kind = t->is_dummy ? SL_RT_PH_DUMMY_TASK : SL_RT_PH_PREDICATED_SKIP;
-      sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, at, at, pc->iter, 1,
-                             (uint32_t)(t->id & 0xFFFFFFFFu), (uint32_t)(t->id >> 32), NULL, NULL);
+      if (t->is_dummy)
+        SL_RT_PHASE(pc, dummy_task, at, at, 1, t->id, NULL, NULL);
+      else
+        SL_RT_PHASE(pc, predicated_skip, at, at, 1, t->id, NULL, NULL);
     }
     sl_rt_on_task_complete(pc, t, d0);
     n++;
   }
   pc->lap = 0; /* the queue was popped (locked) after the last walk */
-  if (n && pc->dp) emit_outer(pc, SL_RT_PH_DUMMY, t0, now(pc), (uint32_t)n, 0, 0, d0);
+  if (n && pc->dp) emit_outer(pc, dummy, t0, now(pc), n, d0);
   return n;
 }
 
@@ -305,7 +306,7 @@ static int phase_release(phase_ctx *pc) {
   int16_t d0[3] = {0, 0, 0};
   uint64_t t0 = pc->dp ? phase_start(pc, d0) : 0;
   int n = sl_rt_release_list(pc->rt, s);
-  if (pc->dp) emit_outer(pc, SL_RT_PH_RELEASE, t0, now(pc), (uint32_t)n, 0, 0, d0);
+  if (pc->dp) emit_outer(pc, release, t0, now(pc), n, d0);
   return n;
 }
 
@@ -400,7 +401,7 @@ void *sl_rt_sched_main(void *arg) {
   ** with none left there is nothing to carry and no empty dispatch(0) bar. */
   if (pc.dp && (s->pop_hit || s->pop_miss)) {
     uint64_t at = now(&pc);
-    emit(&pc, SL_RT_PH_DISPATCH, at, at, 0, s->pop_hit, s->pop_miss, NULL);
+    emit(&pc, dispatch, at, at, 0, s->pop_hit, s->pop_miss, NULL);
   }
   s->total_hit += s->pop_hit;
   s->total_miss += s->pop_miss;
