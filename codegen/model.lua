@@ -252,6 +252,38 @@ local function build_lanes(schema, model, err)
     end
   end
   model.views, model.view_by_key, model.lanes, model.lane_by_key = views, view_by_key, lanes, lane_by_key
+  model.rank_pid_stride = schema.lanes.rank_pid_stride or 100
+  for _, v in ipairs(views) do
+    if v.pid >= model.rank_pid_stride then
+      err(file, string.format("view '%s'", v.key), string.format("pid %d is not below rank_pid_stride %d", v.pid, model.rank_pid_stride))
+    end
+  end
+  model.flows = {}
+  local flow_keys = {}
+  for i, f in ipairs(entries(schema.lanes.flows, file, "flow", err)) do
+    local who = string.format("flow '%s'", tostring(f.key or i))
+    if not is_ident(f.key) or type(f.name) ~= "string" then
+      err(file, who, "needs a key and a name")
+    elseif flow_keys[f.key] then
+      err(file, who, "key already used")
+    else
+      flow_keys[f.key] = true
+      model.flows[#model.flows + 1] = f
+    end
+  end
+  model.pipes = {}
+  local pipe_names = {}
+  for i, pp in ipairs(entries(schema.lanes.pipes, file, "pipe", err)) do
+    local who = string.format("pipe '%s'", tostring(pp.name or i))
+    if pp.id ~= i - 1 then
+      err(file, who, string.format("id must be %d (pipes are listed in id order from 0)", i - 1))
+    elseif type(pp.name) ~= "string" or pipe_names[pp.name] then
+      err(file, who, "needs a name not used by another pipe")
+    else
+      pipe_names[pp.name] = true
+      model.pipes[#model.pipes + 1] = pp
+    end
+  end
 end
 
 -- ---- records ----------------------------------------------------------------------

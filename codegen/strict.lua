@@ -12,7 +12,7 @@ local S, I, B, T, L = "string", "int", "bool", "table", "list"
 local KINDS = {
   records_file = { records = L, capture = L },
   phases_file = { phases = L, aliases = T, retired = L, orch_phases = L, host_phases = L },
-  lanes_file = { views = L, lanes = L, producer_lanes = T },
+  lanes_file = { views = L, lanes = L, producer_lanes = T, rank_pid_stride = I, flows = L, pipes = L },
   levels_file = { levels = L },
   platforms_file = { platforms = L, constants = L, checks = L },
   dtypes_file = { dtypes = L },
@@ -34,7 +34,9 @@ local KINDS = {
   retired = { id = I, name = S, why = S, aicore_display = S, aicore_variant = S },
   orch_phase = { id = I, name = S, display = S, lane = S, cname = S, default = B, dispatch_flow = I },
   host_phase = { name = S, display = S, lane = S, cname = S, bytes = S },
-  view = { pid = I, key = S, process_name = S, sort_index = I, name_variants = T, when = S },
+  view = { pid = I, key = S, process_name = S, sort_index = I, name_variants = T, when = S, pid_stride = I },
+  flow = { key = S, name = S, doc = S },
+  pipe = { id = I, name = S, doc = S },
   lane = { key = S, view = S, tid_base = I, tid_stride = I, name = S, sort_index = I, indexed_by = S },
   level = { value = I, name = S, collects = S, device = S, host = S, notes = S },
   platform = { name = S, sim_of = S }, -- + every platform constant (int), added by M.check
@@ -156,6 +158,8 @@ function M.check(schema, platform_fields, err)
     { schema.paths.phases, P.host_phases, "host_phase", "host phase" },
     { schema.paths.lanes, Ln.views, "view", "view", "key" },
     { schema.paths.lanes, Ln.lanes, "lane", "lane", "key" },
+    { schema.paths.lanes, Ln.flows, "flow", "flow", "key" },
+    { schema.paths.lanes, Ln.pipes, "pipe", "pipe" },
     { schema.paths.levels, schema.levels.levels, "level", "level" },
     { schema.paths.platforms, schema.platforms.platforms, "platform", "platform" },
     { schema.paths.platforms, schema.platforms.constants, "constant", "constant" },

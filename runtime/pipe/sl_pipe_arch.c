@@ -9,6 +9,7 @@
 */
 #include <string.h>
 
+#include "sl_lanes.h"
 #include "sl_pipe.h"
 
 const char *const sl_subcore_names[SL_SUBCORE_COUNT] = {"cubecore0", "veccore0", "veccore1"};
@@ -65,9 +66,7 @@ void sl_pipe_cost_of(const sl_pipe_arch *arch, sl_pipe pipe, const char *mnemoni
   *latency = occ + c->startup;
 }
 
-/* Our own copy of the pipe names so the model does not need the kernel library. */
+/* A pipe's lane name: schema data (lanes.lua pipes). */
 const char *sl_pipe_lane_name(sl_pipe p) {
-  static const char *const names[SL_PIPE_COUNT] = {"SCALAR", "MTE1", "MTE2", "MTE3",
-                                                   "CUBE",   "VECTOR", "FIXP", "ALL"};
-  return (unsigned)p < SL_PIPE_COUNT ? names[p] : "?";
+  return (unsigned)p < SL_PIPE_LANE_COUNT ? sl_pipe_lane_names[p] : "?";
 }

@@ -413,6 +413,25 @@ static void test_phase_table(void **state) {
   assert_int_equal(sl_phase_variant_of(12345), SL_PHASE_VARIANT_DISPATCH);
 }
 
+/* Flows, pipes and the L3 host block: every entry named, keys unique, pids below the stride. */
+static void test_flows_pipes_l3(void **state) {
+  (void)state;
+  for (int i = 0; i < SL_FLOW_TABLE_LEN; i++) {
+    assert_true(sl_flow_table[i].key && sl_flow_table[i].name && *sl_flow_table[i].name);
+    for (int j = 0; j < i; j++) assert_string_not_equal(sl_flow_table[i].key, sl_flow_table[j].key);
+  }
+  assert_non_null(strstr(sl_flow_table[SL_FLOW_ORCH_DISPATCH].name, "{display}"));
+  for (int i = 0; i < SL_PIPE_LANE_COUNT; i++) {
+    assert_true(sl_pipe_lane_names[i] && *sl_pipe_lane_names[i]);
+    for (int j = 0; j < i; j++) assert_string_not_equal(sl_pipe_lane_names[i], sl_pipe_lane_names[j]);
+  }
+  for (int v = 0; v < SL_VIEW_TABLE_LEN; v++) assert_true(sl_view_table[v].pid < SL_L3_RANK_PID_STRIDE);
+  const sl_lane_info *place = &sl_lane_table[SL_LANE_L3_PLACEMENT];
+  assert_int_equal(place->pid, sl_view_table[SL_VIEW_L3_RANK_HOST].pid);
+  assert_int_equal(sl_lane_tid(&sl_lane_table[SL_LANE_L3_NODE_TASK], 3),
+                   sl_lane_table[SL_LANE_L3_NODE_TASK].tid_base + 3 * sl_lane_table[SL_LANE_L3_NODE_TASK].tid_stride);
+}
+
 static void test_lanes_levels_platforms_dtypes(void **state) {
   (void)state;
   assert_int_equal(sl_view_by_key("worker_view")->pid, 4);
@@ -479,6 +498,7 @@ int main(void) {
       cmocka_unit_test(test_phase_table),
       cmocka_unit_test(test_phase_table_matches_rules_data),
       cmocka_unit_test(test_lanes_levels_platforms_dtypes),
+      cmocka_unit_test(test_flows_pipes_l3),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -255,6 +255,20 @@ static void test_orch_phases(void **state) {
   run_case(&f);
 }
 
+/* Flows need unique keys; pipes are listed in id order; views stay below the rank stride. */
+static void test_flows_pipes_views(void **state) {
+  (void)state;
+  bad_case a = {"lanes", "{ key = \"hb_violation\", name", "{ key = \"dependency\", name",
+                "lanes.lua: flow 'dependency': key already used"};
+  run_case(&a);
+  bad_case b = {"lanes", "{ id = 1, name = \"MTE1\" }", "{ id = 9, name = \"MTE1\" }",
+                "lanes.lua: pipe 'MTE1': id must be 1 (pipes are listed in id order from 0)"};
+  run_case(&b);
+  bad_case c = {"lanes", "{ pid = 40, key = \"l3_rank_host\"", "{ pid = 140, key = \"l3_rank_host\"",
+                "lanes.lua: view 'l3_rank_host': pid 140 is not below rank_pid_stride 100"};
+  run_case(&c);
+}
+
 /* A bar phase on a lane of another view than the scheduler's is refused. */
 static void test_phase_lane_view(void **state) {
   (void)state;
@@ -289,6 +303,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_unreadable_schema),     cmocka_unit_test(test_strict_keys),
       cmocka_unit_test(test_phase_lane_view),       cmocka_unit_test(test_reserved_pb_number),
       cmocka_unit_test(test_orch_phases),
+      cmocka_unit_test(test_flows_pipes_views),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

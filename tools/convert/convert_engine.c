@@ -121,17 +121,20 @@ static const char *str_or(const sl_capture *c, sl_str s, const char *def) {
 
 /* ---- preparation ------------------------------------------------------------------------ */
 
+/* A lane's key as the generated table spells it (schema/lanes.lua). */
+#define LANE_KEY(id) (sl_lane_table[SL_LANE_##id].key)
+
 static void prepare(sl_ctx *x) {
   const sl_capture *c = x->c;
   size_t n = c->n_tasks;
-  sl_rules_lane_tid(x->r, "worker_core", &x->core_base, &x->core_stride);
-  sl_rules_lane_tid(x->r, "worker_aicpu", &x->aicpu_base, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "sched", &x->sched_base, &x->sched_stride);
-  sl_rules_lane_tid(x->r, "aicore_sched", &x->hbg_base, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "orch", &x->orch_base, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "shared_ready_queue", &x->queue_tid, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "graph", &x->graph_base, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "lifecycle", &x->life_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(WORKER_CORE), &x->core_base, &x->core_stride);
+  sl_rules_lane_tid(x->r, LANE_KEY(WORKER_AICPU), &x->aicpu_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(SCHED), &x->sched_base, &x->sched_stride);
+  sl_rules_lane_tid(x->r, LANE_KEY(AICORE_SCHED), &x->hbg_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(ORCH), &x->orch_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(SHARED_READY_QUEUE), &x->queue_tid, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(GRAPH), &x->graph_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(LIFECYCLE), &x->life_base, &(int64_t){0});
   x->pid_orch = sl_rules_view(x->r, SL_VIEW_ORCH)->pid;
   x->pid_sched = sl_rules_view(x->r, SL_VIEW_SCHED)->pid;
   x->pid_sv = sl_rules_view(x->r, SL_VIEW_SCHEDVIEW)->pid;
