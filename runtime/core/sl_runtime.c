@@ -115,7 +115,15 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   return rt;
 }
 
-const char *const sl_rt_orch_step_names[SL_ORCH_STEPS] = {"sync", "alloc", "params", "lookup", "insert", "fanin"};
+/* The timed orchestrator steps are schema orchestrator kinds (phases.lua orch_phases): their
+** label names the device-log counter (g_orch_<label>_cycle). */
+const char *sl_rt_orch_step_name(int step) {
+  static const enum sl_orch_phase_kind kind[SL_ORCH_STEPS] = {
+      SL_ORCH_PHASE_SYNC, SL_ORCH_PHASE_ALLOC, SL_ORCH_PHASE_PARAMS, SL_ORCH_PHASE_LOOKUP, SL_ORCH_PHASE_INSERT,
+      SL_ORCH_PHASE_FANIN};
+  const sl_orch_phase_info *o = step >= 0 && step < SL_ORCH_STEPS ? sl_orch_phase_by_id(kind[step]) : NULL;
+  return o ? o->display : "?";
+}
 
 void sl_rt_atomic_min(atomic_uint_fast64_t *v, uint64_t x) {
   uint64_t cur = atomic_load_explicit(v, memory_order_relaxed);

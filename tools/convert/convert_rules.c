@@ -290,7 +290,7 @@ const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char 
       st.route = SL_ROUTE_LANE;
       st.lane = keep(r, route + 5);
       st.per_thread = lane_geometry(r, st.lane, &st.tid_base, &st.tid_stride);
-      if (!st.per_thread) lane_geometry(r, "custom", &st.tid_base, &st.tid_stride);
+      if (!st.per_thread) lane_geometry(r, sl_lane_table[SL_LANE_CUSTOM].key, &st.tid_base, &st.tid_stride);
     } else {
       char msg[300];
       snprintf(msg, sizeof msg, "rules.phase('%s'): unknown route '%s'", phase, route);
