@@ -77,6 +77,9 @@ local function writer_body(rec, spec, model)
     elseif c.phase_name then
       stmt = string.format('{ const sl_phase_info *p = sl_phase_by_id(r->%s); fprintf(f, "%s\\"%%s\\"", %sp ? p->name : "unknown"); }',
         c.phase_name, pre, sep_arg)
+    elseif c.orch_phase_name then
+      stmt = string.format('{ const sl_orch_phase_info *o = sl_orch_phase_by_id(r->%s); fprintf(f, "%s\\"%%s\\"", %so ? o->name : "unknown"); }',
+        c.orch_phase_name, pre, sep_arg)
     elseif c.compose then
       local variant, comp
       for _, v in ipairs(union.variants) do

@@ -38,6 +38,7 @@ function M.describe(model)
     end
   end
   for _, p in ipairs(model.phases) do out[#out + 1] = string.format("phase.%d=%s", p.id, p.name) end
+  for _, o in ipairs(model.orch_phases or {}) do out[#out + 1] = string.format("orch.%d=%s", o.id, o.name) end
   return table.concat(out, ";")
 end
 

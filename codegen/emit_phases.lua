@@ -76,6 +76,28 @@ enum sl_phase_variant sl_phase_variant_for(uint32_t kind, unsigned producer);
 /* The orchestrator phase a record without a name is (phases.lua orch_phases, default). */
 #define SL_ORCH_PHASE_DEFAULT ${orch_default}
 
+/* Orchestrator phase kinds (orch_phase_record.kind, phases.lua orch_phases). Ids are stable;
+** the default is 0, what a capture without the kind field reads as. */
+enum sl_orch_phase_kind {
+${orch_enum}
+};
+
+typedef struct sl_orch_phase_info {
+  uint32_t id;
+  const char *name;     /* "orch_<x>": JSON "phase" string                     */
+  const char *display;  /* label stem in Perfetto                              */
+  const char *lane;     /* lane key (sl_lanes.h), in the orchestrator view     */
+  const char *cname;    /* Perfetto colour                                     */
+  int is_default;       /* what a record without a kind is                     */
+  int dispatch_flow;    /* rank of its "<display>→dispatch" arrow; -1 = none   */
+} sl_orch_phase_info;
+
+extern const sl_orch_phase_info sl_orch_phase_table[];
+extern const unsigned sl_orch_phase_table_len;
+/* By id / by name; NULL when unknown. */
+const sl_orch_phase_info *sl_orch_phase_by_id(uint32_t id);
+const sl_orch_phase_info *sl_orch_phase_by_name(const char *name);
+
 /* host_build_graph upload steps (phases.lua host_phases), in run order. */
 enum sl_host_phase_kind {
 ${host_enum}
@@ -104,6 +126,23 @@ static const char *const retired_names[] = {${retired_names}};
 static const struct { const char *from, *to; } aliases[] = {
 ${aliases}
 };
+
+const sl_orch_phase_info sl_orch_phase_table[] = {
+${orch_rows}
+};
+const unsigned sl_orch_phase_table_len = ${orch_count}u;
+
+const sl_orch_phase_info *sl_orch_phase_by_id(uint32_t id) {
+  for (unsigned i = 0; i < sl_orch_phase_table_len; i++)
+    if (sl_orch_phase_table[i].id == id) return &sl_orch_phase_table[i];
+  return NULL;
+}
+
+const sl_orch_phase_info *sl_orch_phase_by_name(const char *name) {
+  for (unsigned i = 0; name && i < sl_orch_phase_table_len; i++)
+    if (strcmp(sl_orch_phase_table[i].name, name) == 0) return &sl_orch_phase_table[i];
+  return NULL;
+}
 
 static const char *const host_phase_names[] = {${host_names}};
 static const char *const host_phase_cnames[] = {${host_cnames}};
@@ -200,9 +239,17 @@ return function(model)
   end
   if #aliases == 0 then aliases[1] = "    {NULL, NULL}," end
   local orch_default = "orch_submit" -- schemas without orch_phases: the reference's name
+  local orch_enum, orch_rows = {}, {}
   for _, o in ipairs(model.orch_phases or {}) do
     if o.default then orch_default = o.name end
+    orch_enum[#orch_enum + 1] = string.format("  %s = %d,", util.orch_enum(o.name), o.id)
+    orch_rows[#orch_rows + 1] = string.format(
+      "    {.id = %d, .name = %s, .display = %s, .lane = %s, .cname = %s, .is_default = %d, .dispatch_flow = %d},",
+      o.id, util.cstr(o.name), util.cstr(o.display), util.cstr(o.lane), util.cstr(o.cname), o.default and 1 or 0,
+      o.dispatch_flow or -1)
   end
+  if #orch_enum == 0 then orch_enum[1] = "  SL_ORCH_PHASE_NONE_ = 0," end
+  if #orch_rows == 0 then orch_rows[1] = "    {0}," end
   local host_enum, host_names, host_cnames = {}, {}, {}
   for i, h in ipairs(model.host_phases or {}) do
     host_enum[#host_enum + 1] = string.format("  SL_HOST_PHASE_%s = %d,", h.name:upper(), i - 1)
@@ -214,12 +261,14 @@ return function(model)
     banner = banner, enum = table.concat(enum, "\n"), id_limit = max_id + 1,
     variants = table.concat(variants, "\n"), orch_default = util.cstr(orch_default),
     host_enum = table.concat(host_enum, "\n"), host_count = #host_enum,
+    orch_enum = table.concat(orch_enum, "\n"),
   })
   local c = util.fill(SOURCE, {
     banner = banner, rows = table.concat(rows, "\n"), count = #model.phases,
     retired_names = #retired_names > 0 and table.concat(retired_names, ", ") or "NULL",
     retired_id_cases = #retired_ids > 0 and table.concat(retired_ids, "\n") or "  case UINT32_MAX: /* none */",
     aliases = table.concat(aliases, "\n"), by_id = table.concat(by_id, "\n"),
+    orch_rows = table.concat(orch_rows, "\n"), orch_count = #(model.orch_phases or {}),
     host_names = #host_names > 0 and table.concat(host_names, ", ") or "NULL", host_count = #host_names,
     host_cnames = #host_cnames > 0 and table.concat(host_cnames, ", ") or "NULL",
     default_variant = union and variant_enum(union.default.name) or "SL_PHASE_VARIANT_NONE",

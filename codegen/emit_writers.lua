@@ -157,6 +157,28 @@ local function phase_writers(b, rec, model)
   end
 end
 
+-- The record carrying an orchestrator phase id: the plain writer plus one per kind.
+local function orch_writers(b, rec, model)
+  plain_writer(b, rec)
+  local kind_field = rec.spec.orch_kind
+  for _, o in ipairs(model.orch_phases or {}) do
+    local params, args = { "unsigned level", rec.ctype .. " *r" }, { "level", "r" }
+    for _, m in ipairs(rec.layout.members) do
+      if m.name == kind_field then
+        args[#args + 1] = util.orch_enum(o.name)
+      elseif not m.pad then
+        params[#params + 1] = #m.dims > 0 and array_param(m) or (m.ctype .. " " .. m.name)
+        args[#args + 1] = m.name
+      end
+    end
+    b:add("")
+    b:addf("/* %s (orchestrator kind %d): drawn %s(...) on lane %s. */", o.name, o.id, o.display, o.lane)
+    b:add(util.wrap(string.format("static inline int sl_write_%s(", o.name), params, ") {"))
+    b:add(util.wrap(string.format("  return sl_write_%s(", rec.spec.writer), args, ");"))
+    b:add("}")
+  end
+end
+
 return function(model)
   local b = util.buffer()
   b:add(util.banner("c", { "records.lua", "phases.lua", "levels.lua" }, "Device-side record writers."))
@@ -172,6 +194,8 @@ return function(model)
   for _, rec in ipairs(model.writers) do
     if rec == model.phase_record then
       phase_writers(b, rec, model)
+    elseif rec == model.orch_record then
+      orch_writers(b, rec, model)
     else
       plain_writer(b, rec)
     end

@@ -261,6 +261,38 @@ local function build_lanes(schema, model, err)
     end
   end
   model.views, model.view_by_key, model.lanes, model.lane_by_key = views, view_by_key, lanes, lane_by_key
+  model.rank_pid_stride = schema.lanes.rank_pid_stride or 100
+  for _, v in ipairs(views) do
+    if v.pid >= model.rank_pid_stride then
+      err(file, string.format("view '%s'", v.key), string.format("pid %d is not below rank_pid_stride %d", v.pid, model.rank_pid_stride))
+    end
+  end
+  model.flows = {}
+  local flow_keys = {}
+  for i, f in ipairs(entries(schema.lanes.flows, file, "flow", err)) do
+    local who = string.format("flow '%s'", tostring(f.key or i))
+    if not is_ident(f.key) or type(f.name) ~= "string" then
+      err(file, who, "needs a key and a name")
+    elseif flow_keys[f.key] then
+      err(file, who, "key already used")
+    else
+      flow_keys[f.key] = true
+      model.flows[#model.flows + 1] = f
+    end
+  end
+  model.pipes = {}
+  local pipe_names = {}
+  for i, pp in ipairs(entries(schema.lanes.pipes, file, "pipe", err)) do
+    local who = string.format("pipe '%s'", tostring(pp.name or i))
+    if pp.id ~= i - 1 then
+      err(file, who, string.format("id must be %d (pipes are listed in id order from 0)", i - 1))
+    elseif type(pp.name) ~= "string" or pipe_names[pp.name] then
+      err(file, who, "needs a name not used by another pipe")
+    else
+      pipe_names[pp.name] = true
+      model.pipes[#model.pipes + 1] = pp
+    end
+  end
 end
 
 -- ---- records ----------------------------------------------------------------------
@@ -289,7 +321,7 @@ local function check_columns(file, who, spec, lay, err)
       return false
     end
     local what = string.format("export column %d (%s)", i, tostring(c.key or c.field or c.ctx))
-    for _, k in ipairs({ "key", "field", "ctx", "phase_name", "compose", "when" }) do
+    for _, k in ipairs({ "key", "field", "ctx", "phase_name", "orch_phase_name", "compose", "when" }) do
       if c[k] ~= nil and type(c[k]) ~= "string" then
         err(file, who, what .. ": " .. k .. " must be a string")
         return false
@@ -315,6 +347,9 @@ local function check_columns(file, who, spec, lay, err)
     elseif c.phase_name and not leaves[c.phase_name] then
       err(file, who, what .. ": names missing field '" .. c.phase_name .. "'")
       return false
+    elseif c.orch_phase_name and not leaves[c.orch_phase_name] then
+      err(file, who, what .. ": names missing field '" .. c.orch_phase_name .. "'")
+      return false
     elseif c.compose then
       local found
       for _, v in ipairs(union and union.variants or {}) do
@@ -326,8 +361,8 @@ local function check_columns(file, who, spec, lay, err)
         err(file, who, what .. ": names missing composite '" .. c.compose .. "'")
         return false
       end
-    elseif not (c.field or c.ctx or c.phase_name or c.compose) then
-      err(file, who, what .. ": needs field, ctx, phase_name or compose")
+    elseif not (c.field or c.ctx or c.phase_name or c.orch_phase_name or c.compose) then
+      err(file, who, what .. ": needs field, ctx, phase_name, orch_phase_name or compose")
       return false
     end
     if c.when and not (union and union.variant_by_name[c.when]) then
@@ -355,7 +390,7 @@ local function build_records(schema, model, err)
       rerr("needs a lowercase C identifier name")
       goto continue
     end
-    if not check_strings(r, { "doc", "proto", "writer", "phase_kind", "min_level" }, file, who, err) then goto continue end
+    if not check_strings(r, { "doc", "proto", "writer", "phase_kind", "orch_kind", "min_level" }, file, who, err) then goto continue end
     if by_name[r.name] then
       rerr("declared twice")
       goto continue
@@ -430,6 +465,17 @@ local function build_records(schema, model, err)
         if not rec.union then rerr("phase_kind needs a union field") end
         if model.phase_record then rerr("only one record may carry phase_kind") end
         model.phase_record = rec
+      end
+      if r.orch_kind then
+        local found
+        for _, m in ipairs(rec.layout and rec.layout.members or {}) do
+          if m.name == r.orch_kind then found = m end
+        end
+        if not found or not found.prim or #found.dims > 0 or found.prim.signed or found.prim.size ~= 4 then
+          rerr("orch_kind '" .. tostring(r.orch_kind) .. "' must name a u32 field")
+        end
+        if model.orch_record then rerr("only one record may carry orch_kind") end
+        model.orch_record = rec
       end
       if r.proto then
         local nums = {}
@@ -546,7 +592,7 @@ end
 -- ---- orchestrator phases ------------------------------------------------------------
 local function build_orch_phases(schema, model, err, phase_by_name)
   local file = schema.paths.phases
-  local out, seen, defaults = {}, {}, 0
+  local out, seen, seen_id, defaults = {}, {}, {}, 0
   local orch_view = model.lane_by_key.orch and model.lane_by_key.orch.view
   for i, o in ipairs(entries(schema.phases.orch_phases, file, "orchestrator phase", err)) do
     local who = string.format("orchestrator phase '%s'", tostring(o.name or ("#" .. i)))
@@ -555,6 +601,12 @@ local function build_orch_phases(schema, model, err, phase_by_name)
       err(file, who, "needs a name orch_<lowercase>")
     elseif seen[o.name] or phase_by_name[o.name] then
       err(file, who, "name already used")
+    elseif math.type(o.id) ~= "integer" or o.id < 0 then
+      err(file, who, "needs an id (a stable integer >= 0)")
+    elseif seen_id[o.id] then
+      err(file, who, string.format("id %d already used by '%s'", o.id, seen_id[o.id]))
+    elseif o.default and o.id ~= 0 then
+      err(file, who, "the default kind needs id 0 (what a capture without the kind field reads as)")
     elseif type(o.display) ~= "string" or type(o.cname) ~= "string" then
       err(file, who, "needs a display (label stem) and a cname colour")
     elseif not lane then
@@ -562,9 +614,10 @@ local function build_orch_phases(schema, model, err, phase_by_name)
     elseif orch_view and lane.view ~= orch_view then
       err(file, who, string.format("lane '%s' is in view '%s', not the orchestrator's '%s'", o.lane, lane.view, orch_view))
     else
-      seen[o.name] = true
+      seen[o.name], seen_id[o.id] = true, o.name
       if o.default then defaults = defaults + 1 end
-      out[#out + 1] = { name = o.name, display = o.display, lane = o.lane, cname = o.cname, default = o.default or false }
+      out[#out + 1] = { id = o.id, name = o.name, display = o.display, lane = o.lane, cname = o.cname,
+                        default = o.default or false, dispatch_flow = o.dispatch_flow }
     end
   end
   if #out > 0 and defaults ~= 1 then

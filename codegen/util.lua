@@ -31,6 +31,8 @@ function M.banner(style, sources, what)
 end
 
 function M.upper(s) return (s:gsub("[^%w]", "_"):upper()) end
+-- The C enum constant of an orchestrator phase: orch_submit -> SL_ORCH_PHASE_SUBMIT.
+function M.orch_enum(name) return "SL_ORCH_PHASE_" .. M.upper(name:gsub("^orch_", "")) end
 
 -- snake_case -> CamelCase
 function M.camel(s)
@@ -47,7 +49,11 @@ end
 -- C string literal
 function M.cstr(s)
   if s == nil then return "NULL" end
-  return '"' .. s:gsub('[\\"]', "\\%0"):gsub("\n", "\\n") .. '"'
+  -- bytes above 0x7f (UTF-8 such as the flows' arrow) as 3-digit octal escapes: unlike \x,
+  -- an octal escape cannot swallow the hex-looking characters that follow it
+  local e = s:gsub('[\\"]', "\\%0"):gsub("\n", "\\n")
+  e = e:gsub("[\128-\255]", function(c) return string.format("\\%03o", c:byte()) end)
+  return '"' .. e .. '"'
 end
 
 -- FNV-1a 64 of a string as 16 hex digits (Lua integers wrap, as FNV needs).

@@ -93,6 +93,7 @@ void sl_json_write_orch_phase(FILE *f, const sl_orch_phase_record *r) {
   fprintf(f, ", \"task_id\": %" PRIu64, (uint64_t)r->task_id);
   fprintf(f, ", \"start_cycles\": %" PRIu64, (uint64_t)r->start_time);
   fprintf(f, ", \"end_cycles\": %" PRIu64, (uint64_t)r->end_time);
+  { const sl_orch_phase_info *o = sl_orch_phase_by_id(r->kind); fprintf(f, ", \"phase\": \"%s\"", o ? o->name : "unknown"); }
   fputc('}', f);
 }
 

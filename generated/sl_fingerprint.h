@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "bd4cec52786cc384"
+#define SL_SCHEMA_FINGERPRINT "a64f2471fc6eeb54"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 2
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -36,6 +36,7 @@
   "OrchPhaseRecord.end_time=u64@2;" \
   "OrchPhaseRecord.task_id=u64@3;" \
   "OrchPhaseRecord.submit_idx=u32@4;" \
+  "OrchPhaseRecord.kind=u32@5;" \
   "AicpuLifecycleRecord.aicpu_thread_id=u32@1;" \
   "AicpuLifecycleRecord.handshake_start_cycles=u64@2;" \
   "AicpuLifecycleRecord.handshake_complete_cycles=u64@3;" \
@@ -107,6 +108,13 @@
   "phase.15=bootstrap;" \
   "phase.16=state_probe;" \
   "phase.17=worksteal;" \
-  "phase.18=refill"
+  "phase.18=refill;" \
+  "orch.0=orch_submit;" \
+  "orch.1=orch_sync;" \
+  "orch.2=orch_alloc;" \
+  "orch.3=orch_params;" \
+  "orch.4=orch_lookup;" \
+  "orch.5=orch_insert;" \
+  "orch.6=orch_fanin"
 
 #endif /* SL_FINGERPRINT_H */

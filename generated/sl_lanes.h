@@ -15,6 +15,8 @@ enum sl_view_id {
   SL_VIEW_WORKER_VIEW = 3, /* pid 4 */
   SL_VIEW_GRAPH_EXECUTION = 4, /* pid 5 */
   SL_VIEW_AICPU_LIFECYCLE = 5, /* pid 6 */
+  SL_VIEW_L3_DISPATCHER = 6, /* pid 10 */
+  SL_VIEW_L3_RANK_HOST = 7, /* pid 40 */
   SL_VIEW_TABLE_LEN
 };
 
@@ -35,6 +37,12 @@ enum sl_lane_id {
   SL_LANE_GRAPH = 12,
   SL_LANE_LIFECYCLE = 13,
   SL_LANE_CUSTOM = 14,
+  SL_LANE_L3_NODE_RUN = 15,
+  SL_LANE_L3_NODE_DISPATCH = 16,
+  SL_LANE_L3_NODE_TASK = 17,
+  SL_LANE_L3_CHIP_RUN = 18,
+  SL_LANE_L3_CLK_DEV = 19,
+  SL_LANE_L3_PLACEMENT = 20,
   SL_LANE_TABLE_LEN
 };
 
@@ -44,6 +52,7 @@ typedef struct sl_view_info {
   const char *process_name;
   int sort_index;          /* process_sort_index, -1 = not emitted */
   const char *when;        /* when the converter emits this view   */
+  int pid_stride;          /* pid step between instances, 0 = one  */
 } sl_view_info;
 
 typedef struct sl_lane_info {
@@ -68,5 +77,29 @@ static inline int sl_lane_tid(const sl_lane_info *lane, int index) {
 /* The lane every phase of a scheduler stream from `producer` ("aicpu" | "aicore")
 ** goes to regardless of the phase's own lane, or NULL when the phase's lane applies. */
 const sl_lane_info *sl_lane_for_producer(const char *producer);
+
+/* L3 multi-rank traces: rank r's chip view pid p becomes (r + 1) * SL_L3_RANK_PID_STRIDE + p. */
+#define SL_L3_RANK_PID_STRIDE 100
+
+/* Flow arrows the converter draws (lanes.lua flows): the event name by key; "{display}" in a
+** name stands for the orchestrator kind's label. */
+enum sl_flow_id {
+  SL_FLOW_DEPENDENCY = 0,
+  SL_FLOW_HB_VIOLATION = 1,
+  SL_FLOW_COMPLETE = 2,
+  SL_FLOW_COMPLETE_READY = 3,
+  SL_FLOW_DISPATCH = 4,
+  SL_FLOW_ORCH_DISPATCH = 5,
+  SL_FLOW_TABLE_LEN
+};
+typedef struct sl_flow_info {
+  const char *key;
+  const char *name;
+} sl_flow_info;
+extern const sl_flow_info sl_flow_table[SL_FLOW_TABLE_LEN];
+
+/* The L0 core swimlane's pipe lanes (lanes.lua pipes), by pipe id (enum sl_pipe). */
+#define SL_PIPE_LANE_COUNT 8
+extern const char *const sl_pipe_lane_names[SL_PIPE_LANE_COUNT];
 
 #endif /* SL_LANES_H */

@@ -109,6 +109,29 @@ static const struct { const char *from, *to; } aliases[] = {
     {"prestage", "early_dispatch"},
 };
 
+const sl_orch_phase_info sl_orch_phase_table[] = {
+    {.id = 0, .name = "orch_submit", .display = "submit", .lane = "orch", .cname = "rail_animation", .is_default = 1, .dispatch_flow = 0},
+    {.id = 1, .name = "orch_sync", .display = "sync", .lane = "orch", .cname = "thread_state_iowait", .is_default = 0, .dispatch_flow = -1},
+    {.id = 2, .name = "orch_alloc", .display = "alloc", .lane = "orch", .cname = "terrible", .is_default = 0, .dispatch_flow = -1},
+    {.id = 3, .name = "orch_params", .display = "params", .lane = "orch", .cname = "good", .is_default = 0, .dispatch_flow = 2},
+    {.id = 4, .name = "orch_lookup", .display = "lookup", .lane = "orch", .cname = "thread_state_running", .is_default = 0, .dispatch_flow = -1},
+    {.id = 5, .name = "orch_insert", .display = "insert", .lane = "orch", .cname = "olive", .is_default = 0, .dispatch_flow = -1},
+    {.id = 6, .name = "orch_fanin", .display = "fanin", .lane = "orch", .cname = "rail_animation", .is_default = 0, .dispatch_flow = 1},
+};
+const unsigned sl_orch_phase_table_len = 7u;
+
+const sl_orch_phase_info *sl_orch_phase_by_id(uint32_t id) {
+  for (unsigned i = 0; i < sl_orch_phase_table_len; i++)
+    if (sl_orch_phase_table[i].id == id) return &sl_orch_phase_table[i];
+  return NULL;
+}
+
+const sl_orch_phase_info *sl_orch_phase_by_name(const char *name) {
+  for (unsigned i = 0; name && i < sl_orch_phase_table_len; i++)
+    if (strcmp(sl_orch_phase_table[i].name, name) == 0) return &sl_orch_phase_table[i];
+  return NULL;
+}
+
 static const char *const host_phase_names[] = {"arena_h2d", "graph_upload", "tensor_h2d"};
 static const char *const host_phase_cnames[] = {"thread_state_iowait", "thread_state_iowait", "thread_state_iowait"};
 const char *sl_host_phase_name(int kind) {

@@ -91,6 +91,34 @@ enum sl_phase_variant sl_phase_variant_for(uint32_t kind, unsigned producer);
 /* The orchestrator phase a record without a name is (phases.lua orch_phases, default). */
 #define SL_ORCH_PHASE_DEFAULT "orch_submit"
 
+/* Orchestrator phase kinds (orch_phase_record.kind, phases.lua orch_phases). Ids are stable;
+** the default is 0, what a capture without the kind field reads as. */
+enum sl_orch_phase_kind {
+  SL_ORCH_PHASE_SUBMIT = 0,
+  SL_ORCH_PHASE_SYNC = 1,
+  SL_ORCH_PHASE_ALLOC = 2,
+  SL_ORCH_PHASE_PARAMS = 3,
+  SL_ORCH_PHASE_LOOKUP = 4,
+  SL_ORCH_PHASE_INSERT = 5,
+  SL_ORCH_PHASE_FANIN = 6,
+};
+
+typedef struct sl_orch_phase_info {
+  uint32_t id;
+  const char *name;     /* "orch_<x>": JSON "phase" string                     */
+  const char *display;  /* label stem in Perfetto                              */
+  const char *lane;     /* lane key (sl_lanes.h), in the orchestrator view     */
+  const char *cname;    /* Perfetto colour                                     */
+  int is_default;       /* what a record without a kind is                     */
+  int dispatch_flow;    /* rank of its "<display>→dispatch" arrow; -1 = none   */
+} sl_orch_phase_info;
+
+extern const sl_orch_phase_info sl_orch_phase_table[];
+extern const unsigned sl_orch_phase_table_len;
+/* By id / by name; NULL when unknown. */
+const sl_orch_phase_info *sl_orch_phase_by_id(uint32_t id);
+const sl_orch_phase_info *sl_orch_phase_by_name(const char *name);
+
 /* host_build_graph upload steps (phases.lua host_phases), in run order. */
 enum sl_host_phase_kind {
   SL_HOST_PHASE_ARENA_H2D = 0,

@@ -118,6 +118,7 @@ void sl_orch_phase_record_to_pb(const sl_orch_phase_record *r, Swimlane__OrchPha
   m->end_time = r->end_time;
   m->task_id = r->task_id;
   m->submit_idx = r->submit_idx;
+  m->kind = r->kind;
 }
 
 int sl_orch_phase_record_from_pb(const Swimlane__OrchPhaseRecord *m, sl_orch_phase_record *r) {
@@ -126,6 +127,7 @@ int sl_orch_phase_record_from_pb(const Swimlane__OrchPhaseRecord *m, sl_orch_pha
   r->end_time = (uint64_t)m->end_time;
   r->task_id = (uint64_t)m->task_id;
   r->submit_idx = (uint32_t)m->submit_idx;
+  r->kind = (uint32_t)m->kind;
   return 0;
 }
 

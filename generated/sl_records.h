@@ -93,7 +93,7 @@ typedef struct sl_orch_phase_record {
   uint64_t end_time; /* @8 */
   uint64_t task_id; /* @16 full task id */
   uint32_t submit_idx; /* @24 monotonic submit counter */
-  uint32_t _pad; /* @28 */
+  uint32_t kind; /* @28 orchestrator phase id (phases.lua orch_phases) */
 } sl_orch_phase_record;
 _Static_assert(sizeof(sl_orch_phase_record) == 32, "sl_orch_phase_record size");
 _Static_assert(_Alignof(sl_orch_phase_record) == 8, "sl_orch_phase_record alignment");
@@ -101,7 +101,7 @@ _Static_assert(offsetof(sl_orch_phase_record, start_time) == 0, "sl_orch_phase_r
 _Static_assert(offsetof(sl_orch_phase_record, end_time) == 8, "sl_orch_phase_record.end_time offset");
 _Static_assert(offsetof(sl_orch_phase_record, task_id) == 16, "sl_orch_phase_record.task_id offset");
 _Static_assert(offsetof(sl_orch_phase_record, submit_idx) == 24, "sl_orch_phase_record.submit_idx offset");
-_Static_assert(offsetof(sl_orch_phase_record, _pad) == 28, "sl_orch_phase_record._pad offset");
+_Static_assert(offsetof(sl_orch_phase_record, kind) == 28, "sl_orch_phase_record.kind offset");
 
 /* A5 HBG AICPU control-plane spans of one AICPU thread (level >= 2) — 128 B, align 64 */
 typedef struct sl_aicpu_lifecycle_record {

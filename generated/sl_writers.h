@@ -268,14 +268,64 @@ static inline int sl_write_phase_refill(unsigned level, sl_sched_phase_record *r
 
 /* one orchestrator submit_task() / alloc_tensors() envelope (level 4) (sl_orch_phase_record; level >= SL_MIN_LEVEL_ORCH_PHASE). */
 static inline int sl_write_orch_phase(unsigned level, sl_orch_phase_record *r, uint64_t start_time,
-                                      uint64_t end_time, uint64_t task_id, uint32_t submit_idx) {
+                                      uint64_t end_time, uint64_t task_id, uint32_t submit_idx,
+                                      uint32_t kind) {
   if (level < SL_MIN_LEVEL_ORCH_PHASE) return 0;
   r->start_time = start_time;
   r->end_time = end_time;
   r->task_id = task_id;
   r->submit_idx = submit_idx;
-  memset(&r->_pad, 0, sizeof r->_pad);
+  r->kind = kind;
   return 1;
+}
+
+/* orch_submit (orchestrator kind 0): drawn submit(...) on lane orch. */
+static inline int sl_write_orch_submit(unsigned level, sl_orch_phase_record *r, uint64_t start_time,
+                                       uint64_t end_time, uint64_t task_id, uint32_t submit_idx) {
+  return sl_write_orch_phase(level, r, start_time, end_time, task_id, submit_idx,
+                             SL_ORCH_PHASE_SUBMIT);
+}
+
+/* orch_sync (orchestrator kind 1): drawn sync(...) on lane orch. */
+static inline int sl_write_orch_sync(unsigned level, sl_orch_phase_record *r, uint64_t start_time,
+                                     uint64_t end_time, uint64_t task_id, uint32_t submit_idx) {
+  return sl_write_orch_phase(level, r, start_time, end_time, task_id, submit_idx,
+                             SL_ORCH_PHASE_SYNC);
+}
+
+/* orch_alloc (orchestrator kind 2): drawn alloc(...) on lane orch. */
+static inline int sl_write_orch_alloc(unsigned level, sl_orch_phase_record *r, uint64_t start_time,
+                                      uint64_t end_time, uint64_t task_id, uint32_t submit_idx) {
+  return sl_write_orch_phase(level, r, start_time, end_time, task_id, submit_idx,
+                             SL_ORCH_PHASE_ALLOC);
+}
+
+/* orch_params (orchestrator kind 3): drawn params(...) on lane orch. */
+static inline int sl_write_orch_params(unsigned level, sl_orch_phase_record *r, uint64_t start_time,
+                                       uint64_t end_time, uint64_t task_id, uint32_t submit_idx) {
+  return sl_write_orch_phase(level, r, start_time, end_time, task_id, submit_idx,
+                             SL_ORCH_PHASE_PARAMS);
+}
+
+/* orch_lookup (orchestrator kind 4): drawn lookup(...) on lane orch. */
+static inline int sl_write_orch_lookup(unsigned level, sl_orch_phase_record *r, uint64_t start_time,
+                                       uint64_t end_time, uint64_t task_id, uint32_t submit_idx) {
+  return sl_write_orch_phase(level, r, start_time, end_time, task_id, submit_idx,
+                             SL_ORCH_PHASE_LOOKUP);
+}
+
+/* orch_insert (orchestrator kind 5): drawn insert(...) on lane orch. */
+static inline int sl_write_orch_insert(unsigned level, sl_orch_phase_record *r, uint64_t start_time,
+                                       uint64_t end_time, uint64_t task_id, uint32_t submit_idx) {
+  return sl_write_orch_phase(level, r, start_time, end_time, task_id, submit_idx,
+                             SL_ORCH_PHASE_INSERT);
+}
+
+/* orch_fanin (orchestrator kind 6): drawn fanin(...) on lane orch. */
+static inline int sl_write_orch_fanin(unsigned level, sl_orch_phase_record *r, uint64_t start_time,
+                                      uint64_t end_time, uint64_t task_id, uint32_t submit_idx) {
+  return sl_write_orch_phase(level, r, start_time, end_time, task_id, submit_idx,
+                             SL_ORCH_PHASE_FANIN);
 }
 
 /* A5 HBG AICPU control-plane spans of one AICPU thread (level >= 2) (sl_aicpu_lifecycle_record; level >= SL_MIN_LEVEL_LIFECYCLE). */

@@ -10,6 +10,9 @@
 **     name_variants  optional { when = process name } alternatives chosen by the converter
 **                    ("{name}" is replaced by the orchestrator's name)
 **     when           when the converter emits the view
+**     pid_stride     optional: pid step between instances of the view (pid = pid + index *
+**                    pid_stride); "{pid}" / "{rank}" in process_name = the instance's
+**                    process id / rank
 **   }
 **   lanes = list of {
 **     key            what phases.lua `lane` (and the converter) refer to
@@ -22,6 +25,12 @@
 **   }
 **   producer_lanes = { producer = lane key }: every phase record of a scheduler stream of
 **                    that producer goes to this lane, whatever the phase's own lane says
+**   rank_pid_stride  L3 multi-rank traces: rank r's chip view pid p becomes
+**                    (r + 1) * rank_pid_stride + p (the host block's views stay below)
+**   flows = list of { key (C: SL_FLOW_<KEY>), name (the flow event's name; "{display}" =
+**                    the orchestrator kind's label), doc }: the arrows the converter draws
+**   pipes = list of { id (enum sl_pipe value), name (the L0 lane's name), doc }: the AICore
+**                    pipes of the L0 core swimlane (seed 003), one lane each
 --]]
 return {
   views = {
@@ -38,6 +47,10 @@ return {
       when = "graph_prepare records present" },
     { pid = 6, key = "aicpu_lifecycle", process_name = "AICPU Lifecycle", sort_index = 6,
       when = "aicpu_lifecycle_records present (A5 HBG, level 2)" },
+    { pid = 10, key = "l3_dispatcher", process_name = "L3 Scheduler (pid {pid})", pid_stride = 1,
+      when = "L3 DFX dir: one per l3_scheduler host log" },
+    { pid = 40, key = "l3_rank_host", process_name = "rank{rank} / Host (pid {pid})", pid_stride = 1,
+      when = "L3 DFX dir: one per rank" },
   },
 
   lanes = {
@@ -71,9 +84,39 @@ return {
       name = "AICPU_{index}", indexed_by = "AICPU thread id" },
     { key = "custom", view = "scheduler", tid_base = 32000, tid_stride = 1,
       name = "{name}", indexed_by = "lanes a rules script names (route \"lane:<name>\"), in order of use" },
+    { key = "l3_node_run", view = "l3_dispatcher", tid_base = 1, tid_stride = 0,
+      name = "node.run", indexed_by = "none (the L3 scheduler's node.run spans)" },
+    { key = "l3_node_dispatch", view = "l3_dispatcher", tid_base = 2, tid_stride = 0,
+      name = "node.dispatch", indexed_by = "none (its other node.* spans)" },
+    { key = "l3_node_task", view = "l3_dispatcher", tid_base = 10, tid_stride = 1,
+      name = "node.task rank{index}", indexed_by = "chip rank of a node.task span" },
+    { key = "l3_chip_run", view = "l3_rank_host", tid_base = 1, tid_stride = 0,
+      name = "chip.run", indexed_by = "none (the rank's host-clock chip.run spans)" },
+    { key = "l3_clk_dev", view = "l3_rank_host", tid_base = 2, tid_stride = 0,
+      name = "clk=dev phases", indexed_by = "none (chip.run spans on the device clock, placed)" },
+    { key = "l3_placement", view = "l3_rank_host", tid_base = 3, tid_stride = 0,
+      name = "Placement Bound", indexed_by = "none (device block, slack, uncertainty)" },
   },
 
   producer_lanes = {
     aicore = "aicore_sched",
+  },
+
+  rank_pid_stride = 100,
+
+  flows = {
+    { key = "dependency", name = "dependency", doc = "a task's predecessor to it (deps.json), Worker and Scheduler View" },
+    { key = "hb_violation", name = "hb_violation", doc = "a dependency whose successor started before its predecessor ended" },
+    { key = "complete", name = "complete", doc = "a task's finish to the scheduler's complete bar that retired it" },
+    { key = "complete_ready", name = "complete\u{2192}ready", doc = "the complete bar to the dispatch of a successor it made ready" },
+    { key = "dispatch", name = "dispatch", doc = "the scheduler's dispatch bar to the task's bars" },
+    { key = "orch_dispatch", name = "{display}\u{2192}dispatch",
+      doc = "an orchestrator record (a kind with dispatch_flow) to the task's dispatch" },
+  },
+
+  pipes = {
+    { id = 0, name = "SCALAR" }, { id = 1, name = "MTE1" }, { id = 2, name = "MTE2" }, { id = 3, name = "MTE3" },
+    { id = 4, name = "CUBE" }, { id = 5, name = "VECTOR" }, { id = 6, name = "FIXP" },
+    { id = 7, name = "ALL", doc = "barriers across every pipe" },
   },
 }

@@ -23,8 +23,13 @@
 **     lane_by_runtime optional { runtime = lane key }: the lane under that runtime instead of `lane`
 **     tasks_processed what the record's tasks_processed counts
 **   }
-**   orch_phases = list of { name ("orch_<x>"), display (label stem), lane (a lane of the
-**             orchestrator view), cname, default = true on exactly one (unnamed records) }
+**   orch_phases = list of { id (stable number written into orch_phase_record.kind; never
+**             reused; the default's is 0, what a capture without the field reads as),
+**             name ("orch_<x>"), display (label stem), lane (a lane of the orchestrator view),
+**             cname, default = true on exactly one (unnamed records), dispatch_flow =
+**             optional rank: records of ranked kinds anchor a task's "<display>→dispatch"
+**             arrow, the lowest rank present for a task wins, and the convert summary
+**             counts submitted tasks by the lowest rank present }
 **   host_phases = list of { name, display, lane (orchestrator view), cname, bytes (what the
 **             upload's byte count counts) } -- HBG host -> device upload steps
 **   aliases = { legacy_name = current_name }  -- renamed phases; readers map them
@@ -130,15 +135,17 @@ return {
   },
 
   -- what an orchestrator record (orch_phase_record) is drawn as on its lane: label stem,
-  -- colour. A record names its kind ("phase": "orch_<x>"); one without a name is `default`.
+  -- colour. A record names its kind (JSON "phase": "orch_<x>", .pb kind = id); one without
+  -- a name is `default`.
   orch_phases = {
-    { name = "orch_submit", display = "submit", lane = "orch", cname = "rail_animation", default = true },
-    { name = "orch_sync", display = "sync", lane = "orch", cname = "thread_state_iowait" },
-    { name = "orch_alloc", display = "alloc", lane = "orch", cname = "terrible" },
-    { name = "orch_params", display = "params", lane = "orch", cname = "good" },
-    { name = "orch_lookup", display = "lookup", lane = "orch", cname = "thread_state_running" },
-    { name = "orch_insert", display = "insert", lane = "orch", cname = "olive" },
-    { name = "orch_fanin", display = "fanin", lane = "orch", cname = "rail_animation" },
+    { id = 0, name = "orch_submit", display = "submit", lane = "orch", cname = "rail_animation", default = true,
+      dispatch_flow = 0 },
+    { id = 1, name = "orch_sync", display = "sync", lane = "orch", cname = "thread_state_iowait" },
+    { id = 2, name = "orch_alloc", display = "alloc", lane = "orch", cname = "terrible" },
+    { id = 3, name = "orch_params", display = "params", lane = "orch", cname = "good", dispatch_flow = 2 },
+    { id = 4, name = "orch_lookup", display = "lookup", lane = "orch", cname = "thread_state_running" },
+    { id = 5, name = "orch_insert", display = "insert", lane = "orch", cname = "olive" },
+    { id = 6, name = "orch_fanin", display = "fanin", lane = "orch", cname = "rail_animation", dispatch_flow = 1 },
   },
 
   -- host_build_graph upload steps (host_device_uploads[].phase, host monotonic ns), in

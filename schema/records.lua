@@ -20,6 +20,8 @@
 **                  in the .proto)
 **     phase_kind   name of the field holding a phase id (phases.lua): one writer per
 **                  phase (sl_write_phase_<name>) and the union variant follows the phase
+**     orch_kind    name of the field holding an orchestrator phase id (phases.lua
+**                  orch_phases): one writer per kind (sl_write_orch_<x> for orch_<x>)
 **     fields       list of {
 **       name       C field name ("_" prefix = padding/reserved: zeroed, not exported)
 **       type       u8 u16 u32 u64 i8 i16 i32 i64 | another record's name | "union"
@@ -39,6 +41,7 @@
 **                    columns = list of { key = JSON key (objects), and one of
 **                      field = "a.b" field path | ctx = context name |
 **                      phase_name = kind field (string from the phase table) |
+**                      orch_phase_name = kind field (string from orch_phases) |
 **                      compose = composite name (when = variant; null otherwise) ;
 **                      when = variant name: column present only for that variant } }
 **                  metrics (sched phases): a second object writer, same column forms
@@ -133,6 +136,7 @@ return {
     { name = "orch_phase_record", size = 32, align = 8,
       doc = "one orchestrator submit_task() / alloc_tensors() envelope (level 4)",
       min_level = "orch_phases", writer = "orch_phase", proto = "OrchPhaseRecord",
+      orch_kind = "kind",
       buffer = { kind = "ORCH_PHASE", id = 2, capacity = "phase_records_per_thread",
                  buffers = "orch_buffers_per_thread", pool = "thread" },
       fields = {
@@ -140,13 +144,14 @@ return {
         { name = "end_time", type = "u64", pb = 2 },
         { name = "task_id", type = "u64", pb = 3, doc = "full task id" },
         { name = "submit_idx", type = "u32", pb = 4, doc = "monotonic submit counter" },
-        { name = "_pad", type = "u32" },
+        { name = "kind", type = "u32", pb = 5, doc = "orchestrator phase id (phases.lua orch_phases)" },
       },
       export = { section = "aicpu_orchestrator_phases[]", shape = "object",
                  columns = { { key = "submit_idx", field = "submit_idx" },
                              { key = "task_id", field = "task_id" },
                              { key = "start_cycles", field = "start_time" },
-                             { key = "end_cycles", field = "end_time" } } } },
+                             { key = "end_cycles", field = "end_time" },
+                             { key = "phase", orch_phase_name = "kind" } } } },
 
     { name = "aicpu_lifecycle_record", size = 128, align = 64,
       doc = "A5 HBG AICPU control-plane spans of one AICPU thread (level >= 2)",

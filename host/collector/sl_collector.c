@@ -4,6 +4,7 @@
 ** export's: sl_collector_json.c; the merged view is the buffers': sl_collector_buffers.c).
 */
 #include "sl_collector_internal.h"
+#include "sl_levels.h"
 #include "sl_platforms.h"
 
 #include <stdio.h>
@@ -16,7 +17,7 @@
 void sl_collector_config_init(sl_collector_config *cfg, const struct sl_platform_info *platform) {
   memset(cfg, 0, sizeof *cfg);
   cfg->platform = platform;
-  cfg->level = 4;
+  cfg->level = SL_LEVEL_MAX;
   cfg->num_cores = 6;
   cfg->num_aicpu_threads = 3;
 }
@@ -45,8 +46,8 @@ static int check_config(const sl_collector_config *cfg) {
     return -1;
   }
   const sl_platform_info *p = cfg->platform;
-  if (cfg->level > 4) {
-    fprintf(stderr, "swimlane: %s: perf level %u out of range 0..4\n", WHAT, cfg->level);
+  if (cfg->level > SL_LEVEL_MAX) {
+    fprintf(stderr, "swimlane: %s: perf level %u out of range 0..%u\n", WHAT, cfg->level, SL_LEVEL_MAX);
     return -1;
   }
   if (cfg->num_cores < 1 || (unsigned)cfg->num_cores > p->max_cores) {
@@ -140,7 +141,7 @@ sl_collector *sl_collector_create(const sl_collector_config *cfg) {
   atomic_init(&c->freezes, 0);
   atomic_init(&c->host_cpu_ns, 0);
   atomic_init(&c->host_sleeps, 0);
-  if (cfg->level == 0) return c; /* disabled: no region, no threads */
+  if (cfg->level == SL_LEVEL_DISABLED) return c; /* disabled: no region, no threads */
 
   resolve_sizes(c);
   sl_devprof_geometry g = {0};

@@ -51,17 +51,20 @@ static const char *str_or(const sl_capture *c, sl_str s, const char *def) {
 
 /* ---- preparation ------------------------------------------------------------------------ */
 
+/* A lane's key as the generated table spells it (schema/lanes.lua). */
+#define LANE_KEY(id) (sl_lane_table[SL_LANE_##id].key)
+
 static void prepare(sl_ctx *x) {
   const sl_capture *c = x->c;
   size_t n = c->n_tasks;
-  sl_rules_lane_tid(x->r, "worker_core", &x->core_base, &x->core_stride);
-  sl_rules_lane_tid(x->r, "worker_aicpu", &x->aicpu_base, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "sched", &x->sched_base, &x->sched_stride);
-  sl_rules_lane_tid(x->r, "aicore_sched", &x->hbg_base, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "orch", &x->orch_base, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "shared_ready_queue", &x->queue_tid, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "graph", &x->graph_base, &(int64_t){0});
-  sl_rules_lane_tid(x->r, "lifecycle", &x->life_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(WORKER_CORE), &x->core_base, &x->core_stride);
+  sl_rules_lane_tid(x->r, LANE_KEY(WORKER_AICPU), &x->aicpu_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(SCHED), &x->sched_base, &x->sched_stride);
+  sl_rules_lane_tid(x->r, LANE_KEY(AICORE_SCHED), &x->hbg_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(ORCH), &x->orch_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(SHARED_READY_QUEUE), &x->queue_tid, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(GRAPH), &x->graph_base, &(int64_t){0});
+  sl_rules_lane_tid(x->r, LANE_KEY(LIFECYCLE), &x->life_base, &(int64_t){0});
   x->pid_orch = sl_rules_view(x->r, SL_VIEW_ORCH)->pid;
   x->pid_sched = sl_rules_view(x->r, SL_VIEW_SCHED)->pid;
   x->pid_sv = sl_rules_view(x->r, SL_VIEW_SCHEDVIEW)->pid;
@@ -532,7 +535,7 @@ static const char *hint_list(sbuf *b, const uint64_t *ids, size_t n) {
 static void emit_worker_meta(sl_ctx *x) {
   const sl_capture *c = x->c;
   const sl_view *w = sl_rules_view(x->r, SL_VIEW_WORKER);
-  sl_sink_process_name(x->s, x->pid_worker, w->name ? w->name : "Worker View");
+  sl_sink_process_name(x->s, x->pid_worker, w->name ? w->name : sl_view_table[SL_VIEW_WORKER_VIEW].process_name);
   sl_sink_process_sort(x->s, x->pid_worker, w->sort);
   if (x->has_aicpu_data) {
     const sl_view *v = sl_rules_view(x->r, SL_VIEW_SCHEDVIEW);
@@ -927,13 +930,14 @@ static void emit_scheduler(sl_ctx *x) {
         sl_arg q[] = {SL_ARG_I("AIC", p->shared_at_end[0]), SL_ARG_I("AIV", p->shared_at_end[1]),
                       SL_ARG_I("MIX", p->shared_at_end[2])};
         sl_counter ce = {.pid = x->pid_sched, .tid = x->queue_tid, .ts = p->end_us,
-                         .name = "shared_ready_queue", .cat = "queue", .args = q, .nargs = 3};
+                         .name = LANE_KEY(SHARED_READY_QUEUE), .cat = "queue", .args = q, .nargs = 3};
         sl_sink_counter(x->s, &ce);
       }
     }
   }
-  sl_sink_thread_name(x->s, x->pid_sched, x->queue_tid, "shared_ready_queue (global)");
-  sl_sink_thread_sort(x->s, x->pid_sched, x->queue_tid, 100);
+  const sl_lane_info *ql = &sl_lane_table[SL_LANE_SHARED_READY_QUEUE];
+  sl_sink_thread_name(x->s, x->pid_sched, x->queue_tid, ql->name);
+  sl_sink_thread_sort(x->s, x->pid_sched, x->queue_tid, ql->sort_index);
   free(lanes);
   free(attr);
   free(style_of);
@@ -977,7 +981,7 @@ static void emit_orchestrator(sl_ctx *x) {
   const char *source = sl_str_get(c, c->orchestrator_source);
   const char *pname = sl_rules_orchestrator_name(
       x->r, source, x->m ? x->m->orchestrator_name : NULL);
-  sl_sink_process_name(x->s, x->pid_orch, pname ? pname : "AICPU Orchestrator");
+  sl_sink_process_name(x->s, x->pid_orch, pname ? pname : sl_view_table[SL_VIEW_ORCHESTRATOR].process_name);
   sl_sink_process_sort(x->s, x->pid_orch, sl_rules_view(x->r, SL_VIEW_ORCH)->sort);
   for (size_t i = 0; i < c->n_orch_threads; i++) {
     const char *nm = sl_rules_orch_lane(x->r, (int64_t)i, source);

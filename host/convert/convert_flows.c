@@ -4,11 +4,16 @@
 ** arrows, complete→ready, dispatch and submit→dispatch, in that order.
 */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "convert_ctx.h"
 #include "convert_labels.h"
+#include "sl_phases.h"
+
+/* Flow names are schema data (lanes.lua flows). */
+#define FLOW(id) (sl_flow_table[id].name)
 
 /* One endpoint candidate of a logical task in one view. */
 typedef struct endpoint {
@@ -146,13 +151,13 @@ static void dep_flows(sl_ctx *x, enum view v) {
           const endpoint *s = &ss.v[j];
           const char *name;
           if (v == WORKER) {
-            name = p->end > s->start ? "hb_violation" : "dependency";
+            name = FLOW(p->end > s->start ? SL_FLOW_HB_VIOLATION : SL_FLOW_DEPENDENCY);
           } else {
             const sl_task *pt = &x->c->tasks[p->row], *st = &x->c->tasks[s->row];
             if (pt->dispatch_us < 0 || pt->finish_us <= 0 || st->dispatch_us < 0 ||
                 st->finish_us <= 0)
               continue;
-            name = pt->finish_us > st->dispatch_us ? "hb_violation" : "dependency";
+            name = FLOW(pt->finish_us > st->dispatch_us ? SL_FLOW_HB_VIOLATION : SL_FLOW_DEPENDENCY);
           }
           sl_arg counts[] = {SL_ARG_I("input_task_count", in_cnt),
                              SL_ARG_I("output_task_count", out_cnt)};
@@ -228,11 +233,11 @@ static void complete_flows(sl_ctx *x, const completion *cp) {
         const sl_task *t = &c->tasks[eps.v[i].row];
         if (v == SCHED && !(t->finish_us > 0)) continue;
         uint64_t id = x->flow_id++;
-        sl_flow fs = {.phase = 's', .id = id, .name = "complete", .cat = "flow",
+        sl_flow fs = {.phase = 's', .id = id, .name = FLOW(SL_FLOW_COMPLETE), .cat = "flow",
                       .pid = v == WORKER ? x->pid_worker : x->pid_sv, .tid = eps.v[i].tid,
                       .ts = (v == WORKER ? t->end_us : t->finish_us) - 0.01,
                       .has_bind_id = eps.v[i].has_bind, .bind_id = eps.v[i].bind};
-        sl_flow ff = {.phase = 'f', .id = id, .name = "complete", .cat = "flow",
+        sl_flow ff = {.phase = 'f', .id = id, .name = FLOW(SL_FLOW_COMPLETE), .cat = "flow",
                       .pid = x->pid_sched, .tid = dtid, .ts = dst, .bp_enclosing = 1};
         sl_ctx_flow_pair(x, &fs, &ff);
       }
@@ -320,10 +325,10 @@ static void ready_flows(sl_ctx *x, const completion *cp) {
             !sched_covers(x, dth, c->tasks[best].dispatch_us))
           continue;
         uint64_t id = x->flow_id++;
-        sl_flow fs = {.phase = 's', .id = id, .name = "complete\xe2\x86\x92ready", .cat = "flow",
+        sl_flow fs = {.phase = 's', .id = id, .name = FLOW(SL_FLOW_COMPLETE_READY), .cat = "flow",
                       .pid = x->pid_sched, .tid = sl_sched_tid(x, ord[o].thread),
                       .ts = p->end_us - 0.01};
-        sl_flow ff = {.phase = 'f', .id = id, .name = "complete\xe2\x86\x92ready", .cat = "flow",
+        sl_flow ff = {.phase = 'f', .id = id, .name = FLOW(SL_FLOW_COMPLETE_READY), .cat = "flow",
                       .pid = x->pid_sched, .tid = sl_sched_tid(x, dth),
                       .ts = c->tasks[best].dispatch_us, .bp_enclosing = 1};
         sl_ctx_flow_pair(x, &fs, &ff);
@@ -347,13 +352,13 @@ static void dispatch_flows(sl_ctx *x) {
     if (th < 0 || !sched_covers(x, th, t->dispatch_us)) continue;
     int64_t stid = sl_sched_tid(x, th);
     uint64_t id = x->flow_id++;
-    sl_flow s1 = {.phase = 's', .id = id, .name = "dispatch", .cat = "flow", .pid = x->pid_sched,
+    sl_flow s1 = {.phase = 's', .id = id, .name = FLOW(SL_FLOW_DISPATCH), .cat = "flow", .pid = x->pid_sched,
                   .tid = stid, .ts = t->dispatch_us};
-    sl_flow f1 = {.phase = 'f', .id = id, .name = "dispatch", .cat = "flow", .pid = x->pid_worker,
+    sl_flow f1 = {.phase = 'f', .id = id, .name = FLOW(SL_FLOW_DISPATCH), .cat = "flow", .pid = x->pid_worker,
                   .tid = sl_core_tid(x, t->core_id), .ts = t->start_us, .bp_enclosing = 1};
     sl_ctx_flow_pair(x, &s1, &f1);
     id = x->flow_id++;
-    sl_flow s2 = s1, f2 = {.phase = 'f', .id = id, .name = "dispatch", .cat = "flow",
+    sl_flow s2 = s1, f2 = {.phase = 'f', .id = id, .name = FLOW(SL_FLOW_DISPATCH), .cat = "flow",
                            .pid = x->pid_sv, .tid = x->row_sv_tid[i], .ts = t->dispatch_us,
                            .bp_enclosing = 1};
     s2.id = id;
@@ -365,9 +370,20 @@ static void dispatch_flows(sl_ctx *x) {
   }
 }
 
+/* The orchestrator arrow's name: its pattern with "{display}" = the kind's label. */
+static void orch_flow_name(char *out, size_t n, const char *display) {
+  const char *pat = FLOW(SL_FLOW_ORCH_DISPATCH), *at = strstr(pat, "{display}");
+  if (!at) {
+    snprintf(out, n, "%s", pat);
+    return;
+  }
+  snprintf(out, n, "%.*s%s%s", (int)(at - pat), pat, display, at + strlen("{display}"));
+}
+
 typedef struct submit_anchor {
   uint64_t task_id;
-  int prio;          /* 0 orch_submit, 1 orch_fanin, 2 orch_params */
+  int prio;          /* the kind's dispatch_flow rank (phases.lua orch_phases) */
+  const char *display;
   size_t seq;
   double start, end;
   int64_t thread;
@@ -395,17 +411,12 @@ static void submit_flows(sl_ctx *x) {
       const sl_orch_rec *o = &c->orch[i];
       if (!(o->flags & SL_ORCH_HAS_TASK_ID) || o->task_id_signed < 0) continue;
       const char *ph = sl_str_get(c, o->phase);
-      int prio = !ph || !strcmp(ph, "orch_submit") ? 0
-                 : !strcmp(ph, "orch_fanin")        ? 1
-                 : !strcmp(ph, "orch_params")       ? 2
-                                                    : -1;
-      if (prio < 0) continue;
-      sa[n++] = (submit_anchor){o->task_id, prio, i, o->start_us, o->end_us, (int64_t)th};
+      const sl_orch_phase_info *k = ph ? sl_orch_phase_by_name(ph) : sl_orch_phase_by_name(SL_ORCH_PHASE_DEFAULT);
+      if (!k || k->dispatch_flow < 0) continue;
+      sa[n++] = (submit_anchor){o->task_id, k->dispatch_flow, k->display, i, o->start_us, o->end_us, (int64_t)th};
     }
   }
   qsort(sa, n, sizeof *sa, submit_cmp);
-  static const char *names[] = {"submit\xe2\x86\x92" "dispatch", "fanin\xe2\x86\x92" "dispatch",
-                                "params\xe2\x86\x92" "dispatch"};
   for (size_t i = 0; i < c->n_tasks && n > 0; i++) {
     const sl_task *t = &c->tasks[i];
     if (t->dispatch_us < 0) continue;
@@ -430,9 +441,11 @@ static void submit_flows(sl_ctx *x) {
       src_ts = t->dispatch_us;
     }
     uint64_t id = x->flow_id++;
-    sl_flow fs = {.phase = 's', .id = id, .name = names[a->prio], .cat = "flow",
+    char name[96];
+    orch_flow_name(name, sizeof name, a->display);
+    sl_flow fs = {.phase = 's', .id = id, .name = name, .cat = "flow",
                   .pid = x->pid_orch, .tid = x->orch_base + a->thread, .ts = src_ts};
-    sl_flow ff = {.phase = 'f', .id = id, .name = names[a->prio], .cat = "flow",
+    sl_flow ff = {.phase = 'f', .id = id, .name = name, .cat = "flow",
                   .pid = x->pid_sched, .tid = sl_sched_tid(x, th), .ts = t->dispatch_us,
                   .bp_enclosing = 1};
     sl_ctx_flow_pair(x, &fs, &ff);

@@ -28,7 +28,7 @@ void sl_emit_host_prepare(sl_ctx *x) {
   const sl_capture *c = x->c;
   if (!c->n_uploads) return;
   int64_t tid = 0, stride = 0;
-  sl_rules_lane_tid(x->r, "host_h2d", &tid, &stride);
+  sl_rules_lane_tid(x->r, sl_lane_table[SL_LANE_HOST_H2D].key, &tid, &stride);
   const char *pname = sl_rules_orchestrator_name(x->r, "host_prepare", NULL);
   const char *lane = sl_rules_orch_lane(x->r, 0, "host_prepare");
   if (!pname || !lane) {

@@ -91,9 +91,9 @@ static int call(sl_rules *r, const char *field, int nargs) {
 }
 
 /* The schema view each engine view kind draws into (the rules may move or rename it). */
-static const char *const view_key[SL_VIEW_COUNT] = {"orchestrator", "scheduler", "scheduler_view",
-                                                    "worker_view", "graph_execution",
-                                                    "aicpu_lifecycle"};
+static const enum sl_view_id view_of_kind[SL_VIEW_COUNT] = {
+    SL_VIEW_ORCHESTRATOR, SL_VIEW_SCHEDULER,       SL_VIEW_SCHEDULER_VIEW,
+    SL_VIEW_WORKER_VIEW,  SL_VIEW_GRAPH_EXECUTION, SL_VIEW_AICPU_LIFECYCLE};
 
 static int load_views(sl_rules *r) {
   lua_State *L = r->L;
@@ -105,11 +105,11 @@ static int load_views(sl_rules *r) {
     return -1;
   }
   for (int v = 0; v < SL_VIEW_COUNT; v++) {
-    const sl_view_info *info = sl_view_by_key(view_key[v]);
-    r->views[v].pid = info ? info->pid : v + 1;
-    r->views[v].sort = info && info->sort_index >= 0 ? info->sort_index : r->views[v].pid;
-    r->views[v].name = info ? info->process_name : "";
-    lua_getfield(L, -1, view_key[v]);
+    const sl_view_info *info = &sl_view_table[view_of_kind[v]];
+    r->views[v].pid = info->pid;
+    r->views[v].sort = info->sort_index >= 0 ? info->sort_index : r->views[v].pid;
+    r->views[v].name = info->process_name;
+    lua_getfield(L, -1, info->key);
     if (lua_istable(L, -1)) {
       lua_getfield(L, -1, "pid");
       if (lua_isinteger(L, -1)) r->views[v].pid = lua_tointeger(L, -1);
@@ -290,7 +290,7 @@ const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char 
       st.route = SL_ROUTE_LANE;
       st.lane = keep(r, route + 5);
       st.per_thread = lane_geometry(r, st.lane, &st.tid_base, &st.tid_stride);
-      if (!st.per_thread) lane_geometry(r, "custom", &st.tid_base, &st.tid_stride);
+      if (!st.per_thread) lane_geometry(r, sl_lane_table[SL_LANE_CUSTOM].key, &st.tid_base, &st.tid_stride);
     } else {
       char msg[300];
       snprintf(msg, sizeof msg, "rules.phase('%s'): unknown route '%s'", phase, route);

@@ -18,6 +18,7 @@
 
 #include "sl_base.h"
 #include "sl_hostlog.h"
+#include "sl_platforms.h"
 #include "sl_l3_run.h"
 #include "sl_run_internal.h"
 
@@ -59,7 +60,7 @@ static int takes_value(const char *a) {
 }
 
 static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
-  *o = (l3_opts){0, 2, 0, 20, 50, 0, "outputs", NULL, NULL, "a2a3sim"};
+  *o = (l3_opts){0, 2, 0, 20, 50, 0, "outputs", NULL, NULL, sl_platform_default_sim()};
   long v;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;

@@ -18,9 +18,32 @@
 
 #include "l3.h"
 
-/* Lane tids of the host block. */
-enum { TID_NODE_RUN = 1, TID_NODE_DISPATCH = 2, TID_NODE_TASK = 10 };
-enum { TID_CHIP_RUN = 1, TID_CLK_DEV = 2, TID_PLACEMENT = 3 };
+/* The host block's views and lanes are schema data (lanes.lua l3_*). */
+#define LANE(key) (&sl_lane_table[SL_LANE_##key])
+#define TID_NODE_RUN LANE(L3_NODE_RUN)->tid_base
+#define TID_NODE_DISPATCH LANE(L3_NODE_DISPATCH)->tid_base
+#define TID_NODE_TASK LANE(L3_NODE_TASK)->tid_base
+#define TID_CHIP_RUN LANE(L3_CHIP_RUN)->tid_base
+#define TID_CLK_DEV LANE(L3_CLK_DEV)->tid_base
+#define TID_PLACEMENT LANE(L3_PLACEMENT)->tid_base
+
+/* A schema name pattern with {index} / {rank} (the same value here) and {pid} filled in. */
+static void fill_name(char *out, size_t n, const char *pat, long long index, long long pid) {
+  size_t k = 0;
+  out[0] = 0;
+  for (const char *p = pat; *p && k + 1 < n;) {
+    const char *key = *p == '{' ? strchr(p, '}') : NULL;
+    if (key && (!strncmp(p, "{index}", 7) || !strncmp(p, "{rank}", 6) || !strncmp(p, "{pid}", 5))) {
+      int w = snprintf(out + k, n - k, "%lld", p[1] == 'p' ? pid : index);
+      if (w > 0) k += (size_t)w;
+      if (k >= n) return; /* truncated (snprintf wrote the terminator) */
+      p = key + 1;
+    } else {
+      out[k++] = *p++;
+      out[k] = 0;
+    }
+  }
+}
 
 static double us(const l3_run *run, int64_t host_ns) { return (double)(host_ns - run->origin_ns) / 1000.0; }
 static double axis_us(const l3_run *run, double axis_ns) { return (axis_ns - (double)run->origin_ns) / 1000.0; }
@@ -32,15 +55,21 @@ static void slice(sl_trace_sink *s, int64_t pid, int64_t tid, double ts, double 
   sl_sink_slice(s, &e);
 }
 
+static long long node_task_index(int64_t tid) {
+  int stride = LANE(L3_NODE_TASK)->tid_stride;
+  return (tid - TID_NODE_TASK) / (stride > 0 ? stride : 1);
+}
+
 static int64_t node_tid(const sl_hl_span *s) {
   int64_t r;
-  if (!strncmp(s->name, "node.task", 9) && sl_hl_attr(s, "chip_rank", &r)) return TID_NODE_TASK + r;
+  if (!strncmp(s->name, "node.task", 9) && sl_hl_attr(s, "chip_rank", &r))
+    return sl_lane_tid(LANE(L3_NODE_TASK), (int)r);
   return !strcmp(s->name, "node.run") ? TID_NODE_RUN : TID_NODE_DISPATCH;
 }
 
 static void emit_dispatcher(const l3_run *run, const sl_hostlog *h, int64_t pid, sl_trace_sink *s) {
   char name[160];
-  snprintf(name, sizeof name, "L3 Scheduler (pid %ld)", h->pid);
+  fill_name(name, sizeof name, sl_view_table[SL_VIEW_L3_DISPATCHER].process_name, 0, h->pid);
   sl_sink_process_name(s, pid, name);
   sl_sink_process_sort(s, pid, pid);
   uint64_t named = 0; /* lanes named so far (bit per tid below 64) */
@@ -51,8 +80,10 @@ static void emit_dispatcher(const l3_run *run, const sl_hostlog *h, int64_t pid,
     int64_t tid = node_tid(sp);
     if (tid < 64 && !(named & (1ull << tid))) {
       char lane[64];
-      if (tid >= TID_NODE_TASK) snprintf(lane, sizeof lane, "node.task rank%lld", (long long)(tid - TID_NODE_TASK));
-      else snprintf(lane, sizeof lane, "%s", tid == TID_NODE_RUN ? "node.run" : "node.dispatch");
+      if (tid >= TID_NODE_TASK)
+        fill_name(lane, sizeof lane, LANE(L3_NODE_TASK)->name, node_task_index(tid), 0);
+      else
+        snprintf(lane, sizeof lane, "%s", (tid == TID_NODE_RUN ? LANE(L3_NODE_RUN) : LANE(L3_NODE_DISPATCH))->name);
       sl_sink_thread_name(s, pid, tid, lane);
       named |= 1ull << tid;
     }
@@ -75,12 +106,12 @@ static void emit_xhost_bound(const l3_run *run, const l3_rank *r, int64_t pid, s
 
 static void emit_rank_host(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
   char name[160];
-  snprintf(name, sizeof name, "rank%d / Host (pid %ld)", r->rank, r->log->pid);
+  fill_name(name, sizeof name, sl_view_table[SL_VIEW_L3_RANK_HOST].process_name, r->rank, r->log->pid);
   sl_sink_process_name(s, pid, name);
   sl_sink_process_sort(s, pid, pid);
-  sl_sink_thread_name(s, pid, TID_CHIP_RUN, "chip.run");
-  sl_sink_thread_name(s, pid, TID_CLK_DEV, "clk=dev phases");
-  sl_sink_thread_name(s, pid, TID_PLACEMENT, "Placement Bound");
+  sl_sink_thread_name(s, pid, TID_CHIP_RUN, LANE(L3_CHIP_RUN)->name);
+  sl_sink_thread_name(s, pid, TID_CLK_DEV, LANE(L3_CLK_DEV)->name);
+  sl_sink_thread_name(s, pid, TID_PLACEMENT, LANE(L3_PLACEMENT)->name);
   sl_arg slack[] = {SL_ARG_I("slack_ns", r->slack_ns)};
   for (size_t k = 0; k < r->log->n; k++) {
     const sl_hl_span *sp = &r->log->spans[k];
@@ -109,18 +140,22 @@ static void emit_rank_host(const l3_run *run, const l3_rank *r, int64_t pid, sl_
 }
 
 void l3_emit_host_block(l3_run *run, sl_trace_sink *sink) {
-  int64_t pid = L3_DISPATCHER_PID_BASE;
+  const sl_view_info *disp = &sl_view_table[SL_VIEW_L3_DISPATCHER], *host = &sl_view_table[SL_VIEW_L3_RANK_HOST];
+  int64_t pid = disp->pid;
   for (size_t i = 0; i < run->n_logs; i++)
-    if (!strcmp(run->logs[i]->role, "l3_scheduler")) emit_dispatcher(run, run->logs[i], pid++, sink);
+    if (!strcmp(run->logs[i]->role, "l3_scheduler")) {
+      emit_dispatcher(run, run->logs[i], pid, sink);
+      pid += disp->pid_stride;
+    }
   for (size_t i = 0; i < run->n; i++)
-    emit_rank_host(run, &run->ranks[i], L3_RANK_HOST_PID_BASE + (int64_t)i, sink);
+    emit_rank_host(run, &run->ranks[i], host->pid + (int64_t)i * host->pid_stride, sink);
 }
 
 static cJSON *rank_json(const l3_rank *r, double max_drift_ppm) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "rank", r->rank);
   cJSON_AddStringToObject(o, "capture", r->records);
-  cJSON_AddNumberToObject(o, "pid_base", (double)((r->rank + 1) * L3_RANK_PID_STRIDE));
+  cJSON_AddNumberToObject(o, "pid_base", (double)((r->rank + 1) * SL_L3_RANK_PID_STRIDE));
   cJSON_AddStringToObject(o, "host_log", r->log->path);
   cJSON_AddNumberToObject(o, "host_pid", (double)r->log->pid);
   cJSON_AddNumberToObject(o, "invocation", r->inv);

@@ -118,7 +118,7 @@ sl_trace_sink *l3_sink_new(sl_trace_sink *inner, const l3_rank *r) {
   k->base.fp = inner->fp;
   k->inner = inner;
   k->rank = r->rank;
-  k->pid_base = (int64_t)(r->rank + 1) * L3_RANK_PID_STRIDE;
+  k->pid_base = (int64_t)(r->rank + 1) * SL_L3_RANK_PID_STRIDE;
   k->id_base = (uint64_t)(r->rank + 1) << 40; /* engine ids stay far below 2^40 */
   k->shift_us = r->shift_us;
   k->scale = r->scale;

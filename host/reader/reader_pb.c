@@ -3,6 +3,7 @@
 ** generated/swimlane_capture.proto) into the same raw rows the JSON parser
 ** fills, so both formats share one join.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,17 @@ static int pb_extras(sl_capture *c, sl_phase_rec *p, const ProtobufCMessage *msg
     if (p->n_extra++ == 0) p->extra_first = (uint32_t)(c->n_extras - 1);
   }
   return 0;
+}
+
+/* An orchestrator record's kind (orch_phases id; 0, the default, when a capture predates the
+** field) by its schema name; an id this build does not know keeps its number. */
+static sl_str orch_kind_name(sl_capture *c, uint32_t kind, sl_str dflt) {
+  const sl_orch_phase_info *o = sl_orch_phase_by_id(kind);
+  if (o && o->is_default) return dflt;
+  char buf[32];
+  const char *name = o ? o->name : buf;
+  if (!o) snprintf(buf, sizeof buf, "orch_kind_%u", (unsigned)kind);
+  return sl_strtab_intern(&c->strings, name, strlen(name));
 }
 
 static int pb_metadata(sl_raw *raw, sl_capture *c, const Swimlane__Metadata *md) {
@@ -260,7 +272,11 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
           o->task_id = r->task_id;
           o->task_id_signed = (int64_t)r->task_id;
           o->submit_idx = r->submit_idx;
-          o->phase = submit;
+          o->phase = orch_kind_name(c, r->kind, submit);
+          if (o->phase == SL_STR_NONE) {
+            free(order);
+            return -1;
+          }
           o->flags = SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
           if (sl_grow((void **)&raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles) != 0) {
             free(order);

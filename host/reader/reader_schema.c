@@ -40,7 +40,8 @@ static int compare_layouts(const char *name, const char *theirs, int *changes) {
     if (eq) {
       size_t klen = (size_t)(eq - p), vlen_t = n - klen - 1, vlen_o = 0;
       const char *vo = layout_value(ours, p, klen, &vlen_o);
-      int is_phase = klen > 6 && memcmp(p, "phase.", 6) == 0;
+      /* phase / orchestrator-kind ids name a kind: a rename is a change, not a misread */
+      int is_phase = (klen > 6 && memcmp(p, "phase.", 6) == 0) || (klen > 5 && memcmp(p, "orch.", 5) == 0);
       if (!vo) {
         (*changes)++; /* a field this build no longer has: skipped */
       } else if (vlen_o != vlen_t || memcmp(vo, eq + 1, vlen_t) != 0) {

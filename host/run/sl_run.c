@@ -15,6 +15,7 @@
 #include "sl_run.h"
 #include "sl_base.h"
 #include "sl_collector.h"
+#include "sl_levels.h"
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
 
@@ -108,11 +109,12 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       if (!val && i + 1 < argc && argv[i + 1][0] != '-' && parse_int(argv[i + 1], -1000000, 1000000, &v) == 0)
         val = argv[++i];
       if (!val) {
-        o->level = 4;
+        o->level = SL_LEVEL_MAX;
         continue;
       }
-      if (parse_int(val, 0, 4, &v)) {
-        sl_error(NULL, "run: bad chip swimlane level '%s' (expected 0..4)", val);
+      if (parse_int(val, SL_LEVEL_DISABLED, SL_LEVEL_MAX, &v)) {
+        sl_error(NULL, "run: bad chip swimlane level '%s' (expected %d..%d)", val, SL_LEVEL_DISABLED,
+                 (int)SL_LEVEL_MAX);
         return 2;
       }
       o->level = (int)v;
@@ -260,7 +262,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   sl_devprof *dp = NULL;
   /* the host_build_graph scheduler producer is a platform fact (schema/platforms.lua) */
   int aicore_sched = o->runtime == SL_RT_HBG && strcmp(plat->hbg_producer, "aicore") == 0;
-  if (level > 0) {
+  if (level > SL_LEVEL_DISABLED) {
     sl_collector_config cc;
     sl_collector_config_init(&cc, plat);
     cc.platform_name = o->platform;
@@ -278,7 +280,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   }
   sl_vclock_model vm = sl_run_vclock_model(plat);
   sl_rt_config rc_cfg = {plat->clock_freq_hz, o->aic, o->aiv, o->sched, (unsigned)level, dp, o->ring,
-                         o->dep_gen, o->dump_args, o->runtime, o->clock_anchors && level > 0,
+                         o->dep_gen, o->dump_args, o->runtime, o->clock_anchors && level > SL_LEVEL_DISABLED,
                          o->virtual_clock ? &vm : NULL};
   sl_rt *rt = sl_rt_create(&rc_cfg);
   if (!rt) {
@@ -408,9 +410,9 @@ int sl_cmd_run(int argc, char **argv) {
     return 2;
   }
   int level = o.level;
-  if (o.rounds > 1 && level > 0) {
+  if (o.rounds > 1 && level > SL_LEVEL_DISABLED) {
     fprintf(stderr, "swimlane: run: --rounds %d > 1: chip swimlane capture disabled\n", o.rounds);
-    level = 0;
+    level = SL_LEVEL_DISABLED;
   }
   sl_workload wl;
   if (sl_workload_load(&wl, o.workload)) {
@@ -448,7 +450,7 @@ int sl_cmd_run(int argc, char **argv) {
   g_sigint = 0;
   sigaction(SIGINT, &sa, &old);
   sigaction(SIGTERM, &sa, &old_term);
-  int want_dir = level > 0 || o.dep_gen || o.dump_args;
+  int want_dir = level > SL_LEVEL_DISABLED || o.dep_gen || o.dump_args;
   char *out_dir = want_dir ? make_out_dir(o.out_root, wl.klass, case_name) : NULL;
   if (want_dir && !out_dir) {
     sigaction(SIGINT, &old, NULL);
@@ -468,7 +470,7 @@ int sl_cmd_run(int argc, char **argv) {
   sigaction(SIGTERM, &old_term, NULL);
   if (g_sigint && rc == 0) rc = 128 + (int)g_sigint;
   if (out_dir && !o.quiet) printf("swimlane: outputs in %s\n", out_dir);
-  if (rc == 0 && level > 0 && out_dir && !o.no_convert && sl_run_convert) rc = convert_capture(out_dir, o.quiet);
+  if (rc == 0 && level > SL_LEVEL_DISABLED && out_dir && !o.no_convert && sl_run_convert) rc = convert_capture(out_dir, o.quiet);
   free(out_dir);
   sl_workload_free(&wl);
   return rc;

@@ -34,7 +34,7 @@ int sl_run_write_device_log(const sl_rt_timing *t, const char *dir) {
     fprintf(f, "[INFO] orch_start=%llu orch_end=%llu orch_cost=%llu\n", (unsigned long long)t->orch_start,
             (unsigned long long)t->orch_end, (unsigned long long)span(t->orch_start, t->orch_end));
     for (int k = 0; k < SL_ORCH_STEPS; k++)
-      fprintf(f, "[INFO] g_orch_%s_cycle=%llu\n", sl_rt_orch_step_names[k], (unsigned long long)t->orch_cycles[k]);
+      fprintf(f, "[INFO] g_orch_%s_cycle=%llu\n", sl_rt_orch_step_name(k), (unsigned long long)t->orch_cycles[k]);
     fprintf(f, "[INFO] orch_submits=%llu\n", (unsigned long long)t->submits);
     rc = fclose(f) ? -1 : 0;
   }
@@ -61,9 +61,9 @@ void sl_run_print_timing(const sl_rt_timing *t, double host_wall_us, int round, 
          prefix, host_wall_us, us(t, span(t->run_start, t->run_end)), us(t, span(t->orch_start, t->orch_end)),
          us(t, span(t->sched_start, t->sched_end)));
   printf("swimlane: timing: %s%llu submits, sub-steps", prefix, (unsigned long long)t->submits);
-  for (int k = 0; k < SL_ORCH_STEPS; k++) printf(" %s %.1f us%s", sl_rt_orch_step_names[k], us(t, t->orch_cycles[k]),
+  for (int k = 0; k < SL_ORCH_STEPS; k++) printf(" %s %.1f us%s", sl_rt_orch_step_name(k), us(t, t->orch_cycles[k]),
                                                   k + 1 < SL_ORCH_STEPS ? "," : "");
-  printf("; %s dominates (%.0f%%)\n", sl_rt_orch_step_names[top],
+  printf("; %s dominates (%.0f%%)\n", sl_rt_orch_step_name(top),
          sub ? 100.0 * (double)t->orch_cycles[top] / (double)sub : 0.0);
 }
 

@@ -41,7 +41,7 @@ int sl_rt_phase_async_poll(phase_ctx *pc) {
   int16_t d0[3] = {0, 0, 0};
   uint64_t t0 = phase_start(pc, d0);
   int n = sl_rt_async_land(pc, t0, d0);
-  if (n && pc->dp) emit_outer(pc, SL_PHASE_ASYNC_POLL, t0, now(pc), (uint32_t)n, 0, 0, d0);
+  if (n && pc->dp) emit_outer(pc, async_poll, t0, now(pc), n, d0);
   else pc->lap = 0;
   return n;
 }

@@ -170,8 +170,7 @@ int sl_rt_phase_graph_prepare(phase_ctx *pc) {
       if (atomic_fetch_sub_explicit(&t->nodes[i]->fanin, 1, memory_order_acq_rel) == 1)
         sl_rt_make_ready(rt, t->nodes[i]);
     if (pc->dp) {
-      emit_outer(pc, SL_PHASE_GRAPH_PREPARE, t0, now(pc), (uint32_t)t->nnodes, (uint32_t)(t->id & 0xFFFFFFFFu),
-                 (uint32_t)(t->id >> 32), d0);
+      emit_outer(pc, graph_prepare, t0, now(pc), t->nnodes, t->id, d0);
     }
     n++;
   }

@@ -31,7 +31,7 @@ uint64_t sl_rt_host_ns(void) {
 /* ---- host records ---------------------------------------------------------------------- */
 
 void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_t submit_idx) {
-  if (rt->cfg.level < 4) return; /* orchestrator records are level 4 */
+  if (rt->cfg.level < SL_MIN_LEVEL_ORCH_PHASE) return;
   if (rt->nhost_subs == rt->caphost_subs) {
     size_t cap = rt->caphost_subs ? 2 * rt->caphost_subs : 256;
     sl_rt_host_submit *p = realloc(rt->host_subs, cap * sizeof *p);
@@ -109,7 +109,7 @@ int sl_rt_hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   int cores = 0, sched = 0;
   /* HBG opens its anchors before host orchestration: the interval covers the build,
   ** the upload and the execution */
-  if (rt->cfg.clock_anchors || rt->cfg.level >= 4) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_PRE);
+  if (rt->cfg.clock_anchors || rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_PRE);
   rt->run_start = rt->orch_start = sl_rt_now(&rt->clock);
   int rc = orch(ctx, rt);
   rt->orch_end = sl_rt_now(&rt->clock);
@@ -123,7 +123,7 @@ int sl_rt_hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   if (sl_rt_start_device(rt, &cores, &sched)) rc = -1;
   sl_rt_join_device(rt, cores, sched);
   rt->run_end = sl_rt_now(&rt->clock);
-  if (rt->cfg.clock_anchors || rt->cfg.level >= 4) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_POST);
+  if (rt->cfg.clock_anchors || rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_POST);
   return rc;
 }
 
@@ -165,7 +165,7 @@ typedef struct poll_agg {
 /* The aggregate ends at `at` (now, or the start of the poll that landed work). */
 static void flush_polls_at(phase_ctx *pc, poll_agg *a, uint64_t at) {
   if (!a->n) return;
-  emit(pc, SL_PHASE_ASYNC_POLL, at - a->sum, at, 0, 0, 0, a->d0);
+  emit(pc, async_poll, at - a->sum, at, 0, a->d0);
   a->n = 0;
   a->sum = 0;
 }
@@ -201,7 +201,7 @@ static int p_resolve(phase_ctx *pc, poll_agg *agg) {
     }
     atomic_store_explicit(&s->done_tail, tail, memory_order_release);
   }
-  if (pc->dp) emit(pc, SL_PHASE_RESOLVE_STANDALONE, t0, now(pc), (uint32_t)n, 0, 0, d0);
+  if (pc->dp) emit(pc, resolve_standalone, t0, now(pc), n, d0);
   return n;
 }
 
@@ -216,7 +216,7 @@ static int p_async_poll(phase_ctx *pc, poll_agg *agg) {
   uint64_t t1 = now(pc);
   if (n) {
     flush_polls_at(pc, agg, t0);
-    emit(pc, SL_PHASE_ASYNC_POLL, t0, t1, (uint32_t)n, 0, 0, d0);
+    emit(pc, async_poll, t0, t1, n, d0);
     return n;
   }
   if (!agg->n) memcpy(agg->d0, d0, sizeof d0);
@@ -242,7 +242,7 @@ static int p_work_pending(phase_ctx *pc) {
 void *sl_rt_p_main(void *arg) {
   sl_rt_sched *p = arg;
   sl_rt *rt = p->rt;
-  phase_ctx pc = {rt, p, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 1};
+  phase_ctx pc = {rt, p, rt->cfg.level >= SL_MIN_LEVEL_SCHED_PHASE ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 1};
   poll_agg agg = {0, 0, {0, 0, 0}};
   int idle = 0;
   for (;;) {

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "sl_levels.h"
 #include "sl_phases.h"
 #include "sl_readyq.h"
 #include "sl_runtime.h"
@@ -58,17 +59,6 @@ static inline uint64_t sl_rt_now(const sl_rt_clock *c) {
   uint64_t cyc = sl_rt_clock_scale(c, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
   return sl_rt_devclk_on ? sl_rt_devclk_apply(cyc) : cyc;
 }
-
-/* Phase kinds: the generated ids of schema/phases.lua. */
-enum {
-  SL_RT_PH_COMPLETE = SL_PHASE_COMPLETE,
-  SL_RT_PH_DISPATCH = SL_PHASE_DISPATCH,
-  SL_RT_PH_RELEASE = SL_PHASE_RELEASE,
-  SL_RT_PH_DUMMY = SL_PHASE_DUMMY,
-  SL_RT_PH_RESOLVE = SL_PHASE_RESOLVE,
-  SL_RT_PH_DUMMY_TASK = SL_PHASE_DUMMY_TASK,
-  SL_RT_PH_PREDICATED_SKIP = SL_PHASE_PREDICATED_SKIP,
-};
 
 struct sl_rt_task {
   uint64_t id;

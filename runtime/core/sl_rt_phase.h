@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sl_rt_internal.h"
+#include "sl_writers.h"
 
 typedef struct phase_ctx {
   sl_rt *rt;
@@ -35,12 +36,28 @@ static inline void depths(sl_rt *rt, int16_t d[3]) {
   }
 }
 
-static inline void emit(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a,
-                 uint32_t b, const int16_t *d0) {
-  int16_t d1[3];
-  depths(pc->rt, d1);
-  sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, d1);
-}
+/* One phase record written with its generated writer, sl_write_phase_<name>() (sl_writers.h),
+** and handed to the profiler. `...` = the writer's arguments after tasks_processed: the
+** phase variant's values (none, pop_hit/pop_miss, or the task id), then both depth arrays.
+** t0 and t1 are evaluated whether or not profiling is on (a virtual clock read advances). */
+#define SL_RT_PHASE(pc, name, t0, t1, n, ...)                                                          \
+  do {                                                                                                 \
+    uint64_t t0_ = (t0), t1_ = (t1);                                                                   \
+    sl_sched_phase_record rec_;                                                                        \
+    if ((pc)->dp && sl_write_phase_##name((pc)->rt->cfg.level, &rec_, t0_, t1_, (pc)->iter, (uint32_t)(n), \
+                                          __VA_ARGS__))                                                \
+      sl_devprof_sched_phase_put((pc)->dp, (pc)->s->idx, &rec_);                                       \
+  } while (0)
+
+/* A phase ending now-ish: `...` = the variant's values, then the depths at its start; the
+** depths at its end are read here. */
+#define emit(pc, name, t0, t1, n, ...)                                                                 \
+  do {                                                                                                 \
+    uint64_t e1_ = (t1);                                                                               \
+    int16_t d1_[3];                                                                                    \
+    depths((pc)->rt, d1_);                                                                             \
+    SL_RT_PHASE(pc, name, t0, e1_, n, __VA_ARGS__, d1_);                                               \
+  } while (0)
 
 /* Start of an outer phase that is about to do work (level >= 3): the lap if it is
 ** still valid, else a fresh depth snapshot and clock read. */
@@ -54,13 +71,14 @@ static inline uint64_t phase_start(phase_ctx *pc, int16_t d0[3]) {
 }
 
 /* Record an outer phase ending at t1; its end becomes the lap. */
-static inline void emit_outer(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a,
-                       uint32_t b, const int16_t *d0) {
-  depths(pc->rt, pc->lap_d);
-  sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, t0, t1, pc->iter, n, a, b, d0, pc->lap_d);
-  pc->lap = 1;
-  pc->lap_ts = t1;
-}
+#define emit_outer(pc, name, t0, t1, n, ...)                                                           \
+  do {                                                                                                 \
+    uint64_t o1_ = (t1);                                                                               \
+    depths((pc)->rt, (pc)->lap_d);                                                                     \
+    SL_RT_PHASE(pc, name, t0, o1_, n, __VA_ARGS__, (pc)->lap_d);                                       \
+    (pc)->lap = 1;                                                                                     \
+    (pc)->lap_ts = o1_;                                                                                \
+  } while (0)
 
 
 /* sl_rt_sched.c: write a token (waking a parked core); stage block `block` of

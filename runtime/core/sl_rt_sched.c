@@ -60,7 +60,7 @@ void sl_rt_on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0) {
     uint64_t r1 = now(pc);
     pc->lap = 0;
     if (r1 - r0 >= pc->clock.freq_hz / 1000000u) {
-      emit(pc, SL_RT_PH_RESOLVE, r0, r1, (uint32_t)visited, 0, 0, d0);
+      emit(pc, resolve, r0, r1, visited, d0);
     } else {
       pc->lap = 1; /* lap_d is not needed: a phase ending here takes fresh depths */
       pc->lap_ts = r1;
@@ -100,7 +100,7 @@ static int phase_complete(phase_ctx *pc) {
     }
     /* One clock read serves as this FIN's finish time and, for the first FIN of
     ** the pass, as the phase start. */
-    uint64_t finish = level >= 2 ? now(pc) : 0;
+    uint64_t finish = level >= SL_MIN_LEVEL_AICPU_TASK ? now(pc) : 0;
     if (!done && pc->dp) {
       t0 = finish;
       depths(rt, d0);
@@ -108,7 +108,7 @@ static int phase_complete(phase_ctx *pc) {
     pc->lap = 0;
     if (dp) {
       if (!c->acked) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
-      if (level >= 2)
+      if (level >= SL_MIN_LEVEL_AICPU_TASK)
         sl_devprof_complete_member(dp, c->id, s->idx, c->token, c->member, c->dispatch_ts, finish);
     }
     c->busy = 0;
@@ -122,7 +122,7 @@ static int phase_complete(phase_ctx *pc) {
     else if (!sl_rt_async_defer(pc, t, finish)) sl_rt_on_task_complete(pc, t, d0);
   }
   if (done && pc->dp) /* ends at the last walk if only loads followed it */
-    emit_outer(pc, SL_RT_PH_COMPLETE, t0, pc->lap ? pc->lap_ts : now(pc), (uint32_t)done, 0, 0, d0);
+    emit_outer(pc, complete, t0, pc->lap ? pc->lap_ts : now(pc), done, d0);
   return done;
 }
 
@@ -166,7 +166,7 @@ void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int 
 uint64_t sl_rt_publish_staged(phase_ctx *pc, sl_rt_core *c) {
   sl_rt *rt = pc->rt;
   sl_rt_vadvance(rt, rt->vc.m.dispatch);
-  c->dispatch_ts = rt->cfg.level >= 2 ? now(pc) : 0;
+  c->dispatch_ts = rt->cfg.level >= SL_MIN_LEVEL_AICPU_TASK ? now(pc) : 0;
   if (c->task->timing_slot >= 0) /* a tagged task: its window starts at its first publication */
     sl_rt_atomic_min(&rt->slot_start[c->task->timing_slot], c->dispatch_ts ? c->dispatch_ts : now(pc));
   /* the core's owner's identity: a drain publishes onto other threads' cores */
@@ -216,7 +216,7 @@ static int dispatch_possible(sl_rt *rt, sl_rt_sched *s) {
 static int phase_dispatch(phase_ctx *pc) {
   sl_rt *rt = pc->rt;
   sl_rt_sched *s = pc->s;
-  const int stamped = pc->dp || rt->cfg.level >= 2;
+  const int stamped = pc->dp || rt->cfg.level >= SL_MIN_LEVEL_AICPU_TASK;
   /* Nothing to publish: no pop would be tried and no record written, so take no
   ** timestamp either (this runs on every iteration, idle ones included). */
   if (stamped && !dispatch_possible(rt, s)) return 0;
@@ -251,7 +251,7 @@ static int phase_dispatch(phase_ctx *pc) {
     published++;
   }
   if (published && pc->dp) {
-    emit_outer(pc, SL_RT_PH_DISPATCH, t0, now(pc), (uint32_t)published, s->pop_hit, s->pop_miss, d0);
+    emit_outer(pc, dispatch, t0, now(pc), published, s->pop_hit, s->pop_miss, d0);
     s->total_hit += s->pop_hit;
     s->total_miss += s->pop_miss;
     s->pop_hit = s->pop_miss = 0;
@@ -274,15 +274,16 @@ int sl_rt_phase_dummy(phase_ctx *pc) {
     if (block != 0) continue; /* an SPMD task predicated off is retired once, not per block */
     if (pc->dp) {
       uint64_t at = now(pc);
-      uint32_t kind = t->is_dummy ? SL_RT_PH_DUMMY_TASK : SL_RT_PH_PREDICATED_SKIP;
-      sl_devprof_sched_phase(pc->dp, pc->s->idx, kind, at, at, pc->iter, 1,
-                             (uint32_t)(t->id & 0xFFFFFFFFu), (uint32_t)(t->id >> 32), NULL, NULL);
+      if (t->is_dummy)
+        SL_RT_PHASE(pc, dummy_task, at, at, 1, t->id, NULL, NULL);
+      else
+        SL_RT_PHASE(pc, predicated_skip, at, at, 1, t->id, NULL, NULL);
     }
     sl_rt_on_task_complete(pc, t, d0);
     n++;
   }
   pc->lap = 0; /* the queue was popped (locked) after the last walk */
-  if (n && pc->dp) emit_outer(pc, SL_RT_PH_DUMMY, t0, now(pc), (uint32_t)n, 0, 0, d0);
+  if (n && pc->dp) emit_outer(pc, dummy, t0, now(pc), n, d0);
   return n;
 }
 
@@ -305,7 +306,7 @@ static int phase_release(phase_ctx *pc) {
   int16_t d0[3] = {0, 0, 0};
   uint64_t t0 = pc->dp ? phase_start(pc, d0) : 0;
   int n = sl_rt_release_list(pc->rt, s);
-  if (pc->dp) emit_outer(pc, SL_RT_PH_RELEASE, t0, now(pc), (uint32_t)n, 0, 0, d0);
+  if (pc->dp) emit_outer(pc, release, t0, now(pc), n, d0);
   return n;
 }
 
@@ -368,7 +369,7 @@ static int iterate(phase_ctx *pc) {
 void *sl_rt_sched_main(void *arg) {
   sl_rt_sched *s = arg;
   sl_rt *rt = s->rt;
-  phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 0};
+  phase_ctx pc = {rt, s, rt->cfg.level >= SL_MIN_LEVEL_SCHED_PHASE ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 0};
   if (pc.dp)
     for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
   if (rt->clock.vc) sl_vclock_enter(rt->clock.vc, sl_rt_vslot_sched(rt, s->idx));
@@ -400,7 +401,7 @@ void *sl_rt_sched_main(void *arg) {
   ** with none left there is nothing to carry and no empty dispatch(0) bar. */
   if (pc.dp && (s->pop_hit || s->pop_miss)) {
     uint64_t at = now(&pc);
-    emit(&pc, SL_RT_PH_DISPATCH, at, at, 0, s->pop_hit, s->pop_miss, NULL);
+    emit(&pc, dispatch, at, at, 0, s->pop_hit, s->pop_miss, NULL);
   }
   s->total_hit += s->pop_hit;
   s->total_miss += s->pop_miss;

@@ -67,7 +67,7 @@ static int stage_pass(phase_ctx *pc) {
     for (int b = 0; b < s->staged; b++) sl_rt_publish_staged(pc, &rt->cores[s->stage_cores[b]]);
     s->staging = NULL;
   }
-  if (pc->dp) emit_outer(pc, SL_PHASE_EARLY_DISPATCH, t0, now(pc), (uint32_t)n, 0, 0, d0);
+  if (pc->dp) emit_outer(pc, early_dispatch, t0, now(pc), n, d0);
   else pc->lap = 0;
   return n;
 }
@@ -116,9 +116,9 @@ static int drain_pass(phase_ctx *pc) {
   sl_rt_ring_all(rt);
   if (pc->dp) {
     uint64_t t2 = now(pc);
-    emit(pc, SL_PHASE_DRAIN_PREPARE, t0, t1, (uint32_t)n, 0, 0, d0);
-    emit(pc, SL_PHASE_DRAIN_PUBLISH, t1, t2, (uint32_t)n, 0, 0, NULL);
-    emit_outer(pc, SL_PHASE_DRAIN, t0, t2, (uint32_t)n, 0, 0, d0);
+    emit(pc, drain_prepare, t0, t1, n, d0);
+    emit(pc, drain_publish, t1, t2, n, NULL);
+    emit_outer(pc, drain, t0, t2, n, d0);
   }
   return n;
 }

@@ -48,7 +48,7 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
              cfg->num_sched);
     return NULL;
   }
-  if (cfg->level > 4 || !cfg->clock_freq_hz) {
+  if (cfg->level > SL_LEVEL_MAX || !cfg->clock_freq_hz) {
     snprintf(config_err, sizeof config_err, "bad level %u or clock frequency", cfg->level);
     return NULL;
   }
@@ -56,8 +56,8 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   if (!rt) return NULL;
   rt->cfg = *cfg;
   rt->clock = sl_rt_clock_make(cfg->clock_freq_hz);
-  if (rt->cfg.level == 0) rt->cfg.dp = NULL;
-  if (!rt->cfg.dp) rt->cfg.level = 0;
+  if (rt->cfg.level == SL_LEVEL_DISABLED) rt->cfg.dp = NULL;
+  if (!rt->cfg.dp) rt->cfg.level = SL_LEVEL_DISABLED;
   rt->ncores = ncores;
   rt->nclusters = cfg->num_aic < cfg->num_aiv / 2 ? cfg->num_aic : cfg->num_aiv / 2;
   rt->cores = aligned_alloc(64, (sizeof(sl_rt_core) * (size_t)ncores + 63) & ~(size_t)63);
@@ -120,7 +120,15 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   return rt;
 }
 
-const char *const sl_rt_orch_step_names[SL_ORCH_STEPS] = {"sync", "alloc", "params", "lookup", "insert", "fanin"};
+/* The timed orchestrator steps are schema orchestrator kinds (phases.lua orch_phases): their
+** label names the device-log counter (g_orch_<label>_cycle). */
+const char *sl_rt_orch_step_name(int step) {
+  static const enum sl_orch_phase_kind kind[SL_ORCH_STEPS] = {
+      SL_ORCH_PHASE_SYNC, SL_ORCH_PHASE_ALLOC, SL_ORCH_PHASE_PARAMS, SL_ORCH_PHASE_LOOKUP, SL_ORCH_PHASE_INSERT,
+      SL_ORCH_PHASE_FANIN};
+  const sl_orch_phase_info *o = step >= 0 && step < SL_ORCH_STEPS ? sl_orch_phase_by_id(kind[step]) : NULL;
+  return o ? o->display : "?";
+}
 
 void sl_rt_atomic_min(atomic_uint_fast64_t *v, uint64_t x) {
   uint64_t cur = atomic_load_explicit(v, memory_order_relaxed);
@@ -168,7 +176,7 @@ static void *orch_main(void *p) {
   a->rt->orch_start = sl_rt_now(&a->rt->clock);
   a->rc = a->fn(a->ctx, a->rt);
   a->rt->orch_end = sl_rt_now(&a->rt->clock);
-  if (a->rt->cfg.level >= 4 && a->rt->cfg.dp) sl_devprof_flush_orch(a->rt->cfg.dp);
+  if (a->rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE && a->rt->cfg.dp) sl_devprof_flush_orch(a->rt->cfg.dp);
   atomic_store_explicit(&a->rt->orch_done, 1, memory_order_release);
   sl_rt_ring_all(a->rt);
   if (a->rt->clock.vc) sl_vclock_leave(a->rt->clock.vc);

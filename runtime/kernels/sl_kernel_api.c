@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl_lanes.h"
 #include "sl_tdesc.h"
 
-const char *const sl_pipe_names[SL_PIPE_COUNT] = {"SCALAR", "MTE1", "MTE2", "MTE3",
-                                                  "CUBE",   "VECTOR", "FIXP", "ALL"};
+/* The pipes' names are schema data (lanes.lua pipes, sl_pipe_lane_names); the enum must list
+** as many. */
+_Static_assert(SL_PIPE_COUNT == SL_PIPE_LANE_COUNT, "enum sl_pipe and schema/lanes.lua pipes differ");
 
 /* ---- per-thread state: tracer, sub-block lane, on-core memories ------------------------ */
 

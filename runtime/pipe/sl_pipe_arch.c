@@ -9,6 +9,8 @@
 */
 #include <string.h>
 
+#include "sl_lanes.h"
+#include "sl_platforms.h"
 #include "sl_pipe.h"
 
 const char *const sl_subcore_names[SL_SUBCORE_COUNT] = {"cubecore0", "veccore0", "veccore1"};
@@ -36,10 +38,12 @@ static const sl_pipe_arch arch_a5 = {
     "a5", 1650, 1, 1, 0,
     {{1, 2}, {20, 512}, {300, 128}, {240, 128}, {12, 4096}, {10, 128}, {32, 256}, {1, 1}}};
 
+/* A platform (chip or its simulator, schema/platforms.lua) -> its chip's pipe costs. */
 const sl_pipe_arch *sl_pipe_arch_find(const char *name) {
-  if (!name) return NULL;
-  if (!strncmp(name, "a2a3", 4) && (!name[4] || !strcmp(name + 4, "sim"))) return &arch_a2a3;
-  if (!strncmp(name, "a5", 2) && (!name[2] || !strcmp(name + 2, "sim"))) return &arch_a5;
+  const sl_platform_info *p = name ? sl_platform_by_name(name) : NULL;
+  if (!p) return NULL;
+  if (!strcmp(p->arch, arch_a2a3.name)) return &arch_a2a3;
+  if (!strcmp(p->arch, arch_a5.name)) return &arch_a5;
   return NULL;
 }
 
@@ -65,9 +69,7 @@ void sl_pipe_cost_of(const sl_pipe_arch *arch, sl_pipe pipe, const char *mnemoni
   *latency = occ + c->startup;
 }
 
-/* Our own copy of the pipe names so the model does not need the kernel library. */
+/* A pipe's lane name: schema data (lanes.lua pipes). */
 const char *sl_pipe_lane_name(sl_pipe p) {
-  static const char *const names[SL_PIPE_COUNT] = {"SCALAR", "MTE1", "MTE2", "MTE3",
-                                                   "CUBE",   "VECTOR", "FIXP", "ALL"};
-  return (unsigned)p < SL_PIPE_COUNT ? names[p] : "?";
+  return (unsigned)p < SL_PIPE_LANE_COUNT ? sl_pipe_lane_names[p] : "?";
 }

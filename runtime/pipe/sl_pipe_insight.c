@@ -87,7 +87,7 @@ static void put_slice(writer *w, const char *pid, const sl_pipe_rec *r, int debu
   fputs(", \"ph\": \"X\", \"pid\": ", w->out);
   put_str(w->out, pid);
   fputs(", \"tid\": ", w->out);
-  put_str(w->out, r->kind == SL_REC_BARRIER ? "SCALAR" : sl_pipe_lane_name(r->pipe));
+  put_str(w->out, sl_pipe_lane_name(r->kind == SL_REC_BARRIER ? SL_PIPE_SCALAR : r->pipe));
   fputs(", ", w->out);
   put_us(w, "ts", r->start);
   fputs(", ", w->out);

@@ -126,6 +126,15 @@ void sl_devprof_sched_phase(sl_devprof *dp, int thread, uint32_t kind, uint64_t 
                          depth_start ? depth_start : zeros, depth_end ? depth_end : zeros);
 }
 
+void sl_devprof_sched_phase_put(sl_devprof *dp, int thread, const sl_sched_phase_record *rec) {
+  if (!dp || !rec || dp->g.level < SL_MIN_LEVEL_SCHED_PHASE || !thread_ok(dp, thread) ||
+      !sl_devprof_pool_live(dp, SL_BUF_SCHED_PHASE, thread))
+    return;
+  sl_buffer_pool *pool = &dp->pools[SL_BUF_SCHED_PHASE][thread];
+  sl_sched_phase_record *slot = phase_slot(dp, SL_BUF_SCHED_PHASE, pool, thread, thread);
+  if (slot) *slot = *rec;
+}
+
 void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread) {
   if (!dp || dp->g.level < SL_MIN_LEVEL_SCHED_PHASE || !core_ok(dp, core)) return;
   atomic_store_explicit((_Atomic int32_t *)(void *)&dp->core_to_thread[core], (int32_t)thread,
@@ -142,7 +151,7 @@ void sl_devprof_orch_submit(sl_devprof *dp, uint64_t start, uint64_t end, uint64
   if (!dp || dp->g.level < SL_MIN_LEVEL_ORCH_PHASE) return;
   sl_buffer_pool *pool = &dp->pools[SL_BUF_ORCH_PHASE][0];
   sl_orch_phase_record *rec = phase_slot(dp, SL_BUF_ORCH_PHASE, pool, 0, dp->orch_thread);
-  if (rec) sl_write_orch_phase(dp->g.level, rec, start, end, task_id, submit_idx);
+  if (rec) sl_write_orch_submit(dp->g.level, rec, start, end, task_id, submit_idx);
 }
 
 void sl_devprof_flush_orch(sl_devprof *dp) {

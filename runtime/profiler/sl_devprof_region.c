@@ -3,6 +3,7 @@
 ** the host-side questions about it (pool liveness, unflushed records).
 */
 #include "sl_devprof_region.h"
+#include "sl_levels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,8 @@ static int bad(const char *what, const char *msg, long v) {
 }
 
 static int check_geometry(const sl_devprof_geometry *g, const char *what) {
-  if (g->level < 1 || g->level > 4) return bad(what, "perf level must be 1..4", (long)g->level);
+  if (g->level <= SL_LEVEL_DISABLED || g->level > SL_LEVEL_MAX)
+    return bad(what, "perf level out of range (0 = disabled has no region)", (long)g->level);
   if (g->num_cores < 1 || g->num_cores > 4096) return bad(what, "bad core count", g->num_cores);
   if (g->num_threads < 1 || g->num_threads > 127) return bad(what, "bad AICPU thread count", g->num_threads);
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++)

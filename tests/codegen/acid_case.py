@@ -106,22 +106,35 @@ if case in ("phase_existing_lane", "phase_new_lane"):
                 if e["pid"] != 2 or (e["tid"] - 33000) % 10 or lane != "Acid_%d" % ((e["tid"] - 33000) // 10):
                     fail(f"{fmt}: acid_lane_probe on pid {e['pid']} tid {e['tid']} lane {lane}")
 elif case == "orch_phase":
-    # orchestrator records name their kind in JSON only ("phase"); the .pb has no such field
-    js, _ = capture()
+    # the first two orchestrator records become orch_acid: JSON by name ("phase"), .pb by id (kind)
+    js, pb = capture()
     r = json.load(open(js))
     thread = r["aicpu_orchestrator_phases"][0]
+    if any(rec.get("phase") != "orch_submit" for rec in thread):
+        fail("the runtime's orchestrator records do not name their kind orch_submit in the JSON")
     for rec in thread[:2]:
         rec["phase"] = "orch_acid"
     json.dump(r, open(f"{out}/orch.json", "w"))
-    ev, _ = convert(f"{out}/orch.json", "json")
-    names = lanes(ev)
-    got = slices(ev, "acid")
-    if len(got) != 2:
-        fail(f"want 2 acid(...) orchestrator slices, got {len(got)}")
-    for e in got:
-        if e["pid"] != 1 or e.get("cname") != "yellow" or e["args"].get("phase") != "orch_acid" \
-                or not names.get((e["pid"], e["tid"]), "").startswith("Orch_"):
-            fail(f"orch_acid drawn as {e}")
+    proto = f"{work}/src/generated/swimlane_capture.proto"
+    text = subprocess.run(["protoc", "--decode=swimlane.Capture", "-I", os.path.dirname(proto), proto],
+                          stdin=open(pb, "rb"), capture_output=True, check=True).stdout.decode()
+    head, sep, tail = text.partition("orchestrator_phases {")
+    if not sep:
+        fail("the .pb capture has no orchestrator_phases")
+    tail = tail.replace("records {\n", "records {\n    kind: 100\n", 2)
+    data = subprocess.run(["protoc", "--encode=swimlane.Capture", "-I", os.path.dirname(proto), proto],
+                          input=(head + sep + tail).encode(), capture_output=True, check=True).stdout
+    open(f"{out}/orch.pb", "wb").write(data)
+    for fmt in ("json", "pb"):
+        ev, _ = convert(f"{out}/orch.{fmt}", fmt)
+        names = lanes(ev)
+        got = slices(ev, "acid")
+        if len(got) != 2:
+            fail(f"{fmt}: want 2 acid(...) orchestrator slices, got {len(got)}")
+        for e in got:
+            if e["pid"] != 1 or e.get("cname") != "yellow" or e["args"].get("phase") != "orch_acid" \
+                    or not names.get((e["pid"], e["tid"]), "").startswith("Orch_"):
+                fail(f"{fmt}: orch_acid drawn as {e}")
 elif case == "record_field":
     js, pb = capture()
     for fmt, src in (("json", js), ("pb", pb)):

@@ -6,7 +6,7 @@ tree at SRC (schema/ only, plus the one runtime call site a rename needs).
               acid_lane (scheduler view, tid base 33000) with phase acid_lane_probe;
               release renamed to reclaim with the alias release -> reclaim; a new
               sched_phase_record field acid_extra (exported, written as 7); a new
-              orchestrator phase orch_acid (label "acid", colour yellow)
+              orchestrator phase orch_acid (id 100, label "acid", colour yellow)
   typechange  sched_phase_record.loop_iter u32 -> i32 (uint32 -> sint32 on the wire), and
               proto number 17 of SchedPhaseRecord reserved (a removed field)
 """
@@ -40,9 +40,9 @@ if kind == "additive":
     edit("schema/phases.lua", "  aliases = {\n", '  aliases = {\n    release = "reclaim",\n')
     # a new orchestrator phase
     edit("schema/phases.lua", "  orch_phases = {\n",
-         '  orch_phases = {\n    { name = "orch_acid", display = "acid", lane = "orch", cname = "yellow" },\n')
-    # the runtime call site of the renamed phase
-    edit("runtime/core/sl_rt_internal.h", "SL_PHASE_RELEASE", "SL_PHASE_RECLAIM")
+         '  orch_phases = {\n    { id = 100, name = "orch_acid", display = "acid", lane = "orch", cname = "yellow" },\n')
+    # the runtime call site of the renamed phase (its generated writer is sl_write_phase_reclaim)
+    edit("runtime/core/sl_rt_sched.c", "emit_outer(pc, release,", "emit_outer(pc, reclaim,")
     # a new record field in the spare bytes, exported, written by the runtime as 7
     edit("schema/records.lua", '{ name = "_pad", type = "u32", count = 4, offset = 48 },',
          '{ name = "acid_extra", type = "u32", offset = 48, pb = 16 },\n'
@@ -50,6 +50,9 @@ if kind == "additive":
     edit("schema/records.lua", '{ key = "task_id", compose = "task_id", when = "task" } } },',
          '{ key = "task_id", compose = "task_id", when = "task" },\n'
          '                             { key = "acid_extra", field = "acid_extra" } } },')
+    # the runtime's call sites pass it: every per-phase writer call goes through SL_RT_PHASE
+    # (the new scalar follows tasks_processed), and the generic profiler entry the tests use
+    edit("runtime/core/sl_rt_phase.h", "(pc)->iter, (uint32_t)(n),", "(pc)->iter, (uint32_t)(n), 7u,")
     edit("runtime/profiler/sl_devprof.c", "depth_end ? depth_end : zeros);", "depth_end ? depth_end : zeros, 7u);")
 elif kind == "typechange":
     edit("schema/records.lua", '{ name = "loop_iter", type = "u32", pb = 3',

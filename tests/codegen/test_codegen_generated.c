@@ -112,7 +112,9 @@ static void test_sched_phase_roundtrip_every_variant(void **state) {
 static void test_orch_and_lifecycle_roundtrip(void **state) {
   (void)state;
   sl_orch_phase_record o, ob;
-  assert_int_equal(sl_write_orch_phase(SL_LEVEL_ORCH_PHASES, &o, BIG1, BIG2, BIG3, 0xFFFFFFFFu), 1);
+  /* the last kind of the table: a non-zero id survives the wire */
+  const sl_orch_phase_info *last = &sl_orch_phase_table[sl_orch_phase_table_len - 1];
+  assert_int_equal(sl_write_orch_phase(SL_LEVEL_ORCH_PHASES, &o, BIG1, BIG2, BIG3, 0xFFFFFFFFu, last->id), 1);
   Swimlane__OrchPhaseRecord om, *ou;
   sl_orch_phase_record_to_pb(&o, &om);
   WIRE_ROUNDTRIP(swimlane__orch_phase_record, &om, ou);
@@ -233,7 +235,7 @@ static void test_writers_gate_on_level(void **state) {
   assert_int_equal(sl_write_phase_complete(SL_LEVEL_AICPU_TIMING, &s, 1, 2, 3, 4, NULL, NULL), 0);
   assert_memory_equal(&s, &before, sizeof s);
   sl_orch_phase_record o;
-  assert_int_equal(sl_write_orch_phase(SL_LEVEL_SCHED_PHASES, &o, 1, 2, 3, 4), 0);
+  assert_int_equal(sl_write_orch_phase(SL_LEVEL_SCHED_PHASES, &o, 1, 2, 3, 4, 0), 0);
   sl_aicpu_task_record a;
   assert_int_equal(sl_write_aicpu_task(SL_LEVEL_AICORE_TIMING, &a, 1, 2, 3, 1), 0);
   sl_aicore_task_record c;
@@ -305,10 +307,27 @@ static void test_json_writers(void **state) {
   assert_string_equal(t, "[2, 1, 9007199254740993, 18446744073709551601, 2]");
   free(t);
   sl_orch_phase_record o;
-  sl_write_orch_phase(4, &o, 1000050, 1000090, 4294967296ull, 0);
+  sl_write_orch_submit(SL_MIN_LEVEL_ORCH_PHASE, &o, 1000050, 1000090, 4294967296ull, 0);
   t = capture(write_orch, &o);
-  assert_string_equal(t, "{\"submit_idx\": 0, \"task_id\": 4294967296, \"start_cycles\": 1000050, \"end_cycles\": 1000090}");
+  assert_string_equal(t, "{\"submit_idx\": 0, \"task_id\": 4294967296, \"start_cycles\": 1000050, \"end_cycles\": 1000090, "
+                         "\"phase\": \"" SL_ORCH_PHASE_DEFAULT "\"}");
   free(t);
+  /* every orchestrator kind is written by its schema name; an unknown id as "unknown" */
+  for (unsigned k = 0; k <= sl_orch_phase_table_len; k++) {
+    const sl_orch_phase_info *op = k < sl_orch_phase_table_len ? &sl_orch_phase_table[k] : NULL;
+    sl_write_orch_phase(SL_MIN_LEVEL_ORCH_PHASE, &o, 1, 2, 3, 4, op ? op->id : 0xFFFFFFF0u);
+    t = capture(write_orch, &o);
+    char want[160];
+    snprintf(want, sizeof want, "\"phase\": \"%s\"}", op ? op->name : "unknown");
+    assert_non_null(strstr(t, want));
+    free(t);
+    if (op) {
+      assert_ptr_equal(sl_orch_phase_by_id(op->id), op);
+      assert_ptr_equal(sl_orch_phase_by_name(op->name), op);
+      assert_int_equal(op->is_default, !strcmp(op->name, SL_ORCH_PHASE_DEFAULT));
+      if (op->is_default) assert_int_equal(op->id, 0);
+    }
+  }
 
   /* the generic per-kind table writes the same thing */
   char *g = NULL;
@@ -394,6 +413,25 @@ static void test_phase_table(void **state) {
   assert_int_equal(sl_phase_variant_of(12345), SL_PHASE_VARIANT_DISPATCH);
 }
 
+/* Flows, pipes and the L3 host block: every entry named, keys unique, pids below the stride. */
+static void test_flows_pipes_l3(void **state) {
+  (void)state;
+  for (int i = 0; i < SL_FLOW_TABLE_LEN; i++) {
+    assert_true(sl_flow_table[i].key && sl_flow_table[i].name && *sl_flow_table[i].name);
+    for (int j = 0; j < i; j++) assert_string_not_equal(sl_flow_table[i].key, sl_flow_table[j].key);
+  }
+  assert_non_null(strstr(sl_flow_table[SL_FLOW_ORCH_DISPATCH].name, "{display}"));
+  for (int i = 0; i < SL_PIPE_LANE_COUNT; i++) {
+    assert_true(sl_pipe_lane_names[i] && *sl_pipe_lane_names[i]);
+    for (int j = 0; j < i; j++) assert_string_not_equal(sl_pipe_lane_names[i], sl_pipe_lane_names[j]);
+  }
+  for (int v = 0; v < SL_VIEW_TABLE_LEN; v++) assert_true(sl_view_table[v].pid < SL_L3_RANK_PID_STRIDE);
+  const sl_lane_info *place = &sl_lane_table[SL_LANE_L3_PLACEMENT];
+  assert_int_equal(place->pid, sl_view_table[SL_VIEW_L3_RANK_HOST].pid);
+  assert_int_equal(sl_lane_tid(&sl_lane_table[SL_LANE_L3_NODE_TASK], 3),
+                   sl_lane_table[SL_LANE_L3_NODE_TASK].tid_base + 3 * sl_lane_table[SL_LANE_L3_NODE_TASK].tid_stride);
+}
+
 static void test_lanes_levels_platforms_dtypes(void **state) {
   (void)state;
   assert_int_equal(sl_view_by_key("worker_view")->pid, 4);
@@ -460,6 +498,7 @@ int main(void) {
       cmocka_unit_test(test_phase_table),
       cmocka_unit_test(test_phase_table_matches_rules_data),
       cmocka_unit_test(test_lanes_levels_platforms_dtypes),
+      cmocka_unit_test(test_flows_pipes_l3),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -238,14 +238,35 @@ static void test_reserved_pb_number(void **state) {
 /* Orchestrator phases: on the orchestrator's view, exactly one default. */
 static void test_orch_phases(void **state) {
   (void)state;
-  bad_case c = {"phases", "{ name = \"orch_sync\", display = \"sync\", lane = \"orch\"",
-                "{ name = \"orch_sync\", display = \"sync\", lane = \"sched\"",
+  bad_case c = {"phases", "name = \"orch_sync\", display = \"sync\", lane = \"orch\"",
+                "name = \"orch_sync\", display = \"sync\", lane = \"sched\"",
                 "phases.lua: orchestrator phase 'orch_sync': lane 'sched' is in view 'scheduler', not the "
                 "orchestrator's 'orchestrator'"};
   run_case(&c);
-  bad_case d = {"phases", "cname = \"rail_animation\", default = true }", "cname = \"rail_animation\" }",
+  bad_case d = {"phases", "cname = \"rail_animation\", default = true,", "cname = \"rail_animation\",",
                 "phases.lua: orch_phases: exactly one entry needs default = true (found 0)"};
   run_case(&d);
+  bad_case e = {"phases", "{ id = 1, name = \"orch_sync\"", "{ id = 6, name = \"orch_sync\"",
+                "phases.lua: orchestrator phase 'orch_fanin': id 6 already used by 'orch_sync'"};
+  run_case(&e);
+  bad_case f = {"phases", "{ id = 0, name = \"orch_submit\"", "{ id = 9, name = \"orch_submit\"",
+                "phases.lua: orchestrator phase 'orch_submit': the default kind needs id 0 (what a capture without "
+                "the kind field reads as)"};
+  run_case(&f);
+}
+
+/* Flows need unique keys; pipes are listed in id order; views stay below the rank stride. */
+static void test_flows_pipes_views(void **state) {
+  (void)state;
+  bad_case a = {"lanes", "{ key = \"hb_violation\", name", "{ key = \"dependency\", name",
+                "lanes.lua: flow 'dependency': key already used"};
+  run_case(&a);
+  bad_case b = {"lanes", "{ id = 1, name = \"MTE1\" }", "{ id = 9, name = \"MTE1\" }",
+                "lanes.lua: pipe 'MTE1': id must be 1 (pipes are listed in id order from 0)"};
+  run_case(&b);
+  bad_case c = {"lanes", "{ pid = 40, key = \"l3_rank_host\"", "{ pid = 140, key = \"l3_rank_host\"",
+                "lanes.lua: view 'l3_rank_host': pid 140 is not below rank_pid_stride 100"};
+  run_case(&c);
 }
 
 /* A bar phase on a lane of another view than the scheduler's is refused. */
@@ -282,6 +303,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_unreadable_schema),     cmocka_unit_test(test_strict_keys),
       cmocka_unit_test(test_phase_lane_view),       cmocka_unit_test(test_reserved_pb_number),
       cmocka_unit_test(test_orch_phases),
+      cmocka_unit_test(test_flows_pipes_views),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 
 #include "prof_harness.h"
 #include "sl_fingerprint.h"
+#include "sl_phases.h"
 #include "sl_platforms.h"
 #include "swimlane_capture.pb-c.h"
 #include "sl_test_file.h"
@@ -166,8 +167,8 @@ static void sections_follow_the_level(void **state) {
       assert_int_equal(cJSON_GetArraySize(orch), 1);
       cJSON *o = cJSON_GetArrayItem(orch, 0);
       assert_int_equal(cJSON_GetArraySize(o), 3);
-      snprintf(want, sizeof want, "{\"submit_idx\": 2, \"task_id\": %llu, \"start_cycles\": 1004, \"end_cycles\": 1005}",
-               (unsigned long long)h_orch_task(2));
+      snprintf(want, sizeof want, "{\"submit_idx\": 2, \"task_id\": %llu, \"start_cycles\": 1004, \"end_cycles\": 1005, "
+               "\"phase\": \"%s\"}", (unsigned long long)h_orch_task(2), SL_ORCH_PHASE_DEFAULT);
       assert_non_null(strstr(text, want));
     }
     cJSON_Delete(root);

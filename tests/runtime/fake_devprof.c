@@ -94,6 +94,11 @@ void sl_devprof_sched_phase(sl_devprof *dp, int thread, uint32_t kind, uint64_t 
   if (dp->np < MAXP) dp->p[dp->np++] = (fake_phase){thread, kind, loop_iter, tasks, a, b, start, end};
   pthread_mutex_unlock(&dp->mu);
 }
+void sl_devprof_sched_phase_put(sl_devprof *dp, int thread, const sl_sched_phase_record *r) {
+  sl_devprof_sched_phase(dp, thread, r->kind, r->start_time, r->end_time, r->loop_iter, r->tasks_processed,
+                         r->phase_data.dispatch.pop_hit, r->phase_data.dispatch.pop_miss, r->shared_depth_at_start,
+                         r->shared_depth_at_end);
+}
 void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread) {
   pthread_mutex_lock(&dp->mu);
   if (core >= 0 && core < 128) dp->core_thread[core] = thread;

@@ -58,6 +58,22 @@ static char *sibling(const char *input, const char *name) {
   return p;
 }
 
+/* Tasks submitted: the records of the lowest dispatch_flow rank present (phases.lua
+** orch_phases: submit records, else the legacy fanin ones). */
+static size_t orch_submitted(const sl_capture *c) {
+  size_t best = 0;
+  int best_rank = -1;
+  for (size_t i = 0; i < c->n_orch; i++) {
+    const char *ph = sl_str_get(c, c->orch[i].phase);
+    const sl_orch_phase_info *k = sl_orch_phase_by_name(ph ? ph : SL_ORCH_PHASE_DEFAULT);
+    if (!k || k->dispatch_flow < 0 || (best_rank >= 0 && k->dispatch_flow > best_rank)) continue;
+    if (k->dispatch_flow != best_rank) best = 0;
+    best_rank = k->dispatch_flow;
+    best++;
+  }
+  return best;
+}
+
 static void print_data_info(FILE *out, const sl_capture *c) {
   fprintf(out, "\n=== Performance Data ===\n");
   fprintf(out, "  L2 perf level: %d\n", c->level);
@@ -78,13 +94,7 @@ static void print_data_info(FILE *out, const sl_capture *c) {
   if (c->n_orch) {
     fprintf(out, "  Orchestrator threads: %zu\n", c->n_orch_threads);
     fprintf(out, "  Total orchestrator phase records: %zu\n", c->n_orch);
-    size_t submits = 0, fanins = 0;
-    for (size_t i = 0; i < c->n_orch; i++) {
-      const char *ph = sl_str_get(c, c->orch[i].phase);
-      if (!ph || !strcmp(ph, SL_ORCH_PHASE_DEFAULT)) submits++;
-      else if (!strcmp(ph, "orch_fanin")) fanins++;
-    }
-    size_t n = submits ? submits : fanins;
+    size_t n = orch_submitted(c);
     if (n) fprintf(out, "  Orchestrator: %zu tasks submitted\n", n);
   }
   if (c->n_core_to_thread) fprintf(out, "  Core-to-thread mapping: %zu cores\n", c->n_core_to_thread);

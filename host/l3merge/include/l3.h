@@ -12,16 +12,15 @@
 
 #include "sl_capture.h"
 #include "sl_hostlog.h"
+#include "sl_lanes.h"
 #include "sl_trace_sink.h"
 
 #define L3_MAX_RANKS 256
 
-/* Pid layout of the merged trace. Perfetto orders process groups by pid, so the
-** pid assignment is the layout: the host block (dispatchers, then each rank's host
-** lanes) below L3_RANK_PID_STRIDE, then each rank's chip views. */
-#define L3_DISPATCHER_PID_BASE 10
-#define L3_RANK_HOST_PID_BASE 40
-#define L3_RANK_PID_STRIDE 100  /* rank r's view pid p becomes (r + 1) * 100 + p */
+/* Pid layout of the merged trace (schema/lanes.lua, generated sl_lanes.h). Perfetto orders
+** process groups by pid, so the pid assignment is the layout: the host block (the views
+** l3_dispatcher, then l3_rank_host per rank) below SL_L3_RANK_PID_STRIDE, then each rank's
+** chip views at (rank + 1) * SL_L3_RANK_PID_STRIDE + their pid. */
 
 typedef struct l3_identity {
   int present;

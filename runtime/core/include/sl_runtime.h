@@ -182,7 +182,7 @@ sl_rt_stats sl_rt_get_stats(const sl_rt *rt);
 #define SL_RT_TIMING_SLOTS 16
 /* Orchestrator submit sub-steps (g_orch_<name>_cycle in the device log). */
 enum { SL_ORCH_SYNC, SL_ORCH_ALLOC, SL_ORCH_PARAMS, SL_ORCH_LOOKUP, SL_ORCH_INSERT, SL_ORCH_FANIN, SL_ORCH_STEPS };
-extern const char *const sl_rt_orch_step_names[SL_ORCH_STEPS]; /* "sync", "alloc", ... */
+const char *sl_rt_orch_step_name(int step); /* its orchestrator kind's label: "sync", "alloc", ... */
 typedef struct sl_rt_timing {
   uint64_t freq_hz;
   uint64_t run_start, run_end;     /* threads started .. all joined        */

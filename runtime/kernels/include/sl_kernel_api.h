@@ -29,7 +29,8 @@
 #define SL_SPMD_LOCAL_CONTEXT_INDEX 48
 #define SL_SPMD_GLOBAL_CONTEXT_INDEX 49
 
-/* Pipes of one AICore sub-core. ORDER PIPE: keep sl_pipe_names in step. */
+/* Pipes of one AICore sub-core, in the order of schema/lanes.lua `pipes` (their lane names:
+** sl_pipe_lane_names in the generated sl_lanes.h; a static assert checks the count). */
 typedef enum sl_pipe {
   SL_PIPE_SCALAR = 0,
   SL_PIPE_MTE1,   /* L1 -> L0A/L0B            */
@@ -42,7 +43,6 @@ typedef enum sl_pipe {
   SL_PIPE_COUNT
 } sl_pipe;
 
-extern const char *const sl_pipe_names[SL_PIPE_COUNT]; /* "SCALAR", "MTE1", ... */
 
 /* On-core memories a kernel stages data in; each core thread has its own. */
 typedef enum sl_mem { SL_MEM_L1 = 0, SL_MEM_L0A, SL_MEM_L0B, SL_MEM_L0C, SL_MEM_UB, SL_MEM_COUNT } sl_mem;

@@ -51,6 +51,9 @@ void sl_devprof_complete_member(sl_devprof *dp, int core, int thread, uint32_t r
 void sl_devprof_sched_phase(sl_devprof *dp, int thread, uint32_t kind, uint64_t start, uint64_t end,
                             uint32_t loop_iter, uint32_t tasks_processed, uint32_t a, uint32_t b,
                             const int16_t depth_start[3], const int16_t depth_end[3]);
+/* Level >= 3: a scheduler phase record the runtime filled with its generated writer
+** (sl_write_phase_<name>, sl_writers.h), copied into `thread`'s active phase buffer. */
+void sl_devprof_sched_phase_put(sl_devprof *dp, int thread, const sl_sched_phase_record *rec);
 /* Level >= 3: which scheduler thread retires `core`'s tasks (core_to_thread[]). */
 void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread);
 /* Level >= 1: scheduler `thread` is an AICore Scheduler running on physical AIV core

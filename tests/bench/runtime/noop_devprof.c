@@ -18,6 +18,7 @@ void sl_devprof_complete_member(sl_devprof *dp, int core, int thread, uint32_t r
 void sl_devprof_sched_phase(sl_devprof *dp, int thread, uint32_t kind, uint64_t start, uint64_t end,
                             uint32_t loop_iter, uint32_t tasks, uint32_t a, uint32_t b,
                             const int16_t d0[3], const int16_t d1[3]) {}
+void sl_devprof_sched_phase_put(sl_devprof *dp, int thread, const sl_sched_phase_record *rec) {}
 void sl_devprof_set_core_thread(sl_devprof *dp, int core, int thread) {}
 void sl_devprof_set_sched_core(sl_devprof *dp, int thread, int core) {}
 void sl_devprof_lifecycle(sl_devprof *dp, int thread, const sl_aicpu_lifecycle_record *rec) {}
