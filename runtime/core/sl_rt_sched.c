@@ -250,14 +250,19 @@ static int phase_dispatch(phase_ctx *pc) {
     dispatch_one(pc, c, t, slot, block, c->is_aic ? 0 : (c->id - rt->cfg.num_aic) & 1);
     published++;
   }
-  if (published && pc->dp) {
+  /* A pass whose pops all missed (another thread took the block between the depth
+  ** check and the pop) is recorded too, where it happened: otherwise its misses
+  ** would wait for a later dispatch and, when none comes, ride on a zero-width
+  ** dispatch(0) bar drawn at scheduler exit. Such a pass counts as work, so its
+  ** iteration keeps its loop_iter. */
+  if ((published || s->pop_miss) && pc->dp) {
     emit_outer(pc, SL_RT_PH_DISPATCH, t0, now(pc), (uint32_t)published, s->pop_hit, s->pop_miss, d0);
     s->total_hit += s->pop_hit;
     s->total_miss += s->pop_miss;
     s->pop_hit = s->pop_miss = 0;
-  } else {
-    pc->lap = 0; /* pops ran without a record */
+    return published ? published : 1;
   }
+  pc->lap = 0; /* pops ran without a record */
   return published;
 }
 
@@ -396,12 +401,9 @@ void *sl_rt_sched_main(void *arg) {
     atomic_store(&s->sleeping, 0);
     idle = SL_RT_SPIN_BEFORE_PARK / 2;
   }
-  /* Residual pop deltas ride on a zero-width dispatch so the sums match the totals;
-  ** with none left there is nothing to carry and no empty dispatch(0) bar. */
-  if (pc.dp && (s->pop_hit || s->pop_miss)) {
-    uint64_t at = now(&pc);
-    emit(&pc, SL_RT_PH_DISPATCH, at, at, 0, s->pop_hit, s->pop_miss, NULL);
-  }
+  /* Every pop is in a dispatch record (phase_dispatch records miss-only passes), so
+  ** no residual delta is left for a zero-width carrier at exit; below level 3 the
+  ** counts only feed the totals. */
   s->total_hit += s->pop_hit;
   s->total_miss += s->pop_miss;
   s->pop_hit = s->pop_miss = 0;
