@@ -344,7 +344,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
            (unsigned long long)st.dummy_tasks, (unsigned long long)st.skipped_tasks,
            (unsigned long long)st.alloc_tasks, (unsigned long long)st.dispatches);
   if (!o->quiet)
-    sl_run_print_timing(&timing, (double)(h1.tv_sec - h0.tv_sec) * 1e6 + (double)(h1.tv_nsec - h0.tv_nsec) / 1e3,
+    sl_run_print_timing(&timing, rt, (double)(h1.tv_sec - h0.tv_sec) * 1e6 + (double)(h1.tv_nsec - h0.tv_nsec) / 1e3,
                         round, o->rounds);
   if (interrupted) {
     sl_error(wl->path, "interrupted: the capture holds what was collected and is marked truncated");

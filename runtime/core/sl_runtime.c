@@ -238,6 +238,8 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
 
 /* Async-signal-safe: one store; parked schedulers notice within their park timeout. */
 void sl_rt_interrupt(sl_rt *rt) { atomic_store_explicit(&rt->interrupted, 1, memory_order_release); }
+int sl_rt_get_runtime(const sl_rt *rt) { return rt->cfg.runtime; }
+
 int sl_rt_interrupted(const sl_rt *rt) {
   return atomic_load_explicit(&((sl_rt *)rt)->interrupted, memory_order_acquire);
 }

@@ -115,6 +115,7 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx);
 ** dropped, running kernels finish. Async-signal-safe. */
 void sl_rt_interrupt(sl_rt *rt);
 int sl_rt_interrupted(const sl_rt *rt);
+int sl_rt_get_runtime(const sl_rt *rt); /* cfg.runtime: SL_RT_TMR / SL_RT_HBG */
 
 void sl_rt_destroy(sl_rt *rt);
 
