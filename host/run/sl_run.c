@@ -385,10 +385,6 @@ int sl_cmd_run(int argc, char **argv) {
     sl_error(NULL, "run: unknown platform '%s' (%s)", o.platform, sl_platform_names(names, sizeof names, 1));
     return 2;
   }
-  if (o.virtual_clock && o.runtime == SL_RT_HBG) { /* the P thread takes no virtual-clock turn yet */
-    sl_error(NULL, "run: --clock virtual runs the tmr runtime only (drop --runtime hbg)");
-    return 2;
-  }
   if (o.aic + o.aiv < 1 || o.aic + o.aiv > (int)plat->max_cores) {
     sl_error(NULL, "run: %d AIC + %d AIV cores do not fit %s (1..%d cores)", o.aic, o.aiv, o.platform,
              (int)plat->max_cores);

@@ -393,7 +393,7 @@ static int wire_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s) {
 uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
   sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
   sl_rt_vadvance(rt, rt->vc.m.submit);
-  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_host_ns() : 0;
+  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_run_host_ns(rt) : 0;
   uint64_t t0 = rt->orch_mark = sl_rt_now(&rt->clock);
   if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
     set_err(rt, "interrupted");
@@ -437,7 +437,7 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
 uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out) {
   sl_devprof *dp = rt->cfg.level >= 4 ? rt->cfg.dp : NULL;
   uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
-  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_host_ns() : 0;
+  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_run_host_ns(rt) : 0;
   sl_rt_task *t = new_task(rt);
   if (!t) {
     set_err(rt, "out of memory");

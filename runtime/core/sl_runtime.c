@@ -200,6 +200,13 @@ void sl_rt_join_device(sl_rt *rt, int cores, int sched) {
   for (int i = 0; i < cores; i++) pthread_join(rt->cores[i].thread, NULL);
 }
 
+void sl_rt_vretire_unstarted(sl_rt *rt, int cores, int sched, int last_started) {
+  for (int i = 0; i <= sl_rt_vslot_orch(rt); i++) {
+    int started = i < rt->ncores ? i < cores : i < sl_rt_vslot_orch(rt) ? i - rt->ncores < sched : last_started;
+    if (!started) sl_vclock_retire(&rt->vc, i);
+  }
+}
+
 int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   if (rt->cfg.runtime == SL_RT_HBG) return sl_rt_hbg_run(rt, orch, ctx);
   int cores = 0, sched = 0, rc = 0;
@@ -220,11 +227,7 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
     rc = oa.rc;
   } else {
     if (!rt->err[0]) snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
-    if (rt->clock.vc) /* threads that never started give up their turns */
-      for (int i = 0; i <= sl_rt_vslot_orch(rt); i++) {
-        int started = i < rt->ncores ? i < cores : i < sl_rt_vslot_orch(rt) && i - rt->ncores < sched;
-        if (!started) sl_vclock_retire(&rt->vc, i);
-      }
+    if (rt->clock.vc) sl_rt_vretire_unstarted(rt, cores, sched, 0);
     atomic_store(&rt->interrupted, 1);
     atomic_store(&rt->orch_done, 1);
     sl_rt_ring_all(rt);
