@@ -124,6 +124,16 @@ dev_start = min(e["ts"] for e in slices(trace) if e["pid"] != 1)
 check(host_end <= dev_start, f"host timeline ({host_end}) before the device timeline ({dev_start})")
 h2d = [e for e in slices(trace, 1) if e["tid"] == 4100]
 check([e["args"]["bytes"] for e in h2d] == [u["detail"] for u in up], "H2D bars carry the bytes")
+# the .pb capture carries the host sections and the anchors: the same trace, both formats
+pb = rec[:-len(".json")] + ".pb"
+for fmt, ext in (("json", ".json"), ("proto", ".pftrace")):
+    outs = []
+    for src in (rec, pb):
+        out = src + ".same" + ext
+        rc, log = sh("convert", src, "--format", fmt, "-o", out)
+        check(rc == 0, f"convert {os.path.basename(src)} --format {fmt}: {log[-300:]}")
+        outs.append(open(out, "rb").read() if rc == 0 else b"")
+    check(outs[0] == outs[1] and outs[0], f"--format {fmt}: the .pb capture's trace differs from the JSON capture's")
 rc, log = sh("check-trace", tpath)
 check(rc == 0, f"check-trace: {log[-300:]}")
 rc, log = sh("sched-overhead", rec)
