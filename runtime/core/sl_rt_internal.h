@@ -209,7 +209,9 @@ struct sl_rt {
   uint64_t vaddr_next;       /* virtual clock: next simulated buffer address */
   char err[256];
 
-  atomic_uint_fast64_t submitted, released, inflight;
+  atomic_uint_fast64_t submitted, released;
+  atomic_uint_fast64_t inflight[SL_RT_MAX_RINGS]; /* per ring: each has its own --ring budget */
+  uint64_t ring_peak[SL_RT_MAX_RINGS]; /* most tasks of a ring in flight (orchestrator-written) */
   _Atomic uint32_t ring_bell;  /* bumped by the release phase             */
   _Atomic int orch_sleeping;   /* orchestrator parked waiting for a slot  */
   atomic_int orch_done;

@@ -295,9 +295,11 @@ int sl_rt_phase_dummy(phase_ctx *pc) {
 
 int sl_rt_release_list(sl_rt *rt, sl_rt_sched *s) {
   int n = 0;
-  for (sl_rt_task *t = s->release_head; t; t = t->release_next) n++;
+  uint64_t per_ring[SL_RT_MAX_RINGS] = {0};
+  for (sl_rt_task *t = s->release_head; t; t = t->release_next, n++) per_ring[t->id >> 32]++;
   s->release_head = NULL;
-  atomic_fetch_sub_explicit(&rt->inflight, (uint64_t)n, memory_order_acq_rel);
+  for (int r = 0; r < SL_RT_MAX_RINGS; r++)
+    if (per_ring[r]) atomic_fetch_sub_explicit(&rt->inflight[r], per_ring[r], memory_order_acq_rel);
   atomic_fetch_add_explicit(&rt->released, (uint64_t)n, memory_order_acq_rel);
   atomic_fetch_add(&rt->ring_bell, 1);
   if (atomic_load(&rt->orch_sleeping)) sl_park_wake(&rt->ring_bell);

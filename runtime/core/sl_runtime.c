@@ -291,6 +291,7 @@ sl_rt_stats sl_rt_get_stats(const sl_rt *rt) {
   st.skipped_tasks = atomic_load(&r->skipped_tasks);
   st.alloc_tasks = atomic_load(&r->alloc_tasks);
   st.completed = atomic_load(&r->completed);
+  memcpy(st.ring_peak, rt->ring_peak, sizeof st.ring_peak);
   for (int s = 0; s < rt->cfg.num_sched; s++) {
     st.dispatches += rt->sched[s].dispatches;
     st.pop_hit += rt->sched[s].total_hit;

@@ -169,6 +169,7 @@ typedef struct sl_rt_stats {
   uint64_t dispatches;       /* subtasks dispatched to cores                   */
   uint64_t completed;        /* tasks completed                                */
   uint64_t pop_hit, pop_miss;
+  uint64_t ring_peak[SL_RT_MAX_RINGS]; /* most tasks of each ring in flight at once */
 } sl_rt_stats;
 sl_rt_stats sl_rt_get_stats(const sl_rt *rt);
 
