@@ -52,6 +52,16 @@ return function(model, with_fields)
   for _, n in ipairs(model.retired_names) do retired[#retired + 1] = n end
   b:add("  retired (parsed, never drawn): " .. table.concat(retired, ", "))
   b:add("")
+  b:add("orchestrator phases (orch_phases):")
+  for _, o in ipairs(model.orch_phases or {}) do
+    b:addf("  %-19s %-9s %-13s %s%s", o.name, o.display, o.lane, o.cname, o.default and "  (default)" or "")
+  end
+  b:add("")
+  b:add("host upload phases (host_phases, host_build_graph):")
+  for _, h in ipairs(model.host_phases or {}) do
+    b:addf("  %-19s %-13s %-13s %-20s bytes: %s", h.name, h.display, h.lane, h.cname, h.bytes or "-")
+  end
+  b:add("")
   b:add("views:")
   for _, v in ipairs(model.views) do
     b:addf("  pid %d %-20s sort %-3s %s", v.pid, v.process_name, v.sort_index and tostring(v.sort_index) or "-", v.when or "")

@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "a64f2471fc6eeb54"
+#define SL_SCHEMA_FINGERPRINT "87ab4a5765cf611c"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 2
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -60,6 +60,45 @@
   "Metadata.runtime=string@6;" \
   "Metadata.task_producer=string@7;" \
   "Metadata.transport=string@8;" \
+  "Metadata.orchestrator_source=string@9;" \
+  "Metadata.orchestrator_clock_domain=string@10;" \
+  "Metadata.device_clock_domain=string@11;" \
+  "Metadata.host_timestamp_resolution_ns=uint64@12;" \
+  "Metadata.host_timestamp_quantization_ns=sint64@13;" \
+  "Metadata.host_orchestration_origin_ns=uint64@14;" \
+  "Metadata.timeline_relation=string@15;" \
+  "Metadata.host_capture=HostCapture@16;" \
+  "Metadata.clock_anchors=ClockAnchors@17;" \
+  "HostCapture.status=string@1;" \
+  "HostCapture.expected_records=uint64@2;" \
+  "HostCapture.recorded_records=uint64@3;" \
+  "HostCapture.pool_records=uint64@4;" \
+  "HostCapture.dropped_records=uint64@5;" \
+  "HostCapture.error=string@6;" \
+  "ClockAnchorSample.position=string@1;" \
+  "ClockAnchorSample.sample_idx=uint32@2;" \
+  "ClockAnchorSample.host_before_ns=uint64@3;" \
+  "ClockAnchorSample.raw_device_timestamp=uint64@4;" \
+  "ClockAnchorSample.device_cycles=uint64@5;" \
+  "ClockAnchorSample.host_after_ns=uint64@6;" \
+  "ClockAnchorSample.rtt_ns=uint64@7;" \
+  "ClockAnchorSample.uncertainty_ns=uint64@8;" \
+  "ClockAnchorSample.error=string@9;" \
+  "ClockAnchors.schema_version=uint32@1;" \
+  "ClockAnchors.provider=string@2;" \
+  "ClockAnchors.device_timestamp_unit=string@3;" \
+  "ClockAnchors.raw_device_timestamp_unit=string@4;" \
+  "ClockAnchors.samples_per_position=uint32@5;" \
+  "ClockAnchors.samples=ClockAnchorSample[]@6;" \
+  "HostOrchPhase.submit_idx=uint32@1;" \
+  "HostOrchPhase.task_id=uint64@2;" \
+  "HostOrchPhase.start_host_ns=uint64@3;" \
+  "HostOrchPhase.end_host_ns=uint64@4;" \
+  "HostOrchThread.records=HostOrchPhase[]@1;" \
+  "HostDeviceUpload.phase=string@1;" \
+  "HostDeviceUpload.start_host_ns=uint64@2;" \
+  "HostDeviceUpload.end_host_ns=uint64@3;" \
+  "HostDeviceUpload.detail=uint64@4;" \
   "StreamCapture.committed=uint64@1;" \
   "StreamCapture.dropped=uint64@2;" \
   "StreamCapture.truncated=bool@3;" \
@@ -91,6 +130,8 @@
   "Capture.aicpu_lifecycle_records=AicpuLifecycleRecord[]@8;" \
   "Capture.num_orch_phase_threads=uint32@9;" \
   "Capture.schema_layout=string@10;" \
+  "Capture.host_orchestrator_phases=HostOrchThread[]@11;" \
+  "Capture.host_device_uploads=HostDeviceUpload[]@12;" \
   "phase.0=complete;" \
   "phase.1=dispatch;" \
   "phase.2=release;" \

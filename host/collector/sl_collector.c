@@ -235,7 +235,39 @@ void sl_collector_destroy(sl_collector *c) {
   free(c->core_types);
   free(c->extra_metadata);
   free(c->extra_sections);
+  free((void *)c->host.recs);
+  free((void *)c->host.uploads);
+  free((void *)c->host.anchors);
   free(c);
+}
+
+static void *dup_array(const void *src, size_t n, size_t size, int *failed) {
+  if (!n) return NULL;
+  void *p = malloc(n * size);
+  if (!p) *failed = 1;
+  else memcpy(p, src, n * size);
+  return p;
+}
+
+int sl_collector_set_host(sl_collector *c, const sl_coll_host *h) {
+  if (!c || !h) return 0;
+  int failed = 0;
+  sl_coll_host copy = *h;
+  copy.recs = dup_array(h->recs, h->nrecs, sizeof *h->recs, &failed);
+  copy.uploads = dup_array(h->uploads, h->nuploads, sizeof *h->uploads, &failed);
+  copy.anchors = dup_array(h->anchors, h->nanchors, sizeof *h->anchors, &failed);
+  free((void *)c->host.recs);
+  free((void *)c->host.uploads);
+  free((void *)c->host.anchors);
+  c->host = copy;
+  c->has_host = !failed;
+  if (failed) {
+    free((void *)copy.recs);
+    free((void *)copy.uploads);
+    free((void *)copy.anchors);
+    memset(&c->host, 0, sizeof c->host);
+  }
+  return failed ? -1 : 0;
 }
 
 /* Append `members` to *buf, comma-separated. */

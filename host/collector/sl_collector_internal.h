@@ -127,6 +127,8 @@ struct sl_collector {
   int reconciled, balanced;
   char *extra_metadata;        /* sl_collector_add_metadata: JSON members, or NULL */
   char *extra_sections;        /* sl_collector_add_sections: JSON members, or NULL */
+  sl_coll_host host;           /* sl_collector_set_host: owned arrays (.pb export) */
+  int has_host;
   sl_pool_account acct[SL_BUF_KIND_COUNT];
   uint64_t uncommitted, bad_entries;
 };

@@ -186,6 +186,84 @@ static int fill_lifecycle(sl_collector *c, arena *a, Swimlane__Capture *cap) {
   return 0;
 }
 
+/* metadata.clock_anchors (uncertainty = (rtt + 1) / 2, as the JSON writes it). */
+static Swimlane__ClockAnchors *host_anchors(const sl_coll_host *h, arena *a) {
+  Swimlane__ClockAnchors *ca = arena_alloc(a, sizeof *ca);
+  Swimlane__ClockAnchorSample *s = arena_alloc(a, sizeof *s * h->nanchors);
+  ca = a->failed ? NULL : ca;
+  if (ca) {
+    swimlane__clock_anchors__init(ca);
+    ca->schema_version = 1;
+    ca->provider = "simulated";
+    ca->device_timestamp_unit = ca->raw_device_timestamp_unit = "syscnt_cycles";
+    ca->samples_per_position = h->samples_per_position;
+    ca->samples = arena_alloc(a, sizeof(void *) * h->nanchors);
+  }
+  if (!ca || a->failed) return NULL;
+  for (size_t i = 0; i < h->nanchors; i++) {
+    const sl_coll_anchor *x = &h->anchors[i];
+    swimlane__clock_anchor_sample__init(&s[i]);
+    s[i].position = (char *)x->position;
+    s[i].sample_idx = x->sample_idx;
+    s[i].host_before_ns = x->host_before_ns;
+    s[i].raw_device_timestamp = s[i].device_cycles = x->device_cycles;
+    s[i].host_after_ns = x->host_after_ns;
+    s[i].rtt_ns = x->host_after_ns - x->host_before_ns;
+    s[i].uncertainty_ns = (s[i].rtt_ns + 1) / 2;
+    ca->samples[ca->n_samples++] = &s[i];
+  }
+  return ca;
+}
+
+/* host_build_graph: the host-mode metadata keys, host_capture and the two host sections. */
+static int fill_host(const sl_collector *c, arena *a, Swimlane__Capture *cap, Swimlane__Metadata *md) {
+  const sl_coll_host *h = &c->host;
+  if (h->nanchors && !(md->clock_anchors = host_anchors(h, a))) return -1;
+  if (!h->host_mode) return 0;
+  md->orchestrator_source = "host";
+  md->orchestrator_clock_domain = "host_monotonic_ns";
+  md->device_clock_domain = "syscnt_cycles";
+  md->host_timestamp_resolution_ns = 1;
+  md->host_orchestration_origin_ns = h->origin_ns;
+  md->timeline_relation = "host_orchestration_precedes_device";
+  Swimlane__HostCapture *hc = arena_alloc(a, sizeof *hc);
+  Swimlane__HostOrchThread *th = arena_alloc(a, sizeof *th);
+  Swimlane__HostOrchPhase *r = arena_alloc(a, sizeof *r * h->nrecs);
+  Swimlane__HostDeviceUpload *u = arena_alloc(a, sizeof *u * h->nuploads);
+  cap->host_orchestrator_phases = arena_alloc(a, sizeof(void *));
+  cap->host_device_uploads = arena_alloc(a, sizeof(void *) * h->nuploads);
+  if (!th || !hc) return -1;
+  swimlane__host_orch_thread__init(th);
+  th->records = arena_alloc(a, sizeof(void *) * h->nrecs);
+  if (a->failed) return -1;
+  swimlane__host_capture__init(hc);
+  hc->status = (char *)h->status;
+  hc->error = (char *)(h->error ? h->error : "");
+  hc->expected_records = h->expected;
+  hc->recorded_records = h->recorded;
+  hc->pool_records = h->pool;
+  hc->dropped_records = h->dropped;
+  md->host_capture = hc;
+  for (size_t i = 0; i < h->nrecs; i++) {
+    swimlane__host_orch_phase__init(&r[i]);
+    r[i].submit_idx = h->recs[i].submit_idx;
+    r[i].task_id = h->recs[i].task_id;
+    r[i].start_host_ns = h->recs[i].start_ns;
+    r[i].end_host_ns = h->recs[i].end_ns;
+    th->records[th->n_records++] = &r[i];
+  }
+  cap->host_orchestrator_phases[cap->n_host_orchestrator_phases++] = th;
+  for (size_t i = 0; i < h->nuploads; i++) {
+    swimlane__host_device_upload__init(&u[i]);
+    u[i].phase = (char *)h->uploads[i].phase;
+    u[i].start_host_ns = h->uploads[i].start_ns;
+    u[i].end_host_ns = h->uploads[i].end_ns;
+    u[i].detail = h->uploads[i].bytes;
+    cap->host_device_uploads[cap->n_host_device_uploads++] = &u[i];
+  }
+  return 0;
+}
+
 /* protobuf-c appends packed bytes through this; errors surface at commit. */
 typedef struct file_sink {
   ProtobufCBuffer base;
@@ -231,6 +309,7 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   if (rc == 0 && level >= SL_MIN_LEVEL_LIFECYCLE) rc = fill_lifecycle(c, &a, &cap);
   if (rc == 0 && level >= SL_MIN_LEVEL_SCHED_PHASE) rc = fill_sched_streams(c, &a, &cap, truncated);
   if (rc == 0 && level >= SL_MIN_LEVEL_ORCH_PHASE) rc = fill_orch(c, &a, &cap, truncated);
+  if (rc == 0 && c->has_host) rc = fill_host(c, &a, &cap, &md);
   if (rc != 0) {
     sl_error(path, "out of memory building the protobuf capture");
     arena_free(&a);

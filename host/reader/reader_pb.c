@@ -87,6 +87,95 @@ static int pb_metadata(sl_raw *raw, sl_capture *c, const Swimlane__Metadata *md)
   return 0;
 }
 
+/* A uint64 as the JSON reader's signed sample field; 0 (invalid) when it does not fit. */
+static int64_t pb_i64(uint64_t v) { return v > INT64_MAX ? 0 : (int64_t)v; }
+
+/* metadata.clock_anchors into the raw samples, judged as the JSON reader judges them. */
+static int pb_anchors(sl_raw *raw, const Swimlane__ClockAnchors *ca) {
+  raw->has_anchors = raw->has_samples_list = 1;
+  const char *du = ca->device_timestamp_unit, *ru = ca->raw_device_timestamp_unit;
+  raw->dev_unit_bad = du && *du && strcmp(du, "syscnt_cycles");
+  raw->raw_unit = !ru || !*ru || !strcmp(ru, "syscnt_cycles") ? 0 : !strcmp(ru, "device_uptime_us") ? 1 : -1;
+  for (size_t i = 0; i < ca->n_samples; i++) {
+    const Swimlane__ClockAnchorSample *s = ca->samples[i];
+    sl_clock_sample *sm = SL_PUSH(raw->samples, raw->n_samples, raw->cap_samples);
+    if (!sm) return -1;
+    const char *pos = s->position ? s->position : "";
+    sm->position = !strcmp(pos, "pre_host_orchestration")  ? SL_ANCHOR_PRE
+                   : !strcmp(pos, "post_device_execution") ? SL_ANCHOR_POST : SL_ANCHOR_OTHER;
+    sm->idx = s->sample_idx;
+    sm->before_ns = pb_i64(s->host_before_ns);
+    sm->cycles = pb_i64(s->device_cycles);
+    sm->after_ns = pb_i64(s->host_after_ns);
+    int error = s->error && *s->error && strcmp(s->error, "0");
+    sm->valid = !error && sm->before_ns > 0 && sm->cycles > 0 && sm->after_ns >= sm->before_ns;
+  }
+  return 0;
+}
+
+/* Host mode: the metadata keys, host_capture and the two host sections, into the same raw
+** rows the JSON reader fills (reader_host.c validates and aligns them after the join). */
+static int pb_host(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
+  const Swimlane__Metadata *md = m->metadata;
+  if (md && md->clock_anchors && pb_anchors(raw, md->clock_anchors)) return -1;
+  int host = (md && md->orchestrator_source && !strcmp(md->orchestrator_source, "host")) ||
+             m->n_host_orchestrator_phases || (md && md->host_capture);
+  if (!host) return 0;
+  raw->host_mode = 1;
+  if (md) {
+    c->timeline_relation = intern_opt(c, md->timeline_relation);
+    raw->has_origin = md->host_orchestration_origin_ns != 0;
+    raw->origin = pb_i64(md->host_orchestration_origin_ns);
+    raw->has_quant = 1;
+    raw->quant = md->host_timestamp_quantization_ns;
+  }
+  if (md && md->host_capture) {
+    const Swimlane__HostCapture *h = md->host_capture;
+    sl_host_capture *hc = &c->host_capture;
+    hc->present = 1;
+    hc->status = intern_opt(c, h->status);
+    hc->error = intern_opt(c, h->error);
+    hc->has_expected = hc->has_recorded = hc->has_pool = hc->has_dropped = 1;
+    hc->expected = pb_i64(h->expected_records);
+    hc->recorded = pb_i64(h->recorded_records);
+    hc->pool = pb_i64(h->pool_records);
+    hc->dropped = pb_i64(h->dropped_records);
+  }
+  for (size_t t = 0; t < m->n_host_orchestrator_phases; t++) {
+    const Swimlane__HostOrchThread *th = m->host_orchestrator_phases[t];
+    sl_orch_thread *ot = SL_PUSH(raw->host_threads, raw->n_host_threads, raw->cap_host_threads);
+    if (!ot) return -1;
+    ot->first = raw->n_host;
+    for (size_t i = 0; i < th->n_records; i++) {
+      const Swimlane__HostOrchPhase *r = th->records[i];
+      sl_orch_rec *o = SL_PUSH(raw->host_orch, raw->n_host, raw->cap_host);
+      if (!o) return -1;
+      memset(o, 0, sizeof *o);
+      o->task_id = r->task_id;
+      o->task_id_signed = (int64_t)r->task_id;
+      o->submit_idx = r->submit_idx;
+      o->flags = SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
+      if (sl_grow((void **)&raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns) != 0) return -1;
+      raw->host_ns[2 * (raw->n_host - 1)] = r->start_host_ns;
+      raw->host_ns[2 * (raw->n_host - 1) + 1] = r->end_host_ns;
+    }
+    raw->host_threads[raw->n_host_threads - 1].count = raw->n_host - ot->first;
+  }
+  for (size_t i = 0; i < m->n_host_device_uploads; i++) {
+    const Swimlane__HostDeviceUpload *r = m->host_device_uploads[i];
+    sl_upload_rec *u = SL_PUSH(c->uploads, c->n_uploads, raw->cap_uploads);
+    if (!u) return -1;
+    memset(u, 0, sizeof *u);
+    u->phase = intern_opt(c, r->phase);
+    u->bytes = r->detail;
+    if (sl_grow((void **)&raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns) != 0)
+      return -1;
+    raw->upload_ns[2 * (c->n_uploads - 1)] = r->start_host_ns;
+    raw->upload_ns[2 * (c->n_uploads - 1) + 1] = r->end_host_ns;
+  }
+  return 0;
+}
+
 static int pb_aicore(sl_raw *raw, const Swimlane__Capture *m) {
   /* AICore rows: stream by stream */
   for (size_t s = 0; s < m->n_aicore_tasks; s++) {
@@ -326,6 +415,7 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   int rc = pb_sched_streams(raw, c, m);
   if (rc == 0) rc = pb_orch(raw, c, m);
   if (rc == 0) rc = pb_lifecycle(raw, c, m);
+  if (rc == 0) rc = pb_host(raw, c, m);
   return rc;
 }
 

@@ -353,7 +353,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
            (unsigned long long)st.dummy_tasks, (unsigned long long)st.skipped_tasks,
            (unsigned long long)st.alloc_tasks, (unsigned long long)st.dispatches);
   if (!o->quiet)
-    sl_run_print_timing(&timing, (double)(h1.tv_sec - h0.tv_sec) * 1e6 + (double)(h1.tv_nsec - h0.tv_nsec) / 1e3,
+    sl_run_print_timing(&timing, rt, (double)(h1.tv_sec - h0.tv_sec) * 1e6 + (double)(h1.tv_nsec - h0.tv_nsec) / 1e3,
                         round, o->rounds);
   if (interrupted) {
     sl_error(wl->path, "interrupted: the capture holds what was collected and is marked truncated");
@@ -393,10 +393,6 @@ int sl_cmd_run(int argc, char **argv) {
   if (!plat || !plat->is_sim) { /* run simulates the chip: a simulated platform only */
     char names[256];
     sl_error(NULL, "run: unknown platform '%s' (%s)", o.platform, sl_platform_names(names, sizeof names, 1));
-    return 2;
-  }
-  if (o.virtual_clock && o.runtime == SL_RT_HBG) { /* the P thread takes no virtual-clock turn yet */
-    sl_error(NULL, "run: --clock virtual runs the tmr runtime only (drop --runtime hbg)");
     return 2;
   }
   if (o.aic + o.aiv < 1 || o.aic + o.aiv > (int)plat->max_cores) {

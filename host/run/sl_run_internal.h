@@ -103,7 +103,7 @@ typedef struct sl_run_slots {
   int count[SL_RT_TIMING_SLOTS];
 } sl_run_slots;
 int sl_run_write_device_log(const sl_rt_timing *t, const char *dir);
-void sl_run_print_timing(const sl_rt_timing *t, double host_wall_us, int round, int rounds);
+void sl_run_print_timing(const sl_rt_timing *t, const sl_rt *rt, double host_wall_us, int round, int rounds);
 void sl_run_slots_add(sl_run_slots *acc, const sl_rt_timing *t);
 void sl_run_slots_print(sl_run_slots *acc, int rounds);
 void sl_run_slots_free(sl_run_slots *acc);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sl_base.h"
+#include "sl_phases.h"
 #include "sl_run_internal.h"
 
 static double us(const sl_rt_timing *t, uint64_t cycles) { return (double)cycles * 1e6 / (double)t->freq_hz; }
@@ -48,9 +49,38 @@ int sl_run_write_device_log(const sl_rt_timing *t, const char *dir) {
   return rc;
 }
 
-void sl_run_print_timing(const sl_rt_timing *t, double host_wall_us, int round, int rounds) {
+/* host_build_graph: the host builds the graph, uploads it, then the device runs it, so
+** the summary names those steps (upload steps by their schema names, host_phases)
+** instead of the AICPU orchestrator's sub-steps, which TMR runs on the device. */
+static void print_hbg(const sl_rt_timing *t, const sl_rt *rt, double host_wall_us, const char *prefix) {
+  const sl_rt_upload *u;
+  size_t nu = sl_rt_uploads(rt, &u);
+  double step[SL_HOST_PHASE_COUNT] = {0}, upload = 0;
+  for (size_t i = 0; i < nu; i++) {
+    double d = (double)span(u[i].start_ns, u[i].end_ns) / 1e3;
+    if (u[i].kind >= 0 && u[i].kind < SL_HOST_PHASE_COUNT) step[u[i].kind] += d;
+    upload += d;
+  }
+  printf("swimlane: timing: %shost wall %.1f us, host orchestration %.1f us, upload %.1f us, device wall %.1f us "
+         "(scheduling %.1f us)\n",
+         prefix, host_wall_us, us(t, span(t->orch_start, t->orch_end)), upload, us(t, span(t->run_start, t->run_end)),
+         us(t, span(t->sched_start, t->sched_end)));
+  int top = 0;
+  printf("swimlane: timing: %s%llu submits on the host, upload steps", prefix, (unsigned long long)t->submits);
+  for (int k = 0; k < SL_HOST_PHASE_COUNT; k++) {
+    printf(" %s %.1f us%s", sl_host_phase_name(k), step[k], k + 1 < SL_HOST_PHASE_COUNT ? "," : "");
+    if (step[k] > step[top]) top = k;
+  }
+  printf("; %s dominates the upload (%.0f%%)\n", sl_host_phase_name(top), upload > 0 ? 100.0 * step[top] / upload : 0.0);
+}
+
+void sl_run_print_timing(const sl_rt_timing *t, const sl_rt *rt, double host_wall_us, int round, int rounds) {
   char prefix[32] = "";
   if (rounds > 1) snprintf(prefix, sizeof prefix, "round %d: ", round + 1);
+  if (sl_rt_get_runtime(rt) == SL_RT_HBG) {
+    print_hbg(t, rt, host_wall_us, prefix);
+    return;
+  }
   uint64_t sub = 0;
   int top = 0;
   for (int k = 0; k < SL_ORCH_STEPS; k++) {

@@ -28,6 +28,12 @@ uint64_t sl_rt_host_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t sl_rt_run_host_ns(sl_rt *rt) {
+  if (!rt->clock.vc) return sl_rt_host_ns();
+  uint64_t c = sl_rt_now(&rt->clock);
+  return SL_RT_VHOST_EPOCH_NS + (uint64_t)((unsigned __int128)c * 1000000000u / rt->clock.freq_hz);
+}
+
 /* ---- host records ---------------------------------------------------------------------- */
 
 void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_t submit_idx) {
@@ -39,7 +45,7 @@ void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_
     rt->host_subs = p;
     rt->caphost_subs = cap;
   }
-  rt->host_subs[rt->nhost_subs++] = (sl_rt_host_submit){submit_idx, id, start_ns, sl_rt_host_ns()};
+  rt->host_subs[rt->nhost_subs++] = (sl_rt_host_submit){submit_idx, id, start_ns, sl_rt_run_host_ns(rt)};
 }
 
 size_t sl_rt_host_submits(const sl_rt *rt, const sl_rt_host_submit **out) {
@@ -60,16 +66,18 @@ void sl_rt_anchor_sample(sl_rt *rt, int position) {
     sl_rt_anchor *a = &rt->anchors[rt->nanchors++];
     a->position = position;
     a->sample_idx = i;
-    a->host_before_ns = sl_rt_host_ns();
+    a->host_before_ns = sl_rt_run_host_ns(rt);
     a->device_cycles = sl_rt_now(&rt->clock);
-    a->host_after_ns = sl_rt_host_ns();
+    a->host_after_ns = sl_rt_run_host_ns(rt);
   }
 }
 
 /* ---- upload ---------------------------------------------------------------------------- */
 
+/* Under the virtual clock a copy costs its bytes at the model's work per cycle. */
 static void upload_step(sl_rt *rt, int kind, uint64_t t0, uint64_t bytes) {
-  rt->uploads[rt->nuploads++] = (sl_rt_upload){kind, t0, sl_rt_host_ns(), bytes};
+  sl_rt_vadvance(rt, bytes / (rt->vc.m.work_per_cycle ? rt->vc.m.work_per_cycle : 1));
+  rt->uploads[rt->nuploads++] = (sl_rt_upload){kind, t0, sl_rt_run_host_ns(rt), bytes};
 }
 
 /* Copy the built graph into one device image: the arena (zeroed), the task records
@@ -80,13 +88,13 @@ static int upload(sl_rt *rt) {
   for (size_t i = 0; i < rt->ntasks; i++)
     graph += sizeof(sl_rt_task) + (uint64_t)rt->tasks[i]->ntensors * sizeof(sl_tensor_desc);
   for (sl_rt_buffer *b = rt->buffers; b; b = b->next) tensors += b->bytes;
-  uint64_t t0 = sl_rt_host_ns();
+  uint64_t t0 = sl_rt_run_host_ns(rt);
   char *img = malloc((size_t)(graph + tensors) + 1);
   if (!img) return -1;
   memset(img, 0, (size_t)(graph + tensors));
   rt->dev_arena = img;
   upload_step(rt, SL_HOST_PHASE_ARENA_H2D, t0, graph + tensors);
-  t0 = sl_rt_host_ns();
+  t0 = sl_rt_run_host_ns(rt);
   char *p = img;
   for (size_t i = 0; i < rt->ntasks; i++) {
     const sl_rt_task *t = rt->tasks[i];
@@ -96,7 +104,7 @@ static int upload(sl_rt *rt) {
     p += (size_t)t->ntensors * sizeof(sl_tensor_desc);
   }
   upload_step(rt, SL_HOST_PHASE_GRAPH_UPLOAD, t0, graph);
-  t0 = sl_rt_host_ns();
+  t0 = sl_rt_run_host_ns(rt);
   for (sl_rt_buffer *b = rt->buffers; b; b = b->next) {
     memcpy(p, b->data, (size_t)b->bytes);
     p += b->bytes;
@@ -105,8 +113,36 @@ static int upload(sl_rt *rt) {
   return 0;
 }
 
+/* --clock virtual: the host phase (orchestration + upload) is one virtual-clock slot
+** on the calling thread; the device phase gets a fresh clock whose slots (cores,
+** schedulers, then the P thread in the orchestrator's slot) all start where the host
+** phase ended. */
+static int vclock_host_begin(sl_rt *rt) {
+  if (!rt->cfg.vclock) return 0;
+  if (sl_vclock_init(&rt->vc, 1, rt->cfg.vclock)) return -1;
+  rt->clock.vc = &rt->vc;
+  sl_vclock_enter(&rt->vc, 0);
+  return 0;
+}
+
+static int vclock_device_begin(sl_rt *rt) {
+  if (!rt->clock.vc) return 0;
+  uint64_t t = sl_vclock_now(&rt->vc);
+  sl_vclock_leave(&rt->vc);
+  sl_vclock_free(&rt->vc);
+  rt->clock.vc = NULL;
+  if (sl_vclock_init(&rt->vc, sl_rt_vslot_orch(rt) + 1, rt->cfg.vclock)) return -1;
+  for (int i = 0; i < rt->vc.n; i++) rt->vc.vt[i] = t;
+  rt->clock.vc = &rt->vc;
+  return 0;
+}
+
 int sl_rt_hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   int cores = 0, sched = 0;
+  if (vclock_host_begin(rt)) {
+    snprintf(rt->err, sizeof rt->err, "out of memory");
+    return -1;
+  }
   /* HBG opens its anchors before host orchestration: the interval covers the build,
   ** the upload and the execution */
   if (rt->cfg.clock_anchors || rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_PRE);
@@ -118,9 +154,16 @@ int sl_rt_hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
     snprintf(rt->err, sizeof rt->err, "out of memory for the device image");
     rc = -1;
   }
+  if (vclock_device_begin(rt)) {
+    snprintf(rt->err, sizeof rt->err, "out of memory");
+    return -1;
+  }
   if (rc) atomic_store(&rt->interrupted, 1); /* nothing more will be submitted: drain */
   if (rt->aicore_sched) sl_rt_aisched_prepare(rt);
-  if (sl_rt_start_device(rt, &cores, &sched)) rc = -1;
+  if (sl_rt_start_device(rt, &cores, &sched)) {
+    rc = -1;
+    if (rt->clock.vc) sl_rt_vretire_unstarted(rt, cores, sched, sched > rt->cfg.num_sched);
+  }
   sl_rt_join_device(rt, cores, sched);
   rt->run_end = sl_rt_now(&rt->clock);
   if (rt->cfg.clock_anchors || rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_POST);
@@ -138,7 +181,8 @@ void sl_rt_hbg_post(phase_ctx *pc, sl_rt_task *t, uint64_t finish) {
   while (head - atomic_load_explicit(&s->done_tail, memory_order_acquire) == SL_RT_SPSC_SLOTS) {
     if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return; /* P may be gone */
     sl_rt_ring(&rt->pthr); /* full: P is behind */
-    sl_rt_spin_hint();
+    if (rt->clock.vc) sl_vclock_idle(rt->clock.vc); /* P needs the baton to drain them */
+    else sl_rt_spin_hint();
   }
   s->done_slot[head % SL_RT_SPSC_SLOTS] = t;
   atomic_store_explicit(&s->done_head, head + 1, memory_order_release);
@@ -245,6 +289,7 @@ void *sl_rt_p_main(void *arg) {
   phase_ctx pc = {rt, p, rt->cfg.level >= SL_MIN_LEVEL_SCHED_PHASE ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 1};
   poll_agg agg = {0, 0, {0, 0, 0}};
   int idle = 0;
+  if (rt->clock.vc) sl_vclock_enter(rt->clock.vc, sl_rt_vslot_orch(rt)); /* P: the orchestrator's slot */
   for (;;) {
     pc.iter++;
     int work = p_resolve(&pc, &agg);
@@ -260,6 +305,10 @@ void *sl_rt_p_main(void *arg) {
       continue;
     }
     if (p_finished(rt, p)) break;
+    if (rt->clock.vc) {
+      sl_vclock_idle(rt->clock.vc);
+      continue;
+    }
     if (++idle < SL_RT_SPIN_BEFORE_PARK) {
       sl_rt_spin_hint();
       continue;
@@ -273,5 +322,6 @@ void *sl_rt_p_main(void *arg) {
   if (pc.dp) flush_polls(&pc, &agg);
   sl_rt_ring_all(rt); /* schedulers wait for released == submitted */
   if (rt->cfg.dp) sl_devprof_flush_scheduler(rt->cfg.dp, p->idx, p->cores, 0);
+  if (rt->clock.vc) sl_vclock_leave(rt->clock.vc);
   return NULL;
 }

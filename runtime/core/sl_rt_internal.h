@@ -212,7 +212,9 @@ struct sl_rt {
   uint64_t vaddr_next;       /* virtual clock: next simulated buffer address */
   char err[256];
 
-  atomic_uint_fast64_t submitted, released, inflight;
+  atomic_uint_fast64_t submitted, released;
+  atomic_uint_fast64_t inflight[SL_RT_MAX_RINGS]; /* per ring: each has its own --ring budget */
+  uint64_t ring_peak[SL_RT_MAX_RINGS]; /* most tasks of a ring in flight (orchestrator-written) */
   _Atomic uint32_t ring_bell;  /* bumped by the release phase             */
   _Atomic int orch_sleeping;   /* orchestrator parked waiting for a slot  */
   atomic_int orch_done;
@@ -254,9 +256,17 @@ void sl_rt_atomic_max(atomic_uint_fast64_t *v, uint64_t x);
 int sl_rt_hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx);
 void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_t submit_idx);
 void sl_rt_anchor_sample(sl_rt *rt, int position);
+/* The host clock of a run, ns: CLOCK_MONOTONIC, or under --clock virtual the virtual
+** time read as host ns (SL_RT_VHOST_EPOCH_NS + cycles at the device frequency), so
+** host records and anchors repeat from run to run. */
+#define SL_RT_VHOST_EPOCH_NS 1000000000000ull
+uint64_t sl_rt_run_host_ns(sl_rt *rt);
 /* sl_runtime.c: start AICore + scheduler (+ P) threads / join them. 0 ok. */
 int sl_rt_start_device(sl_rt *rt, int *cores, int *sched);
 void sl_rt_join_device(sl_rt *rt, int cores, int sched);
+/* Virtual clock: threads that never started give up their turns (cores, schedulers,
+** and the last slot, the orchestrator / P thread, unless last_started). */
+void sl_rt_vretire_unstarted(sl_rt *rt, int cores, int sched, int last_started);
 /* sl_rt_graph.c */
 void sl_rt_graphs_free(sl_rt *rt);
 void sl_rt_graph_free_nodes(sl_rt_task *t);

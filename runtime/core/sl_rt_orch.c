@@ -204,12 +204,15 @@ void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
   sl_rt_ring_all(rt);
 }
 
-/* Wait for a ring slot: the scheduler's release phase frees them. */
+/* Wait for a slot of the current scope's ring: every ring has its own budget of
+** --ring tasks in flight (an inner scope never waits for an outer scope's tasks, or
+** the other way round), and the scheduler's release phase frees them. */
 static int wait_ring(sl_rt *rt) {
   if (rt->cfg.runtime == SL_RT_HBG) return 0; /* the host builds the whole graph: no ring */
   uint64_t cap = (uint64_t)(rt->cfg.ring_size > 0 ? rt->cfg.ring_size : 4096);
+  atomic_uint_fast64_t *inflight = &rt->inflight[rt->ring];
   int idle = 0;
-  while (atomic_load_explicit(&rt->inflight, memory_order_acquire) >= cap) {
+  while (atomic_load_explicit(inflight, memory_order_acquire) >= cap) {
     if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return -1;
     if (rt->clock.vc) {
       sl_vclock_idle(rt->clock.vc);
@@ -221,7 +224,7 @@ static int wait_ring(sl_rt *rt) {
     }
     uint32_t bell = atomic_load(&rt->ring_bell);
     atomic_store(&rt->orch_sleeping, 1);
-    if (atomic_load(&rt->inflight) >= cap) sl_park_wait(&rt->ring_bell, bell, 200000);
+    if (atomic_load(inflight) >= cap) sl_park_wait(&rt->ring_bell, bell, 200000);
     atomic_store(&rt->orch_sleeping, 0);
   }
   return 0;
@@ -394,7 +397,7 @@ static int wire_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s) {
 uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
   sl_devprof *dp = rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE ? rt->cfg.dp : NULL;
   sl_rt_vadvance(rt, rt->vc.m.submit);
-  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_host_ns() : 0;
+  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_run_host_ns(rt) : 0;
   uint64_t t0 = rt->orch_mark = sl_rt_now(&rt->clock);
   if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) {
     set_err(rt, "interrupted");
@@ -421,7 +424,8 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
     set_err(rt, "out of memory while recording dependencies");
     return UINT64_MAX;
   }
-  atomic_fetch_add_explicit(&rt->inflight, 1, memory_order_acq_rel);
+  uint64_t ring = t->id >> 32, now_in = atomic_fetch_add_explicit(&rt->inflight[ring], 1, memory_order_acq_rel) + 1;
+  if (now_in > rt->ring_peak[ring]) rt->ring_peak[ring] = now_in;
   atomic_fetch_add_explicit(&rt->submitted, 1, memory_order_acq_rel);
   if (t->is_dummy) atomic_fetch_add_explicit(&rt->dummy_tasks, 1, memory_order_relaxed);
   else if (!t->predicate) atomic_fetch_add_explicit(&rt->skipped_tasks, 1, memory_order_relaxed);
@@ -439,7 +443,7 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
 uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buffer **out) {
   sl_devprof *dp = rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE ? rt->cfg.dp : NULL;
   uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
-  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_host_ns() : 0;
+  uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_run_host_ns(rt) : 0;
   sl_rt_task *t = new_task(rt);
   if (!t) {
     set_err(rt, "out of memory");

@@ -250,14 +250,19 @@ static int phase_dispatch(phase_ctx *pc) {
     dispatch_one(pc, c, t, slot, block, c->is_aic ? 0 : (c->id - rt->cfg.num_aic) & 1);
     published++;
   }
-  if (published && pc->dp) {
+  /* A pass whose pops all missed (another thread took the block between the depth
+  ** check and the pop) is recorded too, where it happened: otherwise its misses
+  ** would wait for a later dispatch and, when none comes, ride on a zero-width
+  ** dispatch(0) bar drawn at scheduler exit. Such a pass counts as work, so its
+  ** iteration keeps its loop_iter. */
+  if ((published || s->pop_miss) && pc->dp) {
     emit_outer(pc, dispatch, t0, now(pc), published, s->pop_hit, s->pop_miss, d0);
     s->total_hit += s->pop_hit;
     s->total_miss += s->pop_miss;
     s->pop_hit = s->pop_miss = 0;
-  } else {
-    pc->lap = 0; /* pops ran without a record */
+    return published ? published : 1;
   }
+  pc->lap = 0; /* pops ran without a record */
   return published;
 }
 
@@ -291,9 +296,11 @@ int sl_rt_phase_dummy(phase_ctx *pc) {
 
 int sl_rt_release_list(sl_rt *rt, sl_rt_sched *s) {
   int n = 0;
-  for (sl_rt_task *t = s->release_head; t; t = t->release_next) n++;
+  uint64_t per_ring[SL_RT_MAX_RINGS] = {0};
+  for (sl_rt_task *t = s->release_head; t; t = t->release_next, n++) per_ring[t->id >> 32]++;
   s->release_head = NULL;
-  atomic_fetch_sub_explicit(&rt->inflight, (uint64_t)n, memory_order_acq_rel);
+  for (int r = 0; r < SL_RT_MAX_RINGS; r++)
+    if (per_ring[r]) atomic_fetch_sub_explicit(&rt->inflight[r], per_ring[r], memory_order_acq_rel);
   atomic_fetch_add_explicit(&rt->released, (uint64_t)n, memory_order_acq_rel);
   atomic_fetch_add(&rt->ring_bell, 1);
   if (atomic_load(&rt->orch_sleeping)) sl_park_wake(&rt->ring_bell);
@@ -397,12 +404,9 @@ void *sl_rt_sched_main(void *arg) {
     atomic_store(&s->sleeping, 0);
     idle = SL_RT_SPIN_BEFORE_PARK / 2;
   }
-  /* Residual pop deltas ride on a zero-width dispatch so the sums match the totals;
-  ** with none left there is nothing to carry and no empty dispatch(0) bar. */
-  if (pc.dp && (s->pop_hit || s->pop_miss)) {
-    uint64_t at = now(&pc);
-    emit(&pc, dispatch, at, at, 0, s->pop_hit, s->pop_miss, NULL);
-  }
+  /* Every pop is in a dispatch record (phase_dispatch records miss-only passes), so
+  ** no residual delta is left for a zero-width carrier at exit; below level 3 the
+  ** counts only feed the totals. */
   s->total_hit += s->pop_hit;
   s->total_miss += s->pop_miss;
   s->pop_hit = s->pop_miss = 0;

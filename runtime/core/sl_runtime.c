@@ -217,6 +217,13 @@ void sl_rt_join_device(sl_rt *rt, int cores, int sched) {
   for (int i = 0; i < cores; i++) pthread_join(rt->cores[i].thread, NULL);
 }
 
+void sl_rt_vretire_unstarted(sl_rt *rt, int cores, int sched, int last_started) {
+  for (int i = 0; i <= sl_rt_vslot_orch(rt); i++) {
+    int started = i < rt->ncores ? i < cores : i < sl_rt_vslot_orch(rt) ? i - rt->ncores < sched : last_started;
+    if (!started) sl_vclock_retire(&rt->vc, i);
+  }
+}
+
 int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   if (rt->cfg.runtime == SL_RT_HBG) return sl_rt_hbg_run(rt, orch, ctx);
   int cores = 0, sched = 0, rc = 0;
@@ -237,11 +244,7 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
     rc = oa.rc;
   } else {
     if (!rt->err[0]) snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
-    if (rt->clock.vc) /* threads that never started give up their turns */
-      for (int i = 0; i <= sl_rt_vslot_orch(rt); i++) {
-        int started = i < rt->ncores ? i < cores : i < sl_rt_vslot_orch(rt) && i - rt->ncores < sched;
-        if (!started) sl_vclock_retire(&rt->vc, i);
-      }
+    if (rt->clock.vc) sl_rt_vretire_unstarted(rt, cores, sched, 0);
     atomic_store(&rt->interrupted, 1);
     atomic_store(&rt->orch_done, 1);
     sl_rt_ring_all(rt);
@@ -255,6 +258,8 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
 
 /* Async-signal-safe: one store; parked schedulers notice within their park timeout. */
 void sl_rt_interrupt(sl_rt *rt) { atomic_store_explicit(&rt->interrupted, 1, memory_order_release); }
+int sl_rt_get_runtime(const sl_rt *rt) { return rt->cfg.runtime; }
+
 int sl_rt_interrupted(const sl_rt *rt) {
   return atomic_load_explicit(&((sl_rt *)rt)->interrupted, memory_order_acquire);
 }
@@ -307,6 +312,7 @@ sl_rt_stats sl_rt_get_stats(const sl_rt *rt) {
   st.skipped_tasks = atomic_load(&r->skipped_tasks);
   st.alloc_tasks = atomic_load(&r->alloc_tasks);
   st.completed = atomic_load(&r->completed);
+  memcpy(st.ring_peak, rt->ring_peak, sizeof st.ring_peak);
   for (int s = 0; s < rt->cfg.num_sched; s++) {
     st.dispatches += rt->sched[s].dispatches;
     st.pop_hit += rt->sched[s].total_hit;

@@ -37,7 +37,8 @@ for fmt in ("json", "pb"):  # today's fixtures: silent about the schema
     if p.returncode != 0 or "fingerprint" in p.stderr:
         fail(f"today's {fmt} fixture: exit {p.returncode}, {p.stderr!r}")
 
-# captures kept from earlier schemas (v1 = before aicpu_task_record.member): read, one note
+# captures kept from earlier schemas (v1 = before aicpu_task_record.member, v2 = before the .pb
+# host sections and clock anchors): read, one note
 for old in sorted(os.listdir(f"{root}/tests/fixtures/evolution")):
     d = f"{root}/tests/fixtures/evolution/{old}"
     if not os.path.isdir(d):

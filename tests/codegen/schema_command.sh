@@ -7,6 +7,8 @@ OUT=$("$SW" schema)
 fail() { echo "FAIL: $*" >&2; echo "$OUT" >&2; exit 1; }
 echo "$OUT" | grep -Eq '^  sl_sched_phase_record +64 +8 ' || fail "records table lacks the 64-byte phase record"
 echo "$OUT" | grep -Eq '^ +6 resolve +inner ' || fail "phases table lacks resolve (id 6, inner)"
+echo "$OUT" | grep -Eq '^  arena_h2d +arena_h2d +host_h2d ' || fail "host upload phases lack arena_h2d"
+echo "$OUT" | grep -Eq '^  orch_submit +submit +orch .*\(default\)' || fail "orchestrator phases lack the default orch_submit"
 echo "$OUT" | grep -q 'pid 4 Worker View' || fail "views lack Worker View"
 echo "$OUT" | grep -Eq '^  4 orch_phases' || fail "levels lack level 4"
 echo "$OUT" | grep -Eq '^  a5sim +1000000000 Hz' || fail "platforms lack a5sim"

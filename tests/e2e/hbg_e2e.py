@@ -124,6 +124,16 @@ dev_start = min(e["ts"] for e in slices(trace) if e["pid"] != 1)
 check(host_end <= dev_start, f"host timeline ({host_end}) before the device timeline ({dev_start})")
 h2d = [e for e in slices(trace, 1) if e["tid"] == 4100]
 check([e["args"]["bytes"] for e in h2d] == [u["detail"] for u in up], "H2D bars carry the bytes")
+# the .pb capture carries the host sections and the anchors: the same trace, both formats
+pb = rec[:-len(".json")] + ".pb"
+for fmt, ext in (("json", ".json"), ("proto", ".pftrace")):
+    outs = []
+    for src in (rec, pb):
+        out = src + ".same" + ext
+        rc, log = sh("convert", src, "--format", fmt, "-o", out)
+        check(rc == 0, f"convert {os.path.basename(src)} --format {fmt}: {log[-300:]}")
+        outs.append(open(out, "rb").read() if rc == 0 else b"")
+    check(outs[0] == outs[1] and outs[0], f"--format {fmt}: the .pb capture's trace differs from the JSON capture's")
 rc, log = sh("check-trace", tpath)
 check(rc == 0, f"check-trace: {log[-300:]}")
 rc, log = sh("sched-overhead", rec)
@@ -163,10 +173,40 @@ def bad_samples(c):
             s["host_after_ns"] = s["host_before_ns"] - 1
 
 
+def anchors(c):
+    return c["metadata"]["clock_anchors"]
+
+
+def bad_post_samples(c):
+    for s in anchors(c)["samples"]:
+        if s["position"] == "post_device_execution":
+            s["error"] = "read_failed"
+
+
+def device_backwards(c):  # the device counter at the closing anchor below the opening one
+    pre = min(s["device_cycles"] for s in anchors(c)["samples"] if s["position"] == "pre_host_orchestration")
+    for s in anchors(c)["samples"]:
+        if s["position"] == "post_device_execution":
+            s["device_cycles"] = pre - 1
+
+
+def set_key(where, key, value):
+    def edit(c):
+        where(c)[key] = value
+    return edit
+
+
 for name, edit, reason in [("order", swap_positions, "host_anchor_order_invalid"),
                            ("coverage", shrink_coverage, "device_timestamps_outside_anchor_coverage"),
                            ("quant", negative_quant, "invalid_host_timestamp_quantization"),
-                           ("samples", bad_samples, "no_valid_pre_host_orchestration_anchor")]:
+                           ("samples", bad_samples, "no_valid_pre_host_orchestration_anchor"),
+                           ("post", bad_post_samples, "no_valid_post_device_execution_anchor"),
+                           ("devorder", device_backwards, "device_anchor_order_invalid"),
+                           ("nosamples", lambda c: anchors(c).pop("samples"), "missing_clock_anchor_samples"),
+                           ("unit", set_key(anchors, "device_timestamp_unit", "ticks"),
+                            "unsupported_device_timestamp_unit"),
+                           ("rawunit", set_key(anchors, "raw_device_timestamp_unit", "ticks"),
+                            "unsupported_raw_device_timestamp_unit")]:
     t3, _, _ = convert(edited(rec, name, edit))
     al = t3["metadata"]["clock_alignment"] if t3 else {}
     check(al.get("status") == "unaligned" and al.get("reason") == reason, f"{name}: {al} (want {reason})")
@@ -185,16 +225,34 @@ def count_mismatch(c):
     c["metadata"]["host_capture"]["expected_records"] = 7
 
 
+# a zero device frequency is refused before alignment (so invalid_device_frequency never shows)
 for name, edit, msg in [("both", both_orch, "both AICPU and host orchestrator phases are present"),
+                        ("freq", set_key(lambda c: c["metadata"], "clock_freq_hz", 0),
+                         "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz"),
                         ("origin", before_origin, "invalid host orchestrator phase: origin=")]:
     path = edited(rec, name, edit)
     _, log, out = convert(path, expect_rc=1)
     check(msg in log and log.startswith("swimlane: " + path), f"{name}: message {log[-300:]}")
     check(not os.path.exists(out), f"{name}: no half-written trace")
-t4, _, _ = convert(edited(rec, "mismatch", count_mismatch))
-hc4 = t4["metadata"]["host_capture"]
-check(t4["metadata"]["trace_status"] == "partial" and
-      hc4.get("converter_validation_errors") == ["expected_record_count_mismatch"], f"count mismatch: {hc4}")
+def upload_backwards(c):
+    u = c["host_device_uploads"][0]
+    u["end_host_ns"] = u["start_host_ns"] - 1
+
+
+path = edited(rec, "upload", upload_backwards)
+_, log, out = convert(path, expect_rc=1)
+check("$.host_device_uploads[0]: invalid host device upload: origin=" in log and log.startswith("swimlane: " + path),
+      f"upload: message {log[-300:]}")
+check(not os.path.exists(out), "upload: no half-written trace")
+for name, edit, errs in [("mismatch", count_mismatch, ["expected_record_count_mismatch"]),
+                         ("recorded", set_key(lambda c: c["metadata"]["host_capture"], "recorded_records", 2),
+                          ["recorded_record_count_mismatch"]),
+                         ("noexpected", lambda c: c["metadata"]["host_capture"].pop("expected_records"),
+                          ["expected_record_count_missing"])]:
+    t4, _, _ = convert(edited(rec, name, edit))
+    hc4 = t4["metadata"]["host_capture"]
+    check(t4["metadata"]["trace_status"] == "partial" and hc4.get("converter_validation_errors") == errs,
+          f"{name}: {hc4} (want {errs})")
 
 # ---- the reference's worked example (anchor-converter §4) -----------------------------
 worked = {"chip_swimlane_level": 1,

@@ -9,7 +9,8 @@ gold=${3:-$(cd "$(dirname "$0")" && pwd)}
 case $mode in check | update) ;; *) echo "golden.sh: mode must be check or update" >&2; exit 2 ;; esac
 swl=$(cd "$(dirname "$swl")" && pwd)/$(basename "$swl")
 sw() { timeout 120 "$swl" "$@"; } # a hung binary must not outlive the test
-workloads="mixed_example spmd_multiblock:mix paged_attention vector_example" # workload[:case]
+# workload[:case][+runtime]; the folder is workload[-case][-runtime]
+workloads="mixed_example spmd_multiblock:mix paged_attention vector_example vector_example+hbg"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/swl_golden.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 src=$(cd "$gold/../.." && pwd)
@@ -19,10 +20,12 @@ src=$(cd "$gold/../.." && pwd)
 # trace of the .pb capture (kept only where it differs from the JSON capture's trace) and
 # the sched-overhead report.
 make_set() {
-  local w=${1%%:*} out=$tmp/${1/:/-} case=()
-  [ "$w" = "$1" ] || case=(--case "${1#*:}")
+  local wc=${1%%+*} out=$tmp/$(folder "$1") case=() rt=()
+  local w=${wc%%:*}
+  [ "$w" = "$wc" ] || case=(--case "${wc#*:}")
+  [ "$wc" = "$1" ] || rt=(--runtime "${1#*+}")
   mkdir -p "$out/run"
-  (cd "$src" && sw run "$w" "${case[@]}" --enable-chip-swimlane 4 --enable-dep-gen --clock virtual -q -o "$out/run") \
+  (cd "$src" && sw run "$w" "${case[@]}" "${rt[@]}" --enable-chip-swimlane 4 --enable-dep-gen --clock virtual -q -o "$out/run") \
     || { echo "golden: run $w failed" >&2; return 1; }
   mv "$out"/run/*/* "$out"/ && rm -rf "$out/run"
   (cd "$out" && {
@@ -35,9 +38,11 @@ make_set() {
   }) || { echo "golden: converting $w failed" >&2; return 1; }
 }
 
+folder() { local f=${1/:/-}; echo "${f/+/-}"; }
+
 rc=0
 for wc in $workloads; do
-  w=${wc/:/-} # the folder of workload:case
+  w=$(folder "$wc")
   make_set "$wc" || { rc=1; continue; }
   if [ "$mode" = update ]; then
     rm -rf "${gold:?}/$w" && mkdir -p "$gold/$w" && cp "$tmp/$w"/* "$gold/$w"/

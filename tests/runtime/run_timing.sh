@@ -14,6 +14,13 @@ grep -q 'task_slot_2' "$out/one.txt" && fail "an untagged slot was printed"
 grep -Eq '^swimlane: timing: host wall [0-9.]+ us, device wall [0-9.]+ us \(orchestration [0-9.]+ us, scheduling [0-9.]+ us\)$' \
   "$out/one.txt" || fail "timing summary"
 grep -Eq '^swimlane: timing: 6 submits, sub-steps sync .* fanin [0-9.]+ us; [a-z]+ dominates' "$out/one.txt" || fail "sub-steps"
+# host_build_graph: host orchestration, the upload steps (host_phases names), no AICPU sub-steps
+"$sw" run vector_example --runtime hbg >"$out/hbg.txt"
+grep -Eq '^swimlane: timing: host wall [0-9.]+ us, host orchestration [0-9.]+ us, upload [0-9.]+ us, device wall [0-9.]+ us \(scheduling [0-9.]+ us\)$' \
+  "$out/hbg.txt" || fail "hbg timing summary"
+grep -Eq '^swimlane: timing: 6 submits on the host, upload steps arena_h2d [0-9.]+ us, graph_upload [0-9.]+ us, tensor_h2d [0-9.]+ us; [a-z0-9_]+ dominates the upload' \
+  "$out/hbg.txt" || fail "hbg upload steps"
+grep -q 'sub-steps sync' "$out/hbg.txt" && fail "an hbg run printed the AICPU orchestrator's sub-steps"
 "$sw" run vector_example --rounds 3 >"$out/three.txt"
 grep -Eq '^swimlane: device_wall\.task_slot_0: min [0-9.]+ us, median [0-9.]+ us, max [0-9.]+ us over 3 rounds$' \
   "$out/three.txt" || fail "slot over rounds"

@@ -154,6 +154,39 @@ int sl_collector_add_metadata(sl_collector *c, const char *members);
 ** (HBG: host_orchestrator_phases, host_device_uploads). Same rules as above. */
 int sl_collector_add_sections(sl_collector *c, const char *members);
 
+/* The host side of a capture for the .pb export (the JSON export takes the same facts
+** as text through the two calls above): host_build_graph's host records, upload steps
+** and host_capture accounting, and the clock anchors of any run that sampled them.
+** Strings must outlive the collector (literals, generated names). */
+typedef struct sl_coll_host_rec {
+  uint32_t submit_idx;
+  uint64_t task_id, start_ns, end_ns;
+} sl_coll_host_rec;
+typedef struct sl_coll_upload {
+  const char *phase;
+  uint64_t start_ns, end_ns, bytes;
+} sl_coll_upload;
+typedef struct sl_coll_anchor {
+  const char *position;
+  uint32_t sample_idx;
+  uint64_t host_before_ns, device_cycles, host_after_ns;
+} sl_coll_anchor;
+typedef struct sl_coll_host {
+  int host_mode;                       /* host_build_graph: the host_* members below */
+  uint64_t origin_ns;                  /* host_orchestration_origin_ns */
+  const char *status, *error;          /* host_capture (error NULL = null) */
+  uint64_t expected, recorded, pool, dropped;
+  const sl_coll_host_rec *recs;        /* one host thread */
+  size_t nrecs;
+  const sl_coll_upload *uploads;
+  size_t nuploads;
+  const sl_coll_anchor *anchors;       /* none: no clock_anchors */
+  size_t nanchors;
+  uint32_t samples_per_position;
+} sl_coll_host;
+/* Copies h (its arrays, not its strings). 0 ok, -1 no memory. */
+int sl_collector_set_host(sl_collector *c, const sl_coll_host *h);
+
 /* stop → read_metadata → reconcile → export(dir). Returns -1 on an error,
 ** else 0 (a reconcile mismatch is reported on stderr and in the capture,
 ** not as a failure). */

@@ -121,6 +121,7 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx);
 ** dropped, running kernels finish. Async-signal-safe. */
 void sl_rt_interrupt(sl_rt *rt);
 int sl_rt_interrupted(const sl_rt *rt);
+int sl_rt_get_runtime(const sl_rt *rt); /* cfg.runtime: SL_RT_TMR / SL_RT_HBG */
 
 void sl_rt_destroy(sl_rt *rt);
 
@@ -174,6 +175,7 @@ typedef struct sl_rt_stats {
   uint64_t dispatches;       /* subtasks dispatched to cores                   */
   uint64_t completed;        /* tasks completed                                */
   uint64_t pop_hit, pop_miss;
+  uint64_t ring_peak[SL_RT_MAX_RINGS]; /* most tasks of each ring in flight at once */
 } sl_rt_stats;
 sl_rt_stats sl_rt_get_stats(const sl_rt *rt);
 
