@@ -67,8 +67,20 @@ void sl_rt_aisched_prepare(sl_rt *rt) {
 
 /* ---- records ------------------------------------------------------------------------- */
 
+/* One AICore Scheduler record. The phase is chosen at run time (refill / worksteal /
+** dispatch after one probe), so this goes through the schema's generic scheduler-phase
+** writer with the kind as a value; task-bound phases carry the task id in the variant. */
+static void emit_kind(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a, uint32_t b) {
+  static const int16_t d0[3] = {0, 0, 0}; /* no start snapshot: the probe is the start */
+  int16_t d1[3];
+  sl_sched_phase_record rec;
+  depths(pc->rt, d1);
+  if (sl_write_sched_phase(pc->rt->cfg.level, &rec, kind, t0, t1, pc->iter, n, a, b, d0, d1))
+    sl_devprof_sched_phase_put(pc->dp, pc->s->idx, &rec);
+}
+
 static void emit_task(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, const sl_rt_task *t) {
-  if (pc->dp) emit(pc, kind, t0, t1, n, (uint32_t)(t->id & 0xFFFFFFFFu), (uint32_t)(t->id >> 32), NULL);
+  if (pc->dp) emit_kind(pc, kind, t0, t1, n, (uint32_t)(t->id & 0xFFFFFFFFu), (uint32_t)(t->id >> 32));
 }
 
 /* ---- resolve ------------------------------------------------------------------------- */
@@ -241,7 +253,7 @@ static void bootstrap(phase_ctx *pc) {
     n++;
   }
   retire_dummies(pc);
-  if (pc->dp) emit(pc, SL_PHASE_BOOTSTRAP, t0, now(pc), n, 0, 0, NULL);
+  if (pc->dp) emit_kind(pc, SL_PHASE_BOOTSTRAP, t0, now(pc), n, 0, 0);
 }
 
 /* ---- the loop ------------------------------------------------------------------------ */
