@@ -9,7 +9,9 @@ gold=${3:-$(cd "$(dirname "$0")" && pwd)}
 case $mode in check | update) ;; *) echo "golden.sh: mode must be check or update" >&2; exit 2 ;; esac
 swl=$(cd "$(dirname "$swl")" && pwd)/$(basename "$swl")
 sw() { timeout 120 "$swl" "$@"; } # a hung binary must not outlive the test
-workloads="mixed_example spmd_multiblock:mix paged_attention vector_example" # workload[:case]
+# every shipped workload (lua/workloads/), bench_flat in its small golden case
+workloads="mixed_example spmd_multiblock:mix paged_attention vector_example async_dma bench_flat:tiny
+  fanout graph_exec hazards scopes slowdown_example sync_start spmd_multiblock:aiv" # workload[:case]
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/swl_golden.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 src=$(cd "$gold/../.." && pwd)
