@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "9d4b05b6d1854f53"
+#define SL_SCHEMA_FINGERPRINT "8cda992f97c367b1"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 2
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -51,6 +51,14 @@
   "AicpuLifecycleRecord.exit_signal_end_cycles=u64@13;" \
   "AicpuLifecycleRecord.exit_wait_start_cycles=u64@14;" \
   "AicpuLifecycleRecord.exit_wait_end_cycles=u64@15;" \
+  "PoolAccount.name=string@1;" \
+  "PoolAccount.total=uint64@2;" \
+  "PoolAccount.collected=uint64@3;" \
+  "PoolAccount.dropped=uint64@4;" \
+  "PoolAccount.unflushed=uint64@5;" \
+  "CaptureHealth.truncated=bool@1;" \
+  "CaptureHealth.balanced=bool@2;" \
+  "CaptureHealth.pools=PoolAccount[]@3;" \
   "Metadata.clock_freq_hz=uint64@1;" \
   "Metadata.num_cores=uint32@2;" \
   "Metadata.core_types=string[]@3;" \
@@ -58,6 +66,7 @@
   "Metadata.platform=string@5;" \
   "Metadata.runtime=string@6;" \
   "Metadata.task_producer=string@7;" \
+  "Metadata.capture=CaptureHealth@8;" \
   "StreamCapture.committed=uint64@1;" \
   "StreamCapture.dropped=uint64@2;" \
   "StreamCapture.truncated=bool@3;" \

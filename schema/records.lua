@@ -273,6 +273,18 @@ return {
   },
 
   capture = {
+    { name = "PoolAccount", doc = "one profiler pool's loss accounting (metadata.capture.pools.<name>)", fields = {
+        { name = "name", type = "string", pb = 1, doc = "aicore_task | aicpu_task | sched_phase | orch_phase" },
+        { name = "total", type = "uint64", pb = 2, doc = "records the device attempted" },
+        { name = "collected", type = "uint64", pb = 3 },
+        { name = "dropped", type = "uint64", pb = 4 },
+        { name = "unflushed", type = "uint64", pb = 5 },
+    } },
+    { name = "CaptureHealth", doc = "the whole capture's accounting (metadata.capture)", fields = {
+        { name = "truncated", type = "bool", pb = 1, doc = "interrupted (SIGINT, failed run)" },
+        { name = "balanced", type = "bool", pb = 2, doc = "collected + dropped == total on every pool" },
+        { name = "pools", type = "PoolAccount", pb = 3, repeated = true },
+    } },
     { name = "Metadata", doc = "chip_swimlane_records.json \"metadata\"", fields = {
         { name = "clock_freq_hz", type = "uint64", pb = 1 },
         { name = "num_cores", type = "uint32", pb = 2 },
@@ -281,6 +293,7 @@ return {
         { name = "platform", type = "string", pb = 5 },
         { name = "runtime", type = "string", pb = 6 },
         { name = "task_producer", type = "string", pb = 7, doc = "scheduler_tasks.producer: aicpu | aicore" },
+        { name = "capture", type = "CaptureHealth", pb = 8, doc = "loss accounting; absent in captures before it" },
     } },
     { name = "StreamCapture", doc = "per-stream accounting (scheduler_records.streams[].capture)", fields = {
         { name = "committed", type = "uint64", pb = 1 },

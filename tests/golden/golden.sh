@@ -11,26 +11,34 @@ swl=$(cd "$(dirname "$swl")" && pwd)/$(basename "$swl")
 sw() { timeout 120 "$swl" "$@"; } # a hung binary must not outlive the test
 # every shipped workload (lua/workloads/), bench_flat in its small golden case
 workloads="mixed_example spmd_multiblock:mix paged_attention vector_example async_dma bench_flat:tiny
-  fanout graph_exec hazards scopes slowdown_example sync_start spmd_multiblock:aiv" # workload[:case]
+  fanout graph_exec hazards scopes slowdown_example sync_start spmd_multiblock:aiv
+  mixed_example+drops" # workload[:case][+drops]
+# +drops: tiny pools (--pool-records 2) and a stalled collector, so every pool drops and the
+# exact counts show in both captures, the health line (summary.txt) and the trace's
+# "records dropped" counter
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/swl_golden.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 src=$(cd "$gold/../.." && pwd)
+
+folder() { local f=${1/:/-}; echo "${f/+/-}"; } # workload:case+drops -> workload-case-drops
 
 # One workload's files into $tmp/$1: the capture as run writes it, then (run from inside the
 # folder, so no path varies) the JSON and Perfetto traces, the converter's summary, the
 # trace of the .pb capture (kept only where it differs from the JSON capture's trace) and
 # the sched-overhead report.
 make_set() {
-  local w=${1%%:*} out=$tmp/${1/:/-} case=()
-  [ "$w" = "$1" ] || case=(--case "${1#*:}")
+  local spec=${1%+drops} extra=()
+  [ "$spec" = "$1" ] || extra=(--pool-records 2 --stall-collector)
+  local w=${spec%%:*} out=$tmp/$(folder "$1") case=()
+  [ "$w" = "$spec" ] || case=(--case "${spec#*:}")
   mkdir -p "$out/run"
-  (cd "$src" && sw run "$w" "${case[@]}" --enable-chip-swimlane 4 --enable-dep-gen --clock virtual -q -o "$out/run") \
+  (cd "$src" && sw run "$w" "${case[@]}" --enable-chip-swimlane 4 --enable-dep-gen --clock virtual "${extra[@]}" -q -o "$out/run") \
     || { echo "golden: run $w failed" >&2; return 1; }
   mv "$out"/run/*/* "$out"/ && rm -rf "$out/run"
   (cd "$out" && {
     sw convert chip_swimlane_records.json -o trace.json >summary.txt 2>&1 &&
       sw convert chip_swimlane_records.json --format proto -o trace.pftrace >/dev/null 2>&1 &&
-      sw convert chip_swimlane_records.pb -o trace_from_pb.json >/dev/null 2>&1 &&
+      sw convert chip_swimlane_records.pb -o trace_from_pb.json >/dev/null 2>pb_convert_stderr.txt &&
       sw convert chip_swimlane_records.json --overhead -o trace_overhead.json >/dev/null 2>&1 &&
       sw sched-overhead chip_swimlane_records.json >sched_overhead.txt 2>&1 &&
       { ! cmp -s trace.json trace_from_pb.json || rm trace_from_pb.json; } # kept only if they differ
@@ -39,7 +47,7 @@ make_set() {
 
 rc=0
 for wc in $workloads; do
-  w=${wc/:/-} # the folder of workload:case
+  w=$(folder "$wc")
   make_set "$wc" || { rc=1; continue; }
   if [ "$mode" = update ]; then
     rm -rf "${gold:?}/$w" && mkdir -p "$gold/$w" && cp "$tmp/$w"/* "$gold/$w"/

@@ -331,7 +331,7 @@ int sl_cmd_convert(int argc, char **argv) {
   if (!cap) goto done;
   fflush(out);
   sl_progress_clear(prog);
-  sl_convert_print_health(stderr, input, quiet);
+  sl_convert_print_health(stderr, input, cap, quiet);
   if (verbose) print_data_info(out, cap);
 
   /* names: explicit wins, else exactly one sibling name_map*.json */
