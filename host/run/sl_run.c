@@ -17,6 +17,7 @@
 #include "sl_collector.h"
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
+#include "sl_ticker.h"
 
 typedef struct run_opts {
   const char *workload, *case_name, *platform, *out_root;
@@ -271,6 +272,15 @@ static void set_tiny_pools(sl_pool_sizes *z, unsigned n) {
   z->sched_buffers_per_thread = z->orch_buffers_per_thread = 1;
 }
 
+/* The progress line of a run on a terminal (sl_ticker): tasks completed of submitted. */
+static int run_progress_line(void *arg, double t, char *line, size_t n) {
+  uint64_t submitted, completed;
+  sl_rt_progress(arg, &submitted, &completed);
+  snprintf(line, n, "run: %llu of %llu tasks completed, %.0f s", (unsigned long long)completed,
+           (unsigned long long)submitted, t);
+  return 1;
+}
+
 /* One round: build chip + collector, run, write outputs. 0 ok, 1 failure. */
 static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const char *case_name,
                      const struct sl_platform_info *plat, int level, const char *out_dir, int round,
@@ -328,7 +338,9 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_SCHED, coll);
   struct timespec h0, h1;
   clock_gettime(CLOCK_MONOTONIC, &h0);
+  sl_ticker *tick = sl_ticker_start(!o->quiet, run_progress_line, rt);
   int orc = sl_rt_run(rt, sl_run_orchestrate, &ctx);
+  sl_ticker_stop(tick);
   clock_gettime(CLOCK_MONOTONIC, &h1);
   if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_CLOSE, coll);
   g_rt = NULL;

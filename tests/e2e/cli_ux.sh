@@ -183,11 +183,22 @@ ls killed.json* >/dev/null 2>&1 && fail "SIGTERM left $(ls killed.json*)"
 if command -v script >/dev/null 2>&1; then
   SWIMLANE_PROGRESS_AFTER_MS=0 SWIMLANE_LUA_LIMIT=200000000 \
     script -qfec "'$SW' convert '$rec' --rules spin.lua -o prog.json" /dev/null >tty.out 2>&1
-  grep -q "swimlane: convert: writing the trace: [0-9.]* MB written" tty.out || fail "no progress line on a TTY"
+  grep -q "swimlane: convert: writing the trace: [0-9]* events, [0-9.]* MB written" tty.out ||
+    fail "no progress line (events, MB) on a TTY"
+  # the events count grows as the trace is written: two redraws never show fewer events
+  tr '\r' '\n' <tty.out | sed -n 's/.*writing the trace: \([0-9]*\) events.*/\1/p' | sort -n -c ||
+    fail "the progress line's event count went backwards"
   SWIMLANE_PROGRESS_AFTER_MS=0 SWIMLANE_LUA_LIMIT=200000000 \
     "$SW" convert "$rec" --rules spin.lua -o prog.json 2>notty.err >/dev/null
   grep -q "swimlane: convert: writing" notty.err && fail "a progress line without a TTY"
   grep -q "script exceeded the instruction limit" notty.err || fail "spin rules: no limit error"
+  # run's progress line: tasks completed of submitted, on a TTY only, not with -q
+  SWIMLANE_PROGRESS_AFTER_MS=0 script -qfec "'$SW' run mixed_example --no-convert -o runprog" /dev/null >runtty.out 2>&1
+  grep -q "swimlane: run: [0-9]* of [0-9]* tasks completed" runtty.out || fail "run: no progress line on a TTY"
+  SWIMLANE_PROGRESS_AFTER_MS=0 script -qfec "'$SW' run mixed_example --no-convert -q -o runprog" /dev/null >runq.out 2>&1
+  grep -q "swimlane: run:" runq.out && fail "run -q: a progress line"
+  SWIMLANE_PROGRESS_AFTER_MS=0 "$SW" run mixed_example --no-convert -o runprog >/dev/null 2>runnotty.err
+  grep -q "swimlane: run:" runnotty.err && fail "run: a progress line without a TTY"
 fi
 
 # install to a prefix: the installed binary runs from elsewhere without SWIMLANE_HOME

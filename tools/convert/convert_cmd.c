@@ -382,7 +382,6 @@ int sl_cmd_convert(int argc, char **argv) {
 
   if (sl_outfile_open(&of, out_path) != 0) goto done;
   of_open = 1;
-  sl_progress_writing(prog, of.tmp_path);
 #ifdef SL_HAVE_SINK_PROTO
   sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
 #else
@@ -392,6 +391,7 @@ int sl_cmd_convert(int argc, char **argv) {
     sl_error(out_path, "out of memory");
     goto done;
   }
+  sl_progress_writing(prog, of.tmp_path, &sink->nevents);
   if (verbose) {
     fprintf(out, "Generating %s...\n", proto ? "Perfetto protobuf trace" : "Chrome Trace JSON");
     fprintf(out, "  Tasks: %zu\n", cap->n_tasks);

@@ -55,7 +55,7 @@ void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const s
 ** unless enabled and stderr is a TTY. _writing switches it to the output's size. */
 typedef struct sl_progress sl_progress;
 sl_progress *sl_progress_start(const char *input, int enabled);
-void sl_progress_writing(sl_progress *p, const char *tmp_path);
+void sl_progress_writing(sl_progress *p, const char *tmp_path, const uint64_t *events);
 void sl_progress_clear(sl_progress *p); /* erase it before printing a line of our own */
 void sl_progress_stop(sl_progress *p); /* erases the line; NULL is fine */
 
