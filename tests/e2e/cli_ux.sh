@@ -214,4 +214,14 @@ env -u SWIMLANE_HOME "$W/prefix/bin/swimlane" run vector_example --enable-chip-s
 ls outputs/*/merged_swimlane.json >/dev/null 2>&1 || fail "installed run left no trace"
 env -u SWIMLANE_HOME "$W/prefix/bin/swimlane" schema >schema.txt 2>"$W/err" || fail "installed schema"
 grep -q "a2a3sim" schema.txt || fail "installed schema: no platforms in the summary"
+# the installed l0 builds its replay from the prefix alone: moved prefix, no build-tree path
+mv "$W/prefix" "$W/moved"
+env -u SWIMLANE_HOME "$W/moved/bin/swimlane" l0 --test mixed_example --func-id 0,1,2 >l0.out 2>&1 ||
+  fail "installed l0: $(tail -n 3 l0.out)"
+ws=$(ls -d outputs/l0_swimlane_*/ | head -n 1)
+[ -n "$ws" ] && ls "$ws"*_trace.json >/dev/null 2>&1 || fail "installed l0 left no trace"
+grep -q "$W/moved/share/swimlane/l0/lib/libsl_pipe.a" "$ws/CMakeLists.txt" ||
+  fail "installed l0: the replay does not link the installed libraries"
+grep -q -e "$BUILD/runtime" -e "$BUILD/generated" "$ws/CMakeLists.txt" && fail "installed l0: the replay still names the build tree"
+grep -q "self-check OK" l0.out || fail "installed l0: no self-check"
 echo "ok"
