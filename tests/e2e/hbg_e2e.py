@@ -87,6 +87,8 @@ anc = md["clock_anchors"]
 pre = [s for s in anc["samples"] if s["position"] == "pre_host_orchestration"]
 post = [s for s in anc["samples"] if s["position"] == "post_device_execution"]
 check(len(pre) == 3 and len(post) == 3 and anc["samples_per_position"] == 3, "3 anchor samples per position")
+check([s["sample_idx"] for s in pre] == [0, 1, 2] and [s["sample_idx"] for s in post] == [0, 1, 2],
+      "anchor samples numbered 0..2 within each position")
 check(all(s["host_before_ns"] <= s["host_after_ns"] and s["uncertainty_ns"] == (s["rtt_ns"] + 1) // 2
           for s in anc["samples"]), "anchor round-trip bounds")
 check(max(s["device_cycles"] for s in pre) < min(s["device_cycles"] for s in post), "anchors bracket the run")
