@@ -115,6 +115,17 @@ tm = trace["metadata"]
 check(tm["layout"] == "clock_aligned" and tm["trace_status"] == "complete" and
       tm["clock_alignment"]["status"] == "calibrated" and tm["cross_domain_latency_available"] is True,
       f"timeline metadata {tm}")
+# device timestamps in whole microseconds (device_uptime_us) are 1000 ns coarser: the
+# anchors' uncertainty grows by exactly that (the reference's device quantization)
+us_cap = edited(rec, "uptime_us", lambda c: c["metadata"]["clock_anchors"].update(
+    raw_device_timestamp_unit="device_uptime_us"))
+t_us, _, _ = convert(us_cap)
+if t_us:
+    check(t_us["metadata"]["clock_alignment"]["anchor_uncertainty_ns"] ==
+          tm["clock_alignment"]["anchor_uncertainty_ns"] + 1000,
+          f"device_uptime_us: uncertainty {t_us['metadata']['clock_alignment']} vs {tm['clock_alignment']}")
+else:
+    check(False, "device_uptime_us capture did not convert")
 pn, tn = procs(trace), threads(trace)
 check((1, "Host Orchestrator") in pn and (1, "Host Prepare") in pn, f"host processes {pn}")
 check(tn.get((1, 4000)) == "Host_0" and tn.get((1, 4100)) == "H2D", "Host_0 and H2D lanes")
