@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "87ab4a5765cf611c"
+#define SL_SCHEMA_FINGERPRINT "617d1f6b4cf6c675"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 2
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -52,6 +52,14 @@
   "AicpuLifecycleRecord.exit_signal_end_cycles=u64@13;" \
   "AicpuLifecycleRecord.exit_wait_start_cycles=u64@14;" \
   "AicpuLifecycleRecord.exit_wait_end_cycles=u64@15;" \
+  "PoolAccount.name=string@1;" \
+  "PoolAccount.total=uint64@2;" \
+  "PoolAccount.collected=uint64@3;" \
+  "PoolAccount.dropped=uint64@4;" \
+  "PoolAccount.unflushed=uint64@5;" \
+  "CaptureHealth.truncated=bool@1;" \
+  "CaptureHealth.balanced=bool@2;" \
+  "CaptureHealth.pools=PoolAccount[]@3;" \
   "Metadata.clock_freq_hz=uint64@1;" \
   "Metadata.num_cores=uint32@2;" \
   "Metadata.core_types=string[]@3;" \
@@ -69,6 +77,7 @@
   "Metadata.timeline_relation=string@15;" \
   "Metadata.host_capture=HostCapture@16;" \
   "Metadata.clock_anchors=ClockAnchors@17;" \
+  "Metadata.capture=CaptureHealth@18;" \
   "HostCapture.status=string@1;" \
   "HostCapture.expected_records=uint64@2;" \
   "HostCapture.recorded_records=uint64@3;" \

@@ -111,7 +111,7 @@ const char sl_schema_lua[] =
   "      size = 1,\n"
   "    },\n"
   "  },\n"
-  "  fingerprint = \"87ab4a5765cf611c\",\n"
+  "  fingerprint = \"617d1f6b4cf6c675\",\n"
   "  host_phases = {\n"
   "    {\n"
   "      bytes = \"the device image allocated and zeroed (graph + tensors)\",\n"

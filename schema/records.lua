@@ -278,6 +278,18 @@ return {
   },
 
   capture = {
+    { name = "PoolAccount", doc = "one profiler pool's loss accounting (metadata.capture.pools.<name>)", fields = {
+        { name = "name", type = "string", pb = 1, doc = "aicore_task | aicpu_task | sched_phase | orch_phase" },
+        { name = "total", type = "uint64", pb = 2, doc = "records the device attempted" },
+        { name = "collected", type = "uint64", pb = 3 },
+        { name = "dropped", type = "uint64", pb = 4 },
+        { name = "unflushed", type = "uint64", pb = 5 },
+    } },
+    { name = "CaptureHealth", doc = "the whole capture's accounting (metadata.capture)", fields = {
+        { name = "truncated", type = "bool", pb = 1, doc = "interrupted (SIGINT, failed run)" },
+        { name = "balanced", type = "bool", pb = 2, doc = "collected + dropped == total on every pool" },
+        { name = "pools", type = "PoolAccount", pb = 3, repeated = true },
+    } },
     { name = "Metadata", doc = "chip_swimlane_records.json \"metadata\"", fields = {
         { name = "clock_freq_hz", type = "uint64", pb = 1 },
         { name = "num_cores", type = "uint32", pb = 2 },
@@ -297,6 +309,7 @@ return {
         { name = "timeline_relation", type = "string", pb = 15 },
         { name = "host_capture", type = "HostCapture", pb = 16 },
         { name = "clock_anchors", type = "ClockAnchors", pb = 17, doc = "also TMR runs with --clock-anchors" },
+        { name = "capture", type = "CaptureHealth", pb = 18, doc = "loss accounting; absent in captures before it" },
     } },
     { name = "HostCapture", doc = "metadata.host_capture: the host record pool's accounting", fields = {
         { name = "status", type = "string", pb = 1, doc = "complete | partial | truncated" },

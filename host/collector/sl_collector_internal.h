@@ -191,6 +191,8 @@ void sl_coll_drain_sync(sl_collector *c);
 void sl_coll_consume(sl_shard *s, const sl_ready_entry *e);
 
 const char *sl_coll_pool_name(unsigned kind);
+/* The pools in the order both exports list them (metadata.capture.pools). */
+extern const unsigned sl_coll_pool_order[SL_BUF_KIND_COUNT];
 
 /* ---- vectors ------------------------------------------------------------------- */
 int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz);

@@ -54,8 +54,8 @@ static void write_metadata(sl_collector *c, FILE *f) {
   fprintf(f, "    \"schema_layout\": \"%s\",\n", SL_SCHEMA_LAYOUT);
   fprintf(f, "    \"capture\": {\"truncated\": %s, \"balanced\": %s, \"pools\": {",
           bool_str(atomic_load(&c->truncated)), bool_str(c->balanced));
-  static const unsigned order[] = {SL_BUF_AICORE_TASK, SL_BUF_AICPU_TASK, SL_BUF_SCHED_PHASE, SL_BUF_ORCH_PHASE};
-  for (unsigned j = 0; j < 4; j++) {
+  const unsigned *order = sl_coll_pool_order;
+  for (unsigned j = 0; j < SL_BUF_KIND_COUNT; j++) {
     const sl_pool_account *a = &c->acct[order[j]];
     fprintf(f, "%s\"%s\": {\"total\": %" PRIu64 ", \"collected\": %" PRIu64 ", \"dropped\": %" PRIu64
                ", \"unflushed\": %" PRIu64 "}",

@@ -275,6 +275,30 @@ static void sink_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
   fwrite(data, 1, len, s->fp);
 }
 
+/* metadata.capture: the same loss accounting the JSON export writes. */
+static Swimlane__CaptureHealth *capture_health(sl_collector *c, arena *a, int truncated) {
+  Swimlane__CaptureHealth *h = arena_alloc(a, sizeof *h);
+  Swimlane__PoolAccount *pa = arena_alloc(a, sizeof *pa * SL_BUF_KIND_COUNT);
+  Swimlane__PoolAccount **pp = arena_alloc(a, sizeof *pp * SL_BUF_KIND_COUNT);
+  if (!h || !pa || !pp) return NULL;
+  swimlane__capture_health__init(h);
+  h->truncated = truncated;
+  h->balanced = c->balanced;
+  h->pools = pp;
+  h->n_pools = SL_BUF_KIND_COUNT;
+  for (unsigned j = 0; j < SL_BUF_KIND_COUNT; j++) {
+    const sl_pool_account *acc = &c->acct[sl_coll_pool_order[j]];
+    swimlane__pool_account__init(&pa[j]);
+    pa[j].name = (char *)sl_coll_pool_name(sl_coll_pool_order[j]);
+    pa[j].total = acc->total;
+    pa[j].collected = acc->collected;
+    pa[j].dropped = acc->dropped;
+    pa[j].unflushed = acc->unflushed;
+    pp[j] = &pa[j];
+  }
+  return h;
+}
+
 int sl_collector_export_pb(sl_collector *c, const char *path) {
   if (!c) return -1;
   if (!c->dp) return 0;
@@ -305,6 +329,7 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
     md.core_to_thread = c->core_to_thread;
     md.n_core_to_thread = (size_t)c->cfg.num_cores;
   }
+  md.capture = capture_health(c, &a, truncated);
   int rc = a.failed ? -1 : fill_task_streams(c, &a, &cap, level, truncated);
   if (rc == 0 && level >= SL_MIN_LEVEL_LIFECYCLE) rc = fill_lifecycle(c, &a, &cap);
   if (rc == 0 && level >= SL_MIN_LEVEL_SCHED_PHASE) rc = fill_sched_streams(c, &a, &cap, truncated);

@@ -14,6 +14,8 @@ static const char *const pool_names[SL_BUF_KIND_COUNT] = {
     [SL_BUF_AICPU_TASK] = "aicpu_task", [SL_BUF_SCHED_PHASE] = "sched_phase",
     [SL_BUF_ORCH_PHASE] = "orch_phase", [SL_BUF_AICORE_TASK] = "aicore_task"};
 
+const unsigned sl_coll_pool_order[SL_BUF_KIND_COUNT] = {SL_BUF_AICORE_TASK, SL_BUF_AICPU_TASK, SL_BUF_SCHED_PHASE,
+                                                        SL_BUF_ORCH_PHASE};
 const char *sl_coll_pool_name(unsigned kind) { return kind < SL_BUF_KIND_COUNT ? pool_names[kind] : "?"; }
 
 static const char *const pool_knobs[SL_BUF_KIND_COUNT] = {

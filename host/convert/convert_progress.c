@@ -1,39 +1,28 @@
 /*
-** convert_progress.c — the progress line of a long conversion, on a terminal
-** only: after SWIMLANE_PROGRESS_AFTER_MS (default 2000 ms) a background thread
-** redraws one stderr line twice a second — bytes of the input read so far (the
-** reader's file offset, from /proc/self/fdinfo, so the reader needs no hooks),
-** the ETA of the read, then the bytes of trace written. The line is erased when
-** the conversion ends, so logs and pipes never see it.
+** convert_progress.c — the progress line of a long conversion (on a terminal only,
+** host/base sl_ticker): bytes of the input read so far (the reader's file offset,
+** from /proc/self/fdinfo, so the reader needs no hooks) and the ETA of the read,
+** then the events and bytes of trace written. Erased when the conversion ends.
 */
 #include <dirent.h>
 #include <limits.h>
-#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "sl_convert.h"
+#include "sl_ticker.h"
 
 struct sl_progress {
-  pthread_t thread;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  int stop, drawn;
+  sl_ticker *ticker;
   char input[PATH_MAX];
   long long input_size;
   char output[PATH_MAX + 32]; /* the temporary being written; "" while reading */
-  struct timespec t0;
+  const uint64_t *events;     /* the sink's event count (sl_sink_count); NULL while reading */
 };
-
-static double since(const struct timespec *t0) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
-}
 
 /* The offset of this process's open descriptor on `path`, -1 if none is open. */
 static long long read_offset(const char *path) {
@@ -58,48 +47,24 @@ static long long read_offset(const char *path) {
   return pos;
 }
 
-static void draw(sl_progress *p) {
-  double t = since(&p->t0);
-  char line[256];
+static int progress_line(void *arg, double t, char *line, size_t n) {
+  sl_progress *p = arg;
   if (!p->output[0]) {
     long long pos = read_offset(p->input);
-    if (pos < 0) return;
+    if (pos < 0) return 0;
     double frac = p->input_size > 0 ? (double)pos / (double)p->input_size : 0;
     if (frac > 0.01 && frac < 1)
-      snprintf(line, sizeof line, "reading %.1f / %.1f MB (%.0f%%), %.0f s, ETA %.0f s", pos / 1e6,
+      snprintf(line, n, "convert: reading %.1f / %.1f MB (%.0f%%), %.0f s, ETA %.0f s", pos / 1e6,
                p->input_size / 1e6, frac * 100, t, t / frac - t);
     else
-      snprintf(line, sizeof line, "reading %.1f / %.1f MB, %.0f s", pos / 1e6, p->input_size / 1e6, t);
+      snprintf(line, n, "convert: reading %.1f / %.1f MB, %.0f s", pos / 1e6, p->input_size / 1e6, t);
   } else {
     struct stat st;
     long long out = stat(p->output, &st) == 0 ? (long long)st.st_size : 0;
-    snprintf(line, sizeof line, "writing the trace: %.1f MB written, %.0f s", out / 1e6, t);
+    unsigned long long ev = p->events ? __atomic_load_n(p->events, __ATOMIC_RELAXED) : 0;
+    snprintf(line, n, "convert: writing the trace: %llu events, %.1f MB written, %.0f s", ev, out / 1e6, t);
   }
-  fprintf(stderr, "\r\033[Kswimlane: convert: %s", line);
-  fflush(stderr);
-  p->drawn = 1;
-}
-
-static void *progress_main(void *arg) {
-  sl_progress *p = arg;
-  const char *env = getenv("SWIMLANE_PROGRESS_AFTER_MS");
-  long after_ms = env && *env ? atol(env) : 2000;
-  struct timespec wake = p->t0;
-  wake.tv_sec += after_ms / 1000;
-  wake.tv_nsec += (after_ms % 1000) * 1000000L;
-  pthread_mutex_lock(&p->mu);
-  while (!p->stop) {
-    if (wake.tv_nsec >= 1000000000L) {
-      wake.tv_sec++;
-      wake.tv_nsec -= 1000000000L;
-    }
-    if (pthread_cond_timedwait(&p->cv, &p->mu, &wake) != 0 && !p->stop) draw(p);
-    clock_gettime(CLOCK_MONOTONIC, &wake);
-    wake.tv_nsec += 500000000L;
-  }
-  if (p->drawn) fputs("\r\033[K", stderr);
-  pthread_mutex_unlock(&p->mu);
-  return NULL;
+  return 1;
 }
 
 sl_progress *sl_progress_start(const char *input, int enabled) {
@@ -112,45 +77,28 @@ sl_progress *sl_progress_start(const char *input, int enabled) {
     return NULL;
   }
   p->input_size = (long long)st.st_size;
-  clock_gettime(CLOCK_MONOTONIC, &p->t0);
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_cond_init(&p->cv, &ca);
-  pthread_condattr_destroy(&ca);
-  pthread_mutex_init(&p->mu, NULL);
-  if (pthread_create(&p->thread, NULL, progress_main, p) != 0) {
-    pthread_cond_destroy(&p->cv);
-    pthread_mutex_destroy(&p->mu);
+  p->ticker = sl_ticker_start(1, progress_line, p);
+  if (!p->ticker) {
     free(p);
     return NULL;
   }
   return p;
 }
 
-void sl_progress_writing(sl_progress *p, const char *tmp_path) {
+void sl_progress_writing(sl_progress *p, const char *tmp_path, const uint64_t *events) {
   if (!p || !tmp_path) return;
-  pthread_mutex_lock(&p->mu);
+  sl_ticker_lock(p->ticker);
   snprintf(p->output, sizeof p->output, "%s", tmp_path);
-  pthread_mutex_unlock(&p->mu);
+  p->events = events;
+  sl_ticker_unlock(p->ticker);
 }
 
 void sl_progress_clear(sl_progress *p) {
-  if (!p) return;
-  pthread_mutex_lock(&p->mu);
-  if (p->drawn) fputs("\r\033[K", stderr);
-  p->drawn = 0;
-  pthread_mutex_unlock(&p->mu);
+  if (p) sl_ticker_clear(p->ticker);
 }
 
 void sl_progress_stop(sl_progress *p) {
   if (!p) return;
-  pthread_mutex_lock(&p->mu);
-  p->stop = 1;
-  pthread_cond_signal(&p->cv);
-  pthread_mutex_unlock(&p->mu);
-  pthread_join(p->thread, NULL);
-  pthread_cond_destroy(&p->cv);
-  pthread_mutex_destroy(&p->mu);
+  sl_ticker_stop(p->ticker);
   free(p);
 }

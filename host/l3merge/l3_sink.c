@@ -28,7 +28,7 @@ static void k_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
   char buf[512];
   snprintf(buf, sizeof buf, "rank%d / %s", ((l3_sink *)s)->rank, name);
   sl_sink_process_name(INNER(s), PID(s, pid), buf);
-  s->nevents++;
+  sl_sink_count(s);
 }
 
 static void k_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
@@ -37,7 +37,7 @@ static void k_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
 
 static void k_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char *name) {
   sl_sink_thread_name(INNER(s), PID(s, pid), tid, name);
-  s->nevents++;
+  sl_sink_count(s);
 }
 
 static void k_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t idx) {
@@ -61,7 +61,7 @@ static void k_slice(sl_trace_sink *s, const sl_slice *ev) {
   e.args = args;
   e.nargs = ev->nargs + 1;
   sl_sink_slice(k->inner, &e);
-  s->nevents++;
+  sl_sink_count(s);
   if (args != local) free(args);
 }
 
@@ -70,7 +70,7 @@ static void k_counter(sl_trace_sink *s, const sl_counter *ev) {
   e.pid = PID(s, ev->pid);
   e.ts = ev->ts * ((l3_sink *)s)->scale + ((l3_sink *)s)->shift_us;
   sl_sink_counter(INNER(s), &e);
-  s->nevents++;
+  sl_sink_count(s);
 }
 
 static void k_flow(sl_trace_sink *s, const sl_flow *ev) {
@@ -81,7 +81,7 @@ static void k_flow(sl_trace_sink *s, const sl_flow *ev) {
   e.id = ev->id + k->id_base;
   e.bind_id = ev->bind_id + k->id_base;
   sl_sink_flow(k->inner, &e);
-  s->nevents++;
+  sl_sink_count(s);
 }
 
 static void k_metadata_json(sl_trace_sink *s, const char *obj) {

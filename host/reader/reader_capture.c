@@ -47,6 +47,11 @@ void sl_capture_free(sl_capture *c) {
 
 /* JSON captures start (after blanks) with '{' (or '[' for a clear error); anything
 ** else is taken as protobuf. */
+static int oom(const char *name) {
+  sl_error(name, "out of memory");
+  return -1;
+}
+
 static int looks_like_json(const unsigned char *d, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') continue;
@@ -79,6 +84,7 @@ sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len, 
   int rc;
   if (looks_like_json(data, len)) {
     rc = sl_parse_json(&raw, c, NULL, data, len);
+    if (rc == 0 && sl_health_from_json_head(c, data, len)) rc = oom(name);
   } else {
     c->format = SL_FORMAT_PROTOBUF;
     rc = sl_parse_pb(&raw, c, data, len);
@@ -124,6 +130,7 @@ sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
   memset(&raw, 0, sizeof raw);
   raw.name = c->path;
   int rc = sl_parse_json(&raw, c, f, NULL, 0);
+  if (rc == 0 && sl_health_from_json_file(c, f)) rc = oom(path);
   fclose(f);
   return finish(&raw, c, rc, opts);
 }

@@ -84,6 +84,14 @@ static int pb_metadata(sl_raw *raw, sl_capture *c, const Swimlane__Metadata *md)
   for (size_t i = 0; i < md->n_core_to_thread; i++) c->core_to_thread[i] = md->core_to_thread[i];
   c->task_producer = intern_opt(c, md->task_producer);
   c->platform = intern_opt(c, md->platform);
+  if (md->capture) {
+    c->health.present = 1;
+    c->health.truncated = md->capture->truncated;
+    for (size_t i = 0; i < md->capture->n_pools; i++) {
+      const Swimlane__PoolAccount *pa = md->capture->pools[i];
+      if (sl_health_add_pool(c, pa->name, pa->total, pa->collected, pa->dropped)) return -1;
+    }
+  }
   return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "sl_levels.h"
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
+#include "sl_ticker.h"
 
 typedef struct run_opts {
   const char *workload, *case_name, *platform, *out_root;
@@ -27,6 +28,8 @@ typedef struct run_opts {
   int no_convert, list;
   int runtime, clock_anchors;  /* SL_RT_TMR / SL_RT_HBG; --clock-anchors */
   int virtual_clock;           /* --clock virtual */
+  int pool_records;            /* --pool-records N: one fixed N-record buffer per pool (0 = defaults) */
+  int stall_collector;         /* --stall-collector: the host drains nothing until the run ends */
 } run_opts;
 
 /* Set by the CLI when `convert` is built in: the capture is converted when it completes. */
@@ -49,6 +52,7 @@ static void usage(FILE *f) {
         "                    [--rounds N] [-o DIR] [--aic N] [--aiv N] [--sched-threads N]\n"
         "                    [--full-chip] [--ring N] [--backpressure] [--clock wall|virtual]\n"
         "                    [--no-convert] [-q] [--runtime tmr|hbg] [--clock-anchors]\n"
+        "                    [--pool-records N] [--stall-collector]\n"
         "       swimlane run --list\n"
         "\nWORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
         "A bare --enable-chip-swimlane means level 4; --rounds above 1 disables capture.\n"
@@ -58,7 +62,9 @@ static void usage(FILE *f) {
   fprintf(f, "Platforms: %s (default %s).\n", plats, sl_platform_default_sim());
   fputs(
         "Defaults: 2 AIC + 4 AIV, 2 scheduler threads + 1 orchestrator; --full-chip = 24 AIC + 48 AIV,\n"
-        "3 scheduler threads. --clock virtual: deterministic simulated device time (docs/run.md).\n",
+        "3 scheduler threads. --clock virtual: deterministic simulated device time (docs/run.md).\n"
+        "Drop-path testing: --pool-records N gives every profiler pool one fixed buffer of N records;\n"
+        "--stall-collector starts no host drain until the run ends, so what does not fit is dropped.\n",
         f);
 }
 
@@ -166,6 +172,11 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     INT_OPT("--aiv", 0, 108, o->aiv)
     INT_OPT("--sched-threads", 1, 8, o->sched)
     INT_OPT("--ring", 1, 1 << 24, o->ring)
+    INT_OPT("--pool-records", 1, 1 << 20, o->pool_records)
+    if (!strcmp(a, "--stall-collector")) {
+      o->stall_collector = 1;
+      continue;
+    }
     if (!strcmp(a, "--clock") || !strncmp(a, "--clock=", 8)) {
       const char *val = a[7] == '=' ? a + 8 : NULL;
       if (!val) {
@@ -206,6 +217,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   }
   if (!o->workload && !o->list) {
     usage(stderr);
+    return 2;
+  }
+  if (o->stall_collector && o->backpressure) { /* a blocked producer would wait for a host that never drains */
+    sl_error(NULL, "run: --stall-collector cannot be combined with --backpressure");
     return 2;
   }
   return 0;
@@ -250,6 +265,24 @@ static void on_sigint(int sig) {
   if (g_coll) sl_collector_mark_truncated(g_coll);
 }
 
+/* --pool-records N: one fixed buffer of N records per pool and a one-slot free queue,
+** so a stalled host loses exactly what does not fit (the drop-path golden). */
+static void set_tiny_pools(sl_pool_sizes *z, unsigned n) {
+  z->prof_buffer_size = z->aicore_buffer_size = z->phase_records = n;
+  z->slot_count = 1;
+  z->prof_buffers_per_core = z->aicore_buffers_per_core = 1;
+  z->sched_buffers_per_thread = z->orch_buffers_per_thread = 1;
+}
+
+/* The progress line of a run on a terminal (sl_ticker): tasks completed of submitted. */
+static int run_progress_line(void *arg, double t, char *line, size_t n) {
+  uint64_t submitted, completed;
+  sl_rt_progress(arg, &submitted, &completed);
+  snprintf(line, n, "run: %llu of %llu tasks completed, %.0f s", (unsigned long long)completed,
+           (unsigned long long)submitted, t);
+  return 1;
+}
+
 /* One round: build chip + collector, run, write outputs. 0 ok, 1 failure. */
 static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const char *case_name,
                      const struct sl_platform_info *plat, int level, const char *out_dir, int round,
@@ -274,6 +307,10 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     cc.num_aicpu_threads = o->sched + 1 + (o->runtime == SL_RT_HBG && !aicore_sched);
     cc.runtime = o->runtime == SL_RT_HBG ? "host_build_graph" : NULL;
     cc.backpressure = o->backpressure;
+    if (o->pool_records) {
+      set_tiny_pools(&cc.sizes, (unsigned)o->pool_records);
+      cc.fixed_buffers = 1;
+    }
     coll = sl_collector_create(&cc);
     if (!coll) return 1;
     dp = sl_collector_device(coll);
@@ -299,7 +336,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   g_rt = rt;
   if (g_sigint) sl_rt_interrupt(rt); /* a signal that came before g_rt was set */
   if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_OPEN, coll);
-  if (coll && sl_collector_start(coll)) {
+  if (coll && !o->stall_collector && sl_collector_start(coll)) {
     sl_rt_destroy(rt);
     sl_collector_destroy(coll);
     return 1;
@@ -307,7 +344,9 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_SCHED, coll);
   struct timespec h0, h1;
   clock_gettime(CLOCK_MONOTONIC, &h0);
+  sl_ticker *tick = sl_ticker_start(!o->quiet, run_progress_line, rt);
   int orc = sl_rt_run(rt, sl_run_orchestrate, &ctx);
+  sl_ticker_stop(tick);
   clock_gettime(CLOCK_MONOTONIC, &h1);
   if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_CLOSE, coll);
   g_rt = NULL;

@@ -243,7 +243,7 @@ static void begin_event(json_sink *j) {
   jstr(j, j->any_event ? event_open_next : event_open_first);
   j->any_event = 1;
   j->key_count = 0;
-  j->base.nevents++;
+  sl_sink_count(&j->base);
 }
 
 static void end_event(json_sink *j) { jstr(j, "\n    }"); }

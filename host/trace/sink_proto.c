@@ -214,7 +214,7 @@ static void p_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
   proto_sink *p = (proto_sink *)s;
   uint32_t i = proc_index(p, pid); /* may move p->procs */
   p->procs[i].name = intern(&p->strings, name) + 1;
-  s->nevents++;
+  sl_sink_count(s);
 }
 static int32_t clamp_rank(int64_t v) {
   return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int32_t)v;
@@ -224,20 +224,20 @@ static void p_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
   uint32_t i = proc_index(p, pid);
   p->procs[i].has_rank = 1;
   p->procs[i].rank = clamp_rank(idx);
-  s->nevents++;
+  sl_sink_count(s);
 }
 static void p_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char *name) {
   proto_sink *p = (proto_sink *)s;
   uint32_t i = lane_index(p, pid, tid); /* may move p->lanes */
   p->lanes[i].name = intern(&p->strings, name) + 1;
-  s->nevents++;
+  sl_sink_count(s);
 }
 static void p_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t idx) {
   proto_sink *p = (proto_sink *)s;
   uint32_t i = lane_index(p, pid, tid);
   p->lanes[i].has_rank = 1;
   p->lanes[i].rank = clamp_rank(idx);
-  s->nevents++;
+  sl_sink_count(s);
 }
 
 /* ---- slices ------------------------------------------------------------------------------ */
@@ -336,7 +336,7 @@ out:
 
 static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
   proto_sink *p = (proto_sink *)s;
-  s->nevents++;
+  sl_sink_count(s);
   int64_t start, dur = 0;
   if (!us_to_ns(ev->ts, &start)) {
     p->negative_ts++;
@@ -358,7 +358,7 @@ static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
 
 static void p_counter(sl_trace_sink *s, const sl_counter *ev) {
   proto_sink *p = (proto_sink *)s;
-  s->nevents++;
+  sl_sink_count(s);
   int64_t ts;
   if (!us_to_ns(ev->ts, &ts)) {
     p->negative_ts++;
@@ -403,7 +403,7 @@ static uint64_t flow_key(const sl_flow *ev) {
 
 static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
   proto_sink *p = (proto_sink *)s;
-  s->nevents++;
+  sl_sink_count(s);
   int64_t ts;
   if (!us_to_ns(ev->ts, &ts)) {
     p->negative_ts++;

@@ -11,6 +11,8 @@ return {
   cases = {
     { name = "default", platforms = { "a2a3sim", "a5sim" }, params = { n = 100000, chains = 64, iters = 1 } },
     { name = "small", platforms = { "a2a3sim", "a5sim" }, params = { n = 2000, chains = 16, iters = 1 } },
+    -- the golden-file case (tests/golden): the same shape, small enough to keep in the tree
+    { name = "tiny", platforms = { "a2a3sim", "a5sim" }, params = { n = 48, chains = 4, iters = 1 } },
   },
 
   orchestrate = function(rt, p)

@@ -303,6 +303,12 @@ void sl_rt_destroy(sl_rt *rt) {
   free(rt);
 }
 
+void sl_rt_progress(const sl_rt *rt, uint64_t *submitted, uint64_t *completed) {
+  sl_rt *r = (sl_rt *)rt;
+  *submitted = atomic_load(&r->submitted);
+  *completed = atomic_load(&r->completed);
+}
+
 sl_rt_stats sl_rt_get_stats(const sl_rt *rt) {
   sl_rt *r = (sl_rt *)rt;
   sl_rt_stats st = {0};

@@ -183,11 +183,22 @@ ls killed.json* >/dev/null 2>&1 && fail "SIGTERM left $(ls killed.json*)"
 if command -v script >/dev/null 2>&1; then
   SWIMLANE_PROGRESS_AFTER_MS=0 SWIMLANE_LUA_LIMIT=200000000 \
     script -qfec "'$SW' convert '$rec' --rules spin.lua -o prog.json" /dev/null >tty.out 2>&1
-  grep -q "swimlane: convert: writing the trace: [0-9.]* MB written" tty.out || fail "no progress line on a TTY"
+  grep -q "swimlane: convert: writing the trace: [0-9]* events, [0-9.]* MB written" tty.out ||
+    fail "no progress line (events, MB) on a TTY"
+  # the events count grows as the trace is written: two redraws never show fewer events
+  tr '\r' '\n' <tty.out | sed -n 's/.*writing the trace: \([0-9]*\) events.*/\1/p' | sort -n -c ||
+    fail "the progress line's event count went backwards"
   SWIMLANE_PROGRESS_AFTER_MS=0 SWIMLANE_LUA_LIMIT=200000000 \
     "$SW" convert "$rec" --rules spin.lua -o prog.json 2>notty.err >/dev/null
   grep -q "swimlane: convert: writing" notty.err && fail "a progress line without a TTY"
   grep -q "script exceeded the instruction limit" notty.err || fail "spin rules: no limit error"
+  # run's progress line: tasks completed of submitted, on a TTY only, not with -q
+  SWIMLANE_PROGRESS_AFTER_MS=0 script -qfec "'$SW' run mixed_example --no-convert -o runprog" /dev/null >runtty.out 2>&1
+  grep -q "swimlane: run: [0-9]* of [0-9]* tasks completed" runtty.out || fail "run: no progress line on a TTY"
+  SWIMLANE_PROGRESS_AFTER_MS=0 script -qfec "'$SW' run mixed_example --no-convert -q -o runprog" /dev/null >runq.out 2>&1
+  grep -q "swimlane: run:" runq.out && fail "run -q: a progress line"
+  SWIMLANE_PROGRESS_AFTER_MS=0 "$SW" run mixed_example --no-convert -o runprog >/dev/null 2>runnotty.err
+  grep -q "swimlane: run:" runnotty.err && fail "run: a progress line without a TTY"
 fi
 
 # install to a prefix: the installed binary runs from elsewhere without SWIMLANE_HOME
@@ -203,4 +214,14 @@ env -u SWIMLANE_HOME "$W/prefix/bin/swimlane" run vector_example --enable-chip-s
 ls outputs/*/merged_swimlane.json >/dev/null 2>&1 || fail "installed run left no trace"
 env -u SWIMLANE_HOME "$W/prefix/bin/swimlane" schema >schema.txt 2>"$W/err" || fail "installed schema"
 grep -q "a2a3sim" schema.txt || fail "installed schema: no platforms in the summary"
+# the installed l0 builds its replay from the prefix alone: moved prefix, no build-tree path
+mv "$W/prefix" "$W/moved"
+env -u SWIMLANE_HOME "$W/moved/bin/swimlane" l0 --test mixed_example --func-id 0,1,2 >l0.out 2>&1 ||
+  fail "installed l0: $(tail -n 3 l0.out)"
+ws=$(ls -d outputs/l0_swimlane_*/ | head -n 1)
+[ -n "$ws" ] && ls "$ws"*_trace.json >/dev/null 2>&1 || fail "installed l0 left no trace"
+grep -q "$W/moved/share/swimlane/l0/lib/libsl_pipe.a" "$ws/CMakeLists.txt" ||
+  fail "installed l0: the replay does not link the installed libraries"
+grep -q -e "$BUILD/runtime" -e "$BUILD/generated" "$ws/CMakeLists.txt" && fail "installed l0: the replay still names the build tree"
+grep -q "self-check OK" l0.out || fail "installed l0: no self-check"
 echo "ok"

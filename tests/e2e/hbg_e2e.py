@@ -87,6 +87,8 @@ anc = md["clock_anchors"]
 pre = [s for s in anc["samples"] if s["position"] == "pre_host_orchestration"]
 post = [s for s in anc["samples"] if s["position"] == "post_device_execution"]
 check(len(pre) == 3 and len(post) == 3 and anc["samples_per_position"] == 3, "3 anchor samples per position")
+check([s["sample_idx"] for s in pre] == [0, 1, 2] and [s["sample_idx"] for s in post] == [0, 1, 2],
+      "anchor samples numbered 0..2 within each position")
 check(all(s["host_before_ns"] <= s["host_after_ns"] and s["uncertainty_ns"] == (s["rtt_ns"] + 1) // 2
           for s in anc["samples"]), "anchor round-trip bounds")
 check(max(s["device_cycles"] for s in pre) < min(s["device_cycles"] for s in post), "anchors bracket the run")
@@ -113,6 +115,17 @@ tm = trace["metadata"]
 check(tm["layout"] == "clock_aligned" and tm["trace_status"] == "complete" and
       tm["clock_alignment"]["status"] == "calibrated" and tm["cross_domain_latency_available"] is True,
       f"timeline metadata {tm}")
+# device timestamps in whole microseconds (device_uptime_us) are 1000 ns coarser: the
+# anchors' uncertainty grows by exactly that (the reference's device quantization)
+us_cap = edited(rec, "uptime_us", lambda c: c["metadata"]["clock_anchors"].update(
+    raw_device_timestamp_unit="device_uptime_us"))
+t_us, _, _ = convert(us_cap)
+if t_us:
+    check(t_us["metadata"]["clock_alignment"]["anchor_uncertainty_ns"] ==
+          tm["clock_alignment"]["anchor_uncertainty_ns"] + 1000,
+          f"device_uptime_us: uncertainty {t_us['metadata']['clock_alignment']} vs {tm['clock_alignment']}")
+else:
+    check(False, "device_uptime_us capture did not convert")
 pn, tn = procs(trace), threads(trace)
 check((1, "Host Orchestrator") in pn and (1, "Host Prepare") in pn, f"host processes {pn}")
 check(tn.get((1, 4000)) == "Host_0" and tn.get((1, 4100)) == "H2D", "Host_0 and H2D lanes")

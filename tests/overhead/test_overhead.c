@@ -149,6 +149,51 @@ static void test_small_model(void **state) {
   free(dep);
 }
 
+/* Two tasks finish last at the same time (B id 2 and C id 3, both at 41; C follows A):
+** the makespan path ends at the lower task id, B, so it has no hops (docs/sched-overhead.md:
+** ties go to the lowest id, the same path on every run). */
+static void test_critical_tie(void **state) {
+  (void)state;
+  char *rec = DATA("tie.json"), *dep = DATA("small_deps.json");
+  sl_capture *c = sl_capture_read(rec, &quiet);
+  sl_deps *d = sl_deps_load(dep);
+  assert_non_null(c);
+  assert_non_null(d);
+  sl_oh_report r;
+  assert_int_equal(sl_oh_compute(c, d, &r), 0);
+  assert_true(r.cp.found);
+  assert_int_equal(r.cp.n_steps, 1);
+  assert_int_equal(r.cp.steps[0].task_id, 2);
+  assert_int_equal(r.cp.hops, 0);
+  assert_float_equal(r.cp.exec, 13.0, 1e-12);
+  sl_oh_report_free(&r);
+  sl_deps_free(d);
+  sl_capture_free(c);
+  free(rec);
+  free(dep);
+}
+
+/* Tasks of one core that share a start are ordered by end, then dispatch (the reference
+** sorts (start, end, dispatch) tuples): base 5 cycles, B [5, 10] before A [5, 15], then C
+** starts at 25, dispatched at 7 while A still ran: one switch gap, 25 - 15 = 10 us. */
+static void test_switch_same_start(void **state) {
+  (void)state;
+  char *rec = DATA("same_start.json"), *dep = DATA("small_deps.json");
+  sl_capture *c = sl_capture_read(rec, &quiet);
+  sl_deps *d = sl_deps_load(dep);
+  assert_non_null(c);
+  assert_non_null(d);
+  sl_oh_report r;
+  assert_int_equal(sl_oh_compute(c, d, &r), 0);
+  assert_int_equal(r.sw.n_events[0], 1);
+  assert_float_equal(r.sw.event_sum[0], 10.0, 1e-12);
+  sl_oh_report_free(&r);
+  sl_deps_free(d);
+  sl_capture_free(c);
+  free(rec);
+  free(dep);
+}
+
 /* ---- the fixture ----------------------------------------------------------------------------
 ** Worked from anchor-l4 (50 MHz, base 1000 cycles):
 **  finishes: T0 complete tp 1 + 1 + (missing) = 2, T1 1 + 2 + 2 = 5 -> 7
@@ -361,6 +406,8 @@ static void test_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_small_model),
+    cmocka_unit_test(test_critical_tie),
+    cmocka_unit_test(test_switch_same_start),
       cmocka_unit_test(test_nested_phase_idle),
     cmocka_unit_test(test_fixture_model),
     cmocka_unit_test(test_fixture_report_text),

@@ -148,6 +148,34 @@ static void pb_streams_count_their_own_drops(void **state) {
   free(bytes);
 }
 
+/* metadata.capture as the reader gives it (capture->health), the same for JSON and .pb:
+** the four pools in export order with their exact totals and drops, not truncated. */
+static void check_health(const sl_capture *c) {
+  int cores = hc.sched_threads * hc.cores_per_thread;
+  const sl_capture_health *h = &c->health;
+  assert_true(h->present);
+  assert_false(h->truncated);
+  assert_int_equal(h->n_pools, 4);
+  assert_string_equal(sl_str_get(c, h->pools[0].name), "aicore_task");
+  assert_int_equal(h->pools[0].total, cores * hc.tasks_per_core);
+  assert_int_equal(h->pools[0].dropped, cores * (hc.tasks_per_core - 2));
+  assert_int_equal(h->pools[0].collected, cores * 2);
+  assert_string_equal(sl_str_get(c, h->pools[1].name), "aicpu_task");
+  assert_int_equal(h->pools[1].dropped, cores * (hc.tasks_per_core - 3));
+  assert_int_equal(h->pools[1].collected, cores * 3);
+  assert_string_equal(sl_str_get(c, h->pools[2].name), "sched_phase");
+  assert_int_equal(h->pools[2].collected, 4);
+  assert_string_equal(sl_str_get(c, h->pools[3].name), "orch_phase");
+  assert_int_equal(h->pools[3].total, hc.orch_submits);
+  assert_int_equal(h->pools[3].collected, 4);
+  uint64_t lost = 0;
+  for (int i = 0; i < 4; i++) {
+    assert_int_equal(h->pools[i].collected + h->pools[i].dropped, h->pools[i].total);
+    lost += h->pools[i].dropped;
+  }
+  assert_int_equal(sl_capture_dropped(c), lost);
+}
+
 /* The reader keeps each scheduler stream's capture block, the same from either format,
 ** and holds only the records that were kept. */
 static void reader_sees_the_drops(void **state) {
@@ -168,6 +196,7 @@ static void reader_sees_the_drops(void **state) {
     assert_true(s->truncated);
     assert_int_equal(s->count, 4);
     assert_int_equal(c->n_orch, 4);
+    check_health(c);
     ntasks[k] = c->n_tasks;
     sl_capture_free(c);
   }

@@ -27,7 +27,11 @@ static const harness_cfg base = {.sched_threads = 2, .cores_per_thread = 2, .tas
 static char *health_line(const char *path) {
   FILE *f = tmpfile();
   assert_non_null(f);
-  sl_convert_print_health(f, path, 0);
+  sl_read_opts q = {.quiet = 1};
+  sl_capture *cap = sl_capture_read(path, &q);
+  assert_non_null(cap);
+  sl_convert_print_health(f, path, cap, 0);
+  sl_capture_free(cap);
   long n = ftell(f);
   rewind(f);
   char *s = calloc(1, (size_t)n + 1);

@@ -268,8 +268,42 @@ static void hooks_respect_level(void **state) {
   assert_int_equal(sl_devprof_level(fx.dp), 1);
 }
 
+/* sl_devprof_create accepts a geometry exactly up to each documented bound and refuses
+** one past it (the region is sized from these, so an off-by-one is memory, not a message). */
+#define FQ_SLOTS ((unsigned)(sizeof(((sl_free_queue *)0)->buffer_ptrs) / sizeof(uint64_t)))
+
+static int accepts(unsigned level, int cores, int threads, unsigned recs, unsigned slots, unsigned rq) {
+  sl_devprof_geometry g;
+  memset(&g, 0, sizeof g);
+  g.level = level;
+  g.num_cores = cores;
+  g.num_threads = threads;
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) g.records[k] = recs;
+  g.slot_count = slots;
+  g.readyqueue_size = rq;
+  sl_devprof *dp = sl_devprof_create(&g, "bounds");
+  sl_devprof_destroy(dp);
+  return dp != NULL;
+}
+
+static void geometry_bounds(void **state) {
+  (void)state;
+  assert_true(accepts(1, 1, 1, 1, 1, 2));   /* every lower bound */
+  assert_true(accepts(4, 2, 2, 8, 2, 16));
+  assert_false(accepts(0, 2, 2, 8, 2, 16)); /* level 1..4 */
+  assert_false(accepts(5, 2, 2, 8, 2, 16));
+  assert_false(accepts(4, 0, 2, 8, 2, 16)); /* at least one core, one thread, one record */
+  assert_false(accepts(4, 2, 0, 8, 2, 16));
+  assert_false(accepts(4, 2, 2, 0, 2, 16));
+  assert_false(accepts(4, 2, 2, 8, 0, 16)); /* free-queue slots 1..FQ_SLOTS */
+  assert_true(accepts(4, 2, 2, 8, FQ_SLOTS, 16));
+  assert_false(accepts(4, 2, 2, 8, FQ_SLOTS + 1, 16));
+  assert_false(accepts(4, 2, 2, 8, 2, 1));  /* a ready queue of at least 2 */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(geometry_bounds),
       cmocka_unit_test_teardown(aicore_generation_handoff, teardown),
       cmocka_unit_test_teardown(aicore_without_buffer_counts_drops, teardown),
       cmocka_unit_test_teardown(aicpu_switch_when_full_and_overwrite, teardown),

@@ -485,6 +485,32 @@ static void test_bad_inputs(void **state) {
   }
 }
 
+/* A signed 64-bit field reads exactly up to both ends of int64 and refuses one past them. */
+static void test_int64_bounds(void **state) {
+  (void)state;
+  static const struct { const char *v; int ok; int64_t want; } cases[] = {
+      {"-9223372036854775808", 1, INT64_MIN}, {"-9223372036854775807", 1, INT64_MIN + 1},
+      {"9223372036854775807", 1, INT64_MAX},  {"-9223372036854775809", 0, 0},
+      {"9223372036854775808", 0, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char json[256];
+    snprintf(json, sizeof json,
+             "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": %s},"
+             " \"aicore_tasks\": []}", cases[i].v);
+    err_begin();
+    sl_capture *c = sl_capture_read_mem("mem.json", json, strlen(json), &quiet);
+    const char *err = err_end();
+    if (cases[i].ok) {
+      if (!c) fail_msg("num_cores %s refused: %s", cases[i].v, err);
+      assert_true(c->num_cores == cases[i].want);
+    } else if (c || !strstr(err, "out of range")) {
+      fail_msg("num_cores %s: got %s, stderr '%s'", cases[i].v, c ? "a capture" : "NULL", err);
+    }
+    sl_capture_free(c);
+  }
+}
+
 static void test_missing_file(void **state) {
   (void)state;
   err_begin();
@@ -751,6 +777,7 @@ int main(void) {
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_bad_inputs),
     cmocka_unit_test(test_missing_file),
+    cmocka_unit_test(test_int64_bounds),
       cmocka_unit_test(test_directory_given),
       cmocka_unit_test(test_core_types_without_num_cores),
     cmocka_unit_test(test_every_truncation),

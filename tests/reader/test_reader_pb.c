@@ -254,12 +254,77 @@ static void test_collector_capture_both_formats(void **state) {
   check_pair("h3_a5_spmd_mix_l4", 192, 2); /* a5sim, level 4, SPMD MIX */
 }
 
+/* What the .pb reader takes from the metadata and the lifecycle records, beside the JSON
+** reader: an unset (empty) proto3 string is "absent", not ""; Metadata.capture becomes
+** capture->health; a .pb lifecycle record has every field (proto3 has no presence), a JSON
+** one exactly the fields it lists. */
+static void test_pb_metadata_health_lifecycle(void **state) {
+  (void)state;
+  Swimlane__Metadata md = SWIMLANE__METADATA__INIT; /* platform, runtime, producer unset */
+  md.clock_freq_hz = 50000000;
+  md.num_cores = 1;
+  Swimlane__PoolAccount pa0 = SWIMLANE__POOL_ACCOUNT__INIT, pa1 = SWIMLANE__POOL_ACCOUNT__INIT;
+  pa0.name = "aicore_task"; pa0.total = 9; pa0.collected = 7; pa0.dropped = 2;
+  pa1.name = "orch_phase"; pa1.total = 4; pa1.collected = 4;
+  Swimlane__PoolAccount *pools[2] = {&pa0, &pa1};
+  Swimlane__CaptureHealth ch = SWIMLANE__CAPTURE_HEALTH__INIT;
+  ch.truncated = 1; ch.n_pools = 2; ch.pools = pools;
+  md.capture = &ch;
+  Swimlane__AicpuLifecycleRecord lr = SWIMLANE__AICPU_LIFECYCLE_RECORD__INIT;
+  lr.aicpu_thread_id = 2; lr.handshake_start_cycles = 1000; lr.exit_wait_end_cycles = 1500;
+  Swimlane__AicpuLifecycleRecord *lrs[1] = {&lr};
+  Swimlane__Capture cap = SWIMLANE__CAPTURE__INIT;
+  cap.chip_swimlane_level = 2;
+  cap.metadata = &md;
+  cap.n_aicpu_lifecycle_records = 1; cap.aicpu_lifecycle_records = lrs;
+  size_t len = swimlane__capture__get_packed_size(&cap);
+  uint8_t *buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(&cap, buf);
+  sl_capture *p = sl_capture_read_mem("h.pb", buf, len, &quiet);
+  free(buf);
+  assert_non_null(p);
+  assert_null(sl_str_get(p, p->platform));
+  assert_true(p->health.present);
+  assert_true(p->health.truncated);
+  assert_int_equal(p->health.n_pools, 2);
+  assert_string_equal(sl_str_get(p, p->health.pools[0].name), "aicore_task");
+  assert_int_equal(p->health.pools[0].total, 9);
+  assert_int_equal(p->health.pools[0].collected, 7);
+  assert_int_equal(p->health.pools[0].dropped, 2);
+  assert_string_equal(sl_str_get(p, p->health.pools[1].name), "orch_phase");
+  assert_int_equal(sl_capture_dropped(p), 2);
+  assert_int_equal(p->n_lifecycle, 1);
+  assert_int_equal(p->lifecycle[0].aicpu_thread_id, 2);
+  assert_int_equal(p->lifecycle[0].present, (1u << SL_LC_FIELD_COUNT) - 1);
+  sl_capture_free(p);
+
+  static const char *json =
+    "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 1,"
+    " \"capture\": {\"truncated\": false, \"balanced\": true, \"pools\": {\"aicore_task\":"
+    " {\"total\": 3, \"collected\": 3, \"dropped\": 0}}}},"
+    " \"aicore_tasks\": [], \"aicpu_lifecycle_records\": [{\"aicpu_thread_id\": 1,"
+    " \"handshake_start_cycles\": 1000, \"config_start_cycles\": null, \"exit_wait_end_cycles\": 1500}]}";
+  sl_capture *j = sl_capture_read_mem("h.json", json, strlen(json), &quiet);
+  assert_non_null(j);
+  assert_true(j->health.present);
+  assert_false(j->health.truncated);
+  assert_int_equal(j->health.n_pools, 1);
+  assert_int_equal(j->health.pools[0].collected, 3);
+  assert_int_equal(sl_capture_dropped(j), 0);
+  assert_int_equal(j->n_lifecycle, 1);
+  /* a null field is absent, like a missing one */
+  assert_int_equal(j->lifecycle[0].present, (1u << SL_LC_HANDSHAKE_START) | (1u << SL_LC_EXIT_WAIT_END));
+  sl_capture_free(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_collector_capture_both_formats),
     cmocka_unit_test(test_pb_matches_json),
     cmocka_unit_test(test_pb_corrupt),
     cmocka_unit_test(test_pb_orch_stream_order),
+    cmocka_unit_test(test_pb_metadata_health_lifecycle),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

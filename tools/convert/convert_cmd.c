@@ -402,7 +402,7 @@ static int read_inputs(convert_job *j) {
   if (!j->cap) return -1;
   fflush(out);
   sl_progress_clear(j->prog);
-  sl_convert_print_health(stderr, j->input, j->a.quiet);
+  sl_convert_print_health(stderr, j->input, j->cap, j->a.quiet);
   if (j->a.verbose) print_data_info(out, j->cap);
   if (load_names(j) != 0) return -1;
   return load_deps(j);
@@ -413,12 +413,12 @@ static int write_trace(convert_job *j) {
   FILE *out = j->out;
   if (sl_outfile_open(&j->of, j->out_path) != 0) return -1;
   j->of_open = 1;
-  sl_progress_writing(j->prog, j->of.tmp_path);
   j->sink = j->a.proto ? sl_trace_sink_proto_new(j->of.fp) : sl_trace_sink_json_new(j->of.fp);
   if (!j->sink) {
     sl_error(j->out_path, "out of memory");
     return -1;
   }
+  sl_progress_writing(j->prog, j->of.tmp_path, &j->sink->nevents);
   if (j->a.verbose) {
     fprintf(out, "Generating %s...\n", j->a.proto ? "Perfetto protobuf trace" : "Chrome Trace JSON");
     fprintf(out, "  Tasks: %zu\n", j->cap->n_tasks);

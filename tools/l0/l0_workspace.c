@@ -4,7 +4,8 @@
 ** The files come from the Lua templates in lua/l0 (render(spec)); this side
 ** builds the spec — the task's members and args, and where this build's
 ** headers and libraries are (l0_config.lua, written by CMake next to the
-** library) — and writes each file all-or-nothing.
+** library, or the installed one under share/swimlane/l0/) — and writes each file
+** all-or-nothing.
 */
 #include <inttypes.h>
 #include <lauxlib.h>
@@ -135,11 +136,55 @@ static int write_file(const char *dir, const char *name, const char *text, size_
   return rc;
 }
 
+/* An installed config's path (relative to the data folder) made absolute in place:
+** t[key] for a string field, every element for a list. */
+static void absolutize(lua_State *L, int t, const char *key) {
+  lua_getfield(L, t, key);
+  if (lua_isstring(L, -1)) {
+    char *abs = sl_path_join(sl_home(), lua_tostring(L, -1));
+    lua_pop(L, 1);
+    lua_pushstring(L, abs ? abs : "");
+    free(abs);
+    lua_setfield(L, t, key);
+    return;
+  }
+  if (lua_istable(L, -1)) {
+    int list = lua_gettop(L);
+    for (lua_Integer i = 1, n = (lua_Integer)lua_rawlen(L, list); i <= n; i++) {
+      lua_rawgeti(L, list, i);
+      char *abs = lua_isstring(L, -1) ? sl_path_join(sl_home(), lua_tostring(L, -1)) : NULL;
+      lua_pop(L, 1);
+      lua_pushstring(L, abs ? abs : "");
+      free(abs);
+      lua_rawseti(L, list, i);
+    }
+  }
+  lua_pop(L, 1);
+}
+
+/* The config on top of L: the installed one beside the data (share/swimlane/l0/, from
+** cmake --install) when there is one, else this build tree's. 0 ok. */
+static int load_config(lua_State *L) {
+  char *inst = sl_path_join(sl_home(), "l0/l0_config.lua");
+  int installed = inst && access(inst, R_OK) == 0;
+  int rc = sl_lua_dofile(L, installed ? inst : SL_L0_CONFIG, 1);
+  free(inst);
+  if (rc != 0) return -1;
+  lua_getfield(L, -1, "relative");
+  int relative = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (relative) {
+    static const char *const keys[] = {"build_dir", "libs", "dep_libs", "include_dirs"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) absolutize(L, lua_gettop(L), keys[i]);
+  }
+  return 0;
+}
+
 int sl_l0_render_workspace(const sl_l0_plan *p) {
   lua_State *L = sl_lua_new();
   if (!L) return -1;
   int rc = -1;
-  if (sl_lua_dofile(L, SL_L0_CONFIG, 1) != 0) goto out;
+  if (load_config(L) != 0) goto out;
   int cfg = lua_gettop(L);
   lua_getglobal(L, "require");
   lua_pushstring(L, "l0");

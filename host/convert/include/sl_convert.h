@@ -55,7 +55,7 @@ void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const s
 ** unless enabled and stderr is a TTY. _writing switches it to the output's size. */
 typedef struct sl_progress sl_progress;
 sl_progress *sl_progress_start(const char *input, int enabled);
-void sl_progress_writing(sl_progress *p, const char *tmp_path);
+void sl_progress_writing(sl_progress *p, const char *tmp_path, const uint64_t *events);
 void sl_progress_clear(sl_progress *p); /* erase it before printing a line of our own */
 void sl_progress_stop(sl_progress *p); /* erases the line; NULL is fine */
 
@@ -64,9 +64,13 @@ void sl_progress_stop(sl_progress *p); /* erases the line; NULL is fine */
 int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rules *r,
                                   const sl_namemap *m);
 /* One line "swimlane: <input>: capture complete|complete with drops|TRUNCATED: <pool> N of M,
-** <pool> D dropped of M, ..." from the capture's metadata.capture (convert_health.c);
-** with quiet, only when something was lost or the health is unknown. */
-void sl_convert_print_health(FILE *out, const char *input, int quiet);
+** <pool> D dropped of M, ..." from the capture's metadata.capture (capture->health, JSON
+** or .pb; convert_health.c); with quiet, only when something was lost or the health is
+** unknown. */
+void sl_convert_print_health(FILE *out, const char *input, const sl_capture *c, int quiet);
+/* When the capture lost records or was truncated: one "records dropped" counter sample on
+** process pid at ts 0, one series per pool (its dropped count) plus "truncated" (0/1). */
+void sl_convert_emit_loss(sl_trace_sink *s, const sl_capture *c, int64_t pid);
 
 /* `swimlane convert ...` */
 int sl_cmd_convert(int argc, char **argv);

@@ -201,6 +201,19 @@ typedef struct sl_host_capture {
   const char *validation[2];   /* converter_validation_errors, static text */
 } sl_host_capture;
 
+/* metadata.capture: the collector's loss accounting, from JSON and .pb alike
+** (present == 0 for captures written without it). */
+#define SL_HEALTH_MAX_POOLS 8
+typedef struct sl_pool_health {
+  sl_str name;                 /* "aicore_task", ... as written */
+  uint64_t total, collected, dropped;
+} sl_pool_health;
+typedef struct sl_capture_health {
+  int present, truncated;
+  size_t n_pools;
+  sl_pool_health pools[SL_HEALTH_MAX_POOLS];
+} sl_capture_health;
+
 /* ---- warnings ------------------------------------------------------------------ */
 
 /* Unmatched scheduler rows (no AICore record with the same (core, reg_task_id)),
@@ -268,6 +281,7 @@ typedef struct sl_capture {
   size_t n_host_records;       /* host orchestrator records */
   sl_clock_alignment align;
   sl_host_capture host_capture;
+  sl_capture_health health;    /* metadata.capture */
   size_t n_uploads;
   sl_upload_rec *uploads;
 
@@ -287,6 +301,9 @@ typedef struct sl_capture {
   sl_str platform;             /* metadata.platform, e.g. "a2a3sim" */
   sl_str schema_fingerprint;   /* the writer's SL_SCHEMA_FINGERPRINT */
 } sl_capture;
+
+/* Records dropped over every pool of capture->health. */
+uint64_t sl_capture_dropped(const sl_capture *c);
 
 static inline const char *sl_str_get(const sl_capture *c, sl_str s) {
   return s == SL_STR_NONE ? (const char *)0 : c->strings.strs[s];

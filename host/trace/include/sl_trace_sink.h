@@ -154,6 +154,12 @@ sl_trace_sink *sl_trace_sink_json_new(FILE *fp);
 /* Perfetto protobuf backend (sink_proto.c). */
 sl_trace_sink *sl_trace_sink_proto_new(FILE *fp);
 
+/* One more event written. The sink is the only writer; the store is atomic because the
+** progress line's thread reads the count meanwhile (sl_progress_writing). */
+static inline void sl_sink_count(sl_trace_sink *s) {
+  __atomic_store_n(&s->nevents, s->nevents + 1, __ATOMIC_RELAXED);
+}
+
 /* Inline dispatch so callers write sl_sink_slice(s, &ev). */
 static inline void sl_sink_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
   s->ops->process_name(s, pid, name);

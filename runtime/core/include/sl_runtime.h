@@ -178,6 +178,9 @@ typedef struct sl_rt_stats {
   uint64_t ring_peak[SL_RT_MAX_RINGS]; /* most tasks of each ring in flight at once */
 } sl_rt_stats;
 sl_rt_stats sl_rt_get_stats(const sl_rt *rt);
+/* Tasks submitted and completed so far; safe to call from another thread while
+** sl_rt_run runs (the progress line of `run`). */
+void sl_rt_progress(const sl_rt *rt, uint64_t *submitted, uint64_t *completed);
 
 /* Selective task-timing slots and the orchestrator's cold-path counters, at every
 ** level (no collector involved): device cycles. */
