@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "9d4b05b6d1854f53"
+#define SL_SCHEMA_FINGERPRINT "28435dac1035aadb"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 2
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -58,6 +58,18 @@
   "Metadata.platform=string@5;" \
   "Metadata.runtime=string@6;" \
   "Metadata.task_producer=string@7;" \
+  "Metadata.host_clock_domain_id=string@8;" \
+  "Metadata.clock_anchors=ClockAnchorSample[]@9;" \
+  "Metadata.device_wall=DeviceWall@10;" \
+  "ClockAnchorSample.position=string@1;" \
+  "ClockAnchorSample.sample_idx=uint32@2;" \
+  "ClockAnchorSample.host_before_ns=int64@3;" \
+  "ClockAnchorSample.device_cycles=uint64@4;" \
+  "ClockAnchorSample.host_after_ns=int64@5;" \
+  "DeviceWall.open_cycles=uint64@1;" \
+  "DeviceWall.sched_start_cycles=uint64@2;" \
+  "DeviceWall.sched_end_cycles=uint64@3;" \
+  "DeviceWall.close_cycles=uint64@4;" \
   "StreamCapture.committed=uint64@1;" \
   "StreamCapture.dropped=uint64@2;" \
   "StreamCapture.truncated=bool@3;" \

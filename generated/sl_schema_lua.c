@@ -111,7 +111,7 @@ const char sl_schema_lua[] =
   "      size = 1,\n"
   "    },\n"
   "  },\n"
-  "  fingerprint = \"9d4b05b6d1854f53\",\n"
+  "  fingerprint = \"28435dac1035aadb\",\n"
   "  host_phases = {\n"
   "    {\n"
   "      bytes = \"the device image allocated and zeroed (graph + tensors)\",\n"

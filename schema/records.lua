@@ -281,6 +281,22 @@ return {
         { name = "platform", type = "string", pb = 5 },
         { name = "runtime", type = "string", pb = 6 },
         { name = "task_producer", type = "string", pb = 7, doc = "scheduler_tasks.producer: aicpu | aicore" },
+        { name = "host_clock_domain_id", type = "string", pb = 8, doc = "which host clock the host ns belong to (L3 rank captures)" },
+        { name = "clock_anchors", type = "ClockAnchorSample", pb = 9, repeated = true, doc = "metadata.clock_anchors.samples (L3 rank captures)" },
+        { name = "device_wall", type = "DeviceWall", pb = 10, doc = "the device window (L3 rank captures)" },
+    } },
+    { name = "ClockAnchorSample", doc = "one clock anchor: host CLOCK_MONOTONIC ns around one device counter read", fields = {
+        { name = "position", type = "string", pb = 1, doc = "pre_host_orchestration | post_device_execution" },
+        { name = "sample_idx", type = "uint32", pb = 2 },
+        { name = "host_before_ns", type = "int64", pb = 3 },
+        { name = "device_cycles", type = "uint64", pb = 4 },
+        { name = "host_after_ns", type = "int64", pb = 5 },
+    } },
+    { name = "DeviceWall", doc = "metadata.device_wall: the device window of one dispatch, in device cycles", fields = {
+        { name = "open_cycles", type = "uint64", pb = 1, doc = "collector start (the opening anchor)" },
+        { name = "sched_start_cycles", type = "uint64", pb = 2, doc = "the scheduler loop starts" },
+        { name = "sched_end_cycles", type = "uint64", pb = 3, doc = "the scheduler loop ends" },
+        { name = "close_cycles", type = "uint64", pb = 4, doc = "device threads joined (the closing anchor)" },
     } },
     { name = "StreamCapture", doc = "per-stream accounting (scheduler_records.streams[].capture)", fields = {
         { name = "committed", type = "uint64", pb = 1 },

@@ -237,6 +237,7 @@ void sl_collector_destroy(sl_collector *c) {
   free(c->core_types);
   free(c->extra_metadata);
   free(c->extra_sections);
+  free(c->dclock);
   free(c);
 }
 
@@ -254,6 +255,13 @@ static int append_members(char **buf, const char *members) {
 int sl_collector_add_metadata(sl_collector *c, const char *members) {
   if (!c || !members) return 0;
   return append_members(&c->extra_metadata, members);
+}
+
+int sl_collector_set_dispatch_clock(sl_collector *c, const sl_dispatch_clock *d) {
+  if (!c || !d) return 0;
+  if (!c->dclock && !(c->dclock = malloc(sizeof *c->dclock))) return -1;
+  *c->dclock = *d;
+  return 0;
 }
 
 int sl_collector_add_sections(sl_collector *c, const char *members) {

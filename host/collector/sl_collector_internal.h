@@ -98,6 +98,7 @@ struct sl_collector {
   int reconciled, balanced;
   char *extra_metadata;        /* sl_collector_add_metadata: JSON members, or NULL */
   char *extra_sections;        /* sl_collector_add_sections: JSON members, or NULL */
+  sl_dispatch_clock *dclock;   /* sl_collector_set_dispatch_clock, or NULL */
   sl_pool_account acct[SL_BUF_KIND_COUNT];
   uint64_t uncommitted, bad_entries;
 };

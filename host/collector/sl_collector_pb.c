@@ -185,6 +185,34 @@ static int fill_lifecycle(sl_collector *c, arena *a, Swimlane__Capture *cap) {
   return 0;
 }
 
+/* sl_collector_set_dispatch_clock's facts as the Metadata fields the JSON also carries. */
+static int fill_dispatch_clock(const sl_dispatch_clock *d, arena *a, Swimlane__Metadata *md) {
+  Swimlane__ClockAnchorSample **v = arena_alloc(a, 2 * sizeof *v);
+  Swimlane__DeviceWall *w = arena_alloc(a, sizeof *w);
+  const sl_clock_anchor *src[2] = {&d->pre, &d->post};
+  static const char *const pos[2] = {"pre_host_orchestration", "post_device_execution"};
+  for (int i = 0; v && i < 2; i++) {
+    Swimlane__ClockAnchorSample *s = v[i] = arena_alloc(a, sizeof *s);
+    if (!s) return -1;
+    swimlane__clock_anchor_sample__init(s);
+    s->position = (char *)pos[i];
+    s->host_before_ns = src[i]->before_ns;
+    s->device_cycles = src[i]->cycles;
+    s->host_after_ns = src[i]->after_ns;
+  }
+  if (!v || !w) return -1;
+  swimlane__device_wall__init(w);
+  w->open_cycles = d->open_cycles;
+  w->sched_start_cycles = d->sched_start_cycles;
+  w->sched_end_cycles = d->sched_end_cycles;
+  w->close_cycles = d->close_cycles;
+  md->host_clock_domain_id = (char *)d->domain;
+  md->clock_anchors = v;
+  md->n_clock_anchors = 2;
+  md->device_wall = w;
+  return 0;
+}
+
 /* protobuf-c appends packed bytes through this; errors surface at commit. */
 typedef struct file_sink {
   ProtobufCBuffer base;
@@ -226,6 +254,7 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
     md.n_core_to_thread = (size_t)c->cfg.num_cores;
   }
   int rc = a.failed ? -1 : fill_task_streams(c, &a, &cap, level, truncated);
+  if (rc == 0 && c->dclock) rc = fill_dispatch_clock(c->dclock, &a, &md);
   if (rc == 0 && level >= SL_MIN_LEVEL_LIFECYCLE) rc = fill_lifecycle(c, &a, &cap);
   if (rc == 0 && level >= SL_MIN_LEVEL_SCHED_PHASE) rc = fill_sched_streams(c, &a, &cap, truncated);
   if (rc == 0 && level >= SL_MIN_LEVEL_ORCH_PHASE) rc = fill_orch(c, &a, &cap, truncated);
