@@ -88,6 +88,10 @@ static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
     } else if (!strcmp(a, "--no-convert") || !strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       if (strcmp(a, "--no-convert")) o->quiet = 1;
       else o->no_convert = 1;
+    } else if (!strcmp(a, "--runtime") && val && !strcmp(val, "hbg")) {
+      sl_error(NULL, "run: --ranks with --runtime hbg is not supported: the L3 merge places device-clock "
+                     "captures, a host_build_graph capture is drawn on its host axis");
+      return 2;
     } else if (!strcmp(a, "--case")) {
       o->case_name = val;
     } else if (!strcmp(a, "--platform") || !strcmp(a, "-p")) {

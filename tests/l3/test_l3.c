@@ -210,6 +210,15 @@ static void test_auto_merge(void **state) {
   free(out);
   assert_int_equal(sh(&out, "ls -d '%s'/*/rank1/d0 && ls '%s'/*/l3_swimlane.json", dir, dir), 2);
   free(out);
+  /* --clock-anchors: the runtime's own anchors are the capture's one clock_anchors */
+  snprintf(dir, sizeof dir, "%s/anchors", g_root);
+  assert_int_equal(sh(&out, "'%s' run mixed_example --ranks 2 --dispatches 1 --enable-chip-swimlane 2 --clock-anchors "
+                            "-q -o '%s'", g_swimlane, dir), 0);
+  free(out);
+  assert_int_equal(sh(&out, "grep -c '\"clock_anchors\"' '%s'/*/rank1/d0/chip_swimlane_records.json && "
+                            "ls '%s'/*/l3_swimlane.json", dir, dir), 0);
+  assert_int_equal(strtol(out, NULL, 10), 1);
+  free(out);
 }
 
 /* A 4-rank run, merged by the run itself: every rank's views, host lanes and
@@ -451,6 +460,23 @@ static void test_refuse_truncated(void **state) {
   expect_refusal("", "", "rank1/d0/chip_swimlane_records.json");
 }
 
+/* A host-orchestrated rank capture (drawn on its host axis) is not placed; run refuses
+** --runtime hbg with --ranks up front. */
+static void test_refuse_host_mode(void **state) {
+  (void)state;
+  assert_int_equal(sh(NULL, "python3 -c \"import json; p='%s/rank1/d0/chip_swimlane_records.json'; r=json.load(open(p)); "
+                            "r.pop('aicpu_orchestrator_phases', None); r['metadata']['host_capture']={'status': "
+                            "'complete'}; json.dump(r, open(p, 'w'))\"", g_work), 0);
+  expect_refusal("", "host-orchestrated", "rank1/d0/chip_swimlane_records.json");
+  char *out = NULL;
+  assert_int_equal(sh(&out, "'%s' run mixed_example --ranks 2 --runtime hbg -o '%s/hbg'", g_swimlane, g_work), 2);
+  assert_non_null(strstr(out, "--runtime hbg is not supported"));
+  free(out);
+  char hbg[700];
+  snprintf(hbg, sizeof hbg, "%s/hbg", g_work);
+  assert_false(exists(hbg));
+}
+
 static void test_refuse_window(void **state) {
   (void)state;
   /* rank1's runner_run window narrower than its device wall */
@@ -625,6 +651,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_refuse_duplicated_rank, copy_dfx),
       cmocka_unit_test_setup(test_refuse_truncated, copy_dfx),
       cmocka_unit_test_setup(test_refuse_window, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_host_mode, copy_dfx),
       cmocka_unit_test_setup(test_rank_pid, copy_dfx),
       cmocka_unit_test_setup(test_dir_tools, copy_dfx),
       cmocka_unit_test(test_no_diagnostics),
