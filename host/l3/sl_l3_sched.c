@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
-#include "commands.h"
+#include "sl_run.h"
 #include "sl_base.h"
 #include "sl_hostlog.h"
 #include "sl_l3_dirs.h"
