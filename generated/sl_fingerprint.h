@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "617d1f6b4cf6c675"
+#define SL_SCHEMA_FINGERPRINT "07d99007942a413a"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 2
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -78,6 +78,8 @@
   "Metadata.host_capture=HostCapture@16;" \
   "Metadata.clock_anchors=ClockAnchors@17;" \
   "Metadata.capture=CaptureHealth@18;" \
+  "Metadata.host_clock_domain_id=string@19;" \
+  "Metadata.device_wall=DeviceWall@20;" \
   "HostCapture.status=string@1;" \
   "HostCapture.expected_records=uint64@2;" \
   "HostCapture.recorded_records=uint64@3;" \
@@ -108,6 +110,10 @@
   "HostDeviceUpload.start_host_ns=uint64@2;" \
   "HostDeviceUpload.end_host_ns=uint64@3;" \
   "HostDeviceUpload.detail=uint64@4;" \
+  "DeviceWall.open_cycles=uint64@1;" \
+  "DeviceWall.sched_start_cycles=uint64@2;" \
+  "DeviceWall.sched_end_cycles=uint64@3;" \
+  "DeviceWall.close_cycles=uint64@4;" \
   "StreamCapture.committed=uint64@1;" \
   "StreamCapture.dropped=uint64@2;" \
   "StreamCapture.truncated=bool@3;" \

@@ -111,7 +111,7 @@ const char sl_schema_lua[] =
   "      size = 1,\n"
   "    },\n"
   "  },\n"
-  "  fingerprint = \"617d1f6b4cf6c675\",\n"
+  "  fingerprint = \"07d99007942a413a\",\n"
   "  host_phases = {\n"
   "    {\n"
   "      bytes = \"the device image allocated and zeroed (graph + tensors)\",\n"

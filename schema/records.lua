@@ -310,6 +310,8 @@ return {
         { name = "host_capture", type = "HostCapture", pb = 16 },
         { name = "clock_anchors", type = "ClockAnchors", pb = 17, doc = "also TMR runs with --clock-anchors" },
         { name = "capture", type = "CaptureHealth", pb = 18, doc = "loss accounting; absent in captures before it" },
+        { name = "host_clock_domain_id", type = "string", pb = 19, doc = "which host clock the host ns belong to (L3 rank captures)" },
+        { name = "device_wall", type = "DeviceWall", pb = 20, doc = "the device window (L3 rank captures)" },
     } },
     { name = "HostCapture", doc = "metadata.host_capture: the host record pool's accounting", fields = {
         { name = "status", type = "string", pb = 1, doc = "complete | partial | truncated" },
@@ -352,6 +354,12 @@ return {
         { name = "start_host_ns", type = "uint64", pb = 2 },
         { name = "end_host_ns", type = "uint64", pb = 3 },
         { name = "detail", type = "uint64", pb = 4, doc = "bytes copied" },
+    } },
+    { name = "DeviceWall", doc = "metadata.device_wall: the device window of one dispatch, in device cycles", fields = {
+        { name = "open_cycles", type = "uint64", pb = 1, doc = "collector start (the opening anchor)" },
+        { name = "sched_start_cycles", type = "uint64", pb = 2, doc = "the scheduler loop starts" },
+        { name = "sched_end_cycles", type = "uint64", pb = 3, doc = "the scheduler loop ends" },
+        { name = "close_cycles", type = "uint64", pb = 4, doc = "device threads joined (the closing anchor)" },
     } },
     { name = "StreamCapture", doc = "per-stream accounting (scheduler_records.streams[].capture)", fields = {
         { name = "committed", type = "uint64", pb = 1 },

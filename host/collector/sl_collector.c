@@ -238,6 +238,7 @@ void sl_collector_destroy(sl_collector *c) {
   free((void *)c->host.recs);
   free((void *)c->host.uploads);
   free((void *)c->host.anchors);
+  free(c->dclock);
   free(c);
 }
 
@@ -284,6 +285,13 @@ static int append_members(char **buf, const char *members) {
 int sl_collector_add_metadata(sl_collector *c, const char *members) {
   if (!c || !members) return 0;
   return append_members(&c->extra_metadata, members);
+}
+
+int sl_collector_set_dispatch_clock(sl_collector *c, const sl_dispatch_clock *d) {
+  if (!c || !d) return 0;
+  if (!c->dclock && !(c->dclock = malloc(sizeof *c->dclock))) return -1;
+  *c->dclock = *d;
+  return 0;
 }
 
 int sl_collector_add_sections(sl_collector *c, const char *members) {

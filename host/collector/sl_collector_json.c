@@ -32,6 +32,34 @@ static void put_str(FILE *f, const char *s) {
 
 static const char *bool_str(int b) { return b ? "true" : "false"; }
 
+static void put_anchor(FILE *f, const char *pos, const sl_clock_anchor *a) {
+  int64_t rtt = a->after_ns - a->before_ns;
+  fprintf(f, "{\"position\": \"%s\", \"sample_idx\": 0, \"host_before_ns\": %" PRId64
+             ", \"raw_device_timestamp\": %" PRIu64 ", \"device_cycles\": %" PRIu64 ", \"host_after_ns\": %" PRId64
+             ", \"rtt_ns\": %" PRId64 ", \"uncertainty_ns\": %" PRId64 ", \"error\": null}",
+          pos, a->before_ns, a->cycles, a->cycles, a->after_ns, rtt, (rtt + 1) / 2);
+}
+
+/* sl_collector_set_dispatch_clock's members of the metadata object. A runtime that
+** sampled its own anchors (host_build_graph, --clock-anchors) has written them as an
+** extra member already: the metadata keeps that one clock_anchors. */
+static void write_dispatch_clock(const sl_dispatch_clock *d, const char *extra, FILE *f) {
+  fprintf(f, ",\n    \"host_clock_domain_id\": ");
+  put_str(f, d->domain);
+  if (!extra || !strstr(extra, "\"clock_anchors\"")) {
+    fprintf(f, ",\n    \"clock_anchors\": {\"schema_version\": 1, \"provider\": \"simulated\", "
+               "\"device_timestamp_unit\": \"syscnt_cycles\", \"raw_device_timestamp_unit\": \"syscnt_cycles\", "
+               "\"samples_per_position\": 1, \"samples\": [");
+    put_anchor(f, "pre_host_orchestration", &d->pre);
+    fputs(", ", f);
+    put_anchor(f, "post_device_execution", &d->post);
+    fputs("]}", f);
+  }
+  fprintf(f, ",\n    \"device_wall\": {\"open_cycles\": %" PRIu64 ", \"sched_start_cycles\": %" PRIu64
+             ", \"sched_end_cycles\": %" PRIu64 ", \"close_cycles\": %" PRIu64 "}",
+          d->open_cycles, d->sched_start_cycles, d->sched_end_cycles, d->close_cycles);
+}
+
 static void write_metadata(sl_collector *c, FILE *f) {
   fprintf(f, "  \"metadata\": {\n");
   fprintf(f, "    \"clock_freq_hz\": %" PRIu64 ",\n", (uint64_t)c->plat->clock_freq_hz);
@@ -62,6 +90,7 @@ static void write_metadata(sl_collector *c, FILE *f) {
             j ? ", " : "", sl_coll_pool_name(order[j]), a->total, a->collected, a->dropped, a->unflushed);
   }
   fprintf(f, "}}");
+  if (c->dclock) write_dispatch_clock(c->dclock, c->extra_metadata, f);
   if (c->extra_metadata) fprintf(f, ",\n    %s", c->extra_metadata);
   fprintf(f, "\n  }");
 }

@@ -264,6 +264,46 @@ static int fill_host(const sl_collector *c, arena *a, Swimlane__Capture *cap, Sw
   return 0;
 }
 
+/* sl_collector_set_dispatch_clock's facts (L3 rank captures) as the Metadata fields the JSON
+** also carries; its two anchors are the clock_anchors unless the host facts gave them. */
+static int fill_dispatch_clock(const sl_dispatch_clock *d, arena *a, Swimlane__Metadata *md) {
+  Swimlane__DeviceWall *w = arena_alloc(a, sizeof *w);
+  if (!w) return -1;
+  swimlane__device_wall__init(w);
+  w->open_cycles = d->open_cycles;
+  w->sched_start_cycles = d->sched_start_cycles;
+  w->sched_end_cycles = d->sched_end_cycles;
+  w->close_cycles = d->close_cycles;
+  md->host_clock_domain_id = (char *)d->domain;
+  md->device_wall = w;
+  if (md->clock_anchors) return 0;
+  Swimlane__ClockAnchors *ca = arena_alloc(a, sizeof *ca);
+  Swimlane__ClockAnchorSample *smp = arena_alloc(a, 2 * sizeof *smp);
+  Swimlane__ClockAnchorSample **v = arena_alloc(a, 2 * sizeof *v);
+  if (!ca || !smp || !v) return -1;
+  swimlane__clock_anchors__init(ca);
+  ca->schema_version = 1;
+  ca->provider = "simulated";
+  ca->device_timestamp_unit = ca->raw_device_timestamp_unit = "syscnt_cycles";
+  ca->samples_per_position = 1;
+  const sl_clock_anchor *src[2] = {&d->pre, &d->post};
+  static const char *const pos[2] = {"pre_host_orchestration", "post_device_execution"};
+  for (int i = 0; i < 2; i++) {
+    Swimlane__ClockAnchorSample *x = v[i] = &smp[i];
+    swimlane__clock_anchor_sample__init(x);
+    x->position = (char *)pos[i];
+    x->host_before_ns = (uint64_t)src[i]->before_ns;
+    x->raw_device_timestamp = x->device_cycles = (uint64_t)src[i]->cycles;
+    x->host_after_ns = (uint64_t)src[i]->after_ns;
+    x->rtt_ns = x->host_after_ns - x->host_before_ns;
+    x->uncertainty_ns = (x->rtt_ns + 1) / 2;
+  }
+  ca->samples = v;
+  ca->n_samples = 2;
+  md->clock_anchors = ca;
+  return 0;
+}
+
 /* protobuf-c appends packed bytes through this; errors surface at commit. */
 typedef struct file_sink {
   ProtobufCBuffer base;
@@ -331,6 +371,7 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   }
   md.capture = capture_health(c, &a, truncated);
   int rc = a.failed ? -1 : fill_task_streams(c, &a, &cap, level, truncated);
+  if (rc == 0 && c->dclock) rc = fill_dispatch_clock(c->dclock, &a, &md);
   if (rc == 0 && level >= SL_MIN_LEVEL_LIFECYCLE) rc = fill_lifecycle(c, &a, &cap);
   if (rc == 0 && level >= SL_MIN_LEVEL_SCHED_PHASE) rc = fill_sched_streams(c, &a, &cap, truncated);
   if (rc == 0 && level >= SL_MIN_LEVEL_ORCH_PHASE) rc = fill_orch(c, &a, &cap, truncated);

@@ -3,6 +3,8 @@
 ** the case directory, starts one rank worker process per chip, dispatches each
 ** round to them (even rounds as one submit group sharing run_id:task_slot, odd
 ** rounds as individually submitted per-rank tasks), and logs its node.* spans.
+** When the ranks captured, it merges them as the single-chip `run` converts its
+** capture (`convert DFX_DIR`, l3_swimlane.json; --no-convert skips it).
 */
 #include <errno.h>
 #include <poll.h>
@@ -16,10 +18,13 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include "sl_run.h"
 #include "sl_base.h"
 #include "sl_hostlog.h"
 #include "sl_platforms.h"
+#include "sl_l3_dirs.h"
 #include "sl_l3_run.h"
+#include "sl_platforms.h"
 #include "sl_run_internal.h"
 
 #define SL_L3_MAX_RANKS 64
@@ -35,6 +40,7 @@ typedef struct rank_proc {
 
 typedef struct l3_opts {
   int ranks, dispatches, hosts;
+  int no_convert, quiet;  /* --no-convert, -q: as for a single-chip run */
   long ppm, host_ppm;
   int64_t epoch;  /* true ns every simulated host clock is anchored at */
   const char *out_root, *workload, *case_name, *platform;
@@ -60,7 +66,8 @@ static int takes_value(const char *a) {
 }
 
 static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
-  *o = (l3_opts){0, 2, 0, 20, 50, 0, "outputs", NULL, NULL, sl_platform_default_sim()};
+  *o = (l3_opts){.dispatches = 2, .ppm = 20, .host_ppm = 50, .out_root = "outputs",
+                 .platform = sl_platform_default_sim()};
   long v;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -79,6 +86,13 @@ static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
       else o->dispatches = (int)v;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
       o->out_root = val;
+    } else if (!strcmp(a, "--no-convert") || !strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      if (strcmp(a, "--no-convert")) o->quiet = 1;
+      else o->no_convert = 1;
+    } else if (!strcmp(a, "--runtime") && val && !strcmp(val, "hbg")) {
+      sl_error(NULL, "run: --ranks with --runtime hbg is not supported: the L3 merge places device-clock "
+                     "captures, a host_build_graph capture is drawn on its host axis");
+      return 2;
     } else if (!strcmp(a, "--case")) {
       o->case_name = val;
     } else if (!strcmp(a, "--platform") || !strcmp(a, "-p")) {
@@ -254,6 +268,30 @@ static int stop_ranks(rank_proc *p, int n) {
   return rc;
 }
 
+/* The ranks' captures onto one timeline, as `swimlane convert ROOT` would (dispatch
+** d0 into ROOT/l3_swimlane.json); only when the ranks captured. 0 ok, 1 failed. */
+static int merge_ranks(const l3_opts *o, const char *root) {
+  char *d0 = sl_path_join(root, "rank0/d0");
+  char *rec = d0 ? sl_l3_records_path(d0, NULL) : NULL;
+  free(d0);
+  if (!rec) return 0; /* no chip swimlane: nothing to merge */
+  free(rec);
+  if (o->no_convert || !sl_run_convert) {
+    if (!o->quiet) printf("swimlane: merge them with: swimlane convert %s\n", root);
+    return 0;
+  }
+  /* ranks on simulated hosts of their own are merged through the dispatch windows */
+  char *argv[5] = {"convert", (char *)root};
+  int argc = 2;
+  if (o->hosts > 1) argv[argc++] = "--cross-host";
+  if (o->quiet) argv[argc++] = "-q";
+  fflush(stdout);
+  int rc = sl_run_convert(argc, argv);
+  if (rc == 0 && o->dispatches > 1 && !o->quiet)
+    printf("swimlane: merged dispatch d0; the others: swimlane convert %s --dispatch dN -o OUT.json\n", root);
+  return rc == 0 ? 0 : 1;
+}
+
 int sl_l3_sched_main(int argc, char **argv) {
   l3_opts o;
   int prc = parse_l3_opts(argc, argv, &o);
@@ -281,9 +319,8 @@ int sl_l3_sched_main(int argc, char **argv) {
     node_span(log, 0, "node.run", t0, sl_hl_now_ns(), "run_id", run_id, "ranks", o.ranks);
     fclose(log);
   }
-  if (rc == 0)
-    printf("swimlane: L3 run: %d ranks x %d dispatches, outputs in %s\n"
-           "swimlane: merge them with: swimlane convert %s\n", o.ranks, o.dispatches, root, root);
+  if (rc == 0 && !o.quiet) printf("swimlane: L3 run: %d ranks x %d dispatches, outputs in %s\n", o.ranks, o.dispatches, root);
+  if (rc == 0) rc = merge_ranks(&o, root);
   free(root);
   return rc;
 }

@@ -54,31 +54,19 @@ static anchor sample(void) {
   return a;
 }
 
-static void put_anchor(char *out, size_t len, const char *pos, const anchor *a) {
-  int64_t rtt = a->after - a->before;
-  snprintf(out, len,
-           "{\"position\": \"%s\", \"sample_idx\": 0, \"host_before_ns\": %" PRId64
-           ", \"raw_device_timestamp\": %" PRIu64 ", \"device_cycles\": %" PRIu64
-           ", \"host_after_ns\": %" PRId64 ", \"rtt_ns\": %" PRId64 ", \"uncertainty_ns\": %" PRId64
-           ", \"error\": null}",
-           pos, a->before, a->cycles, a->cycles, a->after, rtt, (rtt + 1) / 2);
-}
-
-/* The capture's L3 metadata: host clock domain, clock anchors, device windows. */
+/* The capture's L3 metadata (host clock domain, clock anchors, device window), which
+** the collector writes into both the JSON and the .pb capture. */
 static void add_capture_metadata(sl_collector *coll) {
-  char pre[512], post[512], buf[2048];
-  put_anchor(pre, sizeof pre, "pre_host_orchestration", &g_win.open);
-  put_anchor(post, sizeof post, "post_device_execution", &g_win.close);
-  snprintf(buf, sizeof buf,
-           "\"host_clock_domain_id\": \"%s\",\n    \"clock_anchors\": {\"schema_version\": 1, "
-           "\"provider\": \"simulated\", \"device_timestamp_unit\": \"syscnt_cycles\", "
-           "\"raw_device_timestamp_unit\": \"syscnt_cycles\", \"samples_per_position\": 1, "
-           "\"samples\": [%s, %s]},\n    \"device_wall\": {\"open_cycles\": %" PRIu64
-           ", \"sched_start_cycles\": %" PRIu64 ", \"sched_end_cycles\": %" PRIu64
-           ", \"close_cycles\": %" PRIu64 "}",
-           g_win.domain, pre, post, g_win.open.cycles, g_win.sched_start, g_win.sched_end,
-           g_win.close.cycles);
-  sl_collector_add_metadata(coll, buf);
+  sl_dispatch_clock d;
+  memset(&d, 0, sizeof d);
+  snprintf(d.domain, sizeof d.domain, "%s", g_win.domain);
+  d.pre = (sl_clock_anchor){g_win.open.before, g_win.open.after, g_win.open.cycles};
+  d.post = (sl_clock_anchor){g_win.close.before, g_win.close.after, g_win.close.cycles};
+  d.open_cycles = g_win.open.cycles;
+  d.sched_start_cycles = g_win.sched_start;
+  d.sched_end_cycles = g_win.sched_end;
+  d.close_cycles = g_win.close.cycles;
+  if (sl_collector_set_dispatch_clock(coll, &d)) sl_error(NULL, "run: out of memory for the capture's clock metadata");
 }
 
 /* sl_run_device_hook: the device window of the round being run. Anchors are only

@@ -67,6 +67,17 @@ int sl_l3_list_numbered(const char *dir, const char *prefix, long *out, int max,
   return rc;
 }
 
+char *sl_l3_records_path(const char *dir, const char *want) {
+  static const char *const names[2] = {"chip_swimlane_records.json", "chip_swimlane_records.pb"};
+  for (int i = 0; i < 2; i++) {
+    if (want && strcmp(want, i ? "pb" : "json")) continue;
+    char *p = sl_path_join(dir, names[i]);
+    if (p && sl_l3_is_file(p)) return p;
+    free(p);
+  }
+  return NULL;
+}
+
 void sl_l3_free_list(char **v, size_t n) {
   for (size_t i = 0; v && i < n; i++) free(v[i]);
   free(v);

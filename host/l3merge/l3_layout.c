@@ -109,12 +109,12 @@ static int read_selected(l3_run *run) {
     char rel[96];
     snprintf(rel, sizeof rel, "rank%d/d%d", r->rank, r->dnum);
     r->dir = sl_path_join(run->o.root, rel);
-    r->records = r->dir ? sl_path_join(r->dir, "chip_swimlane_records.json") : NULL;
     r->identity_path = r->dir ? sl_path_join(r->dir, "dispatch_identity.json") : NULL;
     if (!r->identity_path) return -1;
-    if (!sl_l3_is_file(r->records)) {
-      sl_error(r->dir, "rank %d: no chip_swimlane_records.json (was the run captured with "
-                       "--enable-chip-swimlane?)", r->rank);
+    r->records = sl_l3_records_path(r->dir, run->o.records);
+    if (!r->records) {
+      sl_error(r->dir, "rank %d: no chip_swimlane_records.%s (was the run captured with "
+                       "--enable-chip-swimlane?)", r->rank, run->o.records ? run->o.records : "json or .pb");
       return -1;
     }
     if (l3_read_identity(r->identity_path, &r->id)) return -1;

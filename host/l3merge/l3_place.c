@@ -219,6 +219,11 @@ static double capture_end_us(const sl_capture *c) {
 int l3_place_capture(l3_run *run, l3_rank *r) {
   (void)run;
   const sl_capture *c = r->cap;
+  if (c->host_mode) {
+    sl_error(r->records, "rank %d: a host-orchestrated (host_build_graph) capture, drawn on its host axis: the "
+                         "L3 merge places device-clock captures only", r->rank);
+    return -1;
+  }
   int64_t sched_rel_cyc = (int64_t)((__int128)r->sched_rel_ns * (__int128)c->clock_freq_hz / 1000000000);
   /* the device window's opening in device cycles: the sched window is in both the
   ** host log (relative ns) and the capture (absolute cycles) */

@@ -77,9 +77,10 @@ static int draw(l3_run *run, l3_rank *r, sl_trace_sink *sink) {
     rc = sl_convert_emit(r->cap, r->deps->has_edges ? r->deps : NULL, r->names, rules, ks, &opts, &res);
     if (rc && !sl_rules_failed(rules)) sl_error(r->records, "rank %d: conversion failed (out of memory)", r->rank);
     r->engine_meta = l3_sink_take_meta(ks);
-    printf("  rank%d/d%d: %zu tasks, slack %lld ns, join residual %s%lld ns, %llu events\n", r->rank, r->dnum,
-           r->cap->n_tasks, (long long)r->slack_ns, r->has_residual ? "" : "(unknown) ",
-           (long long)r->residual_ns, (unsigned long long)res.total_events);
+    if (!run->o.quiet)
+      printf("  rank%d/d%d: %zu tasks, slack %lld ns, join residual %s%lld ns, %llu events\n", r->rank, r->dnum,
+             r->cap->n_tasks, (long long)r->slack_ns, r->has_residual ? "" : "(unknown) ",
+             (long long)r->residual_ns, (unsigned long long)res.total_events);
     sl_sink_destroy(ks);
   }
   sl_rules_free(rules);

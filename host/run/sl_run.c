@@ -53,11 +53,15 @@ static void usage(FILE *f) {
         "                    [--full-chip] [--ring N] [--backpressure] [--clock wall|virtual]\n"
         "                    [--no-convert] [-q] [--runtime tmr|hbg] [--clock-anchors]\n"
         "                    [--pool-records N] [--stall-collector]\n"
+        "       swimlane run WORKLOAD --ranks N [--dispatches K] [--rate-error-ppm P]\n"
+        "                    [--hosts H] [--host-drift-ppm D] [the options above]\n"
         "       swimlane run --list\n"
         "\nWORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
         "A bare --enable-chip-swimlane means level 4; --rounds above 1 disables capture.\n"
         "A completed capture is converted to merged_swimlane.json beside the records\n"
-        "(--no-convert skips it). --list prints the workloads, their cases and the platforms.\n",
+        "(--no-convert skips it). --list prints the workloads, their cases and the platforms.\n"
+        "--ranks N: an L3 run, one process per chip plus the L3 scheduler, merged into\n"
+        "<case dir>/l3_swimlane.json (docs/l3.md).\n",
         f);
   fprintf(f, "Platforms: %s (default %s).\n", plats, sl_platform_default_sim());
   fputs(

@@ -80,7 +80,7 @@ static decoded *decode(const char *path) {
         x->thread = 1;
         x->pid = t->thread->pid;
         x->tid = t->thread->tid;
-        if (t->thread->thread_name)
+        if (t->thread->thread_name && d->nthreads < 256)
           snprintf(d->thread_names[d->nthreads++], 64, "%s", t->thread->thread_name);
       }
       if (t->counter) d->ncounter_tracks++;
@@ -188,11 +188,29 @@ static void compare_with_json(const char *json, const char *proto) {
   cJSON *root = cJSON_Parse(text);
   free(text);
   dslice *want = calloc(4096, sizeof *want);
-  size_t nwant = 0, ncounter_samples = 0, nflows = 0;
+  size_t nwant = 0, ncounter_samples = 0, nflows = 0, ntracks = 0;
+  char (*tracks)[160] = calloc(256, sizeof *tracks); /* "<pid> <name> <key>": one counter track each */
+  char (*threads)[64] = calloc(256, sizeof *threads); /* the JSON's thread names */
+  size_t nthreads = 0;
+  assert_non_null(tracks);
+  assert_non_null(threads);
   const cJSON *e;
   cJSON_ArrayForEach(e, cJSON_GetObjectItem(root, "traceEvents")) {
     const char *ph = cJSON_GetObjectItem(e, "ph")->valuestring;
+    const cJSON *k, *nm = cJSON_GetObjectItem(e, "name");
+    if (*ph == 'M' && cJSON_IsString(nm) && !strcmp(nm->valuestring, "thread_name") && nthreads < 256)
+      snprintf(threads[nthreads++], 64, "%s", cJSON_GetObjectItem(cJSON_GetObjectItem(e, "args"), "name")->valuestring);
     if (*ph == 'C') ncounter_samples += (size_t)cJSON_GetArraySize(cJSON_GetObjectItem(e, "args"));
+    if (*ph == 'C') {
+      cJSON_ArrayForEach(k, cJSON_GetObjectItem(e, "args")) {
+        char t[160];
+        snprintf(t, sizeof t, "%.0f %s %s", cJSON_GetObjectItem(e, "pid")->valuedouble,
+                 cJSON_GetObjectItem(e, "name")->valuestring, k->string);
+        size_t i = 0;
+        while (i < ntracks && strcmp(tracks[i], t)) i++;
+        if (i == ntracks && ntracks < 256) memcpy(tracks[ntracks++], t, sizeof t);
+      }
+    }
     if (*ph == 's') nflows++;
     if (*ph != 'X') continue;
     dslice *s = &want[nwant++];
@@ -215,16 +233,22 @@ static void compare_with_json(const char *json, const char *proto) {
     assert_int_equal(d->slices[i].end, want[i].end);
   }
   assert_int_equal(d->ncounters, ncounter_samples);
-  assert_int_equal(d->ncounter_tracks, 3); /* shared_ready_queue AIC / AIV / MIX */
+  assert_int_equal(d->ncounter_tracks, ntracks); /* the fixture: shared_ready_queue AIC / AIV / MIX */
+  free(tracks);
   assert_int_equal(d->noverflow, 0);
   /* every flow has both ends: 2 endpoints per JSON s/f pair */
   size_t ends = 0;
   for (size_t i = 0; i < d->nslices; i++) ends += d->slices[i].nflows;
   assert_int_equal(ends, 2 * nflows);
-  /* thread names carried over */
-  int found = 0;
-  for (size_t i = 0; i < d->nthreads; i++) found |= !strcmp(d->thread_names[i], "AIC_0");
-  assert_true(found);
+  /* thread names carried over: every one the JSON names (the fixture's AIC_0 among them) */
+  assert_true(nthreads > 0);
+  for (size_t t = 0; t < nthreads; t++) {
+    int found = 0;
+    for (size_t i = 0; i < d->nthreads && !found; i++) found = !strcmp(d->thread_names[i], threads[t]);
+    if (!found) print_error("thread '%s' is not in the .pftrace\n", threads[t]);
+    assert_true(found);
+  }
+  free(threads);
   free(want);
   free(d);
 }

@@ -3,7 +3,9 @@
 ** --ranks 2` once, then `swimlane convert DFX_DIR` on copies of its output, intact
 ** (the layout, the merged trace's lanes, namespaces, containment and slack) and
 ** broken in each way the merge must refuse (message naming rank and file, exit 1,
-** no l3_swimlane.json).
+** no l3_swimlane.json). The run merges its ranks itself (--no-convert skips it);
+** the .pb rank captures merge to the same trace as the JSON ones, and --format
+** proto holds the JSON trace's content (checked with test_sink_proto, argv[2]).
 */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +26,7 @@
 #include "sl_test_file.h"
 
 static const char *g_swimlane;
+static const char *g_cmp_proto; /* test_sink_proto: JSON trace vs .pftrace content (optional) */
 static char g_root[256];  /* mkdtemp: the run's -o */
 static char g_dfx[512];   /* the run's case directory (rankN/ and host logs) */
 static char g_work[600];  /* per-test copy of g_dfx */
@@ -172,16 +175,160 @@ static void test_layout(void **state) {
   free(out);
 }
 
+static void check_rank_slices(cJSON *trace, cJSON *ranks);
+
+/* The two traces hold the same events (the metadata names each capture read). */
+static void assert_same_events(const cJSON *a, const cJSON *b) {
+  const cJSON *ea = cJSON_GetObjectItem(a, "traceEvents"), *eb = cJSON_GetObjectItem(b, "traceEvents");
+  assert_true(cJSON_GetArraySize(ea) > 100);
+  assert_int_equal(cJSON_GetArraySize(ea), cJSON_GetArraySize(eb));
+  assert_true(cJSON_Compare(ea, eb, 1));
+}
+
+/* `run --ranks` merged its ranks itself: l3_swimlane.json beside them, the same
+** trace a later `convert DFX_DIR` writes. */
+static void test_auto_merge(void **state) {
+  (void)state;
+  char p[700], *out = NULL;
+  snprintf(p, sizeof p, "%s/l3_swimlane.json", g_dfx);
+  cJSON *auto_t = load_json(p);
+  assert_non_null(auto_t);
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(auto_t, "metadata"), "ranks")), 2);
+  assert_int_equal(sh(NULL, "rm '%s/l3_swimlane.json'", g_work), 0);
+  cJSON *t = convert(&out, "");
+  assert_non_null(t);
+  free(out);
+  assert_same_events(auto_t, t);
+  cJSON_Delete(t);
+  cJSON_Delete(auto_t);
+  /* --no-convert leaves the merge to the user, as for a single-chip run */
+  char dir[600];
+  snprintf(dir, sizeof dir, "%s/noconv", g_root);
+  assert_int_equal(sh(&out, "'%s' run mixed_example --ranks 2 --dispatches 1 --enable-chip-swimlane 2 --no-convert "
+                            "-o '%s'", g_swimlane, dir), 0);
+  assert_non_null(strstr(out, "merge them with: swimlane convert "));
+  free(out);
+  assert_int_equal(sh(&out, "ls -d '%s'/*/rank1/d0 && ls '%s'/*/l3_swimlane.json", dir, dir), 2);
+  free(out);
+  /* --clock-anchors: the runtime's own anchors are the capture's one clock_anchors */
+  snprintf(dir, sizeof dir, "%s/anchors", g_root);
+  assert_int_equal(sh(&out, "'%s' run mixed_example --ranks 2 --dispatches 1 --enable-chip-swimlane 2 --clock-anchors "
+                            "-q -o '%s'", g_swimlane, dir), 0);
+  free(out);
+  assert_int_equal(sh(&out, "grep -c '\"clock_anchors\"' '%s'/*/rank1/d0/chip_swimlane_records.json && "
+                            "ls '%s'/*/l3_swimlane.json", dir, dir), 0);
+  assert_int_equal(strtol(out, NULL, 10), 1);
+  free(out);
+}
+
+/* A 4-rank run, merged by the run itself: every rank's views, host lanes and
+** dispatcher lane, each rank's slices inside its window with its slack. */
+static void test_four_ranks(void **state) {
+  (void)state;
+  char dir[600], p[800], *out = NULL;
+  snprintf(dir, sizeof dir, "%s/four", g_root);
+  int rc = sh(&out, "'%s' run mixed_example --ranks 4 --dispatches 1 --enable-chip-swimlane 3 -o '%s'", g_swimlane, dir);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
+  assert_non_null(strstr(out, "L3 merge complete: 4 ranks"));
+  free(out);
+  assert_int_equal(sh(&out, "ls '%s'/*/l3_swimlane.json", dir), 0);
+  out[strcspn(out, "\n")] = 0;
+  snprintf(p, sizeof p, "%s", out);
+  free(out);
+  cJSON *t = load_json(p);
+  assert_non_null(t);
+  int views[4] = {0}, hosts = 0, bounds = 0, tasks = 0;
+  cJSON *ev;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(t, "traceEvents")) {
+    const char *n = cJSON_GetObjectItem(ev, "name")->valuestring, *pn = pname(ev);
+    int64_t pid = jint(ev, "pid");
+    if (!strcmp(n, "process_name") && pid >= 100 && pid < 500 && !strncmp(pn, "rank", 4) &&
+        pn[4] - '0' == pid / 100 - 1)
+      views[pid / 100 - 1]++;
+    if (!strcmp(n, "process_name")) hosts += pid < 100 && strstr(pn, " / Host (pid ") != NULL;
+    if (!strcmp(n, "thread_name")) bounds += pid < 100 && !strcmp(pn, "Placement Bound");
+    if (!strcmp(n, "thread_name")) tasks += pid < 100 && !strncmp(pn, "node.task rank", 14);
+  }
+  for (int r = 0; r < 4; r++) assert_true(views[r] >= 2);
+  assert_int_equal(hosts, 4);
+  assert_int_equal(bounds, 4);
+  assert_int_equal(tasks, 4);
+  cJSON *ranks = cJSON_GetObjectItem(cJSON_GetObjectItem(t, "metadata"), "ranks");
+  assert_int_equal(cJSON_GetArraySize(ranks), 4);
+  check_rank_slices(t, ranks);
+  cJSON_Delete(t);
+}
+
+/* Rank captures read from their .pb: the same trace as from the JSON. */
+static void test_pb_ranks(void **state) {
+  (void)state;
+  char *out = NULL, p[700];
+  cJSON *from_json = convert(&out, "--records json");
+  assert_non_null(from_json);
+  free(out);
+  assert_int_equal(sh(NULL, "rm '%s'/rank*/d*/chip_swimlane_records.json", g_work), 0);
+  cJSON *from_pb = convert(&out, ""); /* no JSON left: the .pb is read */
+  if (!from_pb) fprintf(stderr, "%s", out);
+  assert_non_null(from_pb);
+  free(out);
+  assert_same_events(from_json, from_pb);
+  cJSON *rk = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(from_pb, "metadata"), "ranks"), 1);
+  assert_non_null(strstr(cJSON_GetObjectItem(rk, "capture")->valuestring, "rank1/d0/chip_swimlane_records.pb"));
+  assert_true(jint(rk, "slack_ns") > 0);
+  cJSON_Delete(from_json);
+  cJSON_Delete(from_pb);
+  /* the per-rank tools read it too */
+  assert_int_equal(sh(&out, "'%s' sched-overhead '%s'", g_swimlane, g_work), 0);
+  assert_non_null(strstr(out, "rank1/d0/chip_swimlane_records.pb"));
+  free(out);
+  expect_refusal("--records json", "no chip_swimlane_records.json", "rank0/d0");
+  assert_int_equal(sh(&out, "'%s' convert '%s' --records xml", g_swimlane, g_work), 2); /* usage */
+  assert_non_null(strstr(out, "--records must be json or pb"));
+  free(out);
+  /* a truncated .pb: named, nothing written */
+  snprintf(p, sizeof p, "%s/rank1/d0/chip_swimlane_records.pb", g_work);
+  struct stat st;
+  assert_int_equal(stat(p, &st), 0);
+  assert_int_equal(truncate(p, st.st_size / 2), 0);
+  expect_refusal("", "", "rank1/d0/chip_swimlane_records.pb");
+  assert_int_equal(truncate(p, 40), 0); /* not even the metadata */
+  expect_refusal("", "no readable Metadata message", "rank1/d0/chip_swimlane_records.pb");
+}
+
+/* --format proto: l3_swimlane.pftrace, well formed, with the JSON trace's content. */
+static void test_proto_output(void **state) {
+  (void)state;
+  char *out = NULL, pf[700], js[700];
+  snprintf(pf, sizeof pf, "%s/l3_swimlane.pftrace", g_work);
+  snprintf(js, sizeof js, "%s/l3_swimlane.json", g_work);
+  cJSON_Delete(convert(NULL, ""));
+  assert_true(exists(js));
+  assert_int_equal(sh(&out, "'%s' convert '%s' --format proto --records pb", g_swimlane, g_work), 0);
+  free(out);
+  assert_true(exists(pf));
+  assert_int_equal(sh(&out, "'%s' check-trace '%s'", g_swimlane, pf), 0);
+  assert_non_null(strstr(out, "OK: "));
+  free(out);
+  if (g_cmp_proto) {
+    int rc = sh(&out, "'%s' '%s' '%s'", g_cmp_proto, js, pf);
+    if (rc) fprintf(stderr, "%s", out);
+    assert_int_equal(rc, 0);
+    free(out);
+  }
+}
+
 /* Every rank slice lies inside its runner_run window and carries the rank's slack. */
 static void check_rank_slices(cJSON *trace, cJSON *ranks) {
-  int seen[2] = {0, 0};
+  int n = cJSON_GetArraySize(ranks), seen[8] = {0};
+  assert_in_range(n, 1, 8);
   cJSON *ev;
   cJSON_ArrayForEach(ev, cJSON_GetObjectItem(trace, "traceEvents")) {
     const cJSON *ph = cJSON_GetObjectItem(ev, "ph");
     int64_t pid = jint(ev, "pid");
     if (strcmp(ph->valuestring, "X") || pid < 100) continue;
     int r = (int)(pid / 100) - 1;
-    assert_in_range(r, 0, 1);
+    assert_in_range(r, 0, n - 1);
     cJSON *rk = cJSON_GetArrayItem(ranks, r);
     assert_int_equal(jint(rk, "rank"), r);
     assert_int_equal(jint(cJSON_GetObjectItem(ev, "args"), "slack_ns"), jint(rk, "slack_ns"));
@@ -190,7 +337,7 @@ static void check_rank_slices(cJSON *trace, cJSON *ranks) {
     assert_true(ts >= lo - 0.001 && ts + dur <= hi + 0.001);
     seen[r]++;
   }
-  assert_true(seen[0] > 0 && seen[1] > 0);
+  for (int r = 0; r < n; r++) assert_true(seen[r] > 0);
 }
 
 static void test_merge(void **state) {
@@ -313,6 +460,23 @@ static void test_refuse_truncated(void **state) {
   expect_refusal("", "", "rank1/d0/chip_swimlane_records.json");
 }
 
+/* A host-orchestrated rank capture (drawn on its host axis) is not placed; run refuses
+** --runtime hbg with --ranks up front. */
+static void test_refuse_host_mode(void **state) {
+  (void)state;
+  assert_int_equal(sh(NULL, "python3 -c \"import json; p='%s/rank1/d0/chip_swimlane_records.json'; r=json.load(open(p)); "
+                            "r.pop('aicpu_orchestrator_phases', None); r['metadata']['host_capture']={'status': "
+                            "'complete'}; json.dump(r, open(p, 'w'))\"", g_work), 0);
+  expect_refusal("", "host-orchestrated", "rank1/d0/chip_swimlane_records.json");
+  char *out = NULL;
+  assert_int_equal(sh(&out, "'%s' run mixed_example --ranks 2 --runtime hbg -o '%s/hbg'", g_swimlane, g_work), 2);
+  assert_non_null(strstr(out, "--runtime hbg is not supported"));
+  free(out);
+  char hbg[700];
+  snprintf(hbg, sizeof hbg, "%s/hbg", g_work);
+  assert_false(exists(hbg));
+}
+
 static void test_refuse_window(void **state) {
   (void)state;
   /* rank1's runner_run window narrower than its device wall */
@@ -362,6 +526,7 @@ static void test_dir_tools(void **state) {
   assert_int_equal(total, sum);
   free(out);
   /* check-trace: nothing converted yet, then a rank's own trace plus the merged one */
+  assert_int_equal(sh(NULL, "rm '%s/l3_swimlane.json'", g_work), 0); /* the run's own merge */
   assert_int_equal(sh(&out, "'%s' check-trace '%s'", g_swimlane, g_work), 1);
   assert_non_null(strstr(out, "no traces to check"));
   free(out);
@@ -391,6 +556,9 @@ static void test_no_diagnostics(void **state) {
   assert_int_equal(strtol(out, NULL, 10), 3);
   assert_int_equal(strtol(strchr(out, '\n') + 1, NULL, 10), 0);
   free(out);
+  /* nothing captured: nothing merged, no merge hint */
+  assert_int_equal(sh(&out, "ls '%s'/*/l3_swimlane.json", dir), 2);
+  free(out);
 }
 
 /* One cross-host run: rank1 on a simulated second host drifting by ppm. The
@@ -408,11 +576,26 @@ static void cross_host_case(int ppm, int dispatches) {
   snprintf(g_work, sizeof g_work, "%s", out);
   g_work[strcspn(g_work, "\n")] = 0;
   free(out);
+  char p0[800];
+  snprintf(p0, sizeof p0, "%s/l3_swimlane.json", g_work);
+  cJSON *auto_t = load_json(p0); /* the run's own merge: --cross-host, as it simulated the hosts */
+  assert_non_null(auto_t);
+  cJSON *pl1 = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(auto_t, "metadata"),
+                                                                         "ranks"), 1), "placement");
+  assert_string_not_equal(cJSON_GetObjectItem(pl1, "method")->valuestring, "containment");
+  cJSON_Delete(auto_t);
   expect_refusal("", "different hosts", "rank1/d0"); /* not without --cross-host */
   cJSON *t = convert(&out, "--cross-host");
   if (!t) fprintf(stderr, "%s", out);
   assert_non_null(t);
   free(out);
+  /* the .pb captures carry the same anchors and device window: the same placement */
+  assert_int_equal(sh(NULL, "'%s' convert '%s' --cross-host --records pb -o '%s/pb.json'", g_swimlane, g_work, g_work), 0);
+  snprintf(p0, sizeof p0, "%s/pb.json", g_work);
+  cJSON *from_pb = load_json(p0);
+  assert_non_null(from_pb);
+  assert_same_events(t, from_pb);
+  cJSON_Delete(from_pb);
   cJSON *meta = cJSON_GetObjectItem(t, "metadata"), *ranks = cJSON_GetObjectItem(meta, "ranks");
   double origin = (double)jint(meta, "origin_host_ns");
   for (int r = 0; r < 2; r++) {
@@ -447,13 +630,18 @@ static void test_cross_host(void **state) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: test_l3 SWIMLANE_BINARY\n");
+    fprintf(stderr, "usage: test_l3 SWIMLANE_BINARY [TEST_SINK_PROTO]\n");
     return 2;
   }
   g_swimlane = argv[1];
+  g_cmp_proto = argc > 2 ? argv[2] : NULL;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_layout),
       cmocka_unit_test_setup(test_merge, copy_dfx),
+      cmocka_unit_test_setup(test_auto_merge, copy_dfx),
+      cmocka_unit_test(test_four_ranks),
+      cmocka_unit_test_setup(test_pb_ranks, copy_dfx),
+      cmocka_unit_test_setup(test_proto_output, copy_dfx),
       cmocka_unit_test_setup(test_selectors, copy_dfx),
       cmocka_unit_test_setup(test_refuse_asymmetric, copy_dfx),
       cmocka_unit_test_setup(test_refuse_other_host, copy_dfx),
@@ -463,6 +651,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_refuse_duplicated_rank, copy_dfx),
       cmocka_unit_test_setup(test_refuse_truncated, copy_dfx),
       cmocka_unit_test_setup(test_refuse_window, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_host_mode, copy_dfx),
       cmocka_unit_test_setup(test_rank_pid, copy_dfx),
       cmocka_unit_test_setup(test_dir_tools, copy_dfx),
       cmocka_unit_test(test_no_diagnostics),

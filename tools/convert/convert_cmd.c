@@ -24,6 +24,7 @@ static void usage(FILE *out) {
   fputs("usage: swimlane convert [RECORDS] [-o OUT] [--deps-json F] [--func-names F]\n"
         "                        [--rules F.lua] [--format json|proto] [--overhead]\n"
         "                        [--summary-json F] [-v] [-q]\n"
+        "       swimlane convert DFX_DIR [...]  (an L3 run's ranks: swimlane convert DFX_DIR --help)\n"
         "\n"
         "Convert a chip swimlane capture to a Perfetto trace and print a per-function\n"
         "summary. RECORDS defaults to the newest outputs/*/chip_swimlane_records.json;\n"

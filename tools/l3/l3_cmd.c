@@ -15,7 +15,7 @@
 
 static const char *const value_opts[] = {"-o", "--output", "--dispatch", "--dispatch-id", "--host-log",
                                          "--rank-pid", "--rules", "--format", "-j", "--jobs",
-                                         "--deps-json", "--func-names", "--max-drift-ppm", NULL};
+                                         "--deps-json", "--func-names", "--max-drift-ppm", "--records", NULL};
 
 static int is_value_opt(const char *a) {
   for (const char *const *p = value_opts; *p; p++)
@@ -42,7 +42,7 @@ int sl_l3_convert_wanted(int argc, char **argv) {
 static void usage(FILE *f) {
   fputs("usage: swimlane convert DFX_DIR [-o OUT] [--dispatch dN | --dispatch-id RUN_ID:TASK_SLOT]\n"
         "                        [--host-log PATH] [--rank-pid RANK=PID[:INV]]... [-j N]\n"
-        "                        [--rules F.lua] [--format json|proto]\n"
+        "                        [--records json|pb] [--rules F.lua] [--format json|proto] [-q]\n"
         "\nMerge every rankN/dN capture of one dispatch of a multi-rank run (swimlane run --ranks N)\n"
         "onto one host timeline. Default output: DFX_DIR/l3_swimlane.json (.pftrace for proto).\n"
         "\n  --dispatch dN        the local capture index (default: the first one, d0)\n"
@@ -50,10 +50,12 @@ static void usage(FILE *f) {
         "                       dispatch_identity.json\n"
         "  --host-log PATH      where the run's host.<pid>.log files are (default DFX_DIR)\n"
         "  --rank-pid R=P[:I]   pin rank R to host log pid P (invocation I)\n"
+        "  --records json|pb    which rank capture to read (default: the .json, else the .pb)\n"
         "  -j, --jobs N         ranks read concurrently (default 2)\n"
         "  --cross-host         merge ranks of other host clock domains through the dispatcher's\n"
         "                       windows and the clock anchors (bound published per rank)\n"
-        "  --max-drift-ppm A    assumed bound on the host clocks' relative drift (default 200)\n",
+        "  --max-drift-ppm A    assumed bound on the host clocks' relative drift (default 200)\n"
+        "  -q, --quiet          print errors only\n",
         f);
 }
 
@@ -73,6 +75,10 @@ static int parse(int argc, char **argv, l3_opts *o) {
       o->cross_host = 1;
       continue;
     }
+    if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      o->quiet = 1;
+      continue;
+    }
     if (!is_value_opt(a)) {
       if (a[0] == '-') return sl_error(NULL, "convert: unknown option '%s'", a), usage(stderr), 2;
       if (o->root) return sl_error(NULL, "convert: unexpected argument '%s'", a), 2;
@@ -89,10 +95,13 @@ static int parse(int argc, char **argv, l3_opts *o) {
     else if (!strcmp(a, "--format")) o->format = v;
     else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) o->jobs = atoi(v);
     else if (!strcmp(a, "--max-drift-ppm")) o->max_drift_ppm = atof(v);
+    else if (!strcmp(a, "--records")) o->records = v;
     else if (o->n_rank_pid < L3_MAX_RANKS) o->rank_pid[o->n_rank_pid++] = v;
   }
   if (!o->root) return sl_error(NULL, "convert: the directory form needs DFX_DIR"), 2;
   if (o->dispatch && o->dispatch_id) return sl_error(NULL, "convert: --dispatch and --dispatch-id exclude each other"), 2;
+  if (o->records && strcmp(o->records, "json") && strcmp(o->records, "pb"))
+    return sl_error(NULL, "convert: --records must be json or pb (got '%s')", o->records), 2;
   if (strcmp(o->format, "json") && strcmp(o->format, "proto"))
     return sl_error(NULL, "convert: --format must be json or proto (got '%s')", o->format), 2;
   if (!(o->max_drift_ppm > 0 && o->max_drift_ppm <= 10000))
@@ -137,10 +146,10 @@ int sl_l3_cmd_convert(int argc, char **argv) {
   if (rc == 0) rc = l3_bind(run);
   if (rc == 0) rc = l3_place(run);
   if (rc == 0) {
-    printf("Merging %zu ranks of dispatch %s from %s\n", run->n, run->dispatch_label, run->o.root);
+    if (!run->o.quiet) printf("Merging %zu ranks of dispatch %s from %s\n", run->n, run->dispatch_label, run->o.root);
     rc = write_trace(run, out, proto);
   }
-  if (rc == 0) {
+  if (rc == 0 && !run->o.quiet) {
     int64_t sum = 0;
     for (size_t i = 0; i < run->n; i++) sum += run->ranks[i].slack_ns;
     printf("\n\xe2\x9c\x93 L3 merge complete: %zu ranks, cross-rank uncertainty %lld ns\n  Output: %s\n"

@@ -50,7 +50,8 @@ static void add(oh_total *t, const sl_oh_report *r, const char *label) {
 
 /* One rank: its report, added into t. 0 ok, -1 reported. */
 static int one_rank(const char *dir, const char *label, oh_total *t) {
-  char *records = sl_path_join(dir, "chip_swimlane_records.json"), *deps_path = sl_path_join(dir, "deps.json");
+  char *records = sl_l3_records_path(dir, NULL), *deps_path = sl_path_join(dir, "deps.json");
+  if (!records) records = sl_path_join(dir, "chip_swimlane_records.json"); /* named in the error */
   sl_capture *c = records ? sl_capture_read(records, NULL) : NULL;
   sl_deps *d = c && deps_path ? sl_deps_load_quiet(deps_path) : NULL;
   sl_oh_report rep;

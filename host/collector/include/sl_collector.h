@@ -150,6 +150,23 @@ int sl_collector_export_pb(sl_collector *c, const char *path);
 ** (e.g. "\"host_clock_domain_id\": \"x\"" — the caller's JSON, comma-separated
 ** members, no braces). Appends to earlier calls. JSON export only. 0 ok, -1 no memory. */
 int sl_collector_add_metadata(sl_collector *c, const char *members);
+/* The clock facts of one dispatch of an L3 rank (seed §3.3): the host clock domain,
+** the two clock anchors around the device run (host ns before / after one device
+** counter read) and the device window in cycles. Written into both exports: the
+** JSON metadata's host_clock_domain_id / clock_anchors / device_wall and the same
+** Metadata fields of the .pb, so either capture of a rank can be merged. */
+typedef struct sl_clock_anchor {
+  int64_t before_ns, after_ns;
+  uint64_t cycles;
+} sl_clock_anchor;
+typedef struct sl_dispatch_clock {
+  char domain[128];            /* host_clock_domain_id */
+  sl_clock_anchor pre, post;   /* pre_host_orchestration / post_device_execution */
+  uint64_t open_cycles, sched_start_cycles, sched_end_cycles, close_cycles;
+} sl_dispatch_clock;
+/* Replaces an earlier call's. 0 ok, -1 no memory. */
+int sl_collector_set_dispatch_clock(sl_collector *c, const sl_dispatch_clock *d);
+
 /* Extra top-level members of the JSON capture, written after the record sections
 ** (HBG: host_orchestrator_phases, host_device_uploads). Same rules as above. */
 int sl_collector_add_sections(sl_collector *c, const char *members);

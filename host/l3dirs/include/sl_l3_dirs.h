@@ -19,5 +19,9 @@ int sl_l3_list_numbered(const char *dir, const char *prefix, long *out, int max,
 ** *labels gets "rankN/dK" for each. 0 ok (n may be 0), -1 reported. */
 int sl_l3_capture_dirs(const char *root, long dnum, char ***dirs, char ***labels, size_t *n);
 void sl_l3_free_list(char **v, size_t n);
+/* The rank capture in dir: <dir>/chip_swimlane_records.json, or .pb where there is
+** no JSON (want "json" / "pb" takes only that one). Malloc'd; NULL when there is
+** none (not reported). */
+char *sl_l3_records_path(const char *dir, const char *want);
 
 #endif

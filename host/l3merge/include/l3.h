@@ -30,7 +30,7 @@ typedef struct l3_identity {
 typedef struct l3_rank {
   int rank;                     /* N of rankN */
   char *dir;                    /* <root>/rankN/dK */
-  char *records;                /* <dir>/chip_swimlane_records.json (or .pb) */
+  char *records;                /* <dir>/chip_swimlane_records.json (or .pb: sl_l3_records_path) */
   char *identity_path;          /* <dir>/dispatch_identity.json (may not exist) */
   int dnum;                     /* K */
   l3_identity id;
@@ -73,6 +73,8 @@ typedef struct l3_rank {
 
 typedef struct l3_opts {
   const char *root, *output, *dispatch, *dispatch_id, *host_log, *rules, *format;
+  const char *records;          /* "json" / "pb": which rank capture; NULL = JSON, else .pb */
+  int quiet;                    /* -q: only errors */
   const char *rank_pid[L3_MAX_RANKS];
   int n_rank_pid;
   int jobs;                     /* ranks read concurrently */
