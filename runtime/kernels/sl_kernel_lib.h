@@ -6,6 +6,7 @@
 #define SL_KERNEL_LIB_H
 
 #include "sl_kernel_api.h"
+#include "sl_kernel_tiles.h"
 
 /* Rows [*r0, *r1) of `rows` that SPMD block `args` handles (all rows when block_num == 1). */
 static inline void sl_kl_block_rows(const int64_t *args, int64_t rows, int64_t *r0, int64_t *r1) {
@@ -45,7 +46,7 @@ static inline void sl_kl_binary(const int64_t *args, int sa, int sb, int so, sl_
 ** inner dimension (paged attention's valid length). */
 static inline void sl_kl_matmul(const int64_t *args, sl_view2d a, sl_view2d b, sl_view2d c,
                                 int trans_b, int64_t k_limit) {
-  enum { TM = 16, TN = 64, TK = 128 };
+  enum { TM = SL_KL_TILE_M, TN = SL_KL_TILE_N, TK = SL_KL_TILE_K };
   float *l1a = sl_local(SL_MEM_L1), *l1b = l1a + TM * TK;
   float *l0a = sl_local(SL_MEM_L0A), *l0b = sl_local(SL_MEM_L0B), *l0c = sl_local(SL_MEM_L0C);
   int64_t m = c.rows, n = c.cols, k = a.cols;
