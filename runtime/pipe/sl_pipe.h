@@ -86,8 +86,10 @@ typedef struct sl_pipe_rec {
   int cross;             /* flag crosses the cluster (AIC <-> AIV)                               */
   const char *mnemonic;  /* static strings from the intrinsics                                   */
   uint64_t work;
-  const char *file;
+  const char *file;      /* the kernel's line (-g)                           */
   int line;
+  const char *lib_file;  /* the library helper's line, when inside one       */
+  int lib_line;
   /* filled by sl_pipe_timeline (cycles since launch) */
   uint64_t dispatch, start, end;
   int done;

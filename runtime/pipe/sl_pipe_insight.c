@@ -73,6 +73,10 @@ static void put_source(writer *w, const sl_pipe_rec *r, int debug_line) {
   snprintf(buf, sizeof buf, "%s:%d", r->file, r->line);
   fputs(", \"source\": ", w->out);
   put_str(w->out, buf);
+  if (!r->lib_file) return;
+  snprintf(buf, sizeof buf, "%s:%d", r->lib_file, r->lib_line);
+  fputs(", \"lib_source\": ", w->out);
+  put_str(w->out, buf);
 }
 
 static void put_cycles(writer *w, const sl_pipe_rec *r) {

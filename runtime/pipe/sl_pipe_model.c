@@ -60,6 +60,8 @@ int sl_pipe_record(sl_pipe_model *m, sl_subcore core, const sl_instr *ins) {
   r->work = ins->work;
   r->file = ins->file;
   r->line = ins->line;
+  r->lib_file = ins->lib_file;
+  r->lib_line = ins->lib_line;
   if ((unsigned)r->pipe >= SL_PIPE_COUNT) r->pipe = SL_PIPE_SCALAR;
   return 0;
 }
