@@ -97,6 +97,17 @@ static int anchor_cmp(const void *a, const void *b) {
   return p->seq < q->seq ? -1 : p->seq > q->seq;
 }
 
+/* A microsecond value for args. Timestamps are doubles, so a difference of
+** two carries their rounding (0.2799999999999727 for 0.28); rounded to the
+** picosecond — finer than any clock we read (~0.5 ns a cycle) — its shortest
+** round-trip form is the number a reader expects. Beyond 2^53 ps (~2.5 h) a
+** double cannot hold picoseconds, so the value is left as is.
+** --reference-flows keeps the reference's bytes, noise included. */
+static double arg_us(const sl_ctx *x, double us) {
+  if (x->o->reference_flows || !(fabs(us) < 9.0e9)) return us;
+  return round(us * 1e6) / 1e6;
+}
+
 static int tid_hidden(const sl_ctx *x, int64_t pid, int64_t tid) {
   if (pid != x->pid_worker && pid != x->pid_sv) return 0;
   int64_t off = tid - x->core_base;
@@ -513,9 +524,9 @@ static void emit_graph(sl_ctx *x) {
         SL_ARG_I("visible_node_index_min", g->idx_min),
         SL_ARG_I("visible_node_index_max", g->idx_max),
         SL_ARG_I("prepare_slice_count", g->nprep),
-        SL_ARG_D("prepare_duration_us", g->prep_dur),
-        SL_ARG_D("execution_start_us", g->exec_start),
-        SL_ARG_D("execution_duration_us", g->exec_end - g->exec_start),
+        SL_ARG_D("prepare_duration_us", arg_us(x, g->prep_dur)),
+        SL_ARG_D("execution_start_us", arg_us(x, g->exec_start)),
+        SL_ARG_D("execution_duration_us", arg_us(x, g->exec_end - g->exec_start)),
         SL_ARG_S("synthetic_id_layout", "ring1:(outer_task_id << 10) | node_index"),
     };
     sl_slice ev = {.pid = x->pid_graph, .tid = x->graph_base + g->lane, .ts = g->prep_start,
@@ -625,9 +636,9 @@ static void emit_worker_bars(sl_ctx *x) {
           SL_ARG_S("event-hint", hint),
           SL_ARG_S("fanout-hint", fanout),
           SL_ARG_S("fanin-hint", fanin),
-          SL_ARG_D("duration-us", dur),
-          SL_ARG_D("kernel-duration-us", t->duration_us),
-          SL_ARG_D("local_setup_us", t->local_setup_us),
+          SL_ARG_D("duration-us", arg_us(x, dur)),
+          SL_ARG_D("kernel-duration-us", arg_us(x, t->duration_us)),
+          SL_ARG_D("local_setup_us", arg_us(x, t->local_setup_us)),
           SL_ARG_U("taskId", t->task_id),
       };
       sl_slice ev = {.pid = x->pid_worker, .tid = sl_core_tid(x, t->core_id), .ts = ts,
@@ -747,9 +758,9 @@ out2:
       double dur = t->finish_us - t->dispatch_us;
       sl_arg a[] = {
           SL_ARG_S("event-hint", hint),
-          SL_ARG_D("dispatch-time-us", t->dispatch_us),
-          SL_ARG_D("finish-time-us", t->finish_us),
-          SL_ARG_D("aicpu-duration-us", dur),
+          SL_ARG_D("dispatch-time-us", arg_us(x, t->dispatch_us)),
+          SL_ARG_D("finish-time-us", arg_us(x, t->finish_us)),
+          SL_ARG_D("aicpu-duration-us", arg_us(x, dur)),
           SL_ARG_U("taskId", t->task_id),
       };
       sl_slice ev = {.pid = x->pid_sv, .tid = x->row_sv_tid[i], .ts = t->dispatch_us,
