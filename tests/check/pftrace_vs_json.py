@@ -6,7 +6,9 @@
 
 The second form checks that two JSON traces (a default convert and one with
 --reference-flows) give Perfetto the same slices and the same arrows (float args
-compared at the picosecond: the reference's bytes keep its float noise).
+compared at the picosecond: the reference's bytes keep its float noise; times
+relative to each trace's earliest event: the default output starts its axis at
+1 us, the reference's at 0).
 
 The .pftrace is decoded with Python's protobuf runtime against PROTO_DIR's
 sl_perfetto_trace.proto (compiled here with protoc), independently of the C writer,
@@ -284,9 +286,28 @@ def noisy_floats(slices):
     return n, example
 
 
+def relative(slices, counters, arcs):
+    """Everything shifted so the earliest slice starts at 0 (ns); time-point args
+    (dispatch / finish / execution start) moved with it."""
+    t0 = min((k[1] for k in slices), default=0)
+    timed = ("dispatch-time-us", "finish-time-us", "execution_start_us")
+
+    def lane_t(end):
+        return (end[0], end[1] - t0, end[2])
+
+    s2 = collections.Counter()
+    for (lane, start, end, name, args), k in slices.items():
+        args = tuple((key, ("d", round(v[1] - t0 / 1000.0, 6)) if key in timed and v[0] == "d" else v)
+                     for key, v in args)
+        s2[(lane, start - t0, end - t0, name, args)] += k
+    c2 = collections.Counter({(p, n, ts - t0, v): k for (p, n, ts, v), k in counters.items()})
+    a2 = collections.Counter({(lane_t(s), lane_t(d)): k for (s, d), k in arcs.items()})
+    return s2, c2, a2
+
+
 def json_pair(a, b):
-    sa, ca, aa = read_json(a)[:3]
-    sb, cb, ab = read_json(b)[:3]
+    sa, ca, aa = relative(*read_json(a)[:3])
+    sb, cb, ab = relative(*read_json(b)[:3])
     sa, sb = ps_args(sa), ps_args(sb)
     problems = []
     diff("slices", sa, sb, problems)

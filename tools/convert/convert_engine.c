@@ -12,6 +12,7 @@
 #include "convert_ctx.h"
 #include "convert_labels.h"
 #include "flow_place.h"
+#include "ts_shift.h"
 #include "sl_phases.h"
 
 /* ---- small helpers ------------------------------------------------------------------ */
@@ -107,6 +108,9 @@ static double arg_us(const sl_ctx *x, double us) {
   if (x->o->reference_flows || !(fabs(us) < 9.0e9)) return us;
   return round(us * 1e6) / 1e6;
 }
+
+/* A point in time for args: on the trace's axis (moved with its origin). */
+static double arg_at_us(const sl_ctx *x, double us) { return arg_us(x, us + x->origin_us); }
 
 static int tid_hidden(const sl_ctx *x, int64_t pid, int64_t tid) {
   if (pid != x->pid_worker && pid != x->pid_sv) return 0;
@@ -525,7 +529,7 @@ static void emit_graph(sl_ctx *x) {
         SL_ARG_I("visible_node_index_max", g->idx_max),
         SL_ARG_I("prepare_slice_count", g->nprep),
         SL_ARG_D("prepare_duration_us", arg_us(x, g->prep_dur)),
-        SL_ARG_D("execution_start_us", arg_us(x, g->exec_start)),
+        SL_ARG_D("execution_start_us", arg_at_us(x, g->exec_start)),
         SL_ARG_D("execution_duration_us", arg_us(x, g->exec_end - g->exec_start)),
         SL_ARG_S("synthetic_id_layout", "ring1:(outer_task_id << 10) | node_index"),
     };
@@ -758,8 +762,8 @@ out2:
       double dur = t->finish_us - t->dispatch_us;
       sl_arg a[] = {
           SL_ARG_S("event-hint", hint),
-          SL_ARG_D("dispatch-time-us", arg_us(x, t->dispatch_us)),
-          SL_ARG_D("finish-time-us", arg_us(x, t->finish_us)),
+          SL_ARG_D("dispatch-time-us", arg_at_us(x, t->dispatch_us)),
+          SL_ARG_D("finish-time-us", arg_at_us(x, t->finish_us)),
           SL_ARG_D("aicpu-duration-us", arg_us(x, dur)),
           SL_ARG_U("taskId", t->task_id),
       };
@@ -1140,10 +1144,20 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
                     sl_trace_sink *sink, const sl_convert_opts *o, sl_convert_result *res) {
   sl_ctx x = {.c = c, .d = d, .m = m, .r = r, .s = sink, .o = o, .res = res};
   memset(res, 0, sizeof *res);
-  /* flow ends placed for Chrome DevTools too (flow_place.h), unless asked not to */
+  /* flow ends placed for Chrome DevTools too (flow_place.h), and the time axis
+  ** starting at SL_CONVERT_ORIGIN_US (ts_shift.h), unless asked for the reference's
+  ** bytes. Host mode keeps its axis: ts 0 is the host origin its metadata names. */
   if (!o->reference_flows) {
-    x.place = sl_flow_place_new(sink);
-    if (!x.place) return -1;
+    if (!c->host_mode) {
+      x.shift = sl_ts_shift_new(sink, SL_CONVERT_ORIGIN_US);
+      if (!x.shift) return -1;
+      x.origin_us = SL_CONVERT_ORIGIN_US;
+    }
+    x.place = sl_flow_place_new(x.shift ? x.shift : sink);
+    if (!x.place) {
+      sl_sink_destroy(x.shift);
+      return -1;
+    }
     x.s = sl_flow_place_sink(x.place);
   }
   x.core_base = 10000;
@@ -1181,6 +1195,7 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   }
   if (sl_rules_failed(r)) x.failed = 1;
   sl_flow_place_free(x.place);
+  sl_sink_destroy(x.shift);
   free(x.row_eid);
   free(x.row_bind);
   free(x.row_sv_tid);
