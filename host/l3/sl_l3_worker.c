@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "sl_run.h"
 #include "sl_base.h"
 #include "sl_collector.h"
 #include "sl_hostlog.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "commands.h"
+#include "sl_run.h"
 #include "sl_base.h"
 #include "sl_collector.h"
 #include "sl_platforms.h"

@@ -14,8 +14,8 @@ import re
 import sys
 
 FILES_GLOBS = [
-    "runtime/core/*.c", "runtime/profiler/*.c", "host/collector/*.c", "tools/reader/*.c",
-    "tools/convert/*.c", "tools/overhead/*.c", "runtime/pipe/*.c",
+    "runtime/core/*.c", "runtime/profiler/*.c", "host/collector/*.c", "host/reader/*.c",
+    "host/convert/*.c", "host/trace/*.c", "tools/convert/*.c", "host/overhead/*.c", "tools/overhead/*.c", "runtime/pipe/*.c",
 ]
 
 SWAP = {"<": ["<=", ">"], "<=": ["<", ">"], ">": [">=", "<"], ">=": [">", "<"],

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "sl_run.h"
 #include "sl_phases.h"
 #include "sl_test_file.h"
 

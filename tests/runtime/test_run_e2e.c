@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "sl_run.h"
 #include "sl_test_file.h"
 
 typedef struct expect {

@@ -7,15 +7,12 @@
 #define SL_COMMANDS_H
 
 int sl_cmd_schema(int argc, char **argv);         /* codegen: schema summary        */
-int sl_cmd_run(int argc, char **argv);            /* runtime + host: capture a run  */
 int sl_cmd_convert(int argc, char **argv);        /* tools/convert                  */
 int sl_cmd_check_trace(int argc, char **argv);    /* tools/check                    */
 int sl_cmd_sched_overhead(int argc, char **argv); /* tools/overhead                 */
 int sl_cmd_l0(int argc, char **argv);             /* tools/l0                       */
 int sl_cmd_diff(int argc, char **argv);           /* tools/diff                     */
 
-/* `run` converts a completed capture through this when convert is built in (the
-** CLI sets it to sl_cmd_convert; NULL leaves run capture-only). */
-extern int (*sl_run_convert)(int argc, char **argv);
+/* `run` (sl_cmd_run, sl_run_convert) is declared by its own module: sl_run.h. */
 
 #endif

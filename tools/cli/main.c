@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "sl_run.h"
 #include "sl_base.h"
 #ifdef SL_HAVE_FINGERPRINT
 #include "sl_fingerprint.h"
