@@ -35,6 +35,8 @@ typedef struct sl_ctx {
   sl_rules *r;
   sl_trace_sink *s;
   struct sl_flow_place *place; /* NULL with --reference-flows */
+  sl_trace_sink *shift;        /* time origin (ts_shift.h); NULL with --reference-flows */
+  double origin_us;            /* what shift adds to every ts (0 without it)       */
   const sl_convert_opts *o;
   sl_convert_result *res;
 

@@ -12,6 +12,7 @@
 #include "convert_ctx.h"
 #include "convert_labels.h"
 #include "flow_place.h"
+#include "ts_shift.h"
 #include "sl_phases.h"
 
 /* ---- small helpers ------------------------------------------------------------------ */
@@ -43,6 +44,20 @@ static int anchor_cmp(const void *a, const void *b) {
   if (p->task_id != q->task_id) return p->task_id < q->task_id ? -1 : 1;
   return p->seq < q->seq ? -1 : p->seq > q->seq;
 }
+
+/* A microsecond value for args. Timestamps are doubles, so a difference of
+** two carries their rounding (0.2799999999999727 for 0.28); rounded to the
+** picosecond — finer than any clock we read (~0.5 ns a cycle) — its shortest
+** round-trip form is the number a reader expects. Beyond 2^53 ps (~2.5 h) a
+** double cannot hold picoseconds, so the value is left as is.
+** --reference-flows keeps the reference's bytes, noise included. */
+static double arg_us(const sl_ctx *x, double us) {
+  if (x->o->reference_flows || !(fabs(us) < 9.0e9)) return us;
+  return round(us * 1e6) / 1e6;
+}
+
+/* A point in time for args: on the trace's axis (moved with its origin). */
+static double arg_at_us(const sl_ctx *x, double us) { return arg_us(x, us + x->origin_us); }
 
 static const char *str_or(const sl_capture *c, sl_str s, const char *def) {
   const char *v = sl_str_get(c, s);
@@ -453,9 +468,9 @@ static void graph_draw(sl_ctx *x, const graph_inst *gi, size_t ng, size_t nlanes
         SL_ARG_I("visible_node_index_min", g->idx_min),
         SL_ARG_I("visible_node_index_max", g->idx_max),
         SL_ARG_I("prepare_slice_count", g->nprep),
-        SL_ARG_D("prepare_duration_us", g->prep_dur),
-        SL_ARG_D("execution_start_us", g->exec_start),
-        SL_ARG_D("execution_duration_us", g->exec_end - g->exec_start),
+        SL_ARG_D("prepare_duration_us", arg_us(x, g->prep_dur)),
+        SL_ARG_D("execution_start_us", arg_at_us(x, g->exec_start)),
+        SL_ARG_D("execution_duration_us", arg_us(x, g->exec_end - g->exec_start)),
         SL_ARG_S("synthetic_id_layout", "ring1:(outer_task_id << 10) | node_index"),
     };
     sl_slice ev = {.pid = x->pid_graph, .tid = x->graph_base + g->lane, .ts = g->prep_start,
@@ -596,9 +611,9 @@ static void emit_worker_bars(sl_ctx *x) {
           SL_ARG_S("event-hint", hint),
           SL_ARG_S("fanout-hint", fanout),
           SL_ARG_S("fanin-hint", fanin),
-          SL_ARG_D("duration-us", dur),
-          SL_ARG_D("kernel-duration-us", t->duration_us),
-          SL_ARG_D("local_setup_us", t->local_setup_us),
+          SL_ARG_D("duration-us", arg_us(x, dur)),
+          SL_ARG_D("kernel-duration-us", arg_us(x, t->duration_us)),
+          SL_ARG_D("local_setup_us", arg_us(x, t->local_setup_us)),
           SL_ARG_U("taskId", t->task_id),
       };
       sl_slice ev = {.pid = x->pid_worker, .tid = sl_core_tid(x, t->core_id), .ts = ts,
@@ -718,9 +733,9 @@ out2:
       double dur = t->finish_us - t->dispatch_us;
       sl_arg a[] = {
           SL_ARG_S("event-hint", hint),
-          SL_ARG_D("dispatch-time-us", t->dispatch_us),
-          SL_ARG_D("finish-time-us", t->finish_us),
-          SL_ARG_D("aicpu-duration-us", dur),
+          SL_ARG_D("dispatch-time-us", arg_at_us(x, t->dispatch_us)),
+          SL_ARG_D("finish-time-us", arg_at_us(x, t->finish_us)),
+          SL_ARG_D("aicpu-duration-us", arg_us(x, dur)),
           SL_ARG_U("taskId", t->task_id),
       };
       sl_slice ev = {.pid = x->pid_sv, .tid = x->row_sv_tid[i], .ts = t->dispatch_us,
@@ -1101,10 +1116,20 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
                     sl_trace_sink *sink, const sl_convert_opts *o, sl_convert_result *res) {
   sl_ctx x = {.c = c, .d = d, .m = m, .r = r, .s = sink, .o = o, .res = res};
   memset(res, 0, sizeof *res);
-  /* flow ends placed for Chrome DevTools too (flow_place.h), unless asked not to */
+  /* flow ends placed for Chrome DevTools too (flow_place.h), and the time axis
+  ** starting at SL_CONVERT_ORIGIN_US (ts_shift.h), unless asked for the reference's
+  ** bytes. Host mode keeps its axis: ts 0 is the host origin its metadata names. */
   if (!o->reference_flows) {
-    x.place = sl_flow_place_new(sink);
-    if (!x.place) return -1;
+    if (!c->host_mode) {
+      x.shift = sl_ts_shift_new(sink, SL_CONVERT_ORIGIN_US);
+      if (!x.shift) return -1;
+      x.origin_us = SL_CONVERT_ORIGIN_US;
+    }
+    x.place = sl_flow_place_new(x.shift ? x.shift : sink);
+    if (!x.place) {
+      sl_sink_destroy(x.shift);
+      return -1;
+    }
     x.s = sl_flow_place_sink(x.place);
   }
   x.core_base = 10000;
@@ -1143,6 +1168,7 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   }
   if (sl_rules_failed(r)) x.failed = 1;
   sl_flow_place_free(x.place);
+  sl_sink_destroy(x.shift);
   free(x.row_eid);
   free(x.row_bind);
   free(x.row_sv_tid);

@@ -29,7 +29,11 @@ function M.render(spec, plan)
   for flag in (spec.extra_flags or ""):gmatch("%S+") do b.add("add_link_options(%s)", flag) end
   b.add("include_directories(")
   local seen = {}
-  for _, d in ipairs(spec.include_dirs) do
+  -- each member's own directory first: its quoted #includes resolve as in its file
+  local dirs = {}
+  for _, m in ipairs(spec.members) do dirs[#dirs + 1] = m.source:match("^(.*)/[^/]*$") end
+  for _, d in ipairs(spec.include_dirs) do dirs[#dirs + 1] = d end
+  for _, d in ipairs(dirs) do
     if not seen[d] then
       seen[d] = true
       b.add("  %s", util.cmq(d))

@@ -8,6 +8,13 @@
 ** renamed l0_f<func_id>_..., so two AIV kernels coexist in one unit; with two
 ** AIV members the lanes route on sl_get_subblockid(); a sub-core without a
 ** member gets an empty body.
+**
+** The member's source text is copied in behind `#line 1 "<its path>"` (and
+** the numbering of replay_kernel.c restored after it), so the workspace keeps a
+** snapshot of what was replayed while `-g` line info, __FILE__ / __LINE__ (the
+** trace's args.source) and compiler messages all point at the user's kernel
+** file. A source that cannot be read is #included instead (the smoke build then
+** reports it).
 --]]
 local util = require("l0.util")
 local M = {}
@@ -22,7 +29,14 @@ local function include_member(b, m)
   for _, n in ipairs(renames) do
     b.add("#define %s %s%s", n, prefix, n == "kernel_entry" and "entry" or n)
   end
-  b.add('#include "%s"', util.cstr(m.source))
+  local text = util.read(m.source)
+  if text then
+    b.add('#line 1 "%s"', util.cstr(m.source))
+    b.add("%s", (text:gsub("\n$", "")))
+    b.add('#line %d "replay_kernel.c"', b.lines() + 2)
+  else
+    b.add('#include "%s"', util.cstr(m.source))
+  end
   for _, n in ipairs(renames) do b.add("#undef %s", n) end
   return prefix .. "entry"
 end

@@ -3,16 +3,30 @@
 --]]
 local M = {}
 
--- A string buffer: add(fmt, ...) appends one formatted line.
+-- A string buffer: add(fmt, ...) appends one formatted line; lines() counts
+-- the lines added so far (for #line directives).
 function M.buffer()
   local parts = {}
   local b = {}
+  local n = 0
   function b.add(fmt, ...)
-    parts[#parts + 1] = select("#", ...) > 0 and string.format(fmt, ...) or fmt
+    local s = select("#", ...) > 0 and string.format(fmt, ...) or fmt
+    parts[#parts + 1] = s
     parts[#parts + 1] = "\n"
+    n = n + 1 + select(2, s:gsub("\n", ""))
   end
+  function b.lines() return n end
   function b.text() return table.concat(parts) end
   return b
+end
+
+-- A whole file's text, or nil when it cannot be read.
+function M.read(path)
+  local f = io.open(path, "r")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
 end
 
 -- C string literal body.

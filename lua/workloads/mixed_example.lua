@@ -13,7 +13,8 @@ return {
   class = "MixedExample",
   orchestrator_name = "MixedOrch",
   incores = {
-    { func_id = 0, name = "MATMUL", source = "runtime/kernels/matmul.c", core_type = "aic", signature = MIX3 },
+    { func_id = 0, name = "MATMUL", source = "runtime/kernels/matmul.c", core_type = "aic", signature = MIX3,
+      l0_expect = "matmul" },
     { func_id = 1, name = "ADD", source = "runtime/kernels/add_at3.c", core_type = "aiv", signature = MIX3 },
     { func_id = 2, name = "MUL", source = "runtime/kernels/mul_at6.c", core_type = "aiv", signature = MIX3 },
     { func_id = 3, name = "ADD_STD", source = "runtime/kernels/add.c", core_type = "aiv", signature = MIX2 },

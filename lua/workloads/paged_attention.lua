@@ -15,11 +15,11 @@ return {
   orchestrator_name = "PagedAttn",
   incores = {
     { func_id = 0, name = "QK", source = "runtime/kernels/pa_qk.c", core_type = "aic",
-      signature = { "in", "in", "in", "out", "scalar", "scalar", "scalar", "scalar" } },
+      signature = { "in", "in", "in", "out", "scalar", "scalar", "scalar", "scalar" }, l0_expect = "pa_qk" },
     { func_id = 1, name = "SF", source = "runtime/kernels/pa_sf.c", core_type = "aiv",
       signature = { "in", "in", "out", "scalar", "scalar", "scalar" } },
     { func_id = 2, name = "PV", source = "runtime/kernels/pa_pv.c", core_type = "aic",
-      signature = { "in", "in", "in", "out", "scalar", "scalar", "scalar" } },
+      signature = { "in", "in", "in", "out", "scalar", "scalar", "scalar" }, l0_expect = "pa_pv" },
     { func_id = 3, name = "UP", source = "runtime/kernels/pa_up.c", core_type = "aiv",
       signature = { "in", "inout", "scalar" } },
   },

@@ -20,6 +20,8 @@ _Static_assert(SL_PIPE_COUNT == SL_PIPE_LANE_COUNT, "enum sl_pipe and schema/lan
 
 static _Thread_local const sl_pipe_tracer *tl_tracer;
 static _Thread_local int tl_subblock;
+static _Thread_local const char *tl_site_file;
+static _Thread_local int tl_site_line, tl_site_depth;
 static _Thread_local void *tl_local[SL_MEM_COUNT];
 
 /* Sizes of one core's buffers (a2a3-like), in bytes. */
@@ -62,8 +64,25 @@ static void trace(sl_pipe pipe, const char *mn, uint64_t work, sl_pipe peer, int
                   int line) {
   const sl_pipe_tracer *t = tl_tracer;
   if (!t || !t->on_instr) return;
-  sl_instr ins = {pipe, mn, work, peer, ev, file, line};
+  sl_instr ins = {pipe, mn, work, peer, ev, file, line, NULL, 0};
+  if (tl_site_depth > 0) { /* inside a library helper: the kernel's line first */
+    ins.lib_file = file;
+    ins.lib_line = line;
+    ins.file = tl_site_file;
+    ins.line = tl_site_line;
+  }
   t->on_instr(t->ctx, &ins);
+}
+
+void sl_site_enter(const char *file, int line) {
+  if (tl_site_depth++ == 0) {
+    tl_site_file = file;
+    tl_site_line = line;
+  }
+}
+
+void sl_site_leave(void) {
+  if (tl_site_depth > 0) tl_site_depth--;
 }
 
 /* ---- context + descriptors ------------------------------------------------------------ */

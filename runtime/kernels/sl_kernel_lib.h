@@ -1,11 +1,14 @@
 /*
 ** sl_kernel_lib.h — tile loops shared by the shipped kernels, written on the
 ** intrinsic API (static inline so each kernel stays one self-contained C file).
+** Each helper a kernel calls is a macro passing the kernel's call site, so the
+** intrinsics inside report the kernel's line (and their own as lib_line).
 */
 #ifndef SL_KERNEL_LIB_H
 #define SL_KERNEL_LIB_H
 
 #include "sl_kernel_api.h"
+#include "sl_kernel_tiles.h"
 
 /* Rows [*r0, *r1) of `rows` that SPMD block `args` handles (all rows when block_num == 1). */
 static inline void sl_kl_block_rows(const int64_t *args, int64_t rows, int64_t *r0, int64_t *r1) {
@@ -15,7 +18,10 @@ static inline void sl_kl_block_rows(const int64_t *args, int64_t rows, int64_t *
 }
 
 /* out = a (op) b, float32, element-wise over this block's rows; staged through UB. */
-static inline void sl_kl_binary(const int64_t *args, int sa, int sb, int so, sl_vop op) {
+#define sl_kl_binary(...) sl_kl_binary_at(__FILE__, __LINE__, __VA_ARGS__)
+static inline void sl_kl_binary_at(const char *file, int line, const int64_t *args, int sa, int sb, int so,
+                                   sl_vop op) {
+  sl_site_enter(file, line);
   sl_view2d a = sl_tensor_view2d(sl_arg_tensor(args, sa));
   sl_view2d b = sl_tensor_view2d(sl_arg_tensor(args, sb));
   sl_view2d o = sl_tensor_view2d(sl_arg_tensor(args, so));
@@ -38,14 +44,17 @@ static inline void sl_kl_binary(const int64_t *args, int sa, int sb, int so, sl_
       sl_copy_ub_to_gm((float *)o.base + r * o.ld + c0, uo, (size_t)n * sizeof(float));
     }
   }
+  sl_site_leave();
 }
 
 /* c = a @ b (float32; b transposed when trans_b), rows of c split across SPMD blocks,
 ** staged GM -> L1 -> L0A/L0B, MMAD into L0C, FIXP write-back. `k_limit` (>0) caps the
 ** inner dimension (paged attention's valid length). */
-static inline void sl_kl_matmul(const int64_t *args, sl_view2d a, sl_view2d b, sl_view2d c,
-                                int trans_b, int64_t k_limit) {
-  enum { TM = 16, TN = 64, TK = 128 };
+#define sl_kl_matmul(...) sl_kl_matmul_at(__FILE__, __LINE__, __VA_ARGS__)
+static inline void sl_kl_matmul_at(const char *file, int line, const int64_t *args, sl_view2d a, sl_view2d b,
+                                   sl_view2d c, int trans_b, int64_t k_limit) {
+  sl_site_enter(file, line);
+  enum { TM = SL_KL_TILE_M, TN = SL_KL_TILE_N, TK = SL_KL_TILE_K };
   float *l1a = sl_local(SL_MEM_L1), *l1b = l1a + TM * TK;
   float *l0a = sl_local(SL_MEM_L0A), *l0b = sl_local(SL_MEM_L0B), *l0c = sl_local(SL_MEM_L0C);
   int64_t m = c.rows, n = c.cols, k = a.cols;
@@ -89,16 +98,20 @@ static inline void sl_kl_matmul(const int64_t *args, sl_view2d a, sl_view2d b, s
         sl_fix_l0c_to_gm((float *)c.base + (i0 + i) * c.ld + j0, l0c + i * tn, (size_t)tn * 4);
     }
   }
+  sl_site_leave();
 }
 
 /* Valid key length of batch `b` for paged attention: the scalar n_blocks * block_size
 ** when n_blocks > 0, else read from the int32 context_lens control tensor. */
-static inline int64_t sl_kl_pa_len(const int64_t *args, int ctx_slot, int nb_slot, int batch_slot,
-                                   int bs_slot) {
+#define sl_kl_pa_len(...) sl_kl_pa_len_at(__FILE__, __LINE__, __VA_ARGS__)
+static inline int64_t sl_kl_pa_len_at(const char *file, int line, const int64_t *args, int ctx_slot, int nb_slot,
+                                      int batch_slot, int bs_slot) {
   int64_t nb = (int64_t)sl_arg_u64(args, nb_slot), bs = (int64_t)sl_arg_u64(args, bs_slot);
   if (nb > 0) return nb * bs;
   const int32_t *ctx = sl_tensor_data(sl_arg_tensor(args, ctx_slot));
+  sl_site_enter(file, line);
   sl_scalar(3);
+  sl_site_leave();
   return ctx[sl_arg_u64(args, batch_slot)];
 }
 

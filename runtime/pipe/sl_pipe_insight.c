@@ -73,6 +73,10 @@ static void put_source(writer *w, const sl_pipe_rec *r, int debug_line) {
   snprintf(buf, sizeof buf, "%s:%d", r->file, r->line);
   fputs(", \"source\": ", w->out);
   put_str(w->out, buf);
+  if (!r->lib_file) return;
+  snprintf(buf, sizeof buf, "%s:%d", r->lib_file, r->lib_line);
+  fputs(", \"lib_source\": ", w->out);
+  put_str(w->out, buf);
 }
 
 static void put_cycles(writer *w, const sl_pipe_rec *r) {
@@ -130,6 +134,19 @@ static void put_flag(writer *w, const char *pid, const sl_pipe_rec *r, long id, 
   }
 }
 
+/* The cost table the timeline was computed with, so a reader (and the
+** independent timeline check) knows each pipe's issue rate, latency,
+** bandwidth and request limit without this code. */
+static void put_costs(FILE *out, const sl_pipe_arch *a) {
+  fprintf(out, "    \"dispatch_cycles\": %u, \"flag_cycles\": %u, \"pipe_costs\": {", a->dispatch, a->flag_cycles);
+  for (size_t k = 0; k < N_LANES; k++) {
+    const sl_pipe_cost *c = &a->pipe[lane_order[k]];
+    fprintf(out, "%s\"%s\": {\"issue\": %u, \"latency\": %u, \"per_cycle\": %u, \"outstanding\": %u}",
+            k ? ", " : "", sl_pipe_lane_name(lane_order[k]), c->issue, c->latency, c->per_cycle, c->outstanding);
+  }
+  fputs("}", out);
+}
+
 int sl_pipe_write_insight(const sl_pipe_model *m, FILE *out, int debug_line) {
   writer w = {out, 1, m, 0};
   char pids[SL_SUBCORE_COUNT][32];
@@ -167,7 +184,9 @@ int sl_pipe_write_insight(const sl_pipe_model *m, FILE *out, int debug_line) {
     }
   fprintf(out,
           "\n  ],\n  \"displayTimeUnit\": \"ns\",\n  \"otherData\": {\"arch\": \"%s\", \"core_mhz\": %u, "
-          "\"makespan_cycles\": %" PRIu64 ", \"issued\": {\"MMAD\": %" PRIu64 ", \"FIX_L0C_TO_DST\": %" PRIu64 "}}\n}\n",
+          "\"makespan_cycles\": %" PRIu64 ", \"issued\": {\"MMAD\": %" PRIu64 ", \"FIX_L0C_TO_DST\": %" PRIu64 "},\n",
           m->arch->name, m->arch->core_mhz, sl_pipe_makespan(m), mmad, fix);
+  put_costs(out, m->arch);
+  fputs("}\n}\n", out);
   return ferror(out) ? -1 : 0;
 }

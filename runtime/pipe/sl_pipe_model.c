@@ -60,6 +60,8 @@ int sl_pipe_record(sl_pipe_model *m, sl_subcore core, const sl_instr *ins) {
   r->work = ins->work;
   r->file = ins->file;
   r->line = ins->line;
+  r->lib_file = ins->lib_file;
+  r->lib_line = ins->lib_line;
   if ((unsigned)r->pipe >= SL_PIPE_COUNT) r->pipe = SL_PIPE_SCALAR;
   return 0;
 }
@@ -160,6 +162,9 @@ typedef struct core_state {
   uint64_t next_issue[SL_PIPE_COUNT];
   uint64_t last_end[SL_PIPE_COUNT];
   size_t pending[SL_PIPE_COUNT];   /* dispatched, not yet timed        */
+  /* completion times of the instructions in flight per pipe (outstanding limit) */
+  uint64_t inflight[SL_PIPE_COUNT][SL_PIPE_MAX_OUTSTANDING];
+  uint32_t ninflight[SL_PIPE_COUNT];
   producer (*prod)[2];             /* per wait: the set(s) releasing it */
   size_t done;
 } core_state;
@@ -249,6 +254,25 @@ static size_t sweep_dispatch(const sl_pipe_arch *arch, core_state *cs, core_stat
   return moved;
 }
 
+/* Earliest cycle >= t at which pipe p has a free request slot; claims the slot
+** for an instruction completing at end(start) = start + lat, returns start. */
+static uint64_t claim_slot(const sl_pipe_arch *arch, core_state *cs, sl_pipe p, uint64_t t, uint64_t lat) {
+  uint32_t limit = arch->pipe[p].outstanding;
+  if (limit == 0 || limit > SL_PIPE_MAX_OUTSTANDING) limit = SL_PIPE_MAX_OUTSTANDING;
+  uint64_t *slot = cs->inflight[p];
+  uint32_t k = cs->ninflight[p];
+  if (k < limit) {
+    cs->ninflight[p]++;
+  } else { /* all busy unless one completed by t: reuse the earliest */
+    k = 0;
+    for (uint32_t j = 1; j < limit; j++)
+      if (slot[j] < slot[k]) k = j;
+    t = max_u64(t, slot[k]);
+  }
+  slot[k] = t + lat;
+  return t;
+}
+
 /* Issue what one pipe can issue; returns how many records were timed. */
 static size_t sweep_pipe(const sl_pipe_arch *arch, core_state *cs, core_state *all, sl_pipe p) {
   size_t moved = 0;
@@ -263,6 +287,7 @@ static size_t sweep_pipe(const sl_pipe_arch *arch, core_state *cs, core_state *a
     if (r->kind == SL_REC_OP) {
       uint64_t occ, lat;
       sl_pipe_cost_of(arch, p, r->mnemonic, r->work, &occ, &lat);
+      start = claim_slot(arch, cs, p, start, lat);
       r->start = start;
       r->end = start + lat;
       cs->next_issue[p] = start + occ;

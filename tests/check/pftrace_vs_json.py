@@ -5,7 +5,10 @@
     pftrace_vs_json.py --json-pair A.json B.json
 
 The second form checks that two JSON traces (a default convert and one with
---reference-flows) give Perfetto the same slices and the same arrows.
+--reference-flows) give Perfetto the same slices and the same arrows (float args
+compared at the picosecond: the reference's bytes keep its float noise; times
+relative to each trace's earliest event: the default output starts its axis at
+1 us, the reference's at 0).
 
 The .pftrace is decoded with Python's protobuf runtime against PROTO_DIR's
 sl_perfetto_trace.proto (compiled here with protoc), independently of the C writer,
@@ -19,6 +22,10 @@ flow events read in ts order (an 'f' read before its 's' is dropped).
 An arc whose sink slice begins before its source cannot keep its direction in a
 .pftrace (TrackEvent flows link slices in time order); those are compared without
 direction and counted in the summary as "backward in time".
+
+Float args must be clean on both sides: each equals its value rounded to 6
+decimals (picoseconds of a microsecond value), so its shortest round-trip form is
+short (0.28, never 0.2799999999999727).
 
 Compared: slices (track, start, end, name), their args (exact values), counter
 samples, flow arcs WITH direction, process and thread order (sort_index versus
@@ -259,9 +266,49 @@ def diff(label, want, got, problems):
             label, sum(a.values()), sum(b.values()), list(a)[:2], list(b)[:2]))
 
 
+def ps_args(slices):
+    """The slices with float args rounded to the picosecond."""
+    out = collections.Counter()
+    for (lane, start, end, name, args), k in slices.items():
+        args = tuple((key, ("d", round(v[1], 6)) if v[0] == "d" else v) for key, v in args)
+        out[(lane, start, end, name, args)] += k
+    return out
+
+
+def noisy_floats(slices):
+    """Float args whose shortest form is longer than 6 decimals: (count, an example)."""
+    n, example = 0, None
+    for (_, _, _, name, args), k in slices.items():
+        for key, v in args:
+            if v[0] == "d" and math.isfinite(v[1]) and round(v[1], 6) != v[1]:
+                n += k
+                example = example or "%s %s=%r" % (name, key, v[1])
+    return n, example
+
+
+def relative(slices, counters, arcs):
+    """Everything shifted so the earliest slice starts at 0 (ns); time-point args
+    (dispatch / finish / execution start) moved with it."""
+    t0 = min((k[1] for k in slices), default=0)
+    timed = ("dispatch-time-us", "finish-time-us", "execution_start_us")
+
+    def lane_t(end):
+        return (end[0], end[1] - t0, end[2])
+
+    s2 = collections.Counter()
+    for (lane, start, end, name, args), k in slices.items():
+        args = tuple((key, ("d", round(v[1] - t0 / 1000.0, 6)) if key in timed and v[0] == "d" else v)
+                     for key, v in args)
+        s2[(lane, start - t0, end - t0, name, args)] += k
+    c2 = collections.Counter({(p, n, ts - t0, v): k for (p, n, ts, v), k in counters.items()})
+    a2 = collections.Counter({(lane_t(s), lane_t(d)): k for (s, d), k in arcs.items()})
+    return s2, c2, a2
+
+
 def json_pair(a, b):
-    sa, ca, aa = read_json(a)[:3]
-    sb, cb, ab = read_json(b)[:3]
+    sa, ca, aa = relative(*read_json(a)[:3])
+    sb, cb, ab = relative(*read_json(b)[:3])
+    sa, sb = ps_args(sa), ps_args(sb)
     problems = []
     diff("slices", sa, sb, problems)
     diff("counter samples", ca, cb, problems)
@@ -288,6 +335,10 @@ def main():
     ja, backward = undirect_backward(ja)
     pa, _ = undirect_backward(pa)
     diff("flow arcs (direction kept)", ja, pa, problems)
+    for side, sl in (("JSON", js), ("pftrace", ps)):
+        n, example = noisy_floats(sl)
+        if n:
+            problems.append("%d float args in the %s carry rounding noise, e.g. %s" % (n, side, example))
     if breaks:
         problems.append("%d packets go back in time (one global order expected)" % breaks)
     for t in tracks.values():

@@ -25,6 +25,8 @@ typedef struct pkt {
   uint64_t uuid, parent;
   int no_pid, no_tid;
   int64_t pid, tid;
+  int rank1;    /* sibling_order_rank + 1 (0 = none) */
+  int explicit_children; /* child_ordering EXPLICIT */
   int type;    /* track event type; 0 = no event */
   int untyped; /* a track event without type */
   int no_ts;
@@ -105,6 +107,14 @@ static void emit(const pkt *s) {
     if (s->parent) {
       td.has_parent_uuid = 1;
       td.parent_uuid = s->parent;
+    }
+    if (s->rank1) {
+      td.has_sibling_order_rank = 1;
+      td.sibling_order_rank = s->rank1 - 1;
+    }
+    if (s->explicit_children) {
+      td.has_child_ordering = 1;
+      td.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
     }
     if (s->desc == 1) {
       pd.has_pid = !s->no_pid;
@@ -191,10 +201,10 @@ static void valid_prefix(void) {
               .def_name = "a",
               .def_cat_iid = 1,
               .def_ann_iid = 1});
-  emit(&(pkt){.seq = 1, .desc = 1, .uuid = 10, .pid = 1});
-  emit(&(pkt){.seq = 1, .desc = 2, .uuid = 11, .pid = 1, .tid = 2});
+  emit(&(pkt){.seq = 1, .desc = 1, .uuid = 10, .pid = 1, .rank1 = 1, .explicit_children = 1});
+  emit(&(pkt){.seq = 1, .desc = 2, .uuid = 11, .pid = 1, .tid = 2, .rank1 = 2});
   emit(&(pkt){.seq = 1, .desc = 3, .uuid = 12, .parent = 10});
-  emit(&(pkt){.seq = 1, .desc = 2, .uuid = 13, .pid = 1, .tid = 3});
+  emit(&(pkt){.seq = 1, .desc = 2, .uuid = 13, .pid = 1, .tid = 3, .rank1 = 1});
 }
 
 static void test_valid_trace(void **state) {
@@ -352,6 +362,58 @@ static void test_iids_without_needs_flag_warn(void **state) {
   free_result(&r);
 }
 
+/* A flow whose two ends share a timestamp, the second written after the file had
+** moved past it (a writer emitting track by track): Perfetto's tie order is the
+** file position, so the arrow may be reversed. In time order it is not flagged. */
+static void flow_at_equal_ts(int out_of_order) {
+  start_trace();
+  valid_prefix();
+  emit(&(pkt){.seq = 1, .type = B, .ts = 500, .track = 11, .name = "src", .flow = 90});
+  if (!out_of_order) emit(&(pkt){.seq = 1, .type = B, .ts = 500, .track = 13, .name = "dst", .flow = 90});
+  emit(&(pkt){.seq = 1, .type = E, .ts = 600, .track = 11});
+  if (out_of_order) emit(&(pkt){.seq = 1, .type = B, .ts = 500, .track = 13, .name = "dst", .flow = 90});
+  emit(&(pkt){.seq = 1, .type = E, .ts = 700, .track = 13});
+}
+
+static void test_reversed_flow_warns(void **state) {
+  (void)state;
+  flow_at_equal_ts(1);
+  check_result r = finish_and_check();
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(r.problems, 0);
+  assert_int_equal(r.warnings, 1);
+  assert_non_null(strstr(r.text, "flow 90: both ends at ts 0.500"));
+  assert_non_null(strstr(r.text, "after the file reached ts 0.600"));
+  assert_non_null(strstr(r.text, "may point backwards"));
+  free_result(&r);
+  flow_at_equal_ts(0);
+  r = finish_and_check();
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(r.warnings, 0);
+  assert_string_equal(r.text, "");
+  free_result(&r);
+}
+
+/* Process / thread tracks without sibling_order_rank, and thread ranks under a
+** process that does not ask for explicit child order: both lose the producer's
+** layout in Perfetto. */
+static void test_lost_ordering_warns(void **state) {
+  (void)state;
+  start_trace();
+  emit(&(pkt){.seq = 1, .flags = CLEARED});
+  emit(&(pkt){.seq = 1, .desc = 1, .uuid = 10, .pid = 1});
+  emit(&(pkt){.seq = 1, .desc = 2, .uuid = 11, .pid = 1, .tid = 2, .rank1 = 1});
+  emit(&(pkt){.seq = 1, .desc = 2, .uuid = 13, .pid = 1, .tid = 3});
+  check_result r = finish_and_check();
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(r.problems, 0);
+  assert_int_equal(r.warnings, 2);
+  assert_non_null(strstr(r.text, "1 of 1 process tracks and 1 of 2 thread tracks have no sibling_order_rank"));
+  assert_non_null(strstr(r.text, "thread track 11 has a sibling_order_rank, but process 1 does not set "
+                                 "child_ordering EXPLICIT"));
+  free_result(&r);
+}
+
 static void test_broken_framing_is_an_error(void **state) {
   (void)state;
   static const struct {
@@ -381,6 +443,8 @@ int main(void) {
       cmocka_unit_test(test_valid_trace),
       cmocka_unit_test(test_each_bad_trace_is_reported),
       cmocka_unit_test(test_iids_without_needs_flag_warn),
+      cmocka_unit_test(test_reversed_flow_warns),
+      cmocka_unit_test(test_lost_ordering_warns),
       cmocka_unit_test(test_broken_framing_is_an_error),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

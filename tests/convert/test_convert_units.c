@@ -18,6 +18,10 @@
 #include "convert_harness.h"
 #include "convert_labels.h"
 #include "sl_jsonfmt.h"
+#include "ts_shift.h"
+
+/* Where the default output's time axis starts: every ts below is O + the capture's µs. */
+#define O SL_CONVERT_ORIGIN_US
 
 static char g_fix[1024];
 
@@ -328,7 +332,7 @@ static void test_sched_view_lanes(void **state) {
       named++;
     }
     if (nm && !strcmp(nm, "task(t1)") && h_num(e, "pid") == 4) {
-      assert_true(fabs(h_num(e, "ts") - 1.0) < 1e-9); /* receive = start 12 - r2s 1 */
+      assert_true(fabs(h_num(e, "ts") - (O + 1.0)) < 1e-9); /* receive = start 12 - r2s 1 */
       assert_true(fabs(h_num(e, "dur") - 9.0) < 1e-9);
     }
   }
@@ -380,15 +384,15 @@ static void test_spmd_anchor(void **state) {
     double pid = h_num(e, "pid"), tid = h_num(e, "tid"), ts = h_num(e, "ts");
     if (pid == 4 && tid == 10010) { /* t1 on core 1: receive 8 < 10 */
       worker_s++;
-      assert_true(fabs(ts - 3.0) < 1e-9);
+      assert_true(fabs(ts - (O + 3.0)) < 1e-9);
       assert_int_equal((int)h_num(e, "output_task_count"), 2);
       assert_int_equal((int)h_num(e, "input_task_count"), 1);
     }
     if (pid == 3 && tid == 10000) { /* Scheduler View: t1 dispatch on core 0 (5 < 6) */
       sv_s++;
-      assert_true(fabs(ts - 0.0) < 1e-9);
+      assert_true(fabs(ts - O) < 1e-9);
     }
-    if (pid == 4 && tid == 10020 && fabs(ts - 25.0) < 1e-9) t2_in++; /* t2 -> t3 */
+    if (pid == 4 && tid == 10020 && fabs(ts - (O + 25.0)) < 1e-9) t2_in++; /* t2 -> t3 */
   }
   assert_int_equal(worker_s, 1);
   assert_int_equal(sv_s, 1);
@@ -399,7 +403,7 @@ static void test_spmd_anchor(void **state) {
     const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
     if (!ph || strcmp(ph, "f") || !nm || strcmp(nm, "dependency") || h_num(e, "pid") != 4)
       continue;
-    if (fabs(h_num(e, "ts") - 45.0) > 1e-9) continue;
+    if (fabs(h_num(e, "ts") - (O + 45.0)) > 1e-9) continue;
     if (h_num(e, "tid") == 10010) to_core1++;
     if (h_num(e, "tid") == 10020) to_core2++;
     assert_int_equal((int)h_num(e, "input_task_count"), 4);
@@ -545,9 +549,9 @@ static void test_graph_execution(void **state) {
     cJSON *a = cJSON_GetObjectItem(e, "args");
     assert_int_equal((int)h_num(a, "visible_node_index_min"), 0);
     assert_int_equal((int)h_num(a, "visible_node_index_max"), 7);
-    assert_true(fabs(h_num(e, "ts") - 0.0) < 1e-9);          /* prepare start */
+    assert_true(fabs(h_num(e, "ts") - O) < 1e-9);            /* prepare start */
     assert_true(fabs(h_num(e, "dur") - 39.0) < 1e-9);        /* to the dummy's end */
-    assert_true(fabs(h_num(a, "execution_start_us") - 13.0) < 1e-9);
+    assert_true(fabs(h_num(a, "execution_start_us") - (O + 13.0)) < 1e-9);
   }
   cJSON_Delete(t);
   free(out);

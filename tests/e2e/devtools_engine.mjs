@@ -4,16 +4,19 @@
 //   - the engine parses the file without an error;
 //   - every X event of the file is an entry of its thread, and every entry is in
 //     the thread's tree (nothing dropped);
-//   - with --flows, the engine binds at least one flow arrow.
+//   - with --flows, the engine binds at least one flow arrow;
+//   - with --bounds, every X event lies inside the trace bounds DevTools shows
+//     (it reads ts 0 as "no timestamp", so a slice there starts before the window).
 // Prints one JSON line per file: {file, x, entries, in_tree, flows}.
-//   node devtools_engine.mjs ENGINE_DIR [--flows] TRACE.json...
+//   node devtools_engine.mjs ENGINE_DIR [--flows] [--bounds] TRACE.json...
 // ENGINE_DIR holds node_modules/@paulirish/trace_engine (installed by tools/dev.sh).
 import fs from 'node:fs';
 import path from 'node:path';
 
 const [engineDir, ...rest] = process.argv.slice(2);
 const wantFlows = rest.includes('--flows');
-const files = rest.filter(a => a !== '--flows');
+const wantBounds = rest.includes('--bounds');
+const files = rest.filter(a => a !== '--flows' && a !== '--bounds');
 const pkg = path.join(engineDir, 'node_modules', '@paulirish', 'trace_engine');
 const {polyfillDOMRect} = await import(path.join(pkg, 'analyze-trace.mjs'));
 const Trace = await import(path.join(pkg, 'models', 'trace', 'trace.js'));
@@ -51,6 +54,10 @@ for (const file of files) {
     }
     flows = data.Flows.flows.length;
     if (wantFlows && flows === 0) problems.push('no flow arrow bound');
+    let first = Infinity;
+    for (const e of events) if (e.ph === 'X' && e.ts < first) first = e.ts;
+    if (wantBounds && first < data.Meta.traceBounds.min)
+      problems.push(`the first slice (ts ${first}) starts before DevTools' trace bounds (${data.Meta.traceBounds.min}): hidden`);
   } catch (e) {
     problems.push(`engine error: ${String(e && e.message || e)}`);
   }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # devtools_engine.sh — the JSON traces the e2e tests wrote, loaded by Chrome
 # DevTools' own trace engine (devtools_engine.mjs): every X event is in its
-# thread's tree, nothing dropped, and traces converted with deps.json bind flow
-# arrows (the --reference-flows copies are checked for slices only: DevTools binds
+# thread's tree, nothing dropped, no slice before the trace bounds DevTools shows
+# (ts 0), and traces converted with deps.json bind flow arrows (the --reference-flows copies are checked for slices only: DevTools binds
 # none of the reference's arrows). Skipped (77) without node or the engine
 # (tools/dev.sh installs both).
 #   devtools_engine.sh ENGINE_DIR DIR...
@@ -15,7 +15,7 @@ with=$(find "$@" -maxdepth 1 -name '*.json' ! -name '*.ref.json' | sort)
 ref=$(find "$@" -maxdepth 1 -name '*.ref.json' | sort)
 [ -n "$with" ] || { echo "FAIL: no traces in $*"; exit 1; }
 # shellcheck disable=SC2086
-node "$HERE/devtools_engine.mjs" "$ENGINE" --flows $with || { echo "FAIL: DevTools engine"; exit 1; }
+node "$HERE/devtools_engine.mjs" "$ENGINE" --flows --bounds $with || { echo "FAIL: DevTools engine"; exit 1; }
 if [ -n "$ref" ]; then
   # shellcheck disable=SC2086
   node "$HERE/devtools_engine.mjs" "$ENGINE" $ref || { echo "FAIL: DevTools engine (reference placement)"; exit 1; }

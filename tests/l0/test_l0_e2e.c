@@ -84,6 +84,45 @@ static int count_x(const cJSON *doc, const char *name, const char *pid) {
   return n;
 }
 
+/* Most X slices of one pid/tid overlapping at once (by exact cycles). */
+static int max_in_flight(const cJSON *doc, const char *pid, const char *tid) {
+  int best = 0;
+  const cJSON *a, *b;
+  cJSON_ArrayForEach(a, cJSON_GetObjectItem(doc, "traceEvents")) {
+    if (strcmp(cJSON_GetObjectItem(a, "ph")->valuestring, "X") || strcmp(cJSON_GetObjectItem(a, "pid")->valuestring, pid) ||
+        strcmp(cJSON_GetObjectItem(a, "tid")->valuestring, tid))
+      continue;
+    double t = cJSON_GetObjectItem(cJSON_GetObjectItem(a, "args"), "start_cycle")->valuedouble;
+    int n = 0;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItem(doc, "traceEvents")) {
+      if (strcmp(cJSON_GetObjectItem(b, "ph")->valuestring, "X") || strcmp(cJSON_GetObjectItem(b, "pid")->valuestring, pid) ||
+          strcmp(cJSON_GetObjectItem(b, "tid")->valuestring, tid))
+        continue;
+      const cJSON *ba = cJSON_GetObjectItem(b, "args");
+      n += cJSON_GetObjectItem(ba, "start_cycle")->valuedouble <= t && t < cJSON_GetObjectItem(ba, "end_cycle")->valuedouble;
+    }
+    if (n > best) best = n;
+  }
+  return best;
+}
+
+/* Distinct tids of `pid` starting with `prefix` (the Perfetto variant's sub-lanes). */
+static int sub_lanes(const cJSON *doc, const char *pid, const char *prefix) {
+  char seen[64][32];
+  int n = 0;
+  const cJSON *ev;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(doc, "traceEvents")) {
+    const cJSON *tid = cJSON_GetObjectItem(ev, "tid"), *pd = cJSON_GetObjectItem(ev, "pid");
+    if (!cJSON_IsString(tid) || !cJSON_IsString(pd) || strcmp(pd->valuestring, pid) ||
+        strncmp(tid->valuestring, prefix, strlen(prefix)))
+      continue;
+    int k = 0;
+    while (k < n && strcmp(seen[k], tid->valuestring)) k++;
+    if (k == n && n < 64) snprintf(seen[n++], sizeof seen[0], "%s", tid->valuestring);
+  }
+  return n;
+}
+
 static int count_ph(const cJSON *doc, const char *ph) {
   int n = 0;
   const cJSON *ev;
@@ -140,10 +179,17 @@ static void test_mix_3way(void **state) {
   expect_in(&r, "members=[MATMUL(aic,func 0), ADD(aiv,func 1), MUL(aiv,func 2)]");
   expect_in(&r, "    slot 8  tensor  FLOAT32  [32, 32]");
   expect_in(&r, "smoke build OK (replay_entry, launch_replay present)");
-  expect_in(&r, "self-check OK: MMAD 2 == n_blocks 2");
+  expect_in(&r, "self-check OK: MMAD 2 == n_blocks 2, FIX_L0C_TO_DST 32 == n_blocks 32 (expected from tile shapes");
+  expect_in(&r, "self-check OK: timeline keeps ");
   expect_in(&r, "l0_swimlane_MixedExample_Case1_a2a3sim_MATMUL_mix0_1_2_");
   cJSON *in, *pf;
   traces(&r, &in, &pf);
+  /* cubecore0's GM loads: never more in flight than the MTE2 request limit */
+  const cJSON *mte2 = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(in, "otherData"), "pipe_costs"), "MTE2");
+  int limit = cJSON_GetObjectItem(mte2, "outstanding")->valueint;
+  assert_true(limit > 1);
+  assert_int_equal(max_in_flight(in, "core0.cubecore0", "MTE2"), limit); /* 96 loads fill the queue */
+  assert_int_equal(sub_lanes(pf, "core0.cubecore0", "MTE2#"), limit);
   assert_true(count_x(in, "MMAD", "core0.cubecore0") > 0);
   assert_true(count_x(in, "VADD", "core0.veccore0") > 0);
   assert_true(count_x(in, "VMUL", "core0.veccore1") > 0);
@@ -165,10 +211,20 @@ static void test_single_aiv(void **state) {
   /* one distinct AIV member: both lanes run it */
   assert_true(count_x(in, "VADD", "core0.veccore0") > 0);
   assert_int_equal(count_x(in, "VADD", "core0.veccore0"), count_x(in, "VADD", "core0.veccore1"));
-  /* -g: slices carry their kernel source line */
-  char *text = cJSON_PrintUnformatted(in);
-  assert_non_null(strstr(text, "sl_kernel_lib.h:"));
-  free(text);
+  /* -g: every instruction points at the user's kernel (add.c calls the library's
+  ** tile loop on its line 8); the library line rides along as lib_source */
+  int slices = 0;
+  const cJSON *ev;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(in, "traceEvents")) {
+    const cJSON *a = cJSON_GetObjectItem(ev, "args");
+    const cJSON *src = cJSON_GetObjectItem(a, "source"), *lib = cJSON_GetObjectItem(a, "lib_source");
+    if (strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "X")) continue;
+    if (!cJSON_IsString(src) || !strstr(src->valuestring, "runtime/kernels/add.c:8"))
+      fail_msg("slice source %s is not the kernel's line", cJSON_IsString(src) ? src->valuestring : "(none)");
+    assert_true(cJSON_IsString(lib) && strstr(lib->valuestring, "sl_kernel_lib.h:"));
+    slices++;
+  }
+  assert_true(slices > 0);
   cJSON_Delete(in);
   cJSON_Delete(pf);
   free(r.out);
@@ -399,6 +455,19 @@ static void test_smoke_build_fails(void **state) {
   free(r.out);
 }
 
+/* A MATMUL that forgets C's last row replays self-consistently (it issues what the
+** trace shows); the self-check's expectation from the task's shapes catches it. */
+static void test_broken_kernel_caught(void **state) {
+  (void)state;
+  result r = run("l0 --test %s/workloads/matmul_drop_row.lua --func-id 0,1,2 --dump-json %s/mixed/args_dump.json",
+                 fixtures, fixtures);
+  assert_int_equal(r.rc, 1);
+  expect_in(&r, "self-check OK: timeline keeps "); /* the model timed it right */
+  expect_in(&r, "WARNING: self-check failed: MMAD 2 (n_blocks 2), FIX_L0C_TO_DST 31 (n_blocks 32)");
+  expect_in(&r, "DONE. trace.json (Insight) -> "); /* the traces stay for a look */
+  free(r.out);
+}
+
 static char *slurp(const char *path) {
   char *s = sl_test_read_file(path, NULL);
   assert_non_null(s);
@@ -457,6 +526,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_no_new_dump, setup, teardown),
       cmocka_unit_test_setup_teardown(test_smoke_build_fails, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_broken_kernel_caught, setup, teardown),
       cmocka_unit_test_setup_teardown(test_max_time, setup, teardown),
       cmocka_unit_test_setup_teardown(test_deterministic, setup, teardown),
   };

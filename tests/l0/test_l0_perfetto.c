@@ -197,14 +197,40 @@ static cJSON *cube_trace(int mmad, int fix, int issued_mmad, int issued_fix) {
   return doc;
 }
 
+/* A plan for one task: a MATMUL member (l0_expect "matmul") with C = A[32x32] @ B,
+** so the shipped 16x64x128 tiling needs 2 MMAD and 32 FIX. */
+static sl_l0_arg tensor_arg(int slot, int64_t rows, int64_t cols) {
+  sl_l0_arg a = {.slot = slot, .is_tensor = 1, .ndims = 2, .shape = {rows, cols}, .strides = {cols, 1}};
+  strcpy(a.dtype, "FLOAT32");
+  return a;
+}
+
 static void test_self_check(void **state) {
   (void)state;
-  struct { int mmad, fix, im, ifx, want; } cases[] = {
-      {4, 4, 4, 4, 0},  /* complete */
-      {3, 4, 4, 4, 1},  /* last MMAD cut */
-      {4, 3, 4, 4, 1},  /* last write-back cut */
-      {0, 0, 0, 0, 0},  /* no cube work */
-      {2, 2, -1, -1, 0} /* no issued counts: not checked */
+  sl_l0_arg args[3] = {tensor_arg(0, 32, 32), tensor_arg(1, 32, 32), tensor_arg(2, 32, 32)};
+  sl_l0_task task = {.args = args, .nargs = 3, .ntensors = 3};
+  sl_l0_incore mm = {.func_id = 0, .name = "MATMUL", .core_type = "aic", .expect = "matmul"};
+  sl_l0_incore bare = {.func_id = 0, .name = "MATMUL", .core_type = "aic"};
+  sl_l0_incore add = {.func_id = 1, .name = "ADD", .core_type = "aiv"};
+  sl_l0_plan plan = {.task = &task, .members = {&mm}, .nmembers = 1, .spmd_block_num = 1};
+  long em, ef;
+  char why[128];
+  assert_int_equal(sl_l0_expect_counts(&plan, &em, &ef, why, sizeof why), 1);
+  assert_int_equal(em, 2);
+  assert_int_equal(ef, 32);
+  plan.spmd_block_num = 2; /* block 0 of 2: 16 rows */
+  assert_int_equal(sl_l0_expect_counts(&plan, &em, &ef, why, sizeof why), 1);
+  assert_int_equal(em, 1);
+  assert_int_equal(ef, 16);
+  plan.spmd_block_num = 1;
+  struct { const sl_l0_incore *member; int mmad, fix, im, ifx, want; } cases[] = {
+      {&mm, 2, 32, 2, 32, 0},    /* complete */
+      {&mm, 1, 32, 1, 32, 1},    /* the kernel skipped a tile: it issued what the trace shows */
+      {&mm, 2, 31, 2, 31, 1},    /* a write-back row missing from the kernel */
+      {&mm, 2, 31, 2, 32, 1},    /* the export cut the last write-back */
+      {&add, 0, 0, 0, 0, 0},     /* no cube work */
+      {&bare, 1, 1, 1, 1, 0},    /* no l0_expect: counts not checked */
+      {&mm, 2, 32, -1, -1, 0}    /* no issued counts: only the expectation */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cJSON *t = cube_trace(cases[i].mmad, cases[i].fix, cases[i].im, cases[i].ifx);
@@ -212,7 +238,8 @@ static void test_self_check(void **state) {
     sl_l0_count_cube(t, &m, &f);
     assert_int_equal(m, cases[i].mmad);
     assert_int_equal(f, cases[i].fix);
-    assert_int_equal(sl_l0_self_check(t), cases[i].want);
+    plan.members[0] = cases[i].member;
+    assert_int_equal(sl_l0_self_check(&plan, t), cases[i].want);
     cJSON_Delete(t);
   }
 }

@@ -16,7 +16,7 @@
 #include "sl_pipe.h"
 
 static void rec(sl_pipe_model *m, sl_subcore c, sl_pipe pipe, const char *mn, uint64_t work, sl_pipe peer, int ev) {
-  sl_instr ins = {pipe, mn, work, peer, ev, "k.c", 7};
+  sl_instr ins = {pipe, mn, work, peer, ev, "k.c", 7, NULL, 0};
   assert_int_equal(sl_pipe_record(m, c, &ins), 0);
 }
 

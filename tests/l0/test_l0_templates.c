@@ -102,6 +102,26 @@ static void test_same_source_collapse(void **state) {
   free(k);
 }
 
+/* A readable member source is copied in behind #line, and replay_kernel.c's own
+** numbering is restored after it. */
+static void test_line_directives(void **state) {
+  (void)state;
+  char *k = render("{" M(0, "S", "aiv", "FX .. 'with_static.c'") "}", NULL, "replay_kernel.c");
+  char *at = strstr(k, "#line 1 \"");
+  assert_non_null(at);
+  assert_non_null(strstr(at, "fixtures/kernels/with_static.c\"\n"));
+  assert_null(strstr(k, "#include \"/")); /* not included by path */
+  const char *back = strstr(k, "#line ");
+  back = strstr(back + 1, "#line ");
+  assert_non_null(back);
+  int n = 0;
+  assert_int_equal(sscanf(back, "#line %d \"replay_kernel.c\"", &n), 1);
+  int physical = 1;
+  for (const char *p = k; p < back; p++) physical += *p == '\n';
+  assert_int_equal(n, physical + 1); /* the line after the directive is numbered n */
+  free(k);
+}
+
 static void test_limits(void **state) {
   (void)state;
   char *e = render("{" M(0, "A", "aic", K("a.c")) "," M(1, "B", "aic", K("b.c")) "}", NULL, "replay_kernel.c");
@@ -177,7 +197,7 @@ static void test_host_program(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_three_way),  cmocka_unit_test(test_single_and_empty),
-      cmocka_unit_test(test_same_source_collapse), cmocka_unit_test(test_limits),
+      cmocka_unit_test(test_same_source_collapse), cmocka_unit_test(test_line_directives), cmocka_unit_test(test_limits),
       cmocka_unit_test(test_static_renames), cmocka_unit_test(test_host_program),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

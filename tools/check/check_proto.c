@@ -28,7 +28,17 @@ typedef struct ptrack {
   int kind;
   int64_t pid, tid;
   uint64_t packet;
+  int has_rank;       /* sibling_order_rank set                       */
+  int explicit_order; /* child_ordering EXPLICIT: children by their rank */
 } ptrack;
+
+/* One endpoint of a flow, for the direction pass. */
+typedef struct pflow_end {
+  uint64_t id;
+  int64_t ts;
+  uint64_t packet;
+  int64_t max_before; /* latest timestamp of any track event before this packet */
+} pflow_end;
 
 typedef struct pseq {
   int valid;      /* SEQ_INCREMENTAL_STATE_CLEARED seen      */
@@ -63,6 +73,9 @@ typedef struct pstate {
   sl_idmap flow_ends;  /* flow id -> endpoints seen (open flows) */
   sl_idmap flow_first; /* flow id -> packet of its first endpoint + 1 */
   uint64_t packet;     /* index of the packet being checked */
+  pflow_end *ends;
+  size_t nends, ends_cap;
+  int64_t ts_max; /* latest track-event timestamp so far (-1: none) */
 } pstate;
 
 /* ---- locations ----------------------------------------------------------------------- */
@@ -177,8 +190,13 @@ static void take_descriptor(pstate *st, const TrackDescriptor *td) {
                 "global track)");
     return;
   }
-  ptrack t = {
-      .uuid = td->uuid, .parent = td->has_parent_uuid ? td->parent_uuid : 0, .packet = st->packet};
+  ptrack t = {.uuid = td->uuid,
+              .parent = td->has_parent_uuid ? td->parent_uuid : 0,
+              .packet = st->packet,
+              .has_rank = td->has_sibling_order_rank,
+              .explicit_order = td->has_child_ordering &&
+                                td->child_ordering ==
+                                    PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT};
   if (td->process) {
     t.kind = TK_PROCESS;
     t.pid = td->process->pid;
@@ -246,8 +264,12 @@ static void take_descriptor(pstate *st, const TrackDescriptor *td) {
 
 /* ---- events --------------------------------------------------------------------------------- */
 
-static void take_flow_ids(pstate *st, const uint64_t *ids, size_t n, int terminating) {
+static void take_flow_ids(pstate *st, const uint64_t *ids, size_t n, int terminating, int has_ts, int64_t ts) {
   for (size_t i = 0; i < n; i++) {
+    if (has_ts) {
+      sl_vec_grow((void **)&st->ends, &st->ends_cap, st->nends + 1, sizeof *st->ends);
+      st->ends[st->nends++] = (pflow_end){.id = ids[i], .ts = ts, .packet = st->packet, .max_before = st->ts_max};
+    }
     int fresh;
     uint64_t *cnt = sl_idmap_put(&st->flow_ends, ids[i], &fresh);
     uint64_t *first = sl_idmap_put(&st->flow_first, ids[i], NULL);
@@ -361,8 +383,9 @@ static void take_event(pstate *st, const Packet *pk, pseq *q) {
                 "track event without a known type (legacy events are not "
                 "written by swimlane)");
   }
-  take_flow_ids(st, te->flow_ids, te->n_flow_ids, 0);
-  take_flow_ids(st, te->terminating_flow_ids, te->n_terminating_flow_ids, 1);
+  take_flow_ids(st, te->flow_ids, te->n_flow_ids, 0, has_ts, ts);
+  take_flow_ids(st, te->terminating_flow_ids, te->n_terminating_flow_ids, 1, has_ts, ts);
+  if (has_ts && ts > st->ts_max) st->ts_max = ts;
 }
 
 static void take_packet(pstate *st, const Packet *pk) {
@@ -490,6 +513,73 @@ static void pass_tracks_and_flows(pstate *st) {
   }
 }
 
+static int cmp_end(const void *a, const void *b) {
+  const pflow_end *x = a, *y = b;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x->packet < y->packet ? -1 : x->packet > y->packet;
+}
+
+/* Reversed arrows. trace_processor links a flow's endpoints in its sort order:
+** by timestamp, ties in file order. At equal timestamps the direction is
+** therefore the file position, which means something only where the file is in
+** time order: an endpoint written after the file already passed its timestamp
+** (a writer that emits track by track) lands before or after its partner by
+** accident, and such arrows point backwards (the .pftrace/JSON mismatch this
+** rule was written for). Ids reused after a terminating endpoint are left out. */
+static void pass_flow_direction(pstate *st) {
+  sl_vec_sort(st->ends, st->nends, sizeof *st->ends, cmp_end);
+  for (size_t i = 1; i < st->nends; i++) {
+    const pflow_end *a = &st->ends[i - 1], *b = &st->ends[i];
+    if (a->id != b->id || a->ts != b->ts || b->max_before <= b->ts) continue;
+    char t[32], late[32];
+    sl_check_fmt_ts(t, sizeof t, b->ts);
+    sl_check_fmt_ts(late, sizeof late, b->max_before);
+    sl_check_loc loc = {.event = b->packet, .unit = "packet", .has_ts = 1, .ts_ns = b->ts};
+    sl_check_warning(st->c, &loc,
+                     "flow %" PRIu64 ": both ends at ts %s (packets #%" PRIu64 " and #%" PRIu64
+                     "), and the second is written after the file reached ts %s: trace_processor "
+                     "orders equal timestamps by file position, so this arrow may point backwards "
+                     "(write the packets in one time order)",
+                     b->id, t, a->packet, b->packet, late);
+  }
+}
+
+/* Lost ordering. Perfetto lays out process and thread tracks by
+** sibling_order_rank (a thread's rank counts only when its process asks for
+** child_ordering EXPLICIT); without them it orders the views by its own rules,
+** not the producer's (the JSON's process_sort_index / thread_sort_index). */
+static void pass_ordering(pstate *st) {
+  uint64_t procs = 0, threads = 0, procs_unranked = 0, threads_unranked = 0;
+  for (size_t i = 0; i < st->ntracks; i++) {
+    const ptrack *t = &st->tracks[i];
+    if (t->kind == TK_PROCESS) {
+      procs++;
+      procs_unranked += !t->has_rank;
+    } else if (t->kind == TK_THREAD) {
+      threads++;
+      threads_unranked += !t->has_rank;
+      uint64_t *pu = sl_idmap_get(&st->process_of, (uint64_t)t->pid);
+      uint64_t *pi = pu ? sl_idmap_get(&st->track_of, *pu) : NULL;
+      if (t->has_rank && pi && !st->tracks[*pi].explicit_order) {
+        sl_check_loc loc = track_loc(st, t->packet, t, 0, 0);
+        sl_check_warning(st->c, &loc,
+                         "thread track %" PRIu64 " has a sibling_order_rank, but process %" PRId64
+                         " does not set child_ordering EXPLICIT: Perfetto ignores the rank",
+                         t->uuid, t->pid);
+      }
+    }
+  }
+  if (procs_unranked || threads_unranked) {
+    sl_check_loc loc = {.event = 0, .unit = "packet"};
+    sl_check_warning(st->c, &loc,
+                     "%" PRIu64 " of %" PRIu64 " process tracks and %" PRIu64 " of %" PRIu64
+                     " thread tracks have no sibling_order_rank: Perfetto orders them by its own "
+                     "rules, not the producer's (the JSON's process_sort_index / thread_sort_index)",
+                     procs_unranked, procs, threads_unranked, threads);
+  }
+}
+
 static void free_state(pstate *st) {
   sl_strset_free(&st->strs);
   free(st->tracks);
@@ -508,10 +598,11 @@ static void free_state(pstate *st) {
   free(st->events);
   sl_idmap_free(&st->flow_ends);
   sl_idmap_free(&st->flow_first);
+  free(st->ends);
 }
 
 int sl_check_proto(sl_check_ctx *c, FILE *fp) {
-  pstate st = {.c = c};
+  pstate st = {.c = c, .ts_max = -1};
   sl_pf_reader r;
   sl_pf_reader_init(&r, fp);
   const uint8_t *data;
@@ -542,6 +633,8 @@ int sl_check_proto(sl_check_ctx *c, FILE *fp) {
   if (rc == 0) {
     pass_nesting(&st);
     pass_tracks_and_flows(&st);
+    pass_flow_direction(&st);
+    pass_ordering(&st);
   }
   sl_pf_reader_free(&r);
   free_state(&st);

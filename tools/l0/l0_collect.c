@@ -48,13 +48,32 @@ static long issued(const cJSON *trace, const char *name) {
   return cJSON_IsNumber(v) ? (long)v->valuedouble : -1;
 }
 
-int sl_l0_self_check(const cJSON *trace) {
-  long mmad, fix;
-  sl_l0_count_cube(trace, &mmad, &fix);
-  long want_mmad = issued(trace, "MMAD"), want_fix = issued(trace, "FIX_L0C_TO_DST");
-  if (want_mmad < 0 || want_fix < 0) {
-    printf(L0_PREFIX "self-check: trace carries no issued counts (otherData.issued); MMAD=%ld "
-                     "FIX_L0C_TO_DST=%ld not checked\n", mmad, fix);
+/* The timeline against the invariants any correct replay keeps (l0_verify.c). */
+static int check_timeline(const cJSON *trace) {
+  char err[512];
+  size_t checks = 0;
+  long bad = sl_l0_verify_timeline(trace, err, sizeof err, &checks);
+  if (bad == 0) {
+    printf(L0_PREFIX "self-check OK: timeline keeps %zu invariants (order, issue rate, cost, outstanding "
+                     "limit, flags, clock)\n", checks);
+    return 0;
+  }
+  if (bad < 0) {
+    printf(L0_PREFIX "self-check: timeline not checked: %s\n", err);
+    return 0;
+  }
+  printf(L0_PREFIX "WARNING: self-check failed: the modelled timeline breaks %ld of %zu invariants; first: %s.\n"
+                   "  The pipe model is wrong for this replay. Do not draw timing conclusions.\n",
+         bad, checks, err);
+  return 1;
+}
+
+/* MMAD / FIX slices against the counts the task must issue (l0_expect.c). */
+static int check_counts(const sl_l0_plan *p, long mmad, long fix) {
+  long want_mmad, want_fix;
+  char why[256];
+  if (!sl_l0_expect_counts(p, &want_mmad, &want_fix, why, sizeof why)) {
+    printf(L0_PREFIX "self-check: MMAD=%ld FIX_L0C_TO_DST=%ld not checked: %s\n", mmad, fix, why);
     return 0;
   }
   if (want_mmad == 0 && want_fix == 0 && mmad == 0 && fix == 0) {
@@ -62,15 +81,35 @@ int sl_l0_self_check(const cJSON *trace) {
     return 0;
   }
   if (mmad == want_mmad && fix == want_fix) {
-    printf(L0_PREFIX "self-check OK: MMAD %ld == n_blocks %ld, FIX_L0C_TO_DST %ld == n_blocks %ld\n", mmad,
-           want_mmad, fix, want_fix);
+    printf(L0_PREFIX "self-check OK: MMAD %ld == n_blocks %ld, FIX_L0C_TO_DST %ld == n_blocks %ld "
+                     "(expected from tile shapes and args)\n", mmad, want_mmad, fix, want_fix);
     return 0;
   }
-  printf(L0_PREFIX "WARNING: self-check failed: MMAD %ld (n_blocks %ld), FIX_L0C_TO_DST %ld (n_blocks %ld).\n"
-                   "  The trace's tail was truncated (the replay ran every block; the exported instruction\n"
-                   "  stream is cut). Do not draw timing conclusions; re-run or change n_blocks.\n",
+  printf(L0_PREFIX "WARNING: self-check failed: MMAD %ld (n_blocks %ld), FIX_L0C_TO_DST %ld (n_blocks %ld), "
+                   "n_blocks expected from tile shapes and args.\n"
+                   "  The kernel did not do the work its task describes, or the trace's tail was truncated.\n"
+                   "  Do not draw timing conclusions; re-run or change n_blocks.\n",
          mmad, want_mmad, fix, want_fix);
   return 1;
+}
+
+/* The exported stream against what the replay issued: a cut export. */
+static int check_export(const cJSON *trace, long mmad, long fix) {
+  long got_mmad = issued(trace, "MMAD"), got_fix = issued(trace, "FIX_L0C_TO_DST");
+  if (got_mmad < 0 || got_fix < 0 || (mmad == got_mmad && fix == got_fix)) return 0;
+  printf(L0_PREFIX "WARNING: self-check failed: the trace holds MMAD %ld / FIX_L0C_TO_DST %ld of the %ld / %ld "
+                   "the replay issued.\n  The trace's tail was truncated; re-run.\n",
+         mmad, fix, got_mmad, got_fix);
+  return 1;
+}
+
+int sl_l0_self_check(const sl_l0_plan *p, const cJSON *trace) {
+  long mmad, fix;
+  sl_l0_count_cube(trace, &mmad, &fix);
+  int bad = check_timeline(trace);
+  bad |= check_counts(p, mmad, fix);
+  bad |= check_export(trace, mmad, fix);
+  return bad;
 }
 
 int sl_l0_collect(const sl_l0_plan *p) {
@@ -112,10 +151,10 @@ int sl_l0_collect(const sl_l0_plan *p) {
     goto out;
   }
   if (sl_l0_write_json(perf, pf) != 0) goto out;
-  sl_l0_self_check(doc);
+  int bad = sl_l0_self_check(p, doc);
   printf(L0_PREFIX "DONE. trace.json (Insight) -> %s\n", dest);
   printf(L0_PREFIX "      perfetto-friendly  -> %s\n", perf);
-  rc = 0;
+  rc = bad ? -1 : 0; /* the traces stay for a look; the exit status says not to trust them */
 out:
   cJSON_Delete(doc);
   cJSON_Delete(pf);

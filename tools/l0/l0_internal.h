@@ -8,6 +8,8 @@
 **   l0_workspace.c    step 4: render lua/l0 templates, smoke build
 **   l0_collect.c      step 5: run the replay, write both traces, self-check
 **   l0_perfetto.c     Insight -> Perfetto transform, MMAD/FIX counting
+**   l0_expect.c       self-check: MMAD/FIX counts derived from tile shapes and args
+**   l0_verify.c       self-check: independent invariants of the modelled timeline
 **   l0_cli.c          option parsing and the five steps in order
 **   l0_util.c         reading and writing files, running child processes
 */
@@ -33,6 +35,7 @@ typedef struct sl_l0_incore {
   char *name;      /* defaults to the source's base name */
   char *source;    /* absolute path                      */
   char *core_type; /* "aic" / "aiv"                       */
+  char *expect;    /* l0_expect: what its cube work computes ("matmul", ...), or NULL */
 } sl_l0_incore;
 
 typedef struct sl_l0_case {
@@ -159,11 +162,20 @@ int sl_l0_collect(const sl_l0_plan *p);
 cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen);
 /* Count MMAD and FIX_L0C_TO_DST slices. */
 void sl_l0_count_cube(const cJSON *trace, long *mmad, long *fix);
-/* Self-check of a trace: MMAD / FIX_L0C_TO_DST slices vs n_blocks, the counts
-** the kernel issued (the replay records them in otherData.issued). Prints the
-** result; 1 when they disagree (warning printed), 0 when they agree or the
-** check does not apply. */
-int sl_l0_self_check(const cJSON *trace);
+/* Self-check of a replay's trace: the timeline's invariants (sl_l0_verify_timeline),
+** MMAD / FIX_L0C_TO_DST slices against the counts derived from the task
+** (sl_l0_expect_counts) and against what the replay issued (otherData.issued: a
+** cut export). Prints the result; 1 when a check fails (warning printed), 0 when
+** all agree or do not apply. */
+int sl_l0_self_check(const sl_l0_plan *p, const cJSON *trace);
+/* Expected MMAD / FIX counts of the plan's task from its members' l0_expect, the
+** tile shape and the args. 1 derived; 0 not (why says which member). */
+int sl_l0_expect_counts(const sl_l0_plan *p, long *mmad, long *fix, char *why, size_t len);
+/* Check a timed Insight trace against invariants every correct pipe model keeps
+** (l0_verify.c lists them), using only the trace and its otherData.pipe_costs.
+** Returns the number of violations (the first described in err), -1 when the
+** trace cannot be checked (err says why); *checks = invariants evaluated. */
+long sl_l0_verify_timeline(const cJSON *trace, char *err, size_t errlen, size_t *checks);
 
 /* Write a cJSON document all-or-nothing, pretty-printed. 0 / -1 (reported). */
 int sl_l0_write_json(const char *path, const cJSON *doc);

@@ -60,12 +60,14 @@ static int load_incores(lua_State *L, const char *path, sl_l0_workload *w) {
     char *src = field_str(L, top, "source");
     ic->core_type = field_str(L, top, "core_type");
     ic->name = field_str(L, top, "name");
+    ic->expect = field_str(L, top, "l0_expect");
     lua_pop(L, 1);
     if (!ok || !src || !ic->core_type) {
       sl_error(path, "incores[%d]: needs an integer func_id, a source and a core_type", i);
       free(src);
       free(ic->core_type);
       free(ic->name);
+      free(ic->expect);
       memset(ic, 0, sizeof *ic);
       return -1;
     }
@@ -144,6 +146,7 @@ void sl_l0_workload_free(sl_l0_workload *w) {
   for (int i = 0; i < w->nincores; i++) {
     free(w->incores[i].name);
     free(w->incores[i].source);
+    free(w->incores[i].expect);
     free(w->incores[i].core_type);
   }
   for (int i = 0; i < w->ncases; i++) {

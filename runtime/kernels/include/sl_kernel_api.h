@@ -57,14 +57,23 @@ typedef struct sl_instr {
   uint64_t work;          /* bytes moved or elements / MACs computed                    */
   sl_pipe peer;           /* flags and barriers: the other pipe                         */
   int event_id;           /* flags: event id                                            */
-  const char *file;       /* call site, for -g source lines                             */
+  const char *file;       /* call site, for -g source lines: the kernel's own line      */
   int line;
+  const char *lib_file;   /* inside a library helper (sl_kernel_lib.h): the helper's     */
+  int lib_line;           /* line; NULL / 0 when the kernel called the intrinsic itself  */
 } sl_instr;
 
 typedef struct sl_pipe_tracer {
   void (*on_instr)(void *ctx, const sl_instr *ins);
   void *ctx;
 } sl_pipe_tracer;
+
+/* A kernel's call of a library helper (sl_kernel_lib.h): between enter and
+** leave, intrinsics report this call site as their line and their own line as
+** lib_file / lib_line, so `-g` points at the kernel, not the library. The
+** outermost call wins (helpers calling helpers stay on the kernel's line). */
+void sl_site_enter(const char *file, int line);
+void sl_site_leave(void);
 
 /* Install (or clear with NULL) the tracer for the calling thread. */
 void sl_set_pipe_tracer(const sl_pipe_tracer *tracer);

@@ -9,9 +9,12 @@
 **
 **   - the scalar front end dispatches instructions in program order, one per
 **     `dispatch` cycles; SCALAR work and pipe barriers hold dispatch;
-**   - each pipe issues in order; an instruction occupies its pipe for
-**     ceil(work / per_cycle) cycles and completes `startup` cycles later, so
-**     successive instructions on one pipe overlap (pipelining);
+**   - each pipe issues in order, at most one instruction per `issue` cycles;
+**     an instruction occupies its pipe for max(issue, ceil(work / per_cycle))
+**     cycles (per_cycle = the path's bandwidth) and completes `latency`
+**     cycles later, so successive instructions on one pipe overlap
+**     (pipelining), but never more than `outstanding` at once: a new one
+**     waits for the earliest in-flight one to complete;
 **   - SET_FLAG fires on its source pipe once that pipe's earlier work has
 **     completed; WAIT_FLAG blocks its pipe until the matching set has fired
 **     (k-th wait matches the k-th set of the same src/dst/event);
@@ -45,9 +48,14 @@ const char *sl_pipe_lane_name(sl_pipe p);
 /* ---- per-arch cost tables ---------------------------------------------------------- */
 
 typedef struct sl_pipe_cost {
-  uint32_t startup;   /* cycles from issue to completion beyond occupancy */
-  uint32_t per_cycle; /* work units the pipe accepts per cycle            */
+  uint32_t issue;       /* fewest cycles between two issues on the pipe          */
+  uint32_t latency;     /* cycles from the end of occupancy to completion        */
+  uint32_t per_cycle;   /* bandwidth: bytes / elements / MACs the pipe takes a cycle */
+  uint32_t outstanding; /* instructions in flight at once (1 = no overlap)       */
 } sl_pipe_cost;
+
+/* Largest `outstanding` any table may use (the model keeps that many slots). */
+#define SL_PIPE_MAX_OUTSTANDING 64
 
 typedef struct sl_pipe_arch {
   const char *name;         /* "a2a3" / "a5"                                  */
@@ -60,6 +68,8 @@ typedef struct sl_pipe_arch {
 
 /* "a2a3", "a5" (a platform name such as "a2a3sim" also works). NULL if unknown. */
 const sl_pipe_arch *sl_pipe_arch_find(const char *name);
+/* Throughput divisor of a slow vector op (VEXP, VDIV, ...); 1 for the rest. */
+uint32_t sl_pipe_vector_slowdown(const sl_pipe_arch *arch, const char *mnemonic);
 /* Occupancy and latency of one instruction on an arch (cycles). */
 void sl_pipe_cost_of(const sl_pipe_arch *arch, sl_pipe pipe, const char *mnemonic, uint64_t work,
                      uint64_t *occupancy, uint64_t *latency);
@@ -76,8 +86,10 @@ typedef struct sl_pipe_rec {
   int cross;             /* flag crosses the cluster (AIC <-> AIV)                               */
   const char *mnemonic;  /* static strings from the intrinsics                                   */
   uint64_t work;
-  const char *file;
+  const char *file;      /* the kernel's line (-g)                           */
   int line;
+  const char *lib_file;  /* the library helper's line, when inside one       */
+  int lib_line;
   /* filled by sl_pipe_timeline (cycles since launch) */
   uint64_t dispatch, start, end;
   int done;

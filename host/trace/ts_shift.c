@@ -1,0 +1,68 @@
+/*
+** ts_shift.c — every slice, counter and flow timestamp moved by a constant.
+*/
+#include "ts_shift.h"
+
+#include <stdlib.h>
+
+typedef struct ts_shift {
+  sl_trace_sink base;
+  sl_trace_sink *inner;
+  double by;
+} ts_shift;
+
+#define SHIFT(s) ((ts_shift *)(s))
+
+static void s_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
+  sl_sink_process_name(SHIFT(s)->inner, pid, name);
+}
+static void s_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
+  sl_sink_process_sort(SHIFT(s)->inner, pid, idx);
+}
+static void s_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char *name) {
+  sl_sink_thread_name(SHIFT(s)->inner, pid, tid, name);
+}
+static void s_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t idx) {
+  sl_sink_thread_sort(SHIFT(s)->inner, pid, tid, idx);
+}
+static void s_slice(sl_trace_sink *s, const sl_slice *ev) {
+  sl_slice e = *ev;
+  e.ts += SHIFT(s)->by;
+  sl_sink_slice(SHIFT(s)->inner, &e);
+}
+static void s_counter(sl_trace_sink *s, const sl_counter *ev) {
+  sl_counter e = *ev;
+  e.ts += SHIFT(s)->by;
+  sl_sink_counter(SHIFT(s)->inner, &e);
+}
+static void s_flow(sl_trace_sink *s, const sl_flow *ev) {
+  sl_flow e = *ev;
+  e.ts += SHIFT(s)->by;
+  sl_sink_flow(SHIFT(s)->inner, &e);
+}
+static void s_metadata_json(sl_trace_sink *s, const char *obj) { sl_sink_metadata_json(SHIFT(s)->inner, obj); }
+static int s_finish(sl_trace_sink *s) { return sl_sink_finish(SHIFT(s)->inner); }
+static void s_destroy(sl_trace_sink *s) { free(s); }
+
+static const sl_trace_sink_ops shift_ops = {
+    .process_name = s_process_name,
+    .process_sort = s_process_sort,
+    .thread_name = s_thread_name,
+    .thread_sort = s_thread_sort,
+    .slice = s_slice,
+    .counter = s_counter,
+    .flow = s_flow,
+    .metadata_json = s_metadata_json,
+    .finish = s_finish,
+    .destroy = s_destroy,
+};
+
+sl_trace_sink *sl_ts_shift_new(sl_trace_sink *inner, double by_us) {
+  ts_shift *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->base.ops = &shift_ops;
+  t->base.fp = inner->fp;
+  t->inner = inner;
+  t->by = by_us;
+  return &t->base;
+}
