@@ -115,21 +115,22 @@ local function phase_writers(b, rec, model)
   b:add("  return 1;")
   b:add("}")
 
-  -- one per phase
-  for _, p in ipairs(model.phases) do
+  -- one per phase, and one more per phase an AICore Scheduler produces (its own variant:
+  -- task-bound bars carry the task id)
+  local function phase_writer(p, variant, fname, who)
     local pparams, args = {}, {}
     for _, m in ipairs(common) do
       if #m.dims == 0 then pparams[#pparams + 1] = m.ctype .. " " .. m.name end
     end
     local vals = {}
-    if p.variant then
+    if variant then
       local from_compose = {}
-      for _, c in ipairs(p.variant.compose) do
+      for _, c in ipairs(variant.compose) do
         pparams[#pparams + 1] = "uint64_t " .. c.name
         from_compose[c.hi] = string.format("(uint32_t)(%s >> 32)", c.name)
         from_compose[c.lo] = string.format("(uint32_t)%s", c.name)
       end
-      for i, vm in ipairs(p.variant.members) do
+      for i, vm in ipairs(variant.members) do
         if not from_compose[vm.name] then pparams[#pparams + 1] = vm.ctype .. " " .. vm.name end
         vals[i] = from_compose[vm.name] or vm.name
       end
@@ -146,14 +147,25 @@ local function phase_writers(b, rec, model)
       end
     end
     b:add("")
-    b:addf("/* %s (id %d): %s on lane %s. tasks_processed: %s */", p.name, p.id, p.role, p.lane, p.tasks_processed)
+    b:addf("/* %s (id %d)%s: %s on lane %s. tasks_processed: %s */", p.name, p.id, who, p.role, p.lane,
+           p.tasks_processed)
     table.insert(pparams, 1, rec.ctype .. " *r")
     table.insert(pparams, 1, "unsigned level")
     table.insert(args, 1, "r")
     table.insert(args, 1, "level")
-    b:add(util.wrap(string.format("static inline int sl_write_phase_%s(", p.name), pparams, ") {"))
+    b:add(util.wrap(string.format("static inline int %s(", fname), pparams, ") {"))
     b:add(util.wrap(string.format("  return sl_write_%s(", rec.spec.writer), args, ");"))
     b:add("}")
+  end
+  for _, p in ipairs(model.phases) do
+    phase_writer(p, p.variant, "sl_write_phase_" .. p.name, "")
+  end
+  for _, p in ipairs(model.phases) do
+    for _, producer in ipairs(p.producers or {}) do
+      if producer == "aicore" then
+        phase_writer(p, p.aicore_variant, "sl_write_aicore_phase_" .. p.name, " from an AICore Scheduler")
+      end
+    end
   end
 end
 

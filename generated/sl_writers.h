@@ -266,6 +266,88 @@ static inline int sl_write_phase_refill(unsigned level, sl_sched_phase_record *r
                               shared_depth_at_start, shared_depth_at_end);
 }
 
+/* complete (id 0) from an AICore Scheduler: outer on lane sched. tasks_processed: FIN'd subtasks + SPMD sub-block retires this iteration */
+static inline int sl_write_aicore_phase_complete(unsigned level, sl_sched_phase_record *r,
+                                                 uint64_t start_time, uint64_t end_time,
+                                                 uint32_t loop_iter, uint32_t tasks_processed,
+                                                 uint64_t task_id,
+                                                 const int16_t shared_depth_at_start[3],
+                                                 const int16_t shared_depth_at_end[3]) {
+  return sl_write_sched_phase(level, r, SL_PHASE_COMPLETE, start_time, end_time, loop_iter,
+                              tasks_processed, (uint32_t)task_id, (uint32_t)(task_id >> 32),
+                              shared_depth_at_start, shared_depth_at_end);
+}
+
+/* dispatch (id 1) from an AICore Scheduler: outer on lane sched. tasks_processed: subtasks published this iteration */
+static inline int sl_write_aicore_phase_dispatch(unsigned level, sl_sched_phase_record *r,
+                                                 uint64_t start_time, uint64_t end_time,
+                                                 uint32_t loop_iter, uint32_t tasks_processed,
+                                                 uint64_t task_id,
+                                                 const int16_t shared_depth_at_start[3],
+                                                 const int16_t shared_depth_at_end[3]) {
+  return sl_write_sched_phase(level, r, SL_PHASE_DISPATCH, start_time, end_time, loop_iter,
+                              tasks_processed, (uint32_t)task_id, (uint32_t)(task_id >> 32),
+                              shared_depth_at_start, shared_depth_at_end);
+}
+
+/* resolve (id 6) from an AICore Scheduler: inner on lane sched_sub. tasks_processed: consumers visited after completion (walks under 1 us are not emitted) */
+static inline int sl_write_aicore_phase_resolve(unsigned level, sl_sched_phase_record *r,
+                                                uint64_t start_time, uint64_t end_time,
+                                                uint32_t loop_iter, uint32_t tasks_processed,
+                                                uint64_t task_id,
+                                                const int16_t shared_depth_at_start[3],
+                                                const int16_t shared_depth_at_end[3]) {
+  return sl_write_sched_phase(level, r, SL_PHASE_RESOLVE, start_time, end_time, loop_iter,
+                              tasks_processed, (uint32_t)task_id, (uint32_t)(task_id >> 32),
+                              shared_depth_at_start, shared_depth_at_end);
+}
+
+/* bootstrap (id 15) from an AICore Scheduler: outer on lane aicore_sched. tasks_processed: initial executable tasks classified and published before normal scheduling */
+static inline int sl_write_aicore_phase_bootstrap(unsigned level, sl_sched_phase_record *r,
+                                                  uint64_t start_time, uint64_t end_time,
+                                                  uint32_t loop_iter, uint32_t tasks_processed,
+                                                  const int16_t shared_depth_at_start[3],
+                                                  const int16_t shared_depth_at_end[3]) {
+  return sl_write_sched_phase(level, r, SL_PHASE_BOOTSTRAP, start_time, end_time, loop_iter,
+                              tasks_processed, 0, 0, shared_depth_at_start, shared_depth_at_end);
+}
+
+/* state_probe (id 16) from an AICore Scheduler: outer on lane aicore_sched. tasks_processed: Cluster Slot / Ready state checked, a Ready task acquired, placement decided */
+static inline int sl_write_aicore_phase_state_probe(unsigned level, sl_sched_phase_record *r,
+                                                    uint64_t start_time, uint64_t end_time,
+                                                    uint32_t loop_iter, uint32_t tasks_processed,
+                                                    uint64_t task_id,
+                                                    const int16_t shared_depth_at_start[3],
+                                                    const int16_t shared_depth_at_end[3]) {
+  return sl_write_sched_phase(level, r, SL_PHASE_STATE_PROBE, start_time, end_time, loop_iter,
+                              tasks_processed, (uint32_t)task_id, (uint32_t)(task_id >> 32),
+                              shared_depth_at_start, shared_depth_at_end);
+}
+
+/* worksteal (id 17) from an AICore Scheduler: outer on lane aicore_sched. tasks_processed: a task acquired from another non-empty Inbox is published */
+static inline int sl_write_aicore_phase_worksteal(unsigned level, sl_sched_phase_record *r,
+                                                  uint64_t start_time, uint64_t end_time,
+                                                  uint32_t loop_iter, uint32_t tasks_processed,
+                                                  uint64_t task_id,
+                                                  const int16_t shared_depth_at_start[3],
+                                                  const int16_t shared_depth_at_end[3]) {
+  return sl_write_sched_phase(level, r, SL_PHASE_WORKSTEAL, start_time, end_time, loop_iter,
+                              tasks_processed, (uint32_t)task_id, (uint32_t)(task_id >> 32),
+                              shared_depth_at_start, shared_depth_at_end);
+}
+
+/* refill (id 18) from an AICore Scheduler: outer on lane aicore_sched. tasks_processed: completed Slot reused for one replacement task */
+static inline int sl_write_aicore_phase_refill(unsigned level, sl_sched_phase_record *r,
+                                               uint64_t start_time, uint64_t end_time,
+                                               uint32_t loop_iter, uint32_t tasks_processed,
+                                               uint64_t task_id,
+                                               const int16_t shared_depth_at_start[3],
+                                               const int16_t shared_depth_at_end[3]) {
+  return sl_write_sched_phase(level, r, SL_PHASE_REFILL, start_time, end_time, loop_iter,
+                              tasks_processed, (uint32_t)task_id, (uint32_t)(task_id >> 32),
+                              shared_depth_at_start, shared_depth_at_end);
+}
+
 /* one orchestrator submit_task() / alloc_tensors() envelope (level 4) (sl_orch_phase_record; level >= SL_MIN_LEVEL_ORCH_PHASE). */
 static inline int sl_write_orch_phase(unsigned level, sl_orch_phase_record *r, uint64_t start_time,
                                       uint64_t end_time, uint64_t task_id, uint32_t submit_idx,

@@ -7,6 +7,6 @@
 
 int sl_l3_run_maybe(int argc, char **argv, const sl_run_entry *entry) {
   if (sl_l3_find_opt(argc, argv, "--l3-worker")) return sl_l3_worker_main(argc, argv, entry);
-  if (sl_l3_find_opt(argc, argv, "--ranks")) return sl_l3_sched_main(argc, argv);
+  if (sl_l3_find_opt(argc, argv, "--ranks")) return sl_l3_sched_main(argc, argv, entry->convert);
   return -1;
 }

@@ -24,7 +24,7 @@ int sl_l3_find_opt(int argc, char **argv, const char *name);
 ** leaving room for `extra` more entries. NULL on no memory. */
 char **sl_l3_argv_without(int argc, char **argv, const char *const *drop, int extra, int *out_argc);
 
-int sl_l3_sched_main(int argc, char **argv);
+int sl_l3_sched_main(int argc, char **argv, int (*convert)(int argc, char **argv));
 struct sl_run_entry;
 int sl_l3_worker_main(int argc, char **argv, const struct sl_run_entry *entry);
 

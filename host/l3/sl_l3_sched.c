@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include <fcntl.h>
 
-#include "sl_run.h"
 #include "sl_base.h"
 #include "sl_hostlog.h"
 #include "sl_platforms.h"
@@ -270,13 +269,13 @@ static int stop_ranks(rank_proc *p, int n) {
 
 /* The ranks' captures onto one timeline, as `swimlane convert ROOT` would (dispatch
 ** d0 into ROOT/l3_swimlane.json); only when the ranks captured. 0 ok, 1 failed. */
-static int merge_ranks(const l3_opts *o, const char *root) {
+static int merge_ranks(const l3_opts *o, const char *root, int (*convert)(int, char **)) {
   char *d0 = sl_path_join(root, "rank0/d0");
   char *rec = d0 ? sl_l3_records_path(d0, NULL) : NULL;
   free(d0);
   if (!rec) return 0; /* no chip swimlane: nothing to merge */
   free(rec);
-  if (o->no_convert || !sl_run_convert) {
+  if (o->no_convert || !convert) {
     if (!o->quiet) printf("swimlane: merge them with: swimlane convert %s\n", root);
     return 0;
   }
@@ -286,13 +285,13 @@ static int merge_ranks(const l3_opts *o, const char *root) {
   if (o->hosts > 1) argv[argc++] = "--cross-host";
   if (o->quiet) argv[argc++] = "-q";
   fflush(stdout);
-  int rc = sl_run_convert(argc, argv);
+  int rc = convert(argc, argv);
   if (rc == 0 && o->dispatches > 1 && !o->quiet)
     printf("swimlane: merged dispatch d0; the others: swimlane convert %s --dispatch dN -o OUT.json\n", root);
   return rc == 0 ? 0 : 1;
 }
 
-int sl_l3_sched_main(int argc, char **argv) {
+int sl_l3_sched_main(int argc, char **argv, int (*convert)(int argc, char **argv)) {
   l3_opts o;
   int prc = parse_l3_opts(argc, argv, &o);
   if (prc) return prc;
@@ -320,7 +319,7 @@ int sl_l3_sched_main(int argc, char **argv) {
     fclose(log);
   }
   if (rc == 0 && !o.quiet) printf("swimlane: L3 run: %d ranks x %d dispatches, outputs in %s\n", o.ranks, o.dispatches, root);
-  if (rc == 0) rc = merge_ranks(&o, root);
+  if (rc == 0) rc = merge_ranks(&o, root, convert);
   free(root);
   return rc;
 }

@@ -426,7 +426,7 @@ static int convert_capture(const char *out_dir, int quiet) {
 
 int sl_cmd_run(int argc, char **argv) {
   /* --ranks N, or one rank of such a run */
-  int l3 = sl_l3_run_maybe(argc, argv, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook});
+  int l3 = sl_l3_run_maybe(argc, argv, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook, .convert = sl_run_convert});
   if (l3 >= 0) return l3;
   run_opts o;
   int prc = parse_opts(argc, argv, &o);

@@ -127,6 +127,7 @@ extern sl_run_dev_hook_fn sl_run_device_hook;
 typedef struct sl_run_entry {
   int (*run)(int argc, char **argv);
   sl_run_dev_hook_fn *device_hook;
+  int (*convert)(int argc, char **argv); /* the merge after --ranks; NULL: print the command */
 } sl_run_entry;
 int sl_l3_run_maybe(int argc, char **argv, const sl_run_entry *entry);
 

@@ -67,21 +67,20 @@ void sl_rt_aisched_prepare(sl_rt *rt) {
 
 /* ---- records ------------------------------------------------------------------------- */
 
-/* One AICore Scheduler record. The phase is chosen at run time (refill / worksteal /
-** dispatch after one probe), so this goes through the schema's generic scheduler-phase
-** writer with the kind as a value; task-bound phases carry the task id in the variant. */
-static void emit_kind(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, uint32_t a, uint32_t b) {
-  static const int16_t d0[3] = {0, 0, 0}; /* no start snapshot: the probe is the start */
-  int16_t d1[3];
-  sl_sched_phase_record rec;
-  depths(pc->rt, d1);
-  if (sl_write_sched_phase(pc->rt->cfg.level, &rec, kind, t0, t1, pc->iter, n, a, b, d0, d1))
-    sl_devprof_sched_phase_put(pc->dp, pc->s->idx, &rec);
-}
+/* One AICore Scheduler record (no start snapshot: the depths at its start read 0). */
+static const int16_t aisched_no_depths[3] = {0, 0, 0};
 
-static void emit_task(phase_ctx *pc, uint32_t kind, uint64_t t0, uint64_t t1, uint32_t n, const sl_rt_task *t) {
-  if (pc->dp) emit_kind(pc, kind, t0, t1, n, (uint32_t)(t->id & 0xFFFFFFFFu), (uint32_t)(t->id >> 32));
-}
+#define AISCHED_PHASE(pc, name, t0, t1, n, ...)                                                   \
+  do {                                                                                           \
+    int16_t d1_[3];                                                                              \
+    depths((pc)->rt, d1_);                                                                       \
+    SL_RT_PHASE_WITH(pc, sl_write_aicore_phase_##name, t0, t1, n, __VA_ARGS__ aisched_no_depths, d1_); \
+  } while (0)
+
+#define emit_task(pc, name, t0, t1, n, t)                                                         \
+  do {                                                                                           \
+    if ((pc)->dp) AISCHED_PHASE(pc, name, t0, t1, n, (t)->id, );                                 \
+  } while (0)
 
 /* ---- resolve ------------------------------------------------------------------------- */
 
@@ -108,7 +107,7 @@ static void resolve(phase_ctx *pc, sl_rt_task *t) {
   visited += retire_dummies(pc);
   t->release_next = pc->s->release_head;
   pc->s->release_head = t;
-  emit_task(pc, SL_PHASE_RESOLVE, r0, pc->dp ? now(pc) : 0, (uint32_t)visited, t);
+  emit_task(pc, resolve, r0, pc->dp ? now(pc) : 0, (uint32_t)visited, t);
 }
 
 /* ---- complete ------------------------------------------------------------------------ */
@@ -142,7 +141,7 @@ static int complete(phase_ctx *pc, unsigned char *freed) {
     freed[i] = 1;
     if (t->timing_slot >= 0) sl_rt_atomic_max(&rt->slot_end[t->timing_slot], finish ? finish : now(pc));
     int last = atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1;
-    emit_task(pc, SL_PHASE_COMPLETE, finish, pc->dp ? now(pc) : 0, 1, t); /* ends before resolve */
+    emit_task(pc, complete, finish, pc->dp ? now(pc) : 0, 1, t); /* ends before resolve */
     if (last) resolve(pc, t);
     done++;
   }
@@ -179,7 +178,7 @@ static int place(phase_ctx *pc, int shape, sl_rt_core **cores, int n, int refill
   sl_rt_task *t = claim(pc, shape, &block, &stolen);
   if (!t) return 0;
   uint64_t t1 = pc->dp ? now(pc) : 0;
-  emit_task(pc, SL_PHASE_STATE_PROBE, t0, t1, 1, t);
+  emit_task(pc, state_probe, t0, t1, 1, t);
   int published = 0;
   for (int i = 0; i < n; i++) {
     sl_rt_core *c = cores[i];
@@ -190,8 +189,13 @@ static int place(phase_ctx *pc, int shape, sl_rt_core **cores, int n, int refill
     sl_rt_publish_staged(pc, c);
     published++;
   }
-  uint32_t kind = refill ? SL_PHASE_REFILL : stolen ? SL_PHASE_WORKSTEAL : SL_PHASE_DISPATCH;
-  emit_task(pc, kind, t1, pc->dp ? now(pc) : 0, (uint32_t)published, t);
+  uint64_t t2 = pc->dp ? now(pc) : 0;
+  if (refill)
+    emit_task(pc, refill, t1, t2, (uint32_t)published, t);
+  else if (stolen)
+    emit_task(pc, worksteal, t1, t2, (uint32_t)published, t);
+  else
+    emit_task(pc, dispatch, t1, t2, (uint32_t)published, t);
   return published;
 }
 
@@ -253,7 +257,7 @@ static void bootstrap(phase_ctx *pc) {
     n++;
   }
   retire_dummies(pc);
-  if (pc->dp) emit_kind(pc, SL_PHASE_BOOTSTRAP, t0, now(pc), n, 0, 0);
+  if (pc->dp) AISCHED_PHASE(pc, bootstrap, t0, now(pc), n, );
 }
 
 /* ---- the loop ------------------------------------------------------------------------ */

@@ -40,12 +40,16 @@ static inline void depths(sl_rt *rt, int16_t d[3]) {
 ** and handed to the profiler. `...` = the writer's arguments after tasks_processed: the
 ** phase variant's values (none, pop_hit/pop_miss, or the task id), then both depth arrays.
 ** t0 and t1 are evaluated whether or not profiling is on (a virtual clock read advances). */
-#define SL_RT_PHASE(pc, name, t0, t1, n, ...)                                                          \
+#define SL_RT_PHASE(pc, name, t0, t1, n, ...) SL_RT_PHASE_WITH(pc, sl_write_phase_##name, t0, t1, n, __VA_ARGS__)
+
+/* The same through a given writer: an AICore Scheduler's phases use
+** sl_write_aicore_phase_<name>() (their own variant: task-bound bars carry the task id). */
+#define SL_RT_PHASE_WITH(pc, writer, t0, t1, n, ...)                                                   \
   do {                                                                                                 \
     uint64_t t0_ = (t0), t1_ = (t1);                                                                   \
     sl_sched_phase_record rec_;                                                                        \
-    if ((pc)->dp && sl_write_phase_##name((pc)->rt->cfg.level, &rec_, t0_, t1_, (pc)->iter, (uint32_t)(n), \
-                                          __VA_ARGS__))                                                \
+    if ((pc)->dp && writer((pc)->rt->cfg.level, &rec_, t0_, t1_, (pc)->iter, (uint32_t)(n),            \
+                           __VA_ARGS__))                                                               \
       sl_devprof_sched_phase_put((pc)->dp, (pc)->s->idx, &rec_);                                       \
   } while (0)
 
