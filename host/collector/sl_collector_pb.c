@@ -187,21 +187,19 @@ static int fill_lifecycle(sl_collector *c, arena *a, Swimlane__Capture *cap) {
 }
 
 /* metadata.clock_anchors (uncertainty = (rtt + 1) / 2, as the JSON writes it). */
-static Swimlane__ClockAnchors *host_anchors(const sl_coll_host *h, arena *a) {
+static Swimlane__ClockAnchors *anchors_msg(const sl_coll_anchor *v, size_t n, uint32_t per_position, arena *a) {
   Swimlane__ClockAnchors *ca = arena_alloc(a, sizeof *ca);
-  Swimlane__ClockAnchorSample *s = arena_alloc(a, sizeof *s * h->nanchors);
-  ca = a->failed ? NULL : ca;
-  if (ca) {
-    swimlane__clock_anchors__init(ca);
-    ca->schema_version = 1;
-    ca->provider = "simulated";
-    ca->device_timestamp_unit = ca->raw_device_timestamp_unit = "syscnt_cycles";
-    ca->samples_per_position = h->samples_per_position;
-    ca->samples = arena_alloc(a, sizeof(void *) * h->nanchors);
-  }
-  if (!ca || a->failed) return NULL;
-  for (size_t i = 0; i < h->nanchors; i++) {
-    const sl_coll_anchor *x = &h->anchors[i];
+  Swimlane__ClockAnchorSample *s = arena_alloc(a, sizeof *s * n);
+  void **samples = arena_alloc(a, sizeof(void *) * n);
+  if (!ca || !s || !samples || a->failed) return NULL;
+  swimlane__clock_anchors__init(ca);
+  ca->schema_version = 1;
+  ca->provider = "simulated";
+  ca->device_timestamp_unit = ca->raw_device_timestamp_unit = "syscnt_cycles";
+  ca->samples_per_position = per_position;
+  ca->samples = (Swimlane__ClockAnchorSample **)samples;
+  for (size_t i = 0; i < n; i++) {
+    const sl_coll_anchor *x = &v[i];
     swimlane__clock_anchor_sample__init(&s[i]);
     s[i].position = (char *)x->position;
     s[i].sample_idx = x->sample_idx;
@@ -218,7 +216,8 @@ static Swimlane__ClockAnchors *host_anchors(const sl_coll_host *h, arena *a) {
 /* host_build_graph: the host-mode metadata keys, host_capture and the two host sections. */
 static int fill_host(const sl_collector *c, arena *a, Swimlane__Capture *cap, Swimlane__Metadata *md) {
   const sl_coll_host *h = &c->host;
-  if (h->nanchors && !(md->clock_anchors = host_anchors(h, a))) return -1;
+  if (h->nanchors && !(md->clock_anchors = anchors_msg(h->anchors, h->nanchors, h->samples_per_position, a)))
+    return -1;
   if (!h->host_mode) return 0;
   md->orchestrator_source = "host";
   md->orchestrator_clock_domain = "host_monotonic_ns";
@@ -277,31 +276,12 @@ static int fill_dispatch_clock(const sl_dispatch_clock *d, arena *a, Swimlane__M
   md->host_clock_domain_id = (char *)d->domain;
   md->device_wall = w;
   if (md->clock_anchors) return 0;
-  Swimlane__ClockAnchors *ca = arena_alloc(a, sizeof *ca);
-  Swimlane__ClockAnchorSample *smp = arena_alloc(a, 2 * sizeof *smp);
-  Swimlane__ClockAnchorSample **v = arena_alloc(a, 2 * sizeof *v);
-  if (!ca || !smp || !v) return -1;
-  swimlane__clock_anchors__init(ca);
-  ca->schema_version = 1;
-  ca->provider = "simulated";
-  ca->device_timestamp_unit = ca->raw_device_timestamp_unit = "syscnt_cycles";
-  ca->samples_per_position = 1;
-  const sl_clock_anchor *src[2] = {&d->pre, &d->post};
-  static const char *const pos[2] = {"pre_host_orchestration", "post_device_execution"};
-  for (int i = 0; i < 2; i++) {
-    Swimlane__ClockAnchorSample *x = v[i] = &smp[i];
-    swimlane__clock_anchor_sample__init(x);
-    x->position = (char *)pos[i];
-    x->host_before_ns = (uint64_t)src[i]->before_ns;
-    x->raw_device_timestamp = x->device_cycles = (uint64_t)src[i]->cycles;
-    x->host_after_ns = (uint64_t)src[i]->after_ns;
-    x->rtt_ns = x->host_after_ns - x->host_before_ns;
-    x->uncertainty_ns = (x->rtt_ns + 1) / 2;
-  }
-  ca->samples = v;
-  ca->n_samples = 2;
-  md->clock_anchors = ca;
-  return 0;
+  const sl_coll_anchor v[2] = {
+      {"pre_host_orchestration", 0, (uint64_t)d->pre.before_ns, d->pre.cycles, (uint64_t)d->pre.after_ns},
+      {"post_device_execution", 0, (uint64_t)d->post.before_ns, d->post.cycles, (uint64_t)d->post.after_ns},
+  };
+  md->clock_anchors = anchors_msg(v, 2, 1, a);
+  return md->clock_anchors ? 0 : -1;
 }
 
 /* protobuf-c appends packed bytes through this; errors surface at commit. */
