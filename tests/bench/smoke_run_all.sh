@@ -15,5 +15,5 @@ for want in '`convert` 300 tasks, JSON .* s wall .* MB \| I/O floor: [0-9.]+ s \
             'capture overhead: level 4 vs level 0 .*median [0-9.]+×.* records dropped' \
             'zero-drop record rate.*M records/s' \
             'device writer.*ns/record \| [0-9.]+ ns/record \| [0-9.]+×'; do
-  echo "$out" | grep -Eq -- "$want" || { echo "smoke_run_all.sh: no row matching: $want" >&2; exit 1; }
+  grep -Eq -- "$want" <<<"$out" || { echo "smoke_run_all.sh: no row matching: $want" >&2; exit 1; }
 done

@@ -12,6 +12,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "sl_file.h" /* all-or-nothing output files (sl_outfile), whole-file reading */
+
 struct lua_State;
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -22,31 +24,8 @@ void sl_verror(const char *file, const char *fmt, va_list ap);
 /* Same, prefixed "warning: ". */
 void sl_warn(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* ---- all-or-nothing output files ---------------------------------------------- */
+/* ---- standard streams ---------------------------------------------------------- */
 
-/* An output file written to "<target>.tmp.<pid>" and renamed over the target by
-** sl_outfile_commit. sl_outfile_abort (or a failed commit) removes the temporary,
-** so a failed run never leaves a half-written file behind. The target is what the
-** path names: "-" is stdout; a symlink is kept and its file replaced; an existing
-** device or FIFO is written in place (direct), never replaced by a regular file. */
-typedef struct sl_outfile {
-  FILE *fp;
-  char *path;     /* as given (messages) */
-  char *target;   /* the regular file renamed over; NULL when direct */
-  char *tmp_path; /* NULL when direct */
-  int direct;
-} sl_outfile;
-
-int sl_outfile_open(sl_outfile *of, const char *path);   /* 0 ok, -1 error (reported) */
-int sl_outfile_commit(sl_outfile *of);                    /* 0 ok, -1 error (reported) */
-void sl_outfile_abort(sl_outfile *of);
-/* Before the work starts: can an output be written at path? 0 yes, -1 no (reported). */
-int sl_output_check(const char *path);
-/* SIGINT/SIGTERM/SIGHUP (when not already handled) remove every open outfile's
-** temporary, then end the process by the signal. */
-void sl_outfile_trap_signals(void);
-/* Remove every open outfile's temporary now (async-signal-safe). */
-void sl_outfile_remove_temporaries(void);
 /* Process start: a closed stdin/stdout/stderr is reopened so files never land on
 ** descriptors 0-2 (stdout on /dev/full, so writes to it fail). */
 void sl_stdio_guard(void);

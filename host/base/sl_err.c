@@ -1,0 +1,51 @@
+/*
+** sl_err.c — error values. The first error set on an sl_err wins; its texts
+** are heap copies, so the message may name buffers the failing code frees.
+*/
+#include "sl_err.h"
+
+#include "sl_base.h"
+#include "sl_mem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+sl_status sl_err_setv(sl_err *err, const char *file, const char *fmt, va_list ap) {
+  if (!err || err->msg) return SL_FAIL;
+  va_list cp;
+  va_copy(cp, ap);
+  int n = vsnprintf(NULL, 0, fmt, cp);
+  va_end(cp);
+  if (n < 0) n = 0;
+  err->msg = sl_mem_alloc((size_t)n + 1);
+  err->msg[0] = '\0';
+  vsnprintf(err->msg, (size_t)n + 1, fmt, ap);
+  err->file = file ? sl_mem_strdup(file) : NULL;
+  return SL_FAIL;
+}
+
+sl_status sl_err_set(sl_err *err, const char *file, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sl_status st = sl_err_setv(err, file, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+int sl_err_is_set(const sl_err *err) { return err && err->msg; }
+
+void sl_err_print(const sl_err *err) {
+  if (sl_err_is_set(err)) sl_error(err->file, "%s", err->msg);
+}
+
+void sl_err_clear(sl_err *err) {
+  free(err->file);
+  free(err->msg);
+  err->file = err->msg = NULL;
+}
+
+int sl_err_report(sl_err *err) {
+  sl_err_print(err);
+  sl_err_clear(err);
+  return 1;
+}
