@@ -3,6 +3,7 @@
 ** (All-or-nothing output files are in sl_file.c.)
 */
 #include "sl_base.h"
+#include "sl_mem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -120,8 +121,7 @@ const char *sl_json_object_end(const char *p, const char *end) {
 
 char *sl_path_join(const char *dir, const char *rel) {
   size_t a = strlen(dir), b = strlen(rel);
-  char *s = malloc(a + b + 2);
-  if (!s) return NULL;
+  char *s = sl_mem_alloc(a + b + 2);
   memcpy(s, dir, a);
   size_t n = a;
   if (a > 0 && dir[a - 1] != '/') s[n++] = '/';
@@ -130,8 +130,7 @@ char *sl_path_join(const char *dir, const char *rel) {
 }
 
 int sl_mkdirs(const char *path) {
-  char *p = strdup(path);
-  if (!p) return -1;
+  char *p = sl_mem_strdup(path);
   for (char *c = p + 1; *c; c++) {
     if (*c != '/') continue;
     *c = '\0';

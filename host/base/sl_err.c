@@ -38,6 +38,10 @@ void sl_err_print(const sl_err *err) {
   if (sl_err_is_set(err)) sl_error(err->file, "%s", err->msg);
 }
 
+void sl_err_warn(const sl_err *err) {
+  if (sl_err_is_set(err)) sl_warn(err->file, "%s", err->msg);
+}
+
 void sl_err_clear(sl_err *err) {
   free(err->file);
   free(err->msg);

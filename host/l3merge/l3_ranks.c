@@ -28,9 +28,9 @@ static void *load_main(void *arg) {
   r->cap = sl_capture_read(r->records, NULL);
   if (!r->cap) return NULL;
   char *deps_path = sl_path_join(r->dir, "deps.json");
-  r->deps = deps_path ? sl_deps_load(deps_path) : NULL;
+  r->deps = sl_deps_load(deps_path);
   free(deps_path);
-  if (!r->deps) return NULL;
+  sl_err_warn(&r->deps->warning);
   if (r->deps->has_kernel_map) sl_capture_resolve_func_ids(r->cap, r->deps);
   char *names_path = NULL;
   if (sl_namemap_discover(r->records, &names_path) == 1) {

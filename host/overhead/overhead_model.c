@@ -11,7 +11,10 @@
 #include "overhead_model.h"
 #include "reader_util.h"
 #include "sl_base.h"
+#include "sl_map.h"
+#include "sl_mem.h"
 #include "sl_phases.h"
+#include "sl_vec.h"
 
 /* ---- per-task-id folding ------------------------------------------------------------ */
 
@@ -25,7 +28,7 @@ typedef struct idrow {
 typedef struct ids {
   size_t n;
   idrow *rows;
-  sl_u64map index;
+  sl_map index;
 } ids;
 
 static int type_index(const sl_oh_overhead *oh, sl_str s) {
@@ -52,13 +55,13 @@ static int build_types(const sl_capture *c, sl_oh_overhead *oh) {
   return 0;
 }
 
-static int build_ids(const sl_capture *c, const sl_oh_overhead *oh, ids *out) {
+static void build_ids(const sl_capture *c, const sl_oh_overhead *oh, ids *out) {
   size_t cap = 0;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
-    uint32_t k;
+    uint64_t k;
     int ti = type_index(oh, t->core_type);
-    if (sl_u64map_get(&out->index, t->task_id, &k)) {
+    if (sl_map_u64_get(&out->index, t->task_id, &k)) {
       idrow *r = &out->rows[k];
       if (t->dispatch_us < r->disp_min) r->disp_min = t->dispatch_us;
       if (t->start_us < r->start_min) r->start_min = t->start_us;
@@ -67,8 +70,8 @@ static int build_ids(const sl_capture *c, const sl_oh_overhead *oh, ids *out) {
       if (ti >= 0) r->type_mask |= 1u << ti;
       continue;
     }
-    idrow *r = SL_PUSH(out->rows, out->n, cap);
-    if (!r || sl_u64map_put(&out->index, t->task_id, (uint32_t)(out->n - 1)) != 0) return -1;
+    idrow *r = sl_array_push(out->rows, out->n, cap);
+    sl_map_u64_put(&out->index, t->task_id, out->n - 1);
     r->id = t->task_id;
     r->disp_min = t->dispatch_us;
     r->start_min = t->start_us;
@@ -77,7 +80,6 @@ static int build_ids(const sl_capture *c, const sl_oh_overhead *oh, ids *out) {
     r->type_mask = ti >= 0 ? 1u << ti : 0;
     r->first_row = i;
   }
-  return 0;
 }
 
 /* ready(id) = max end of its timed predecessors (self-edges dropped), else own dispatch */
@@ -87,8 +89,8 @@ static double ready_of(const ids *I, const sl_deps *d, const idrow *r, int *has_
   double best = 0;
   int found = 0;
   for (size_t i = 0; i < n; i++) {
-    uint32_t k;
-    if (p[i] == r->id || !sl_u64map_get(&I->index, p[i], &k)) continue;
+    uint64_t k;
+    if (p[i] == r->id || !sl_map_u64_get(&I->index, p[i], &k)) continue;
     const idrow *q = &I->rows[k];
     /* max over (end, id): ties on end go to the larger id (Part 6's tuple max) */
     if (!found || q->end_max > best || (q->end_max == best && q->id > I->rows[*gate].id)) {
@@ -117,23 +119,20 @@ static int cmp_ev(const void *a, const void *b) {
 
 static double clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-static int compute_overhead(const sl_capture *c, const ids *I, const double *ready, sl_oh_overhead *oh) {
+static void compute_overhead(const sl_capture *c, const ids *I, const double *ready, sl_oh_overhead *oh) {
   /* k_T */
   for (size_t ti = 0; ti < oh->n_types; ti++) {
-    sl_u64map seen = {0};
+    sl_map seen = {0};
     for (size_t i = 0; i < c->n_tasks; i++)
-      if (c->tasks[i].core_type == oh->types[ti] && sl_u64map_put(&seen, c->tasks[i].core_id, 0) != 0) {
-        sl_u64map_free(&seen);
-        return -1;
-      }
+      if (c->tasks[i].core_type == oh->types[ti]) sl_map_u64_put(&seen, c->tasks[i].core_id, 0);
     oh->cores[ti] = seen.n;
-    sl_u64map_free(&seen);
+    sl_map_free(&seen);
   }
   double w0 = oh->w0, w1 = oh->w1;
   size_t cap = 0, n = 0;
   ev *e = NULL;
 #define ADD(T, TY, K, D) \
-  do { ev *x_ = SL_PUSH(e, n, cap); if (!x_) goto oom; x_->t = (T); x_->type = (int8_t)(TY); x_->kind = (K); x_->delta = (D); } while (0)
+  do { ev *x_ = sl_array_push(e, n, cap); x_->t = (T); x_->type = (int8_t)(TY); x_->kind = (K); x_->delta = (D); } while (0)
   ADD(w0, -1, 0, 0);
   ADD(w1, -1, 0, 0);
   for (size_t i = 0; i < c->n_tasks; i++) {
@@ -161,12 +160,8 @@ static int compute_overhead(const sl_capture *c, const ids *I, const double *rea
   for (size_t i = 0; i < n; i++)
     if (i == 0 || e[i].t != e[i - 1].t) nd++;
   oh->n_steps = nd ? nd - 1 : 0;
-  oh->times = malloc((oh->n_steps + 1) * sizeof *oh->times);
-  if (!oh->times) goto oom;
-  for (size_t ti = 0; ti < oh->n_types; ti++) {
-    oh->cum[ti] = malloc((oh->n_steps + 1) * sizeof *oh->cum[ti]);
-    if (!oh->cum[ti]) goto oom;
-  }
+  oh->times = sl_mem_array(NULL, oh->n_steps + 1, sizeof *oh->times);
+  for (size_t ti = 0; ti < oh->n_types; ti++) oh->cum[ti] = sl_mem_array(NULL, oh->n_steps + 1, sizeof *oh->cum[ti]);
   int64_t rc[SL_OH_MAX_TYPES] = {0}, wc[SL_OH_MAX_TYPES] = {0};
   size_t i = 0, step = 0;
   while (i < n) {
@@ -203,10 +198,6 @@ static int compute_overhead(const sl_capture *c, const ids *I, const double *rea
     i = j;
   }
   free(e);
-  return 0;
-oom:
-  free(e);
-  return -1;
 }
 
 /* count of undispatched-ready tasks of a type at time t (step function lookup) */
@@ -232,41 +223,34 @@ typedef struct core_groups {
   size_t *row;
 } core_groups;
 
-static int group_by_core(const sl_capture *c, core_groups *g) {
-  sl_u64map idx = {0};
+static void group_by_core(const sl_capture *c, core_groups *g) {
+  sl_map idx = {0};
   size_t cap = 0;
   size_t *cnt = NULL, capc = 0;
   memset(g, 0, sizeof *g);
   for (size_t i = 0; i < c->n_tasks; i++) {
-    uint32_t k;
-    if (!sl_u64map_get(&idx, c->tasks[i].core_id, &k)) {
-      k = (uint32_t)g->n_cores;
-      uint32_t *slot = SL_PUSH(g->core, g->n_cores, cap);
-      if (!slot || sl_u64map_put(&idx, c->tasks[i].core_id, k) != 0) goto oom;
-      *slot = c->tasks[i].core_id;
-      if (sl_grow((void **)&cnt, &capc, g->n_cores, sizeof *cnt) != 0) goto oom;
+    uint64_t k;
+    if (!sl_map_u64_get(&idx, c->tasks[i].core_id, &k)) {
+      k = g->n_cores;
+      *sl_array_push(g->core, g->n_cores, cap) = c->tasks[i].core_id;
+      sl_map_u64_put(&idx, c->tasks[i].core_id, k);
+      cnt = sl_array_grow(cnt, &capc, g->n_cores, sizeof *cnt);
       cnt[k] = 0;
     }
     cnt[k]++;
   }
-  g->off = malloc((g->n_cores + 1) * sizeof *g->off);
-  g->row = malloc((c->n_tasks ? c->n_tasks : 1) * sizeof *g->row);
-  if (!g->off || !g->row) goto oom;
+  g->off = sl_mem_array(NULL, g->n_cores + 1, sizeof *g->off);
+  g->row = sl_mem_array(NULL, c->n_tasks ? c->n_tasks : 1, sizeof *g->row);
   g->off[0] = 0;
   for (size_t i = 0; i < g->n_cores; i++) g->off[i + 1] = g->off[i] + cnt[i];
   for (size_t i = 0; i < g->n_cores; i++) cnt[i] = g->off[i];
   for (size_t i = 0; i < c->n_tasks; i++) {
-    uint32_t k;
-    sl_u64map_get(&idx, c->tasks[i].core_id, &k);
+    uint64_t k = 0;
+    sl_map_u64_get(&idx, c->tasks[i].core_id, &k);
     g->row[cnt[k]++] = i;
   }
   free(cnt);
-  sl_u64map_free(&idx);
-  return 0;
-oom:
-  free(cnt);
-  sl_u64map_free(&idx);
-  return -1;
+  sl_map_free(&idx);
 }
 
 static void groups_free(core_groups *g) {
@@ -410,7 +394,7 @@ static int in_budget(const sl_capture *c, const sl_sched_stream *s, size_t i) {
   return info->id == SL_PHASE_RESOLVE && !nested_resolve(c, s, i);
 }
 
-static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, sl_oh_report *r) {
+static void compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, sl_oh_report *r) {
   const sl_strtab *st = &c->strings;
   sl_str s_complete = SL_STR_NONE, s_async = SL_STR_NONE, s_dispatch = SL_STR_NONE;
   for (uint32_t i = 1; i < st->n; i++) {
@@ -420,20 +404,19 @@ static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, 
   }
   /* logical tasks: each id counted on the thread of its final (latest finish) row */
   size_t nthr = c->n_streams;
-  int64_t *logical = calloc(nthr ? nthr : 1, sizeof *logical);
-  double *fin = malloc((I->n ? I->n : 1) * sizeof *fin);
-  int64_t *fin_thr = malloc((I->n ? I->n : 1) * sizeof *fin_thr);
+  int64_t *logical = sl_mem_calloc(nthr ? nthr : 1, sizeof *logical);
+  double *fin = sl_mem_array(NULL, I->n ? I->n : 1, sizeof *fin);
+  int64_t *fin_thr = sl_mem_array(NULL, I->n ? I->n : 1, sizeof *fin_thr);
   size_t *work = NULL;
   size_t capw = 0;
-  if (!logical || !fin || !fin_thr) goto oom;
   for (size_t k = 0; k < I->n; k++) fin_thr[k] = -1;
   int any_final = 0;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     int64_t th = thread_of_core(c, t->core_id);
     if (th < 0) continue;
-    uint32_t k;
-    sl_u64map_get(&I->index, t->task_id, &k);
+    uint64_t k = 0;
+    sl_map_u64_get(&I->index, t->task_id, &k);
     if (fin_thr[k] < 0 || t->finish_us > fin[k]) {
       fin[k] = t->finish_us;
       fin_thr[k] = th;
@@ -443,17 +426,14 @@ static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, 
   for (size_t k = 0; k < I->n; k++)
     if (fin_thr[k] >= 0 && (size_t)fin_thr[k] < nthr) logical[fin_thr[k]]++;
 
-  r->threads = calloc(nthr ? nthr : 1, sizeof *r->threads);
-  if (!r->threads) goto oom;
+  r->threads = sl_mem_calloc(nthr ? nthr : 1, sizeof *r->threads);
   for (size_t tix = 0; tix < nthr; tix++) {
     const sl_sched_stream *s = &c->streams[tix];
     size_t nw = 0;
     for (size_t i = s->first; i < s->first + s->count; i++) {
       sl_str p = c->phases[i].phase;
       if ((p != SL_STR_NONE && (p == s_complete || p == s_async || p == s_dispatch)) || in_budget(c, s, i)) {
-        size_t *slot = SL_PUSH(work, nw, capw);
-        if (!slot) goto oom;
-        *slot = i;
+        *sl_array_push(work, nw, capw) = i;
       }
     }
     if (!nw) continue;
@@ -511,35 +491,23 @@ static int compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, 
   free(logical);
   free(fin);
   free(fin_thr);
-  return 0;
-oom:
-  free(work);
-  free(logical);
-  free(fin);
-  free(fin_thr);
-  return -1;
 }
 
 /* ---- Part 6 ------------------------------------------------------------------------------- */
 
-static int compute_critical(const ids *I, const sl_deps *d, double w0, sl_oh_critical *cp) {
-  if (!I->n) return 0;
+static void compute_critical(const ids *I, const sl_deps *d, double w0, sl_oh_critical *cp) {
+  if (!I->n) return;
   size_t cur = 0;
   for (size_t k = 1; k < I->n; k++)
     if (I->rows[k].finish_max > I->rows[cur].finish_max) cur = k;
   double makespan_end = I->rows[cur].finish_max;
   double path_start = I->rows[cur].start_min;
-  uint8_t *seen = calloc(I->n, 1);
-  if (!seen) return -1;
+  uint8_t *seen = sl_mem_calloc(I->n, 1);
   size_t cap_steps = 0;
   for (;;) {
     const idrow *r = &I->rows[cur];
     seen[cur] = 1;
-    sl_oh_cp_step *st = SL_PUSH(cp->steps, cp->n_steps, cap_steps);
-    if (!st) {
-      free(seen);
-      return -1;
-    }
+    sl_oh_cp_step *st = sl_array_push(cp->steps, cp->n_steps, cap_steps);
     double ex = r->end_max - r->start_min;
     *st = (sl_oh_cp_step){.task_id = r->id, .exec = ex > 0.0 ? ex : 0.0};
     cp->exec += st->exec;
@@ -564,7 +532,6 @@ static int compute_critical(const ids *I, const sl_deps *d, double w0, sl_oh_cri
   free(seen);
   cp->span = makespan_end - path_start;
   cp->found = 1;
-  return 0;
 }
 
 /* ---- driver -------------------------------------------------------------------------------- */
@@ -586,34 +553,26 @@ int sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r) {
     if (c->tasks[i].start_us < r->oh.w0) r->oh.w0 = c->tasks[i].start_us;
     if (c->tasks[i].end_us > r->oh.w1) r->oh.w1 = c->tasks[i].end_us;
   }
-  if (build_ids(c, &r->oh, &I) != 0) goto oom;
-  ready = malloc(I.n * sizeof *ready);
-  r->heads = malloc(c->n_tasks * sizeof *r->heads);
-  r->tails = malloc(c->n_tasks * sizeof *r->tails);
-  if (!ready || !r->heads || !r->tails) goto oom;
+  build_ids(c, &r->oh, &I);
+  ready = sl_mem_array(NULL, I.n, sizeof *ready);
+  r->heads = sl_mem_array(NULL, c->n_tasks, sizeof *r->heads);
+  r->tails = sl_mem_array(NULL, c->n_tasks, sizeof *r->tails);
   for (size_t k = 0; k < I.n; k++) {
     int has;
     size_t gate = 0;
     ready[k] = ready_of(&I, d, &I.rows[k], &has, &gate);
   }
-  if (compute_overhead(c, &I, ready, &r->oh) != 0) goto oom;
-  if (group_by_core(c, &g) != 0) goto oom;
+  compute_overhead(c, &I, ready, &r->oh);
+  group_by_core(c, &g);
   compute_switch(c, &g, &r->oh, &r->sw);
   compute_head_tail(c, &g, r->heads, r->tails);
-  if (compute_threads(c, &I, d, r) != 0) goto oom;
-  if (compute_critical(&I, d, r->oh.w0, &r->cp) != 0) goto oom;
+  compute_threads(c, &I, d, r);
+  compute_critical(&I, d, r->oh.w0, &r->cp);
   free(ready);
   groups_free(&g);
   free(I.rows);
-  sl_u64map_free(&I.index);
+  sl_map_free(&I.index);
   return 0;
-oom:
-  free(ready);
-  groups_free(&g);
-  free(I.rows);
-  sl_u64map_free(&I.index);
-  sl_error(c->path, "out of memory");
-  return -1;
 }
 
 void sl_oh_report_free(sl_oh_report *r) {

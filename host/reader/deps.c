@@ -12,8 +12,10 @@
 #include <yajl/yajl_parse.h>
 
 #include "reader_util.h"
-#include "sl_base.h"
 #include "sl_capture.h"
+#include "sl_map.h"
+#include "sl_mem.h"
+#include "sl_vec.h"
 
 enum { D_ROOT, D_TASKS, D_TASK, D_KIDS, D_EDGES, D_EDGE, D_SKIP };
 
@@ -44,7 +46,6 @@ typedef struct dparser {
   size_t n_kent, cap_kent;
   bentry *bent;
   size_t n_bent, cap_bent;
-  int oom;
 } dparser;
 
 static int key_is(const dparser *p, const char *k) { return p->keylen == strlen(k) && memcmp(p->key, k, p->keylen) == 0; }
@@ -168,19 +169,19 @@ static int close_container(dparser *p) {
   }
   int t = p->ctx[p->depth];
   if (t == D_EDGE && p->e_has_pred && p->e_has_succ) {
-    edge *e = SL_PUSH(p->edges, p->n_edges, p->cap_edges);
-    if (!e) return p->oom = 1, 0;
+    p->edges = sl_array_grow(p->edges, &p->cap_edges, p->n_edges + 1, sizeof *p->edges);
+    edge *e = &p->edges[p->n_edges++];
     e->pred = p->e_pred;
     e->succ = p->e_succ;
   } else if (t == D_TASK && p->t_has_id) {
     if (p->t_kids_ok && p->t_nkids == 3) {
-      kentry *k = SL_PUSH(p->kent, p->n_kent, p->cap_kent);
-      if (!k) return p->oom = 1, 0;
+      p->kent = sl_array_grow(p->kent, &p->cap_kent, p->n_kent + 1, sizeof *p->kent);
+      kentry *k = &p->kent[p->n_kent++];
       k->id = p->t_id;
       memcpy(k->kids, p->t_kids, sizeof k->kids);
     }
-    bentry *b = SL_PUSH(p->bent, p->n_bent, p->cap_bent);
-    if (!b) return p->oom = 1, 0;
+    p->bent = sl_array_grow(p->bent, &p->cap_bent, p->n_bent + 1, sizeof *p->bent);
+    bentry *b = &p->bent[p->n_bent++];
     b->id = p->t_id;
     b->block = p->t_block < 1 ? 1 : p->t_block;
   }
@@ -199,318 +200,258 @@ static const yajl_callbacks callbacks = {
 
 /* ---- building the maps ---------------------------------------------------------------- */
 
-typedef struct pairset {
-  edge *slot;
-  uint8_t *used;
-  size_t cap;
-} pairset;
-
-static size_t pair_hash(uint64_t a, uint64_t b, size_t cap) {
-  uint64_t k = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x7f4a7c159e3779b9ULL) * 0xff51afd7ed558ccdULL;
-  k ^= k >> 29;
-  return (size_t)k & (cap - 1);
-}
-
-/* 1 inserted, 0 already present */
-static int pairset_add(pairset *s, uint64_t a, uint64_t b) {
-  size_t j = pair_hash(a, b, s->cap);
-  while (s->used[j]) {
-    if (s->slot[j].pred == a && s->slot[j].succ == b) return 0;
-    j = (j + 1) & (s->cap - 1);
-  }
-  s->used[j] = 1;
-  s->slot[j].pred = a;
-  s->slot[j].succ = b;
-  return 1;
-}
-
-static int build_edges(sl_deps *d, dparser *p) {
-  pairset s = {0};
-  s.cap = 64;
-  while (s.cap < p->n_edges * 2) s.cap *= 2;
-  s.slot = malloc(s.cap * sizeof *s.slot);
-  s.used = calloc(s.cap, 1);
-  uint32_t *cnt = NULL;
-  size_t *fill = NULL;
-  if (!s.slot || !s.used) goto oom;
-  /* dedup in place, keeping the first occurrence */
-  size_t n = 0;
-  for (size_t i = 0; i < p->n_edges; i++)
-    if (pairset_add(&s, p->edges[i].pred, p->edges[i].succ)) p->edges[n++] = p->edges[i];
-  free(s.slot);
-  free(s.used);
-  s.slot = NULL;
-  s.used = NULL;
-  d->n_edges = n;
-  /* preds by first appearance */
-  size_t cap_preds = 0;
-  size_t cap_cnt = 0;
-  for (size_t i = 0; i < n; i++) {
-    uint32_t k;
-    if (!sl_u64map_get(&d->pred_index, p->edges[i].pred, &k)) {
-      k = (uint32_t)d->n_preds;
-      uint64_t *slot = SL_PUSH(d->preds, d->n_preds, cap_preds);
-      if (!slot || sl_u64map_put(&d->pred_index, p->edges[i].pred, k) != 0) goto oom;
-      *slot = p->edges[i].pred;
-      if (sl_grow((void **)&cnt, &cap_cnt, d->n_preds, sizeof *cnt) != 0) goto oom;
-      cnt[k] = 0;
+/* Number the pred ids by first appearance (d->preds, d->pred_index) and drop repeated
+** (pred, succ) pairs in place, keeping the first. A pair is one uint64 key once both
+** ids are dense numbers below 2^32: the pred's index and the succ's index in a
+** temporary numbering. Returns the number of pairs kept. */
+static size_t dedup_edges(sl_deps *d, dparser *p) {
+  sl_map succ_num, pairs;
+  sl_map_init(&succ_num, SL_MAP_U64);
+  sl_map_init(&pairs, SL_MAP_U64);
+  size_t cap_preds = 0, n = 0;
+  for (size_t i = 0; i < p->n_edges; i++) {
+    int added;
+    uint64_t *slot = sl_map_u64_ref(&d->pred_index, p->edges[i].pred, &added);
+    if (added) {
+      *slot = d->n_preds;
+      d->preds = sl_array_grow(d->preds, &cap_preds, d->n_preds + 1, sizeof *d->preds);
+      d->preds[d->n_preds++] = p->edges[i].pred;
     }
-    cnt[k]++;
+    uint64_t k = *slot;
+    slot = sl_map_u64_ref(&succ_num, p->edges[i].succ, &added);
+    if (added) *slot = succ_num.n - 1;
+    sl_map_u64_ref(&pairs, k << 32 | *slot, &added);
+    if (added) p->edges[n++] = p->edges[i];
   }
-  d->succ_off = malloc((d->n_preds + 1) * sizeof *d->succ_off);
-  d->succs = malloc((n ? n : 1) * sizeof *d->succs);
-  fill = malloc((d->n_preds + 1) * sizeof *fill);
-  if (!d->succ_off || !d->succs || !fill) goto oom;
-  d->succ_off[0] = 0;
-  for (size_t i = 0; i < d->n_preds; i++) d->succ_off[i + 1] = d->succ_off[i] + cnt[i];
-  memcpy(fill, d->succ_off, (d->n_preds + 1) * sizeof *fill);
-  for (size_t i = 0; i < n; i++) {
-    uint32_t k;
-    sl_u64map_get(&d->pred_index, p->edges[i].pred, &k);
-    d->succs[fill[k]++] = p->edges[i].succ;
-  }
-  /* inverted map, in the order of walking preds then their succs */
+  sl_map_free(&succ_num);
+  sl_map_free(&pairs);
+  return n;
+}
+
+/* The slot of key in index, numbering a new key n (and counting it in *n). */
+static size_t index_of(sl_map *index, uint64_t key, size_t *n) {
+  int added;
+  uint64_t *slot = sl_map_u64_ref(index, key, &added);
+  if (added) *slot = (*n)++;
+  return (size_t)*slot;
+}
+
+static size_t lookup(const sl_map *index, uint64_t key) {
+  uint64_t k = 0;
+  sl_map_u64_get(index, key, &k);
+  return (size_t)k;
+}
+
+/* off[0..nkeys] from per-key counts; returns a copy to fill from (the caller frees). */
+static size_t *offsets(size_t **off, const size_t *cnt, size_t nkeys) {
+  *off = sl_mem_array(NULL, nkeys + 1, sizeof **off);
+  (*off)[0] = 0;
+  for (size_t i = 0; i < nkeys; i++) (*off)[i + 1] = (*off)[i] + cnt[i];
+  size_t *fill = sl_mem_array(NULL, nkeys + 1, sizeof *fill);
+  memcpy(fill, *off, (nkeys + 1) * sizeof *fill);
+  return fill;
+}
+
+static void build_edges(sl_deps *d, dparser *p) {
+  size_t n = d->n_edges = dedup_edges(d, p);
+  /* succs grouped by pred, in edge order */
+  size_t *cnt = sl_mem_calloc(d->n_preds + 1, sizeof *cnt);
+  for (size_t i = 0; i < n; i++) cnt[lookup(&d->pred_index, p->edges[i].pred)]++;
+  size_t *fill = offsets(&d->succ_off, cnt, d->n_preds);
+  d->succs = sl_mem_array(NULL, n ? n : 1, sizeof *d->succs);
+  for (size_t i = 0; i < n; i++) d->succs[fill[lookup(&d->pred_index, p->edges[i].pred)]++] = p->edges[i].succ;
   free(cnt);
-  cnt = NULL;
-  cap_cnt = 0;
+  free(fill);
+  /* inverted map, in the order of walking preds then their succs */
   size_t cap_keys = 0;
+  cnt = sl_mem_calloc(n + 1, sizeof *cnt);
   for (size_t i = 0; i < n; i++) {
-    uint64_t sc = d->succs[i];
-    uint32_t k;
-    if (!sl_u64map_get(&d->succ_index, sc, &k)) {
-      k = (uint32_t)d->n_succ_keys;
-      uint64_t *slot = SL_PUSH(d->succ_keys, d->n_succ_keys, cap_keys);
-      if (!slot || sl_u64map_put(&d->succ_index, sc, k) != 0) goto oom;
-      *slot = sc;
-      if (sl_grow((void **)&cnt, &cap_cnt, d->n_succ_keys, sizeof *cnt) != 0) goto oom;
-      cnt[k] = 0;
+    size_t before = d->n_succ_keys, k = index_of(&d->succ_index, d->succs[i], &d->n_succ_keys);
+    if (d->n_succ_keys != before) {
+      d->succ_keys = sl_array_grow(d->succ_keys, &cap_keys, d->n_succ_keys, sizeof *d->succ_keys);
+      d->succ_keys[k] = d->succs[i];
     }
     cnt[k]++;
   }
-  d->pred_off = malloc((d->n_succ_keys + 1) * sizeof *d->pred_off);
-  d->pred_list = malloc((n ? n : 1) * sizeof *d->pred_list);
-  free(fill);
-  fill = malloc((d->n_succ_keys + 1) * sizeof *fill);
-  if (!d->pred_off || !d->pred_list || !fill) goto oom;
-  d->pred_off[0] = 0;
-  for (size_t i = 0; i < d->n_succ_keys; i++) d->pred_off[i + 1] = d->pred_off[i] + cnt[i];
-  memcpy(fill, d->pred_off, (d->n_succ_keys + 1) * sizeof *fill);
+  fill = offsets(&d->pred_off, cnt, d->n_succ_keys);
+  d->pred_list = sl_mem_array(NULL, n ? n : 1, sizeof *d->pred_list);
   for (size_t i = 0; i < d->n_preds; i++)
-    for (size_t j = d->succ_off[i]; j < d->succ_off[i + 1]; j++) {
-      uint32_t k;
-      sl_u64map_get(&d->succ_index, d->succs[j], &k);
-      d->pred_list[fill[k]++] = d->preds[i];
-    }
+    for (size_t j = d->succ_off[i]; j < d->succ_off[i + 1]; j++)
+      d->pred_list[fill[lookup(&d->succ_index, d->succs[j])]++] = d->preds[i];
   free(cnt);
   free(fill);
   d->has_edges = 1;
-  return 0;
-oom:
-  free(s.slot);
-  free(s.used);
-  free(cnt);
-  free(fill);
-  return -1;
 }
 
-static int build_tasks(sl_deps *d, dparser *p) {
-  size_t cap = 0;
-  for (size_t i = 0; i < p->n_kent; i++) {
-    uint32_t k;
-    if (sl_u64map_get(&d->kernel_index, p->kent[i].id, &k)) {
-      memcpy(d->kernel_ids[k], p->kent[i].kids, sizeof d->kernel_ids[k]);
-      continue;
+static void build_tasks(sl_deps *d, dparser *p) {
+  size_t cap = 0, capk = 0;
+  for (size_t i = 0; i < p->n_kent; i++) { /* later duplicates overwrite the value */
+    size_t before = d->n_kernel, k = index_of(&d->kernel_index, p->kent[i].id, &d->n_kernel);
+    if (d->n_kernel != before) {
+      d->kernel_task = sl_array_grow(d->kernel_task, &cap, d->n_kernel, sizeof *d->kernel_task);
+      d->kernel_ids = sl_array_grow(d->kernel_ids, &capk, d->n_kernel, sizeof *d->kernel_ids);
+      d->kernel_task[k] = p->kent[i].id;
     }
-    size_t old_cap = cap;
-    if (sl_grow((void **)&d->kernel_task, &cap, d->n_kernel + 1, sizeof *d->kernel_task) != 0) return -1;
-    if (cap != old_cap) { /* kernel_ids grows in step with kernel_task */
-      int64_t(*nk)[3] = realloc(d->kernel_ids, cap * sizeof *nk);
-      if (!nk) return -1;
-      d->kernel_ids = nk;
-    }
-    k = (uint32_t)d->n_kernel++;
-    d->kernel_task[k] = p->kent[i].id;
     memcpy(d->kernel_ids[k], p->kent[i].kids, sizeof d->kernel_ids[k]);
-    if (sl_u64map_put(&d->kernel_index, p->kent[i].id, k) != 0) return -1;
   }
   d->has_kernel_map = d->n_kernel > 0;
-  cap = 0;
-  size_t capb = 0;
+  size_t capt = 0, capb = 0;
   for (size_t i = 0; i < p->n_bent; i++) {
-    uint32_t k;
-    if (sl_u64map_get(&d->block_index, p->bent[i].id, &k)) {
-      d->block_num[k] = p->bent[i].block;
-      continue;
+    size_t before = d->n_block, k = index_of(&d->block_index, p->bent[i].id, &d->n_block);
+    if (d->n_block != before) {
+      d->block_task = sl_array_grow(d->block_task, &capt, d->n_block, sizeof *d->block_task);
+      d->block_num = sl_array_grow(d->block_num, &capb, d->n_block, sizeof *d->block_num);
+      d->block_task[k] = p->bent[i].id;
     }
-    if (sl_grow((void **)&d->block_task, &cap, d->n_block + 1, sizeof *d->block_task) != 0) return -1;
-    if (sl_grow((void **)&d->block_num, &capb, d->n_block + 1, sizeof *d->block_num) != 0) return -1;
-    k = (uint32_t)d->n_block++;
-    d->block_task[k] = p->bent[i].id;
     d->block_num[k] = p->bent[i].block;
-    if (sl_u64map_put(&d->block_index, p->bent[i].id, k) != 0) return -1;
   }
   d->has_block_map = d->n_block > 0;
-  return 0;
 }
 
-static sl_deps *deps_parse(const char *name, FILE *fp, const void *data, size_t len, int quiet) {
-  sl_deps *d = calloc(1, sizeof *d);
-  dparser *p = calloc(1, sizeof *p);
-  if (!d || !p || !(d->path = strdup(name))) goto oom;
-  p->ctx[0] = D_SKIP;
+/* Feed the whole input to yajl (streamed from fp, or data[0..len)); "" or what is
+** wrong with it in err. */
+static void parse_json(dparser *p, FILE *fp, const void *data, size_t len, char *err, size_t errsz) {
   yajl_handle h = yajl_alloc(&callbacks, NULL, p);
-  if (!h) goto oom;
+  if (!h) sl_mem_fail(0);
   yajl_status st = yajl_status_ok;
-  size_t total = 0;
-  char err[256] = "";
-  if (fp) {
-    unsigned char *buf = malloc(1 << 18);
-    if (!buf) {
-      yajl_free(h);
-      goto oom;
-    }
-    size_t n;
-    while (st == yajl_status_ok && (n = fread(buf, 1, 1 << 18, fp)) > 0) {
-      total += n;
-      st = yajl_parse(h, buf, n);
-      if (st == yajl_status_error) {
-        unsigned char *m = yajl_get_error(h, 0, buf, n);
-        snprintf(err, sizeof err, "%s", m ? (char *)m : "parse error");
-        if (m) yajl_free_error(h, m);
-      }
-    }
-    if (ferror(fp) && st == yajl_status_ok) {
-      st = yajl_status_error;
-      snprintf(err, sizeof err, "read error");
-    }
-    free(buf);
-  } else {
-    total = len;
-    if (len) st = yajl_parse(h, data, len);
+  size_t total = 0, chunk = 1 << 18;
+  unsigned char *buf = fp ? sl_mem_alloc(chunk) : NULL;
+  const unsigned char *in = data;
+  size_t n = len;
+  while (st == yajl_status_ok && (!fp || (n = fread(buf, 1, chunk, fp)) > 0)) {
+    if (fp) in = buf;
+    total += n;
+    if (n) st = yajl_parse(h, in, n);
     if (st == yajl_status_error) {
-      unsigned char *m = yajl_get_error(h, 0, data, len);
-      snprintf(err, sizeof err, "%s", m ? (char *)m : "parse error");
+      unsigned char *m = yajl_get_error(h, 0, in, n);
+      snprintf(err, errsz, "%s", m ? (char *)m : "parse error");
       if (m) yajl_free_error(h, m);
     }
+    if (!fp) break;
   }
+  if (fp && ferror(fp) && st == yajl_status_ok) {
+    st = yajl_status_error;
+    snprintf(err, errsz, "read error");
+  }
+  free(buf);
   if (st == yajl_status_ok) {
     st = yajl_complete_parse(h);
-    if (st != yajl_status_ok) snprintf(err, sizeof err, "%s", total ? "truncated JSON (premature end of input)" : "empty file");
+    if (st != yajl_status_ok) snprintf(err, errsz, "%s", total ? "truncated JSON (premature end of input)" : "empty file");
   }
   yajl_free(h);
-  if (p->oom) goto oom;
-  if (st != yajl_status_ok || p->ctx[0] != D_ROOT) {
-    if (st == yajl_status_ok) snprintf(err, sizeof err, "the top level is not a JSON object");
-    /* the reference reads nothing from an unreadable file */
-    char *nl = strchr(err, '\n');
-    if (nl) *nl = 0;
-    d->status = SL_DEPS_INVALID;
-    d->error = strdup(err);
-    if (!quiet) sl_warn(name, "failed to read deps.json: %s", err);
+  if (st == yajl_status_ok && p->ctx[0] != D_ROOT) snprintf(err, errsz, "the top level is not a JSON object");
+  char *nl = strchr(err, '\n');
+  if (nl) *nl = 0;
+}
+
+static sl_deps *deps_new(const char *name) {
+  sl_deps *d = sl_mem_calloc(1, sizeof *d);
+  d->path = sl_mem_strdup(name);
+  sl_map_init(&d->pred_index, SL_MAP_U64);
+  sl_map_init(&d->succ_index, SL_MAP_U64);
+  sl_map_init(&d->kernel_index, SL_MAP_U64);
+  sl_map_init(&d->block_index, SL_MAP_U64);
+  return d;
+}
+
+/* Every map None (the reference reads nothing from an unreadable file); the warning
+** says why. */
+static void deps_invalid(sl_deps *d, const char *why) {
+  d->status = SL_DEPS_INVALID;
+  d->error = sl_mem_strdup(why);
+  (void)sl_err_set(&d->warning, d->path, "failed to read deps.json: %s", why);
+}
+
+static sl_deps *deps_parse(const char *name, FILE *fp, const void *data, size_t len) {
+  sl_deps *d = deps_new(name);
+  dparser *p = sl_mem_calloc(1, sizeof *p);
+  p->ctx[0] = D_SKIP;
+  char err[256] = "";
+  parse_json(p, fp, data, len, err, sizeof err);
+  if (err[0]) {
+    deps_invalid(d, err);
   } else {
-    if (!p->saw_edges_array) {
-      if (!quiet) sl_warn(name, "has no 'edges' array");
-    } else if (build_edges(d, p) != 0)
-      goto oom;
-    if (build_tasks(d, p) != 0) goto oom;
+    if (!p->saw_edges_array) (void)sl_err_set(&d->warning, name, "has no 'edges' array");
+    else build_edges(d, p);
+    build_tasks(d, p);
   }
   free(p->edges);
   free(p->kent);
   free(p->bent);
   free(p);
   return d;
-oom:
-  sl_error(name, "out of memory");
-  if (p) {
-    free(p->edges);
-    free(p->kent);
-    free(p->bent);
-  }
-  free(p);
-  sl_deps_free(d);
-  return NULL;
 }
 
-sl_deps *sl_deps_load_mem(const char *name, const void *data, size_t len) { return deps_parse(name, NULL, data, len, 0); }
+sl_deps *sl_deps_load_mem(const char *name, const void *data, size_t len) { return deps_parse(name, NULL, data, len); }
 
-static sl_deps *deps_unread(const char *path, int status, const char *why, int quiet) {
-  sl_deps *d = calloc(1, sizeof *d);
-  if (d) d->path = strdup(path);
-  if (d && why) d->error = strdup(why);
-  if (!d || !d->path || (why && !d->error)) {
-    sl_deps_free(d);
-    sl_error(path, "out of memory");
-    return NULL;
-  }
-  d->status = status;
-  if (why && !quiet) sl_warn(path, "failed to read deps.json: %s", why);
-  return d;
-}
-
-static sl_deps *deps_load(const char *path, int quiet) {
+sl_deps *sl_deps_load(const char *path) {
   FILE *f = fopen(path, "rb");
-  if (!f) /* missing: all maps None, silently */
-    return deps_unread(path, errno == ENOENT ? SL_DEPS_MISSING : SL_DEPS_INVALID,
-                       errno == ENOENT ? NULL : strerror(errno), quiet);
+  if (!f) { /* missing: all maps None, silently */
+    int e = errno;
+    sl_deps *d = deps_new(path);
+    d->status = SL_DEPS_MISSING;
+    if (e != ENOENT) deps_invalid(d, strerror(e));
+    return d;
+  }
   struct stat st;
   if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
     fclose(f);
-    return deps_unread(path, SL_DEPS_INVALID, "is a directory", quiet);
+    sl_deps *d = deps_new(path);
+    deps_invalid(d, "is a directory");
+    return d;
   }
-  sl_deps *d = deps_parse(path, f, NULL, 0, quiet);
+  sl_deps *d = deps_parse(path, f, NULL, 0);
   fclose(f);
   return d;
 }
-
-sl_deps *sl_deps_load(const char *path) { return deps_load(path, 0); }
-sl_deps *sl_deps_load_quiet(const char *path) { return deps_load(path, 1); }
 
 void sl_deps_free(sl_deps *d) {
   if (!d) return;
   free(d->path);
   free(d->error);
+  sl_err_clear(&d->warning);
   free(d->preds);
   free(d->succ_off);
   free(d->succs);
-  sl_u64map_free(&d->pred_index);
+  sl_map_free(&d->pred_index);
   free(d->succ_keys);
   free(d->pred_off);
   free(d->pred_list);
-  sl_u64map_free(&d->succ_index);
+  sl_map_free(&d->succ_index);
   free(d->kernel_task);
   free(d->kernel_ids);
-  sl_u64map_free(&d->kernel_index);
+  sl_map_free(&d->kernel_index);
   free(d->block_task);
   free(d->block_num);
-  sl_u64map_free(&d->block_index);
+  sl_map_free(&d->block_index);
   free(d);
 }
 
 const uint64_t *sl_deps_succs(const sl_deps *d, uint64_t pred, size_t *n) {
-  uint32_t k;
+  uint64_t k;
   *n = 0;
-  if (!d || !d->has_edges || !sl_u64map_get(&d->pred_index, pred, &k)) return NULL;
+  if (!d || !d->has_edges || !sl_map_u64_get(&d->pred_index, pred, &k)) return NULL;
   *n = d->succ_off[k + 1] - d->succ_off[k];
   return d->succs + d->succ_off[k];
 }
 
 const uint64_t *sl_deps_preds(const sl_deps *d, uint64_t succ, size_t *n) {
-  uint32_t k;
+  uint64_t k;
   *n = 0;
-  if (!d || !d->has_edges || !sl_u64map_get(&d->succ_index, succ, &k)) return NULL;
+  if (!d || !d->has_edges || !sl_map_u64_get(&d->succ_index, succ, &k)) return NULL;
   *n = d->pred_off[k + 1] - d->pred_off[k];
   return d->pred_list + d->pred_off[k];
 }
 
 const int64_t *sl_deps_kernel_ids(const sl_deps *d, uint64_t task_id) {
-  uint32_t k;
-  if (!d || !d->has_kernel_map || !sl_u64map_get(&d->kernel_index, task_id, &k)) return NULL;
+  uint64_t k;
+  if (!d || !d->has_kernel_map || !sl_map_u64_get(&d->kernel_index, task_id, &k)) return NULL;
   return d->kernel_ids[k];
 }
 
 int64_t sl_deps_block_num(const sl_deps *d, uint64_t task_id) {
-  uint32_t k;
-  if (!d || !d->has_block_map || !sl_u64map_get(&d->block_index, task_id, &k)) return 0;
+  uint64_t k;
+  if (!d || !d->has_block_map || !sl_map_u64_get(&d->block_index, task_id, &k)) return 0;
   return d->block_num[k];
 }
 

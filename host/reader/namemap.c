@@ -34,10 +34,7 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
   if (!root) {
     /* let yajl tell a truncated file from a malformed one, with its message */
     yajl_handle h = yajl_alloc(NULL, NULL, NULL);
-    if (!h) {
-      sl_error(name, "out of memory");
-      return NULL;
-    }
+    if (!h) sl_mem_fail(0);
     if (len == 0) {
       sl_error(name, "$: empty file");
     } else if (yajl_parse(h, data, len) == yajl_status_ok && yajl_complete_parse(h) != yajl_status_ok) {
@@ -52,8 +49,8 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
     yajl_free(h);
     return NULL;
   }
-  sl_namemap *m = calloc(1, sizeof *m);
-  if (!m || !(m->path = strdup(name))) goto oom;
+  sl_namemap *m = sl_mem_calloc(1, sizeof *m);
+  m->path = sl_mem_strdup(name);
   m->level = -1;
   if (!cJSON_IsObject(root)) {
     sl_error(name, "$: expected a JSON object");
@@ -68,7 +65,7 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
       sl_error(name, "$.orchestrator_name: expected a string or null");
       goto fail;
     }
-    if (!(m->orchestrator_name = strdup(orch->valuestring))) goto oom;
+    m->orchestrator_name = sl_mem_strdup(orch->valuestring);
   }
   const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "callable_id_to_name");
   if (map && !cJSON_IsNull(map)) {
@@ -77,9 +74,8 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
       goto fail;
     }
     size_t n = (size_t)cJSON_GetArraySize(map);
-    m->keys = calloc(n ? n : 1, sizeof *m->keys);
-    m->names = calloc(n ? n : 1, sizeof *m->names);
-    if (!m->keys || !m->names) goto oom;
+    m->keys = sl_mem_calloc(n ? n : 1, sizeof *m->keys);
+    m->names = sl_mem_calloc(n ? n : 1, sizeof *m->names);
     const cJSON *e;
     cJSON_ArrayForEach(e, map) {
       if (!cJSON_IsString(e)) {
@@ -89,22 +85,18 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
       /* a repeated key keeps its first position and the last value, like a Python dict */
       size_t j = 0;
       while (j < m->n && strcmp(m->keys[j], e->string) != 0) j++;
-      char *v = strdup(e->valuestring);
-      if (!v) goto oom;
+      char *v = sl_mem_strdup(e->valuestring);
       if (j < m->n) {
         free(m->names[j]);
         m->names[j] = v;
         continue;
       }
-      m->keys[m->n] = strdup(e->string);
-      m->names[m->n] = v;
-      if (!m->keys[m->n++]) goto oom;
+      m->keys[m->n] = sl_mem_strdup(e->string);
+      m->names[m->n++] = v;
     }
   }
   cJSON_Delete(root);
   return m;
-oom:
-  sl_error(name, "out of memory");
 fail:
   cJSON_Delete(root);
   sl_namemap_free(m);
@@ -122,9 +114,10 @@ sl_namemap *sl_namemap_load(const char *path) {
     return NULL;
   }
   size_t len;
-  char *data = sl_slurp(path, &len);
-  if (!data) {
-    sl_error(path, "cannot read: %s", strerror(errno));
+  char *data;
+  sl_err err = SL_ERR_INIT;
+  if (sl_file_read(path, &data, &len, &err) != SL_OK) {
+    (void)sl_err_report(&err);
     return NULL;
   }
   sl_namemap *m = sl_namemap_load_mem(path, data, len);
@@ -145,8 +138,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 
 int sl_namemap_discover(const char *records_path, char **out) {
   *out = NULL;
-  char *dir = strdup(records_path);
-  if (!dir) return 0;
+  char *dir = sl_mem_strdup(records_path);
   char *slash = strrchr(dir, '/');
   if (slash)
     slash[slash == dir ? 1 : 0] = 0;
@@ -163,13 +155,14 @@ int sl_namemap_discover(const char *records_path, char **out) {
   while ((e = readdir(d)) != NULL) {
     size_t len = strlen(e->d_name);
     if (strncmp(e->d_name, "name_map", 8) != 0 || len < 13 || strcmp(e->d_name + len - 5, ".json") != 0) continue;
-    char *full = strcmp(dir, ".") == 0 && !slash ? strdup(e->d_name) : sl_path_join(dir, e->d_name);
+    char *full = strcmp(dir, ".") == 0 && !slash ? sl_mem_strdup(e->d_name) : sl_path_join(dir, e->d_name);
     struct stat st;
-    char **slot;
-    if (full && stat(full, &st) == 0 && S_ISREG(st.st_mode) && (slot = SL_PUSH(found, n, cap)) != NULL)
-      *slot = full;
-    else
+    if (full && stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
+      found = sl_array_grow(found, &cap, n + 1, sizeof *found);
+      found[n++] = full;
+    } else {
       free(full);
+    }
   }
   closedir(d);
   free(dir);

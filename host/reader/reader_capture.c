@@ -14,21 +14,17 @@
 #include "sl_base.h"
 
 static sl_capture *capture_new(const char *name) {
-  sl_capture *c = calloc(1, sizeof *c);
-  if (!c) return NULL;
-  c->path = strdup(name);
+  sl_capture *c = sl_mem_calloc(1, sizeof *c);
+  c->path = sl_mem_strdup(name);
   c->num_cores = -1;
-  if (!c->path || sl_strtab_init(&c->strings) != 0) {
-    sl_capture_free(c);
-    return NULL;
-  }
+  sl_intern_init(&c->strings);
   return c;
 }
 
 void sl_capture_free(sl_capture *c) {
   if (!c) return;
   free(c->path);
-  sl_strtab_free(&c->strings);
+  sl_intern_free(&c->strings);
   free(c->core_types);
   free(c->core_to_thread);
   free(c->tasks);
@@ -47,11 +43,6 @@ void sl_capture_free(sl_capture *c) {
 
 /* JSON captures start (after blanks) with '{' (or '[' for a clear error); anything
 ** else is taken as protobuf. */
-static int oom(const char *name) {
-  sl_error(name, "out of memory");
-  return -1;
-}
-
 static int looks_like_json(const unsigned char *d, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') continue;
@@ -74,17 +65,13 @@ static sl_capture *finish(sl_raw *raw, sl_capture *c, int rc, const sl_read_opts
 
 sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len, const sl_read_opts *opts) {
   sl_capture *c = capture_new(name);
-  if (!c) {
-    sl_error(name, "out of memory");
-    return NULL;
-  }
   sl_raw raw;
   memset(&raw, 0, sizeof raw);
   raw.name = c->path;
   int rc;
   if (looks_like_json(data, len)) {
     rc = sl_parse_json(&raw, c, NULL, data, len);
-    if (rc == 0 && sl_health_from_json_head(c, data, len)) rc = oom(name);
+    if (rc == 0) sl_health_from_json_head(c, data, len);
   } else {
     c->format = SL_FORMAT_PROTOBUF;
     rc = sl_parse_pb(&raw, c, data, len);
@@ -110,9 +97,10 @@ sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
   if (!looks_like_json(head, n)) {
     fclose(f);
     size_t len = 0;
-    char *data = sl_slurp(path, &len);
-    if (!data) {
-      sl_error(path, "cannot read: %s", strerror(errno));
+    char *data;
+    sl_err err = SL_ERR_INIT;
+    if (sl_file_read(path, &data, &len, &err) != SL_OK) {
+      (void)sl_err_report(&err);
       return NULL;
     }
     sl_capture *c = sl_capture_read_mem(path, data, len, opts);
@@ -121,16 +109,11 @@ sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
   }
   rewind(f);
   sl_capture *c = capture_new(path);
-  if (!c) {
-    fclose(f);
-    sl_error(path, "out of memory");
-    return NULL;
-  }
   sl_raw raw;
   memset(&raw, 0, sizeof raw);
   raw.name = c->path;
   int rc = sl_parse_json(&raw, c, f, NULL, 0);
-  if (rc == 0 && sl_health_from_json_file(c, f)) rc = oom(path);
+  if (rc == 0) sl_health_from_json_file(c, f);
   fclose(f);
   return finish(&raw, c, rc, opts);
 }

@@ -25,8 +25,7 @@ int sl_health_add_pool(sl_capture *c, const char *name, uint64_t total, uint64_t
   sl_capture_health *h = &c->health;
   if (h->n_pools == SL_HEALTH_MAX_POOLS) return 0; /* more pools than any writer has: ignored */
   sl_pool_health *p = &h->pools[h->n_pools];
-  p->name = sl_strtab_intern(&c->strings, name ? name : "", name ? strlen(name) : 0);
-  if (p->name == SL_STR_NONE) return -1;
+  p->name = sl_intern_add(&c->strings, name ? name : "", name ? strlen(name) : 0);
   p->total = total;
   p->collected = collected;
   p->dropped = dropped;
@@ -50,31 +49,26 @@ static cJSON *capture_block(const char *head, size_t n) {
   return e ? cJSON_ParseWithLength(p, (size_t)(e - p)) : NULL;
 }
 
-int sl_health_from_json_head(sl_capture *c, const char *head, size_t n) {
+void sl_health_from_json_head(sl_capture *c, const char *head, size_t n) {
   cJSON *b = capture_block(head, n < HEAD_BYTES ? n : HEAD_BYTES);
   const cJSON *pools = b ? cJSON_GetObjectItemCaseSensitive(b, "pools") : NULL;
-  int rc = 0;
   if (cJSON_IsObject(pools)) {
     c->health.present = 1;
     c->health.truncated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "truncated"));
     const cJSON *pool;
     cJSON_ArrayForEach(pool, pools) {
-      if (rc == 0)
-        rc = sl_health_add_pool(c, pool->string, num(pool, "total"), num(pool, "collected"), num(pool, "dropped"));
+      (void)sl_health_add_pool(c, pool->string, num(pool, "total"), num(pool, "collected"), num(pool, "dropped"));
     }
   }
   cJSON_Delete(b);
-  return rc;
 }
 
-int sl_health_from_json_file(sl_capture *c, FILE *f) {
-  char *head = malloc(HEAD_BYTES);
-  if (!head) return -1;
+void sl_health_from_json_file(sl_capture *c, FILE *f) {
+  char *head = sl_mem_alloc(HEAD_BYTES);
   rewind(f);
   size_t n = fread(head, 1, HEAD_BYTES, f);
-  int rc = sl_health_from_json_head(c, head, n);
+  sl_health_from_json_head(c, head, n);
   free(head);
-  return rc;
 }
 
 uint64_t sl_capture_dropped(const sl_capture *c) {

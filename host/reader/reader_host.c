@@ -163,9 +163,8 @@ int sl_host_finish(sl_raw *raw, sl_capture *c) {
     if (host_us(raw, "host device upload", i, raw->upload_ns[2 * i], raw->upload_ns[2 * i + 1], origin,
                 &c->uploads[i].start_us, &c->uploads[i].end_us))
       return -1;
-  sl_str submit = sl_strtab_intern(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
-  c->orchestrator_source = sl_strtab_intern(&c->strings, "host", 4);
-  if (submit == SL_STR_NONE || c->orchestrator_source == SL_STR_NONE) return -1;
+  sl_str submit = sl_intern_add(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
+  c->orchestrator_source = sl_intern_add(&c->strings, "host", 4);
   /* the host records become the orchestrator lanes; empty host threads are dropped */
   free(c->orch);
   free(c->orch_threads);

@@ -14,10 +14,10 @@ int sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t
   char buf[64];
   rec->flags &= ~(uint32_t)(SL_PH_RETIRED | SL_PH_UNKNOWN | SL_PH_RENAMED);
   if (!name) { /* kind missing: the reference's default "unknown" */
-    rec->phase = sl_strtab_intern(&c->strings, "unknown", 7);
+    rec->phase = sl_intern_add(&c->strings, "unknown", 7);
     rec->phase_id = SL_PHASE_ID_UNKNOWN;
     rec->flags |= SL_PH_UNKNOWN;
-    return rec->phase == SL_STR_NONE ? -1 : 0;
+    return 0;
   }
   rec->phase_id = SL_PHASE_ID_UNKNOWN;
   int is_retired = 0;
@@ -36,8 +36,7 @@ int sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t
     else
       is_retired = sl_phase_is_retired(key);
   }
-  rec->phase = sl_strtab_intern(&c->strings, name, len);
-  if (rec->phase == SL_STR_NONE) return -1;
+  rec->phase = sl_intern_add(&c->strings, name, len);
   if (rec->phase_id == SL_PHASE_ID_UNKNOWN) rec->flags |= is_retired ? SL_PH_RETIRED : SL_PH_UNKNOWN;
   return 0;
 }

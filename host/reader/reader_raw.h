@@ -74,8 +74,8 @@ int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *dat
 int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len);
 /* capture->health (reader_health.c): one pool, or metadata.capture of a JSON head / file. */
 int sl_health_add_pool(sl_capture *c, const char *name, uint64_t total, uint64_t collected, uint64_t dropped);
-int sl_health_from_json_head(sl_capture *c, const char *head, size_t n);
-int sl_health_from_json_file(sl_capture *c, FILE *f);
+void sl_health_from_json_head(sl_capture *c, const char *head, size_t n);
+void sl_health_from_json_file(sl_capture *c, FILE *f);
 
 /* reader_host.c: host mode after the device join: validate the host sections, align
 ** the clocks, convert the host records (0 ok, -1 error printed). The alignment must be

@@ -624,15 +624,25 @@ static void test_deps_none_rules(void **state) {
   assert_int_equal(d->status, SL_DEPS_MISSING);
   assert_false(d->has_edges || d->has_kernel_map || d->has_block_map);
   assert_string_equal(err, "");
+  assert_false(sl_err_is_set(&d->warning));
   sl_deps_free(d);
 
-  /* invalid JSON: warning, everything None */
+  /* invalid JSON: a warning value (the library prints nothing), everything None */
   err_begin();
   d = sl_deps_load_mem("bad.json", "{\"edges\": [", 11);
   err = err_end();
   assert_int_equal(d->status, SL_DEPS_INVALID);
   assert_false(d->has_edges);
-  assert_non_null(strstr(err, "bad.json: failed to read deps.json"));
+  assert_string_equal(err, "");
+  assert_string_equal(d->warning.file, "bad.json");
+  assert_non_null(strstr(d->warning.msg, "failed to read deps.json: "));
+  assert_non_null(strstr(d->warning.msg, d->error));
+  sl_deps_free(d);
+
+  /* an unreadable path (a folder): invalid, with the reason */
+  d = sl_deps_load("/");
+  assert_int_equal(d->status, SL_DEPS_INVALID);
+  assert_string_equal(d->warning.msg, "failed to read deps.json: is a directory");
   sl_deps_free(d);
 
   /* no edges array: edge map None, but the task maps stay */
@@ -641,7 +651,8 @@ static void test_deps_none_rules(void **state) {
   d = sl_deps_load_mem("noedges.json", j, strlen(j));
   err = err_end();
   assert_false(d->has_edges);
-  assert_non_null(strstr(err, "has no 'edges' array"));
+  assert_string_equal(err, "");
+  assert_string_equal(d->warning.msg, "has no 'edges' array");
   assert_true(d->has_kernel_map);
   assert_int_equal(sl_deps_block_num(d, 7), 1); /* unparsable block_num -> 1 */
   sl_deps_free(d);

@@ -178,8 +178,8 @@ static int file_exists(const char *p) {
 }
 
 /* deps.json is parsed on a second thread while the records are read: the two are
-** independent and each takes seconds on a big capture. Quietly, so that a deps.json
-** with anything to warn about is simply read again in order, warnings and all. */
+** independent and each takes seconds on a big capture. Loading prints nothing; its
+** warning is kept on the value and printed by load_deps, in order. */
 typedef struct deps_job {
   pthread_t thread;
   const char *path;
@@ -189,7 +189,7 @@ typedef struct deps_job {
 
 static void *deps_job_main(void *arg) {
   deps_job *jb = arg;
-  jb->deps = sl_deps_load_quiet(jb->path);
+  jb->deps = sl_deps_load(jb->path);
   return NULL;
 }
 
@@ -206,10 +206,6 @@ static sl_deps *deps_job_take(deps_job *jb) {
   jb->started = 0;
   sl_deps *d = jb->deps;
   jb->deps = NULL;
-  if (d && (d->status == SL_DEPS_INVALID || !d->has_edges)) {
-    sl_deps_free(d);
-    d = NULL;
-  }
   return d;
 }
 
@@ -363,7 +359,7 @@ static int load_deps(convert_job *j) {
   stage(NULL);
   j->deps = deps_job_take(&j->dj);
   if (!j->deps) j->deps = sl_deps_load(j->deps_path);
-  if (!j->deps) return -1;
+  sl_err_warn(&j->deps->warning);
   stage("deps");
   sl_deps *deps = j->deps;
   if (deps->has_edges) {

@@ -39,12 +39,8 @@ int sl_diff_run_load(sl_diff_run *r, const char *path) {
     return -1;
   }
   char *dp = sibling_deps(path);
-  r->deps = dp ? sl_deps_load_quiet(dp) : NULL;
+  r->deps = sl_deps_load(dp);
   free(dp);
-  if (!r->deps) {
-    sl_error(path, "out of memory");
-    return -1;
-  }
   if (r->deps->has_kernel_map) sl_capture_resolve_func_ids(r->cap, r->deps);
   char *np = NULL;
   if (sl_namemap_discover(path, &np) == 1) {
@@ -87,26 +83,27 @@ static int cmp_u64(const void *a, const void *b) {
 ** submissions, so every predecessor is done first (a later one counts as a root). */
 static int compute_depths(sl_diff_run *r) {
   size_t n = r->n_tasks;
-  sl_u64map idx = {0}; /* task id -> depth */
-  uint64_t *ids = malloc((n ? n : 1) * sizeof *ids);
-  if (!ids) return -1;
+  sl_map idx = {0}; /* task id -> depth */
+  uint64_t *ids = sl_mem_array(NULL, n ? n : 1, sizeof *ids);
   for (size_t i = 0; i < n; i++) ids[i] = r->tasks[i].task_id;
   qsort(ids, n, sizeof *ids, cmp_u64);
-  int rc = 0;
-  for (size_t i = 0; i < n && rc == 0; i++) {
+  for (size_t i = 0; i < n; i++) {
     if (i && ids[i] == ids[i - 1]) continue;
     size_t np;
     const uint64_t *p = sl_deps_preds(r->deps, ids[i], &np);
-    uint32_t depth = 0, pd;
+    uint64_t depth = 0, pd;
     for (size_t j = 0; j < np; j++)
-      if (p[j] != ids[i] && sl_u64map_get(&idx, p[j], &pd) && pd + 1 > depth) depth = pd + 1;
-    rc = sl_u64map_put(&idx, ids[i], depth);
+      if (p[j] != ids[i] && sl_map_u64_get(&idx, p[j], &pd) && pd + 1 > depth) depth = pd + 1;
+    sl_map_u64_put(&idx, ids[i], depth);
   }
-  for (size_t i = 0; i < n && rc == 0; i++)
-    sl_u64map_get(&idx, r->tasks[i].task_id, &r->tasks[i].depth);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t depth = 0;
+    sl_map_u64_get(&idx, r->tasks[i].task_id, &depth);
+    r->tasks[i].depth = (uint32_t)depth;
+  }
   free(ids);
-  sl_u64map_free(&idx);
-  return rc;
+  sl_map_free(&idx);
+  return 0;
 }
 
 /* ordinal: rank within (func_id, depth) by task id */

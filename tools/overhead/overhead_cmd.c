@@ -131,8 +131,7 @@ int sl_cmd_sched_overhead(int argc, char **argv) {
                       "with --enable-dep-gen (not co-run with --enable-chip-swimlane), then pass --deps-json.");
     goto out;
   }
-  d = sl_deps_load_quiet(deps_path);
-  if (!d) goto out;
+  d = sl_deps_load(deps_path);
   if (d->status != SL_DEPS_OK) {
     fflush(stdout);
     sl_error(deps_path, "failed to read deps.json: %s", d->status == SL_DEPS_MISSING ? strerror(ENOENT) : d->error);

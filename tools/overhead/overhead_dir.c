@@ -53,7 +53,7 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
   char *records = sl_l3_records_path(dir, NULL), *deps_path = sl_path_join(dir, "deps.json");
   if (!records) records = sl_path_join(dir, "chip_swimlane_records.json"); /* named in the error */
   sl_capture *c = records ? sl_capture_read(records, NULL) : NULL;
-  sl_deps *d = c && deps_path ? sl_deps_load_quiet(deps_path) : NULL;
+  sl_deps *d = c && deps_path ? sl_deps_load(deps_path) : NULL;
   sl_oh_report rep;
   memset(&rep, 0, sizeof rep);
   int rc = -1;

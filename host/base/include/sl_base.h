@@ -39,7 +39,7 @@ int sl_stdout_finish(void);
 ** set, else <binary>/../share/swimlane when installed there (cmake --install),
 ** else the source directory baked in at build time. */
 const char *sl_home(void);
-/* Join into a newly malloc'd string: sl_path_join("a", "b/c") -> "a/b/c". */
+/* Join into a new string (free it): sl_path_join("a", "b/c") -> "a/b/c". Never NULL. */
 char *sl_path_join(const char *dir, const char *rel);
 /* mkdir -p; 0 ok, -1 error (reported). */
 int sl_mkdirs(const char *path);

@@ -39,6 +39,8 @@ sl_status sl_err_setv(sl_err *err, const char *file, const char *fmt, va_list ap
 int sl_err_is_set(const sl_err *err);
 /* Print "swimlane: <file>: <msg>" (nothing when no error is set). */
 void sl_err_print(const sl_err *err);
+/* The same as a warning: "swimlane: warning: <file>: <msg>". */
+void sl_err_warn(const sl_err *err);
 /* Forget the error and free its text; the value is SL_ERR_INIT again. */
 void sl_err_clear(sl_err *err);
 /* A command's last step: print, clear, and return exit status 1. */

@@ -28,7 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum sl_map_kind { SL_MAP_U64, SL_MAP_STR, SL_MAP_STR_BORROWED } sl_map_kind;
+/* SL_MAP_U64 is 0: a zeroed sl_map ({0}) is an empty uint64 map. */
+typedef enum sl_map_kind { SL_MAP_U64 = 0, SL_MAP_STR, SL_MAP_STR_BORROWED } sl_map_kind;
 
 typedef struct sl_map {
   unsigned char *ctrl; /* per slot: 0 = empty, else 0x80 | 7 high bits of the key's hash */

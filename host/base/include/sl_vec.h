@@ -28,6 +28,10 @@
 /* Room for `need` elements of esz bytes in arr (capacity *cap, updated). */
 void *sl_array_grow(void *arr, size_t *cap, size_t need, size_t esz);
 
+/* The separate-field form of push: grow arr (count n, capacity cap, both size_t
+** lvalues), count the new element and give its address (not zeroed). */
+#define sl_array_push(arr, n, cap) ((arr) = sl_array_grow((arr), &(cap), (n) + 1, sizeof *(arr)), &(arr)[(n)++])
+
 #define SL_VEC(T) \
   struct {        \
     T *v;         \

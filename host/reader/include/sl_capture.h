@@ -23,6 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sl_err.h"
+#include "sl_intern.h"
+
 /* ---- interned strings --------------------------------------------------------- */
 
 /* Index into the capture's string table. SL_STR_NONE means "absent" (JSON null
@@ -30,12 +33,9 @@
 typedef uint32_t sl_str;
 #define SL_STR_NONE ((sl_str)0)
 
-typedef struct sl_strtab {
-  char **strs;      /* strs[0] is unused (SL_STR_NONE) */
-  uint32_t n, cap;
-  uint32_t *hash;   /* open-addressing index over strs, capacity hcap */
-  uint32_t hcap;
-} sl_strtab;
+/* The capture's strings: the base library's interner (strs[id], n = 1 + count;
+** SL_STR_NONE is SL_INTERN_NONE). */
+typedef sl_intern sl_strtab;
 
 /* ---- tasks (one per joined AICore row) ------------------------------------------ */
 
@@ -340,12 +340,6 @@ size_t sl_capture_sched_thread_count(const sl_capture *c);
 ** Each map is "None" (has_* == 0) under the reference's rules: file missing (all
 ** three, silently), unreadable/invalid JSON (all three, one warning), `edges` not an
 ** array (edges only, warning), no valid kernel_ids / no tasks (kernel / block). */
-typedef struct sl_u64map {
-  uint64_t *keys;
-  uint32_t *vals;      /* UINT32_MAX = empty slot */
-  size_t cap, n;
-} sl_u64map;
-
 enum sl_deps_status {
   SL_DEPS_OK = 0,       /* parsed (individual maps may still be None) */
   SL_DEPS_MISSING = 1,  /* no such file: every map None */
@@ -356,6 +350,8 @@ typedef struct sl_deps {
   char *path;
   int status;              /* enum sl_deps_status */
   char *error;             /* SL_DEPS_INVALID: what went wrong (no file name) */
+  sl_err warning;           /* what the reference warns about: unreadable or invalid
+                           ** JSON, no 'edges' array; unset when there is nothing to say */
   int has_edges;
   /* pred -> successors: preds in first-appearance order, succs in edge order,
   ** (pred, succ) pairs deduplicated keeping the first; self-edges kept. */
@@ -364,33 +360,32 @@ typedef struct sl_deps {
   size_t *succ_off;        /* [n_preds + 1]: succs of preds[i] are succs[succ_off[i] .. succ_off[i+1]) */
   uint64_t *succs;
   size_t n_edges;          /* deduplicated pair count */
-  sl_u64map pred_index;    /* pred id -> i */
+  sl_map pred_index;       /* pred id -> i */
   /* inverted: succ -> preds in the order of iterating the edge map pred by pred */
   size_t n_succ_keys;
   uint64_t *succ_keys;
   size_t *pred_off;
   uint64_t *pred_list;
-  sl_u64map succ_index;
+  sl_map succ_index;
 
   int has_kernel_map;
   size_t n_kernel;
   uint64_t *kernel_task;   /* [n_kernel] first-appearance order */
   int64_t (*kernel_ids)[3];/* later duplicate entries overwrite the value */
-  sl_u64map kernel_index;
+  sl_map kernel_index;
 
   int has_block_map;
   size_t n_block;
   uint64_t *block_task;
   int64_t *block_num;      /* max(int(block_num or 1), 1) */
-  sl_u64map block_index;
+  sl_map block_index;
 } sl_deps;
 
-/* Load deps.json (streamed). Never fails hard: a missing file gives all-None maps
-** silently; bad content gives a warning on stderr ("swimlane: <path>: warning: ...")
-** and None maps as the reference does. Returns NULL only on out-of-memory. */
+/* Load deps.json (streamed). Never fails and prints nothing: a missing file gives
+** all-None maps silently; bad content gives None maps as the reference does, and
+** d->warning says what is wrong (the caller prints it with sl_err_warn, as a warning
+** or as its own error). Never NULL. */
 sl_deps *sl_deps_load(const char *path);
-/* Same, without printing warnings (callers that treat problems as errors). */
-sl_deps *sl_deps_load_quiet(const char *path);
 sl_deps *sl_deps_load_mem(const char *name, const void *data, size_t len);
 void sl_deps_free(sl_deps *d);
 
