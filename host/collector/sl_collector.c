@@ -5,6 +5,7 @@
 */
 #include "sl_collector_internal.h"
 #include "sl_levels.h"
+#include "sl_mem.h"
 #include "sl_platforms.h"
 
 #include <stdio.h>
@@ -83,9 +84,8 @@ static int shard_count(const sl_collector_config *cfg, const sl_platform_info *p
   return n < 1 ? 1 : n;
 }
 
-static int alloc_shards(sl_collector *c) {
-  c->shards = calloc((size_t)c->nshards, sizeof *c->shards);
-  if (!c->shards) return -1;
+static void alloc_shards(sl_collector *c) {
+  c->shards = sl_mem_calloc((size_t)c->nshards, sizeof *c->shards);
   for (int i = 0; i < c->nshards; i++) {
     sl_shard *s = &c->shards[i];
     s->c = c;
@@ -94,12 +94,10 @@ static int alloc_shards(sl_collector *c) {
     pthread_cond_init(&s->handoff.cv, NULL);
     for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
       size_t n = (size_t)sl_devprof_pool_count(c->dp, k);
-      s->records[k] = calloc(n, sizeof(sl_vec));
-      s->collected[k] = calloc(n, sizeof(uint64_t));
-      if (!s->records[k] || !s->collected[k]) return -1;
+      s->records[k] = sl_mem_calloc(n, sizeof(sl_vec));
+      s->collected[k] = sl_mem_calloc(n, sizeof(uint64_t));
     }
   }
-  return 0;
 }
 
 static void free_shards(sl_collector *c) {
@@ -122,8 +120,7 @@ static void free_shards(sl_collector *c) {
 
 sl_collector *sl_collector_create(const sl_collector_config *cfg) {
   if (check_config(cfg) != 0) return NULL;
-  sl_collector *c = calloc(1, sizeof *c);
-  if (!c) return NULL;
+  sl_collector *c = sl_mem_calloc(1, sizeof *c);
   c->cfg = *cfg;
   c->plat = cfg->platform;
   /* scheduler streams name the chip family: "a2a3sim" -> "a2a3" */
@@ -131,8 +128,7 @@ sl_collector *sl_collector_create(const sl_collector_config *cfg) {
   size_t pl = strlen(c->platform);
   if (pl > 3 && strcmp(c->platform + pl - 3, "sim") == 0) c->platform[pl - 3] = '\0';
   snprintf(c->runtime, sizeof c->runtime, "%s", cfg->runtime ? cfg->runtime : "tensormap_and_ringbuffer");
-  c->core_types = malloc((size_t)cfg->num_cores);
-  if (!c->core_types) goto oom;
+  c->core_types = sl_mem_alloc((size_t)cfg->num_cores);
   for (int i = 0; i < cfg->num_cores; i++)
     c->core_types[i] = cfg->core_types ? cfg->core_types[i] : (unsigned char)SL_CORE_AIV;
   atomic_init(&c->running, 0);
@@ -168,12 +164,13 @@ sl_collector *sl_collector_create(const sl_collector_config *cfg) {
   c->per_pool[SL_BUF_SCHED_PHASE] = c->sizes.sched_buffers_per_thread;
   c->per_pool[SL_BUF_ORCH_PHASE] = c->sizes.orch_buffers_per_thread;
   if (sl_coll_transport_init(c) != 0) goto fail;
-  if (sl_coll_buffers_init(c) != 0) goto oom;
+  if (sl_coll_buffers_init(c) != 0) { /* the device buffers could not be had */
+    fprintf(stderr, "swimlane: %s: out of memory\n", WHAT);
+    goto fail;
+  }
   c->nshards = shard_count(cfg, c->plat);
-  if (alloc_shards(c) != 0) goto oom;
+  alloc_shards(c);
   return c;
-oom:
-  fprintf(stderr, "swimlane: %s: out of memory\n", WHAT);
 fail:
   sl_collector_destroy(c);
   return NULL;
@@ -211,8 +208,7 @@ int sl_collector_read_metadata(sl_collector *c) {
   if (!c || !c->dp) return 0;
   sl_collector_stop(c);
   if (c->metadata_read) return 0;
-  c->core_to_thread = malloc(sizeof(int32_t) * (size_t)c->cfg.num_cores);
-  if (!c->core_to_thread) return -1;
+  c->core_to_thread = sl_mem_array(NULL, (size_t)c->cfg.num_cores, sizeof(int32_t));
   for (int i = 0; i < c->cfg.num_cores; i++) {
     int32_t t = atomic_load_explicit((_Atomic int32_t *)(void *)&c->hv->core_to_thread[i],
                                      memory_order_relaxed);
@@ -242,40 +238,31 @@ void sl_collector_destroy(sl_collector *c) {
   free(c);
 }
 
-static void *dup_array(const void *src, size_t n, size_t size, int *failed) {
+static void *dup_array(const void *src, size_t n, size_t size) {
   if (!n) return NULL;
-  void *p = malloc(n * size);
-  if (!p) *failed = 1;
-  else memcpy(p, src, n * size);
+  void *p = sl_mem_array(NULL, n, size);
+  memcpy(p, src, n * size);
   return p;
 }
 
 int sl_collector_set_host(sl_collector *c, const sl_coll_host *h) {
   if (!c || !h) return 0;
-  int failed = 0;
   sl_coll_host copy = *h;
-  copy.recs = dup_array(h->recs, h->nrecs, sizeof *h->recs, &failed);
-  copy.uploads = dup_array(h->uploads, h->nuploads, sizeof *h->uploads, &failed);
-  copy.anchors = dup_array(h->anchors, h->nanchors, sizeof *h->anchors, &failed);
+  copy.recs = dup_array(h->recs, h->nrecs, sizeof *h->recs);
+  copy.uploads = dup_array(h->uploads, h->nuploads, sizeof *h->uploads);
+  copy.anchors = dup_array(h->anchors, h->nanchors, sizeof *h->anchors);
   free((void *)c->host.recs);
   free((void *)c->host.uploads);
   free((void *)c->host.anchors);
   c->host = copy;
-  c->has_host = !failed;
-  if (failed) {
-    free((void *)copy.recs);
-    free((void *)copy.uploads);
-    free((void *)copy.anchors);
-    memset(&c->host, 0, sizeof c->host);
-  }
-  return failed ? -1 : 0;
+  c->has_host = 1;
+  return 0;
 }
 
 /* Append `members` to *buf, comma-separated. */
 static int append_members(char **buf, const char *members) {
   size_t old = *buf ? strlen(*buf) : 0, n = strlen(members);
-  char *p = realloc(*buf, old + n + 3);
-  if (!p) return -1;
+  char *p = sl_mem_realloc(*buf, old + n + 3);
   if (old) memcpy(p + old, ", ", 2), old += 2;
   memcpy(p + old, members, n + 1);
   *buf = p;
@@ -289,7 +276,7 @@ int sl_collector_add_metadata(sl_collector *c, const char *members) {
 
 int sl_collector_set_dispatch_clock(sl_collector *c, const sl_dispatch_clock *d) {
   if (!c || !d) return 0;
-  if (!c->dclock && !(c->dclock = malloc(sizeof *c->dclock))) return -1;
+  if (!c->dclock) c->dclock = sl_mem_alloc(sizeof *c->dclock);
   *c->dclock = *d;
   return 0;
 }

@@ -12,6 +12,7 @@
 ** four times the initial count per kind.
 */
 #include "sl_collector_internal.h"
+#include "sl_mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,13 +31,11 @@ void sl_buflist_destroy(sl_buflist *l) {
   l->n = l->cap = 0;
 }
 
+/* (sl_mem_array, not sl_vec.h: this module has a type of its own named sl_vec) */
 static int buflist_push_locked(sl_buflist *l, uint64_t buf) {
   if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 16;
-    uint64_t *b = realloc(l->bufs, cap * sizeof *b);
-    if (!b) return -1;
-    l->bufs = b;
-    l->cap = cap;
+    l->cap = l->cap ? l->cap * 2 : 16;
+    l->bufs = sl_mem_array(l->bufs, l->cap, sizeof *l->bufs);
   }
   l->bufs[l->n++] = buf;
   return 0;
@@ -89,8 +88,7 @@ int sl_coll_buffers_init(sl_collector *c) {
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
     sl_buflist_init(&c->recycled[k]);
     int n = sl_devprof_pool_count(dp, k);
-    c->pool_mu[k] = calloc((size_t)n, sizeof(pthread_mutex_t));
-    if (!c->pool_mu[k]) return -1;
+    c->pool_mu[k] = sl_mem_calloc((size_t)n, sizeof(pthread_mutex_t));
     for (int i = 0; i < n; i++) pthread_mutex_init(&c->pool_mu[k][i], NULL);
   }
   unsigned slots = dp->g.slot_count;
@@ -212,8 +210,7 @@ sl_coll_view sl_coll_merged(const sl_collector *c, unsigned kind, int index) {
     v.n = total;
     return v;
   }
-  unsigned char *d = malloc(total * recsz);
-  if (!d) return v;
+  unsigned char *d = sl_mem_array(NULL, total, recsz);
   size_t at = 0;
   for (int s = 0; s < c->nshards; s++) /* shard order, then chunk order */
     for (const sl_vec_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next) {

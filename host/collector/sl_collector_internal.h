@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "sl_collector.h"
+#include "sl_map.h"
 #include "sl_devprof_region.h"
 #include "sl_prof_atomic.h"
 
@@ -67,12 +68,10 @@ typedef struct sl_mirror_span {
   int per_tick;   /* mirrored at the top of every tick (else only at stop) */
 } sl_mirror_span;
 
-/* Device buffer -> its host view (open addressing; shadow transport only). */
+/* Device buffer -> its host view (shadow transport only). */
 typedef struct sl_bufmap {
   pthread_mutex_t mu;
-  uint64_t *dev;
-  void **host;
-  size_t n, cap;   /* cap: a power of two */
+  sl_map map;      /* device address -> (uintptr_t) host address */
 } sl_bufmap;
 
 struct sl_collector {

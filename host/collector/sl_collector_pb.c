@@ -6,6 +6,7 @@
 ** stream's physical_core_id is -1 where the JSON says null.
 */
 #include "sl_base.h"
+#include "sl_mem.h"
 #include "sl_collector_internal.h"
 #include "sl_fingerprint.h"
 #include "sl_platforms.h"
@@ -24,20 +25,10 @@ typedef struct arena {
 static void *arena_alloc(arena *a, size_t bytes) {
   if (a->failed) return NULL;
   if (a->n == a->cap) {
-    size_t cap = a->cap ? a->cap * 2 : 64;
-    void **p = realloc(a->ptrs, cap * sizeof *p);
-    if (!p) {
-      a->failed = 1;
-      return NULL;
-    }
-    a->ptrs = p;
-    a->cap = cap;
+    a->cap = a->cap ? a->cap * 2 : 64;
+    a->ptrs = sl_mem_array(a->ptrs, a->cap, sizeof *a->ptrs);
   }
-  void *m = calloc(1, bytes ? bytes : 1);
-  if (!m) {
-    a->failed = 1;
-    return NULL;
-  }
+  void *m = sl_mem_calloc(1, bytes);
   a->ptrs[a->n++] = m;
   return m;
 }

@@ -22,6 +22,7 @@
 ** dropping, so the host never loses a buffer it has popped.
 */
 #include "sl_collector_internal.h"
+#include "sl_mem.h"
 #include "sl_prof_atomic.h"
 
 #include <errno.h>
@@ -72,8 +73,7 @@ int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz) {
     if (!t || t->n == t->cap) {
       size_t cap = t ? t->cap * 2 : 256;
       if (cap > SL_VEC_CHUNK_MAX) cap = SL_VEC_CHUNK_MAX;
-      sl_vec_chunk *nc = malloc(sizeof *nc + cap * recsz);
-      if (!nc) return -1;
+      sl_vec_chunk *nc = sl_mem_alloc(sizeof *nc + cap * recsz);
       nc->next = NULL;
       nc->n = 0;
       nc->cap = cap;
@@ -106,11 +106,7 @@ static int handoff_push(sl_handoff *h, const sl_ready_entry *e) {
   pthread_mutex_lock(&h->mu);
   if (h->n == h->cap) {
     size_t cap = h->cap ? h->cap * 2 : 64;
-    sl_ready_entry *items = malloc(cap * sizeof *items);
-    if (!items) {
-      pthread_mutex_unlock(&h->mu);
-      return -1;
-    }
+    sl_ready_entry *items = sl_mem_array(NULL, cap, sizeof *items);
     for (size_t i = 0; i < h->n; i++) items[i] = h->items[(h->head + i) % h->cap];
     free(h->items);
     h->items = items;

@@ -23,6 +23,7 @@
 */
 #include "sl_base.h"
 #include "sl_collector_internal.h"
+#include "sl_mem.h"
 #include "sl_platforms.h"
 
 #include <stdlib.h>
@@ -98,57 +99,18 @@ static const sl_memops sim_shadow_ops = {sim_alloc, sim_reg_shadow, sim_free, si
 
 /* ---- buffer map ------------------------------------------------------------------ */
 
-static size_t slot_of(uint64_t dev, size_t cap) { return (size_t)((dev >> 6) * 0x9E3779B97F4A7C15ull) & (cap - 1); }
-
-static int map_put_locked(sl_bufmap *m, uint64_t dev, void *host) {
-  if ((m->n + 1) * 2 > m->cap) {
-    size_t cap = m->cap ? m->cap * 2 : 64;
-    uint64_t *nd = calloc(cap, sizeof *nd);
-    void **nh = calloc(cap, sizeof *nh);
-    if (!nd || !nh) {
-      free(nd);
-      free(nh);
-      return -1;
-    }
-    for (size_t i = 0; i < m->cap; i++)
-      if (m->dev[i]) {
-        size_t j = slot_of(m->dev[i], cap);
-        while (nd[j]) j = (j + 1) & (cap - 1);
-        nd[j] = m->dev[i];
-        nh[j] = m->host[i];
-      }
-    free(m->dev);
-    free(m->host);
-    m->dev = nd;
-    m->host = nh;
-    m->cap = cap;
-  }
-  size_t j = slot_of(dev, m->cap);
-  while (m->dev[j]) j = (j + 1) & (m->cap - 1);
-  m->dev[j] = dev;
-  m->host[j] = host;
-  m->n++;
-  return 0;
-}
-
 static void *map_get(sl_bufmap *m, uint64_t dev) {
-  void *host = NULL;
+  uint64_t host = 0;
   pthread_mutex_lock(&m->mu);
-  if (m->cap)
-    for (size_t j = slot_of(dev, m->cap); m->dev[j]; j = (j + 1) & (m->cap - 1))
-      if (m->dev[j] == dev) {
-        host = m->host[j];
-        break;
-      }
+  sl_map_u64_get(&m->map, dev, &host);
   pthread_mutex_unlock(&m->mu);
-  return host;
+  return (void *)(uintptr_t)host;
 }
 
 /* ---- region spans ---------------------------------------------------------------- */
 
 static int add_span(sl_collector *c, void *host, void *dev, size_t bytes, int per_tick) {
-  sl_mirror_span *s = realloc(c->spans, sizeof *s * (size_t)(c->nspans + 1));
-  if (!s) return -1;
+  sl_mirror_span *s = sl_mem_array(c->spans, (size_t)c->nspans + 1, sizeof *s);
   c->spans = s;
   s[c->nspans++] = (sl_mirror_span){host, dev, bytes, per_tick};
   return 0;
@@ -206,11 +168,7 @@ void sl_coll_transport_free(sl_collector *c) {
   free(c->spans);
   c->spans = NULL;
   c->nspans = 0;
-  free(c->bufmap.dev);
-  free(c->bufmap.host);
-  c->bufmap.dev = NULL;
-  c->bufmap.host = NULL;
-  c->bufmap.n = c->bufmap.cap = 0;
+  sl_map_free(&c->bufmap.map);
   pthread_mutex_destroy(&c->bufmap.mu);
   pthread_mutex_destroy(&c->shadow_mu);
 }
@@ -272,12 +230,8 @@ uint64_t sl_coll_buf_alloc(sl_collector *c, size_t bytes, void **host) {
   }
   if (c->shadow) {
     pthread_mutex_lock(&c->bufmap.mu);
-    int rc = map_put_locked(&c->bufmap, (uint64_t)(uintptr_t)dev, *host);
+    sl_map_u64_put(&c->bufmap.map, (uint64_t)(uintptr_t)dev, (uintptr_t)*host);
     pthread_mutex_unlock(&c->bufmap.mu);
-    if (rc != 0) {
-      c->ops.free_(c->ops.ctx, dev, *host);
-      return 0;
-    }
   }
   return (uint64_t)(uintptr_t)dev;
 }
