@@ -38,14 +38,8 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
       b->len += (size_t)n;
       return;
     }
-    size_t cap = (b->cap ? 2 * b->cap : 4096) + (size_t)n;
-    char *p = realloc(b->data, cap);
-    if (!p) {
-      b->oom = 1;
-      return;
-    }
-    b->data = p;
-    b->cap = cap;
+    b->cap = (b->cap ? 2 * b->cap : 4096) + (size_t)n;
+    b->data = sl_mem_realloc(b->data, b->cap);
   }
 }
 
@@ -102,12 +96,11 @@ static int host_facts(const sl_rt *rt, int hbg, sl_coll_host *h) {
   const sl_rt_host_submit *hs;
   const sl_rt_upload *u;
   size_t na = sl_rt_anchors(rt, &a), nh = hbg ? sl_rt_host_submits(rt, &hs) : 0, nu = hbg ? sl_rt_uploads(rt, &u) : 0;
-  sl_coll_anchor *ca = malloc((na + 1) * sizeof *ca);
-  sl_coll_host_rec *cr = malloc((nh + 1) * sizeof *cr);
-  sl_coll_upload *cu = malloc((nu + 1) * sizeof *cu);
+  sl_coll_anchor *ca = sl_mem_array(NULL, na + 1, sizeof *ca);
+  sl_coll_host_rec *cr = sl_mem_array(NULL, nh + 1, sizeof *cr);
+  sl_coll_upload *cu = sl_mem_array(NULL, nu + 1, sizeof *cu);
   memset(h, 0, sizeof *h);
   h->anchors = ca, h->recs = cr, h->uploads = cu;
-  if (!ca || !cr || !cu) return -1;
   for (size_t i = 0; i < na; i++)
     ca[i] = (sl_coll_anchor){a[i].position == SL_RT_ANCHOR_PRE ? "pre_host_orchestration" : "post_device_execution",
                              (uint32_t)a[i].sample_idx, a[i].host_before_ns, a[i].device_cycles, a[i].host_after_ns};

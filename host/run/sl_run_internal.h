@@ -8,8 +8,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sl_base.h"
 #include "sl_dtypes.h"
+#include "sl_mem.h"
 #include "sl_runtime.h"
+#include "sl_vec.h"
 
 struct lua_State;
 

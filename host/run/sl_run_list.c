@@ -53,12 +53,7 @@ static char **workload_names(const char *dir, size_t *n) {
   while ((e = readdir(d)) != NULL) {
     size_t len = strlen(e->d_name);
     if (len <= 4 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
-    if (*n == cap) {
-      char **grown = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *names);
-      if (!grown) break;
-      names = grown;
-    }
-    if ((names[*n] = strndup(e->d_name, len - 4)) != NULL) (*n)++;
+    *sl_array_push(names, *n, cap) = sl_mem_strndup(e->d_name, len - 4);
   }
   closedir(d);
   if (names) qsort(names, *n, sizeof *names, cmp_str);

@@ -125,7 +125,7 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
   cJSON *root = cJSON_CreateObject(), *tasks = cJSON_AddArrayToObject(root, "tasks"),
         *tensors = cJSON_AddArrayToObject(root, "tensors"), *edges = cJSON_AddArrayToObject(root, "edges");
   size_t nt = sl_rt_task_count(rt);
-  seen_ids seen = {calloc(nt * 4 + 16, sizeof(uint64_t)), 0, nt * 4 + 16};
+  seen_ids seen = {sl_mem_calloc(nt * 4 + 16, sizeof(uint64_t)), 0, nt * 4 + 16};
   for (size_t i = 0; i < nt; i++) {
     const sl_rt_task *t = sl_rt_task_at(rt, i);
     if (sl_rt_task_is_alloc(t)) continue;
@@ -248,8 +248,7 @@ int sl_write_args_dump(const sl_rt *rt, int level, const char *dir) {
     return 0;
   }
   if (sl_mkdirs(dir)) return -1;
-  const sl_rt_dump_entry **v = malloc(n * sizeof *v);
-  if (!v) return -1;
+  const sl_rt_dump_entry **v = sl_mem_array(NULL, n, sizeof *v);
   for (size_t i = 0; i < n; i++) v[i] = sl_rt_dump_at(rt, i);
   qsort(v, n, sizeof *v, cmp_entry);
   size_t before = 0, in = 0, out = 0, inout = 0;

@@ -20,16 +20,11 @@ static uint64_t span(uint64_t a, uint64_t b) { return b > a ? b - a : 0; }
 
 int sl_run_write_device_log(const sl_rt_timing *t, const char *dir) {
   char *path = sl_path_join(dir, "device_log.txt");
-  if (!path) return -1;
-  char *tmp = malloc(strlen(path) + 8);
-  if (!tmp) {
-    free(path);
-    return -1;
-  }
-  sprintf(tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  int rc = f ? 0 : -1;
-  if (f) {
+  sl_outfile of;
+  sl_err err = SL_ERR_INIT;
+  int rc = sl_outfile_begin(&of, path, &err) == SL_OK ? 0 : -1;
+  if (rc == 0) {
+    FILE *f = of.fp;
     fprintf(f, "[INFO] device clock %llu Hz (simulated chip); times below in device cycles\n",
             (unsigned long long)t->freq_hz);
     fprintf(f, "[INFO] orch_start=%llu orch_end=%llu orch_cost=%llu\n", (unsigned long long)t->orch_start,
@@ -37,14 +32,9 @@ int sl_run_write_device_log(const sl_rt_timing *t, const char *dir) {
     for (int k = 0; k < SL_ORCH_STEPS; k++)
       fprintf(f, "[INFO] g_orch_%s_cycle=%llu\n", sl_rt_orch_step_name(k), (unsigned long long)t->orch_cycles[k]);
     fprintf(f, "[INFO] orch_submits=%llu\n", (unsigned long long)t->submits);
-    rc = fclose(f) ? -1 : 0;
+    rc = sl_outfile_end(&of, &err) == SL_OK ? 0 : -1;
   }
-  if (rc || rename(tmp, path)) {
-    sl_error(path, "cannot write the device log");
-    remove(tmp);
-    rc = -1;
-  }
-  free(tmp);
+  if (rc) (void)sl_err_report(&err);
   free(path);
   return rc;
 }
@@ -100,8 +90,7 @@ void sl_run_print_timing(const sl_rt_timing *t, const sl_rt *rt, double host_wal
 void sl_run_slots_add(sl_run_slots *acc, const sl_rt_timing *t) {
   for (int n = 0; n < SL_RT_TIMING_SLOTS; n++) {
     if (!t->slot_set[n]) continue;
-    double *v = realloc(acc->spans[n], (size_t)(acc->count[n] + 1) * sizeof *v);
-    if (!v) continue;
+    double *v = sl_mem_array(acc->spans[n], (size_t)acc->count[n] + 1, sizeof *v);
     acc->spans[n] = v;
     v[acc->count[n]++] = us(t, t->slot_end[n] - t->slot_start[n]);
   }
