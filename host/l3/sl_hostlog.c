@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "sl_base.h"
+#include "sl_mem.h"
+#include "sl_vec.h"
 
 int64_t sl_hl_true_ns(void) {
   struct timespec ts;
@@ -144,14 +146,7 @@ static int add_span_line(sl_hostlog *h, char *line, size_t *cap) {
   for (char *save = NULL, *t = strtok_r(line + 5, " \n", &save); t; t = strtok_r(NULL, " \n", &save))
     if (span_token(&s, t, &seen)) return -1;
   if (seen != 15 || s.dur_ns < 0) return -1;
-  if (h->n == *cap) {
-    size_t nc = *cap ? *cap * 2 : 32;
-    sl_hl_span *p = realloc(h->spans, nc * sizeof *p);
-    if (!p) return -1;
-    h->spans = p;
-    *cap = nc;
-  }
-  h->spans[h->n++] = s;
+  *sl_array_push(h->spans, h->n, *cap) = s;
   return 0;
 }
 
@@ -161,10 +156,11 @@ sl_hostlog *sl_hostlog_load(const char *path) {
     sl_error(path, "cannot read host log: %s", strerror(errno));
     return NULL;
   }
-  sl_hostlog *h = calloc(1, sizeof *h);
+  sl_hostlog *h = sl_mem_calloc(1, sizeof *h);
   char line[1024];
   size_t cap = 0, lineno = 0;
-  int bad = !h || !(h->path = strdup(path));
+  h->path = sl_mem_strdup(path);
+  int bad = 0;
   while (!bad && fgets(line, sizeof line, f)) {
     lineno++;
     if (lineno == 1) bad = parse_header(h, line) ? 1 : 0;

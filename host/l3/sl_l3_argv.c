@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sl_l3_run.h"
+#include "sl_mem.h"
 
 int sl_l3_find_opt(int argc, char **argv, const char *name) {
   for (int i = 1; i < argc; i++)
@@ -14,8 +15,7 @@ int sl_l3_find_opt(int argc, char **argv, const char *name) {
 }
 
 char **sl_l3_argv_without(int argc, char **argv, const char *const *drop, int extra, int *out_argc) {
-  char **v = calloc((size_t)argc + (size_t)extra + 1, sizeof *v);
-  if (!v) return NULL;
+  char **v = sl_mem_calloc((size_t)argc + (size_t)extra + 1, sizeof *v);
   int n = 0;
   for (int i = 0; i < argc; i++) {
     int skip = 0;

@@ -167,8 +167,7 @@ static int spawn_rank(rank_proc *p, int r, int argc, char **argv, const char *ro
     for (int i = 0; i < 8; i++) args[n++] = (char *)hx[i];
   }
   args[n] = NULL;
-  char **full = calloc((size_t)n + 2, sizeof *full);
-  if (!full) return free(args), -1;
+  char **full = sl_mem_calloc((size_t)n + 2, sizeof *full);
   full[0] = "swimlane";
   memcpy(full + 1, args, (size_t)n * sizeof *full); /* args[0] is "run" */
   fflush(NULL);

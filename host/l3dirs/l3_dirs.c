@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "sl_base.h"
+#include "sl_mem.h"
+#include "sl_vec.h"
 #include "sl_l3_dirs.h"
 
 #define L3_DIRS_MAX 256
@@ -99,15 +101,11 @@ int sl_l3_capture_dirs(const char *root, long dnum, char ***dirs, char ***labels
     if (rc) return sl_l3_free_list(*dirs, *n), sl_l3_free_list(*labels, *n), -1;
     for (int k = 0; k < nd; k++) {
       if (dnum >= 0 && ds[k] != dnum) continue;
-      if (*n == cap) {
-        cap = cap ? cap * 2 : 16;
-        char **a = realloc(*dirs, cap * sizeof *a), **b = a ? realloc(*labels, cap * sizeof *b) : NULL;
-        if (a) *dirs = a;
-        if (!b) return sl_l3_free_list(*dirs, *n), sl_l3_free_list(*labels, *n), -1;
-        *labels = b;
-      }
+      size_t capd = cap; /* dirs and labels grow in step */
+      *dirs = sl_array_grow(*dirs, &capd, *n + 1, sizeof **dirs);
+      *labels = sl_array_grow(*labels, &cap, *n + 1, sizeof **labels);
       snprintf(rel, sizeof rel, "rank%ld/d%ld", ranks[i], ds[k]);
-      (*labels)[*n] = strdup(rel);
+      (*labels)[*n] = sl_mem_strdup(rel);
       (*dirs)[(*n)++] = sl_path_join(root, rel);
     }
   }

@@ -13,6 +13,7 @@
 
 #include "l3.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 #include "swimlane_capture.pb-c.h"
 
 #define L3_HEAD_BYTES (1u << 20) /* metadata comes first and is small */
@@ -27,10 +28,9 @@ static int get_int(const cJSON *o, const char *k, int64_t *out) {
 static char *read_head(const char *path, size_t max, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
-  char *buf = malloc(max + 1);
-  size_t n = buf ? fread(buf, 1, max, f) : 0;
+  char *buf = sl_mem_alloc(max + 1);
+  size_t n = fread(buf, 1, max, f);
   fclose(f);
-  if (!buf) return NULL;
   buf[n] = 0;
   *len = n;
   return buf;

@@ -16,14 +16,16 @@
 
 #include "l3.h"
 #include "sl_base.h"
+#include "sl_mem.h"
+#include "sl_vec.h"
 
 static int load_logs(l3_run *run) {
   const char *where = run->o.host_log ? run->o.host_log : run->o.root;
   struct stat st;
   if (stat(where, &st) != 0) return sl_error(where, "host log: %s", strerror(errno)), -1;
   if (S_ISREG(st.st_mode)) { /* one file named explicitly */
-    run->logs = calloc(1, sizeof *run->logs);
-    if (!run->logs || !(run->logs[0] = sl_hostlog_load(where))) return -1;
+    run->logs = sl_mem_calloc(1, sizeof *run->logs);
+    if (!(run->logs[0] = sl_hostlog_load(where))) return -1;
     run->n_logs = 1;
     return 0;
   }
@@ -35,14 +37,9 @@ static int load_logs(l3_run *run) {
   while (rc == 0 && (e = readdir(d)) != NULL) {
     size_t len = strlen(e->d_name);
     if (strncmp(e->d_name, "host.", 5) || len < 10 || strcmp(e->d_name + len - 4, ".log")) continue;
-    if (run->n_logs == cap) {
-      cap = cap ? cap * 2 : 8;
-      sl_hostlog **p = realloc(run->logs, cap * sizeof *p);
-      if (!p) rc = -1;
-      else run->logs = p;
-    }
-    char *path = rc ? NULL : sl_path_join(where, e->d_name);
-    sl_hostlog *h = path ? sl_hostlog_load(path) : NULL;
+    run->logs = sl_array_grow(run->logs, &cap, run->n_logs + 1, sizeof *run->logs);
+    char *path = sl_path_join(where, e->d_name);
+    sl_hostlog *h = sl_hostlog_load(path);
     free(path);
     if (!h) rc = -1;
     else run->logs[run->n_logs++] = h;

@@ -13,6 +13,7 @@
 
 #include "l3.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 #include "sl_convert.h"
 
 typedef struct load_job {
@@ -89,8 +90,7 @@ static int draw(l3_run *run, l3_rank *r, sl_trace_sink *sink) {
 
 int l3_emit_ranks(l3_run *run, sl_trace_sink *sink) {
   size_t jobs = run->o.jobs > 0 ? (size_t)run->o.jobs : 2;
-  load_job *lj = calloc(run->n, sizeof *lj);
-  if (!lj) return -1;
+  load_job *lj = sl_mem_calloc(run->n, sizeof *lj);
   size_t next = 0;
   for (; next < run->n && next < jobs; next++) start(&lj[next], &run->ranks[next]);
   int rc = 0;

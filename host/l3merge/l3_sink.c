@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "l3.h"
+#include "sl_mem.h"
 
 typedef struct l3_sink {
   sl_trace_sink base;
@@ -46,11 +47,7 @@ static void k_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t id
 
 static void k_slice(sl_trace_sink *s, const sl_slice *ev) {
   l3_sink *k = (l3_sink *)s;
-  sl_arg local[32], *args = ev->nargs < 32 ? local : malloc((ev->nargs + 1) * sizeof *args);
-  if (!args) {
-    s->failed = 1;
-    return;
-  }
+  sl_arg local[32], *args = ev->nargs < 32 ? local : sl_mem_array(NULL, ev->nargs + 1, sizeof *args);
   if (ev->nargs) memcpy(args, ev->args, ev->nargs * sizeof *args);
   args[ev->nargs] = SL_ARG_I("slack_ns", k->slack_ns);
   sl_slice e = *ev;
@@ -87,7 +84,7 @@ static void k_flow(sl_trace_sink *s, const sl_flow *ev) {
 static void k_metadata_json(sl_trace_sink *s, const char *obj) {
   l3_sink *k = (l3_sink *)s;
   free(k->meta);
-  k->meta = obj ? strdup(obj) : NULL;
+  k->meta = obj ? sl_mem_strdup(obj) : NULL;
 }
 
 static int k_finish(sl_trace_sink *s) { return s->failed ? -1 : 0; }
@@ -112,8 +109,7 @@ static const sl_trace_sink_ops l3_ops = {
 };
 
 sl_trace_sink *l3_sink_new(sl_trace_sink *inner, const l3_rank *r) {
-  l3_sink *k = calloc(1, sizeof *k);
-  if (!k) return NULL;
+  l3_sink *k = sl_mem_calloc(1, sizeof *k);
   k->base.ops = &l3_ops;
   k->base.fp = inner->fp;
   k->inner = inner;
