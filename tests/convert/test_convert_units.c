@@ -243,7 +243,7 @@ static void test_pyfloat_ps_path(void **state) {
   expect_float(4294967296.000001, "4294967296.000001"); /* past the path: general way */
   expect_float(0.7400000000000091, "0.7400000000000091"); /* not a whole ps: refused */
   uint64_t seed = 0x2545F4914F6CDD1Dull;
-  for (int i = 0; i < 200000; i++) {
+  for (int i = 0; i < 50000; i++) {
     seed ^= seed << 13;
     seed ^= seed >> 7;
     seed ^= seed << 17;
