@@ -501,6 +501,10 @@ static int assign_flow_ids(proto_sink *p, uint64_t *flow_ids, uint32_t *src_slic
     flow_ids[sl->flow_first + sl->nflows++] = e->flow_id;
     if (e->ph == 's') src_slice[e->flow_id] = e->slice;
   }
+  /* the ends are folded into the slices: free them before the event list peaks */
+  free(p->ends);
+  p->ends = NULL;
+  p->nends = p->ends_cap = 0;
   return 0;
 }
 
@@ -975,6 +979,15 @@ static int p_finish(sl_trace_sink *s) {
   sl_pf_writer_init(&p->w, s->fp);
   write_first_packet(p);
   write_tracks(p);
+  /* exactly a BEGIN and an END per slice plus the counters: no growth slack */
+  size_t nev = 2 * p->nslices + p->ncounts;
+  pev *evs = nev > p->evs_cap ? realloc(p->evs, (nev + 1) * sizeof *evs) : p->evs;
+  if (!evs) {
+    s->failed = 1;
+    goto out;
+  }
+  p->evs = evs;
+  if (nev > p->evs_cap) p->evs_cap = nev + 1;
   collect_slices(p, order);
   collect_counters(p);
   order_events(p, flow_ids, src_slice);
