@@ -149,6 +149,19 @@ static void sig_digits(const char *s, char *out) {
   out[n] = 0;
 }
 
+/* x's repr reads back as x and has the shortest digits (the exact method's). */
+static void expect_shortest(double x) {
+  char got[40], a[24], b[24];
+  sl_fmt_pyfloat(got, x);
+  assert_true(strtod(got, NULL) == x);
+  slow_digits(fabs(x), a);
+  sig_digits(got, b);
+  if (strcmp(a, b) != 0) {
+    print_error("%.17g: got %s, shortest digits %s\n", x, got, a);
+    fail();
+  }
+}
+
 /* The exact fixed-notation path (x in [1e-4, 2^53)) and its edges; the expected
 ** strings are Python's repr. */
 static void test_pyfloat_fixed_path(void **state) {
@@ -207,32 +220,12 @@ static void test_pyfloat_random(void **state) {
       x = (double)(seed % 1000000) * 0.02 - (double)(seed % 977) * 0.02;
     }
     if (x == 0 || !isfinite(x)) continue;
-    char got[40], a[24], b[24];
-    sl_fmt_pyfloat(got, x);
-    assert_true(strtod(got, NULL) == x);
-    slow_digits(fabs(x), a);
-    sig_digits(got, b);
-    if (strcmp(a, b) != 0) {
-      print_error("%.17g: got %s, shortest digits %s\n", x, got, a);
-      fail();
-    }
+    expect_shortest(x);
   }
 }
 
 /* The picosecond path: doubles nearest N ps (N * 1e-6 µs) across its range [1e-4, 2^32)
 ** and its edges, and their neighbours (which it must refuse), against the exact digits. */
-static void expect_shortest(double x) {
-  char got[40], a[24], b[24];
-  sl_fmt_pyfloat(got, x);
-  assert_true(strtod(got, NULL) == x);
-  slow_digits(fabs(x), a);
-  sig_digits(got, b);
-  if (strcmp(a, b) != 0) {
-    print_error("%.17g: got %s, shortest digits %s\n", x, got, a);
-    fail();
-  }
-}
-
 static void test_pyfloat_ps_path(void **state) {
   (void)state;
   expect_float(0.000123, "0.000123");
