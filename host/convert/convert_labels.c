@@ -9,13 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Decimal digits of v at o; returns the end. */
+static char *put_dec(char *o, uint64_t v) {
+  char t[24];
+  int n = 0;
+  do {
+    t[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n) *o++ = t[--n];
+  return o;
+}
+
+/* Called for every drawn task and phase: digits by hand, not snprintf. */
 char *sl_tdisp(char *buf, uint64_t raw) {
   unsigned ring = (unsigned)((raw >> 32) & 0xFF);
-  unsigned long local = (unsigned long)(raw & 0xFFFFFFFFu);
-  if (ring == 0)
-    snprintf(buf, 32, "t%lu", local);
-  else
-    snprintf(buf, 32, "r%ut%lu", ring, local);
+  char *o = buf;
+  if (ring) {
+    *o++ = 'r';
+    o = put_dec(o, ring);
+  }
+  *o++ = 't';
+  *put_dec(o, raw & 0xFFFFFFFFu) = 0;
   return buf;
 }
 
@@ -66,10 +81,13 @@ char *sl_spmd_suffix(const char *label) {
 char *sl_task_label(const char *base, uint64_t raw, int spmd) {
   char t[32];
   sl_tdisp(t, raw);
-  size_t n = strlen(base) + strlen(t) + 8;
-  char *s = malloc(n);
+  size_t nb = strlen(base), nt = strlen(t);
+  char *s = malloc(nb + nt + 3);
   if (!s) return NULL;
-  snprintf(s, n, "%s(%s)", base, t);
+  memcpy(s, base, nb);
+  s[nb] = '(';
+  memcpy(s + nb + 1, t, nt);
+  memcpy(s + nb + 1 + nt, ")", 2);
   if (!spmd) return s;
   char *r = sl_spmd_suffix(s);
   free(s);

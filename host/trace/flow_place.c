@@ -28,6 +28,7 @@ typedef struct pl_lane {
   size_t nlong, caplong;
   uint32_t *top;    /* top[i]: innermost open slice once v[0..i] began */
   int32_t *parent;  /* parent[k]: the slice k nests in, -1 at the lane's top level */
+  size_t hint;      /* starts_upto's last answer */
   int sorted;
 } pl_lane;
 
@@ -41,9 +42,14 @@ struct sl_flow_place {
   uint64_t placed, pairs;
 };
 
-static int64_t to_ns(double us) {
+/* llround(us * 1000) without the libm call: bind_at runs this in its binary search.
+** The fraction v - trunc(v) is exact, so halves round away from zero as llround does. */
+static inline int64_t to_ns(double us) {
   double v = us * 1000.0;
-  return isfinite(v) && fabs(v) < 9e18 ? (int64_t)llround(v) : 0;
+  if (!(fabs(v) < 9e18)) return 0; /* also NaN */
+  int64_t t = (int64_t)v;
+  double r = v - (double)t;
+  return r >= 0.5 ? t + 1 : r <= -0.5 ? t - 1 : t;
 }
 
 static pl_lane *lane_for(sl_flow_place *fp, int64_t pid, int64_t tid, int create) {
@@ -115,15 +121,42 @@ static void lane_prepare(pl_lane *ln) {
   ln->sorted = 1;
 }
 
-/* The slice an enclosing-bound flow end at t binds to, or -1. */
-static long bind_at(pl_lane *ln, int64_t t) {
-  lane_prepare(ln);
-  size_t lo = 0, hi = ln->n; /* first slice starting after t */
+/* How many slices start at or before t. Flow ends come mostly in time order per
+** lane, so gallop out from the last answer (a few probes) before bisecting. */
+static size_t starts_upto(pl_lane *ln, int64_t t) {
+  size_t lo = 0, hi = ln->n, h = ln->hint < ln->n ? ln->hint : ln->n;
+  if (h < ln->n && pl_start(&ln->v[h]) <= t) { /* the answer is above h */
+    lo = h + 1;
+    for (size_t step = 1; h + step < ln->n; step *= 2) {
+      if (pl_start(&ln->v[h + step]) > t) {
+        hi = h + step;
+        break;
+      }
+      lo = h + step + 1;
+    }
+  } else { /* at or below h */
+    hi = h;
+    for (size_t step = 1; step <= h; step *= 2) {
+      if (pl_start(&ln->v[h - step]) <= t) {
+        lo = h - step + 1;
+        break;
+      }
+      hi = h - step;
+    }
+  }
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (pl_start(&ln->v[mid]) <= t) lo = mid + 1;
     else hi = mid;
   }
+  ln->hint = lo;
+  return lo;
+}
+
+/* The slice an enclosing-bound flow end at t binds to, or -1. */
+static long bind_at(pl_lane *ln, int64_t t) {
+  lane_prepare(ln);
+  size_t lo = starts_upto(ln, t); /* first slice starting after t */
   if (!lo) return -1;
   long k = ln->top[lo - 1]; /* innermost slice that had begun; climb past the ones closed by t */
   while (k >= 0 && pl_end(ln, &ln->v[k]) < t) k = ln->parent[k];

@@ -262,6 +262,21 @@ static inline void key_at(json_sink *j, int *count, int ind, const char *key) {
 
 static void key(json_sink *j, const char *k) { key_at(j, &j->key_count, 6, k); }
 
+/* An event's own keys are literals: the separator, indentation and quoted key are one
+** constant copied in one go (the first key of an object skips the leading comma). */
+#define LIT_KEY(k) ",\n      \"" k "\": "
+static inline void key_lit(json_sink *j, const char *lit, size_t n) {
+  if (j->key_count++)
+    jmem(j, lit, n);
+  else
+    jmem(j, lit + 1, n - 1);
+}
+#define KEY(j, k) key_lit(j, LIT_KEY(k), sizeof LIT_KEY(k) - 1)
+#define PUT_STR(j, k, v) (KEY(j, k), jquoted(j, v))
+#define PUT_INT(j, k, v) (KEY(j, k), put_i64(j, v))
+#define PUT_U64(j, k, v) (KEY(j, k), put_u64(j, v))
+#define PUT_DBL(j, k, v) (KEY(j, k), put_double(j, v))
+
 static void put_double(json_sink *j, double d) {
   char buf[40];
   jmem(j, buf, sl_fmt_pyfloat(buf, d));
@@ -316,7 +331,7 @@ static void put_arg_value(json_sink *j, const sl_arg *a, int ind) {
 }
 
 static void put_args(json_sink *j, const sl_arg *args, size_t n) {
-  key(j, "args");
+  KEY(j, "args");
   if (n == 0) {
     jstr(j, "{}");
     return;
@@ -332,32 +347,16 @@ static void put_args(json_sink *j, const sl_arg *args, size_t n) {
   jch(j, '}');
 }
 
-static void put_str_key(json_sink *j, const char *k, const char *v) {
-  key(j, k);
-  jquoted(j, v);
-}
-static void put_int_key(json_sink *j, const char *k, int64_t v) {
-  key(j, k);
-  put_i64(j, v);
-}
-static void put_u64_key(json_sink *j, const char *k, uint64_t v) {
-  key(j, k);
-  put_u64(j, v);
-}
-static void put_dbl_key(json_sink *j, const char *k, double v) {
-  key(j, k);
-  put_double(j, v);
-}
 
 static void meta_event(json_sink *j, const char *what, int64_t pid, int has_tid, int64_t tid,
                        const sl_arg *arg) {
   begin_event(j);
   put_args(j, arg, 1);
-  put_str_key(j, "cat", "__metadata");
-  put_str_key(j, "name", what);
-  put_str_key(j, "ph", "M");
-  put_int_key(j, "pid", pid);
-  if (has_tid) put_int_key(j, "tid", tid);
+  PUT_STR(j, "cat", "__metadata");
+  PUT_STR(j, "name", what);
+  PUT_STR(j, "ph", "M");
+  PUT_INT(j, "pid", pid);
+  if (has_tid) PUT_INT(j, "tid", tid);
   end_event(j);
 }
 
@@ -382,15 +381,15 @@ static void j_slice(sl_trace_sink *s, const sl_slice *ev) {
   json_sink *j = (json_sink *)s;
   begin_event(j);
   if (ev->args) put_args(j, ev->args, ev->nargs);
-  put_str_key(j, "cat", ev->cat ? ev->cat : "");
-  if (ev->cname) put_str_key(j, "cname", ev->cname);
-  if (ev->has_id) put_u64_key(j, "id", ev->id);
-  put_str_key(j, "name", ev->name ? ev->name : "");
-  put_str_key(j, "ph", "X");
-  put_int_key(j, "pid", ev->pid);
-  put_int_key(j, "tid", ev->tid);
-  put_dbl_key(j, "ts", ev->ts);
-  put_dbl_key(j, "dur", ev->dur);
+  PUT_STR(j, "cat", ev->cat ? ev->cat : "");
+  if (ev->cname) PUT_STR(j, "cname", ev->cname);
+  if (ev->has_id) PUT_U64(j, "id", ev->id);
+  PUT_STR(j, "name", ev->name ? ev->name : "");
+  PUT_STR(j, "ph", "X");
+  PUT_INT(j, "pid", ev->pid);
+  PUT_INT(j, "tid", ev->tid);
+  PUT_DBL(j, "ts", ev->ts);
+  PUT_DBL(j, "dur", ev->dur);
   end_event(j);
 }
 
@@ -398,12 +397,12 @@ static void j_counter(sl_trace_sink *s, const sl_counter *ev) {
   json_sink *j = (json_sink *)s;
   begin_event(j);
   put_args(j, ev->args, ev->nargs);
-  put_str_key(j, "cat", ev->cat ? ev->cat : "");
-  put_str_key(j, "name", ev->name);
-  put_str_key(j, "ph", "C");
-  put_int_key(j, "pid", ev->pid);
-  put_int_key(j, "tid", ev->tid);
-  put_dbl_key(j, "ts", ev->ts);
+  PUT_STR(j, "cat", ev->cat ? ev->cat : "");
+  PUT_STR(j, "name", ev->name);
+  PUT_STR(j, "ph", "C");
+  PUT_INT(j, "pid", ev->pid);
+  PUT_INT(j, "tid", ev->tid);
+  PUT_DBL(j, "ts", ev->ts);
   end_event(j);
 }
 
@@ -411,19 +410,19 @@ static void j_flow(sl_trace_sink *s, const sl_flow *ev) {
   json_sink *j = (json_sink *)s;
   char ph[2] = {ev->phase, 0};
   begin_event(j);
-  put_str_key(j, "cat", ev->cat ? ev->cat : "flow");
-  put_u64_key(j, "id", ev->id);
-  put_str_key(j, "name", ev->name);
-  put_str_key(j, "ph", ph);
-  put_int_key(j, "pid", ev->pid);
-  put_int_key(j, "tid", ev->tid);
-  put_dbl_key(j, "ts", ev->ts);
-  if (ev->phase == 'f' && ev->bp_enclosing) put_str_key(j, "bp", "e");
+  PUT_STR(j, "cat", ev->cat ? ev->cat : "flow");
+  PUT_U64(j, "id", ev->id);
+  PUT_STR(j, "name", ev->name);
+  PUT_STR(j, "ph", ph);
+  PUT_INT(j, "pid", ev->pid);
+  PUT_INT(j, "tid", ev->tid);
+  PUT_DBL(j, "ts", ev->ts);
+  if (ev->phase == 'f' && ev->bp_enclosing) PUT_STR(j, "bp", "e");
   for (size_t i = 0; i < ev->nextra; i++) {
     key(j, ev->extra[i].key);
     put_arg_value(j, &ev->extra[i], 6);
   }
-  if (ev->has_bind_id) put_u64_key(j, "bind_id", ev->bind_id);
+  if (ev->has_bind_id) PUT_U64(j, "bind_id", ev->bind_id);
   end_event(j);
 }
 

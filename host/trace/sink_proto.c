@@ -76,8 +76,8 @@ typedef struct pslice {
 /* 32 bytes an end (a 1M-task trace has ~20M): ids and indices fit 32 bits, as
 ** the uint32 slice indices of the finish pass already require. */
 typedef struct pflow_end {
-  uint64_t seq;
   int64_t ts;
+  uint32_t arr;   /* arrival order among the ends */
   uint32_t flow_id;
   uint32_t slice; /* index + 1 once bound, 0 = bind by position */
   uint32_t lane;
@@ -420,14 +420,14 @@ static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
     if (!f || !*f) return; /* a finish without a start: Perfetto drops it too */
     flow_id = *f;
   }
-  if (flow_id > UINT32_MAX) { /* beyond any trace this process could hold */
+  if (flow_id > UINT32_MAX || p->nends >= UINT32_MAX) { /* beyond any trace this process could hold */
     s->failed = 1;
     return;
   }
   pflow_end e = {.flow_id = (uint32_t)flow_id,
                  .lane = lane_index(p, ev->pid, ev->tid),
                  .ts = ts,
-                 .seq = p->seq++,
+                 .arr = (uint32_t)p->nends,
                  .ph = ev->phase,
                  .bp_e = (uint8_t)!!ev->bp_enclosing};
   sl_vec_grow((void **)&p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends);
@@ -460,19 +460,52 @@ static int cmp_end_pos(const void *a, const void *b) {
   if (!!x->slice != !!y->slice) return x->slice ? 1 : -1; /* unbound first */
   if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
   if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+  return x->arr < y->arr ? -1 : x->arr > y->arr;
 }
 
-static int cmp_end_flow(const void *a, const void *b) {
-  const pflow_end *x = a, *y = b;
-  if (x->flow_id != y->flow_id) return x->flow_id < y->flow_id ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Put the ends back in arrival order (each knows its place: one pass of swaps). */
+static void ends_arrival_order(proto_sink *p) {
+  for (size_t i = 0; i < p->nends; i++)
+    while (p->ends[i].arr != i) {
+      pflow_end t = p->ends[p->ends[i].arr];
+      p->ends[p->ends[i].arr] = p->ends[i];
+      p->ends[i] = t;
+    }
 }
 
-static int cmp_end_slice(const void *a, const void *b) {
-  const pflow_end *x = a, *y = b;
-  if (x->slice != y->slice) return x->slice < y->slice ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Flow ids per slice, in arrival order; a flow needs both its ends bound. Counting
+** passes over the ends in arrival order (no sort): bound ends per flow, then per
+** slice, then each slice's ids in place. */
+static int assign_flow_ids(proto_sink *p, uint64_t *flow_ids, uint32_t *src_slice) {
+  uint8_t *bound = calloc(p->next_flow + 1, 1);
+  if (!bound) return -1;
+  ends_arrival_order(p);
+  for (size_t i = 0; i < p->nends; i++)
+    if (p->ends[i].slice && bound[p->ends[i].flow_id] < 2) bound[p->ends[i].flow_id]++;
+  for (size_t i = 0; i < p->nends; i++) {
+    pflow_end *e = &p->ends[i];
+    if (bound[e->flow_id] < 2) e->slice = 0;
+    if (e->slice) p->slices[e->slice - 1].nflows++;
+  }
+  free(bound);
+  uint64_t nf = 0;
+  for (size_t i = 0; i < p->nslices; i++) {
+    p->slices[i].flow_first = nf;
+    nf += p->slices[i].nflows;
+    p->slices[i].nflows = 0;
+  }
+  for (size_t i = 0; i < p->nends; i++) {
+    const pflow_end *e = &p->ends[i];
+    if (!e->slice) continue;
+    pslice *sl = &p->slices[e->slice - 1];
+    flow_ids[sl->flow_first + sl->nflows++] = e->flow_id;
+    if (e->ph == 's') src_slice[e->flow_id] = e->slice;
+  }
+  /* the ends are folded into the slices: free them before the event list peaks */
+  free(p->ends);
+  p->ends = NULL;
+  p->nends = p->ends_cap = 0;
+  return 0;
 }
 
 /* Bind flow ends given by position, the way Perfetto's JSON importer does:
@@ -937,32 +970,24 @@ static int p_finish(sl_trace_sink *s) {
   g_sort_slices = p->slices;
   sl_vec_sort(order, p->nslices, sizeof *order, cmp_slice_idx);
   bind_by_position(p, order);
-
-  /* Flow ids per slice, in arrival order; a flow needs both its ends bound. */
-  sl_vec_sort(p->ends, p->nends, sizeof *p->ends, cmp_end_flow);
-  for (size_t i = 0, j; i < p->nends; i = j) {
-    size_t bound = 0;
-    for (j = i; j < p->nends && p->ends[j].flow_id == p->ends[i].flow_id; j++)
-      bound += p->ends[j].slice != 0;
-    if (bound < 2)
-      for (size_t k = i; k < j; k++) p->ends[k].slice = 0;
-  }
-  sl_vec_sort(p->ends, p->nends, sizeof *p->ends, cmp_end_slice);
-  size_t nf = 0;
-  for (size_t i = 0; i < p->nends; i++) {
-    pflow_end *e = &p->ends[i];
-    if (!e->slice) continue;
-    pslice *sl = &p->slices[e->slice - 1];
-    if (!sl->nflows) sl->flow_first = nf;
-    sl->nflows++;
-    flow_ids[nf++] = e->flow_id;
-    if (e->ph == 's') src_slice[e->flow_id] = (uint32_t)e->slice;
+  if (assign_flow_ids(p, flow_ids, src_slice) != 0) {
+    s->failed = 1;
+    goto out;
   }
 
   if (p->spill && fflush(p->spill) != 0) s->failed = 1;
   sl_pf_writer_init(&p->w, s->fp);
   write_first_packet(p);
   write_tracks(p);
+  /* exactly a BEGIN and an END per slice plus the counters: no growth slack */
+  size_t nev = 2 * p->nslices + p->ncounts;
+  pev *evs = nev > p->evs_cap ? realloc(p->evs, (nev + 1) * sizeof *evs) : p->evs;
+  if (!evs) {
+    s->failed = 1;
+    goto out;
+  }
+  p->evs = evs;
+  if (nev > p->evs_cap) p->evs_cap = nev + 1;
   collect_slices(p, order);
   collect_counters(p);
   order_events(p, flow_ids, src_slice);

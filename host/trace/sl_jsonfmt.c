@@ -215,6 +215,47 @@ static int fast_digits(double x, char *digits, int *exp10) {
 ** fits 128 bits: 4m < 2^55 and k <= 20 (10^20 < 2^67), since 17 significant digits
 ** always round-trip and x >= 1e-4. This is exact, never a heuristic: the
 ** printf/strtod and long double paths only see exponent-form and huge values. */
+/* D * 10^-k in fixed notation, with at least one digit on each side of the point. */
+static size_t put_fixed(char *o, uint64_t D, int k) {
+  char t[24];
+  int n = 0;
+  do {
+    t[n++] = (char)('0' + D % 10);
+    D /= 10;
+  } while (D);
+  char *w = o;
+  if (n > k) {
+    for (int i = n - 1; i >= k; i--) *w++ = t[i];
+    *w++ = '.';
+    if (k == 0) *w++ = '0';
+    for (int i = k - 1; i >= 0; i--) *w++ = t[i];
+  } else {
+    *w++ = '0';
+    *w++ = '.';
+    for (int i = n; i < k; i++) *w++ = '0';
+    for (int i = n - 1; i >= 0; i--) *w++ = t[i];
+  }
+  *w = 0;
+  return (size_t)(w - o);
+}
+
+/* ---- picosecond path: almost every value we write is a time in µs that is the double
+** nearest a whole number N of ps (N * 10^-6). For x in [1e-4, 2^32) the rounding interval
+** of x is narrower than 10^-6 (ulp <= 2^-20), so N * 10^-6 is the only decimal with at
+** most 6 fractional digits that reads back as x: it is the shortest repr, N with its
+** trailing zeros dropped. (double)N / 1e6 is correctly rounded, so the test is exact. */
+static size_t ps_repr(char *o, double x) {
+  if (!(x >= 1e-4 && x < 4294967296.0)) return 0;
+  uint64_t N = (uint64_t)(x * 1e6 + 0.5);
+  if ((double)N / 1e6 != x) return 0;
+  int k = 6;
+  while (k > 0 && N % 10 == 0) {
+    N /= 10;
+    k--;
+  }
+  return put_fixed(o, N, k);
+}
+
 #ifdef __SIZEOF_INT128__
 __extension__ typedef unsigned __int128 u128;
 
@@ -244,26 +285,7 @@ static size_t fixed_repr(char *o, double x) {
       D /= 10;
       k--;
     }
-    char t[24];
-    int n = 0;
-    do {
-      t[n++] = (char)('0' + D % 10);
-      D /= 10;
-    } while (D);
-    char *w = o;
-    if (n > k) {
-      for (int i = n - 1; i >= k; i--) *w++ = t[i];
-      *w++ = '.';
-      if (k == 0) *w++ = '0';
-      for (int i = k - 1; i >= 0; i--) *w++ = t[i];
-    } else {
-      *w++ = '0';
-      *w++ = '.';
-      for (int i = n; i < k; i++) *w++ = '0';
-      for (int i = n - 1; i >= 0; i--) *w++ = t[i];
-    }
-    *w = 0;
-    return (size_t)(w - o);
+    return put_fixed(o, D, k);
   }
   return 0;
 }
@@ -288,6 +310,10 @@ static _Thread_local pyf_entry *pyf_cache;
 static size_t fmt_pyfloat_uncached(char *buf, double x);
 
 size_t sl_fmt_pyfloat(char *buf, double x) {
+  if (x > 0) { /* the common case, cheaper than the cache's memory access */
+    size_t n = ps_repr(buf, x);
+    if (n) return n;
+  }
   uint64_t bits;
   memcpy(&bits, &x, sizeof bits);
   if (!pyf_cache) pyf_cache = calloc(PYF_CACHE, sizeof *pyf_cache);

@@ -149,6 +149,19 @@ static void sig_digits(const char *s, char *out) {
   out[n] = 0;
 }
 
+/* x's repr reads back as x and has the shortest digits (the exact method's). */
+static void expect_shortest(double x) {
+  char got[40], a[24], b[24];
+  sl_fmt_pyfloat(got, x);
+  assert_true(strtod(got, NULL) == x);
+  slow_digits(fabs(x), a);
+  sig_digits(got, b);
+  if (strcmp(a, b) != 0) {
+    print_error("%.17g: got %s, shortest digits %s\n", x, got, a);
+    fail();
+  }
+}
+
 /* The exact fixed-notation path (x in [1e-4, 2^53)) and its edges; the expected
 ** strings are Python's repr. */
 static void test_pyfloat_fixed_path(void **state) {
@@ -207,15 +220,31 @@ static void test_pyfloat_random(void **state) {
       x = (double)(seed % 1000000) * 0.02 - (double)(seed % 977) * 0.02;
     }
     if (x == 0 || !isfinite(x)) continue;
-    char got[40], a[24], b[24];
-    sl_fmt_pyfloat(got, x);
-    assert_true(strtod(got, NULL) == x);
-    slow_digits(fabs(x), a);
-    sig_digits(got, b);
-    if (strcmp(a, b) != 0) {
-      print_error("%.17g: got %s, shortest digits %s\n", x, got, a);
-      fail();
-    }
+    expect_shortest(x);
+  }
+}
+
+/* The picosecond path: doubles nearest N ps (N * 1e-6 µs) across its range [1e-4, 2^32)
+** and its edges, and their neighbours (which it must refuse), against the exact digits. */
+static void test_pyfloat_ps_path(void **state) {
+  (void)state;
+  expect_float(0.000123, "0.000123");
+  expect_float(0.0001, "0.0001");
+  expect_float(1.000001, "1.000001");
+  expect_float(228.58, "228.58");
+  expect_float(4294967295.999999, "4294967295.999999");
+  expect_float(4294967296.000001, "4294967296.000001"); /* past the path: general way */
+  expect_float(0.7400000000000091, "0.7400000000000091"); /* not a whole ps: refused */
+  uint64_t seed = 0x2545F4914F6CDD1Dull;
+  for (int i = 0; i < 50000; i++) {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    uint64_t top = i % 3 == 0 ? 4294967296000000ull : i % 3 == 1 ? 100000000ull : 10000ull;
+    double x = (double)(seed % top + 1) / 1e6;
+    expect_shortest(x);
+    expect_shortest(nextafter(x, 0));
+    expect_shortest(nextafter(x, INFINITY));
   }
 }
 
@@ -815,6 +844,7 @@ int main(void) {
       cmocka_unit_test(test_pyfloat),
       cmocka_unit_test(test_pyfloat_random),
       cmocka_unit_test(test_pyfloat_fixed_path),
+      cmocka_unit_test(test_pyfloat_ps_path),
       cmocka_unit_test(test_json_escape),
       cmocka_unit_test(test_json_sink_writer),
       cmocka_unit_test(test_sched_view_lanes),
