@@ -34,7 +34,7 @@ tests_for() {
     host/reader/*) echo '^(test_reader.*|overhead_cli_.*|hbg_e2e|golden)$' ;;
     host/convert/*|host/trace/*|tools/convert/*) echo '^(test_convert.*|test_sink_proto|check_convert_proto_e2e|golden)$' ;;
     host/overhead/*|tools/overhead/*) echo '^(test_overhead.*|overhead_cli_.*|golden)$' ;;
-    runtime/pipe/*) echo '^(test_l0_pipe|test_l0_templates|test_l0_perfetto)$' ;;
+    runtime/pipe/*) echo '^(test_l0_pipe|test_l0_templates|test_l0_perfetto|test_l0_verify)$' ;;
     *) echo '.' ;;
   esac
 }

@@ -286,6 +286,21 @@ static void unwritable_output_leaves_nothing(void **state) {
   assert_int_equal(rmdir(dir), 0);
 }
 
+/* The error contract of export: no collector, or no output folder, is -1 (reported),
+** not success and not the "unbalanced" 1 of reconcile. */
+static void export_without_collector_or_folder_fails(void **state) {
+  (void)state;
+  assert_int_equal(sl_collector_export(NULL, "/tmp"), -1);
+  sl_collector_config cfg;
+  harness_config(&cfg, &hc, 2);
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  harness_run(sl_collector_device(c), &hc);
+  assert_int_equal(sl_collector_export(c, ""), -1);
+  assert_int_equal(sl_collector_export(c, NULL), -1);
+  sl_collector_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sections_follow_the_level),
@@ -293,6 +308,7 @@ int main(void) {
       cmocka_unit_test(truncation_is_marked),
       cmocka_unit_test(a5_capture_names_its_platform),
       cmocka_unit_test(unwritable_output_leaves_nothing),
+      cmocka_unit_test(export_without_collector_or_folder_fails),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -415,6 +415,9 @@ static const bad_case bad_cases[] = {
    "$.aicore_tasks[0][3]: expected an integer, got a string"},
   {"float cycles", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, 3.5, 4]]}",
    "$.aicore_tasks[0][3]: expected an integer, got 3.5"},
+  /* the bad value is quoted up to its own end (to the line's end here), not beyond */
+  {"bad task id", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_orchestrator_phases\": [[{\"task_id\": \"1x\", \"submit_idx\": 0}]]}",
+   "$.aicpu_orchestrator_phases[0][0].task_id: expected a task id, got 1x\n"},
   {"short row", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2]]}",
    "$.aicore_tasks[0]: row has 3 columns (expected 5 or 6)"},
   {"long row", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_tasks\": [[0, 1, 2, 3, 4, 5]]}",
