@@ -452,6 +452,10 @@ static const bad_case bad_cases[] = {
    "both aicpu_scheduler_phases and scheduler_records are present"},
   {"metric out of range", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, "
    "\"records\": [], \"metrics\": [{\"record_index\": 3}]}]}}", "metrics[0].record_index: 3 out of range (the stream has 0 records)"},
+  {"second metric out of range", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, "
+   "\"records\": [{\"kind\": \"dispatch\", \"start_cycles\": 1, \"end_cycles\": 2}], "
+   "\"metrics\": [{\"record_index\": 0}, {\"record_index\": 1}]}]}}",
+   "metrics[1].record_index: 1 out of range (the stream has 1 records)"},
   {"duplicate scheduler", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0}, {\"scheduler_id\": 0}]}}",
    "duplicate scheduler_id 0"},
   {"phase kind number", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_scheduler_phases\": [[{\"kind\": 3}]]}",
