@@ -621,6 +621,30 @@ static void test_deps_fixture(void **state) {
   sl_deps_free(d);
 }
 
+/* func_id resolution without a member column: an AIC core takes kernel_ids[0]; an AIV
+** core the first AIV kernel there is, kernel_ids[1], else kernel_ids[2]. */
+static void test_func_ids_second_aiv(void **state) {
+  (void)state;
+  static const char cap[] =
+      "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 2,"
+      " \"core_types\": [\"aic\", \"aiv\"]},"
+      " \"aicore_tasks\": [[0, 6, 6, 10, 20, 0], [1, 5, 5, 10, 20, 0], [1, 8, 8, 30, 40, 0]]}";
+  static const char deps[] =
+      "{\"tasks\": [{\"task_id\": \"5\", \"kernel_ids\": [-1, -1, 7]},"
+      " {\"task_id\": \"6\", \"kernel_ids\": [4, -1, 9]},"
+      " {\"task_id\": \"8\", \"kernel_ids\": [-1, 6, 8]}], \"edges\": []}";
+  sl_capture *c = sl_capture_read_mem("cap.json", cap, strlen(cap), &quiet);
+  sl_deps *d = sl_deps_load_mem("deps.json", deps, strlen(deps));
+  assert_non_null(c);
+  assert_non_null(d);
+  sl_capture_resolve_func_ids(c, d);
+  assert_int_equal(find_task(c, 6, 0)->func_id, 4);
+  assert_int_equal(find_task(c, 5, 1)->func_id, 7);
+  assert_int_equal(find_task(c, 8, 1)->func_id, 6);
+  sl_capture_free(c);
+  sl_deps_free(d);
+}
+
 static void test_deps_none_rules(void **state) {
   (void)state;
   /* missing file: everything None, silently */
@@ -790,6 +814,7 @@ int main(void) {
     cmocka_unit_test(test_every_truncation),
     cmocka_unit_test(test_deps_fixture),
     cmocka_unit_test(test_deps_none_rules),
+    cmocka_unit_test(test_func_ids_second_aiv),
     cmocka_unit_test(test_namemap),
     cmocka_unit_test(test_namemap_discovery),
     cmocka_unit_test(test_find_latest),
