@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sl_base.h"
+
 static int push_errno(lua_State *L, const char *what) {
   lua_pushnil(L);
   lua_pushfstring(L, "%s: %s", what, strerror(errno));
@@ -93,6 +95,7 @@ int sl_gen_run(const char *prog, const char *codegen_dir, const char *default_sc
     fprintf(stderr, "%s: cannot create a Lua state\n", prog);
     return 1;
   }
+  sl_lua_limit(L); /* a schema file that loops forever ends with an error */
   luaL_openlibs(L);
 
   luaL_newlib(L, slgen_funcs);

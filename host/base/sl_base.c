@@ -182,13 +182,17 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
   }
 }
 
-lua_State *sl_lua_new(void) {
-  lua_State *L = luaL_newstate();
-  if (!L) return NULL;
+void sl_lua_limit(lua_State *L) {
   _Static_assert(LUA_EXTRASPACE >= sizeof(unsigned long long), "extra space holds the count");
   *(unsigned long long *)lua_getextraspace(L) = 0;
   lua_limit_from_env();
   if (g_lua_limit) lua_sethook(L, count_hook, LUA_MASKCOUNT, SL_LUA_HOOK_STEP);
+}
+
+lua_State *sl_lua_new(void) {
+  lua_State *L = luaL_newstate();
+  if (!L) return NULL;
+  sl_lua_limit(L);
   luaL_openlibs(L);
   if (sl_lua_sandbox(L) != 0) {
     lua_close(L);

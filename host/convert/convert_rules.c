@@ -125,16 +125,21 @@ static int load_views(sl_rules *r) {
   return 0;
 }
 
-/* require("swimlane.schema") returns the schema compiled into this binary. */
-static int preload_schema(lua_State *L) {
+/* package.preload["swimlane.schema"]: the schema compiled into this binary, parsed
+** only when a script requires it (a script that does not pays nothing). */
+static int load_schema(lua_State *L) {
   if (luaL_loadbufferx(L, sl_schema_lua, sl_schema_lua_len, "=swimlane.schema", "t") != LUA_OK)
-    return -1;
+    return luaL_error(L, "the compiled schema does not load: %s", lua_tostring(L, -1));
+  lua_call(L, 0, 1);
+  return 1;
+}
+
+static void preload_schema(lua_State *L) {
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "preload");
-  lua_pushvalue(L, -3);
+  lua_pushcfunction(L, load_schema);
   lua_setfield(L, -2, "swimlane.schema");
-  lua_pop(L, 3);
-  return 0;
+  lua_pop(L, 2);
 }
 
 sl_rules *sl_rules_load(const char *path) {
@@ -149,11 +154,7 @@ sl_rules *sl_rules_load(const char *path) {
     return NULL;
   }
   lua_State *L = r->L;
-  if (preload_schema(L) != 0) {
-    sl_error(r->script, "the compiled schema does not load: %s", lua_tostring(L, -1));
-    sl_rules_free(r);
-    return NULL;
-  }
+  preload_schema(L);
   int ok;
   if (path) {
     ok = sl_lua_dofile(L, path, 1) == 0;

@@ -743,6 +743,37 @@ static void test_core_voting(void **state) {
   h_cleanup(dir);
 }
 
+/* The per-function table over more functions than its first hash table holds (64
+** slots, grown at half full): each of 40 functions, met twice in turn, is one row
+** with both of its tasks, in func-id order. */
+static void test_func_stats_many(void **state) {
+  (void)state;
+  enum { NF = 40 };
+  char json[16384];
+  int n = snprintf(json, sizeof json,
+                   "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 1000000,"
+                   " \"num_cores\": 1, \"core_types\": [\"aic\"]}, \"aicore_tasks\": [");
+  for (int i = 0; i < 2 * NF; i++)
+    n += snprintf(json + n, sizeof json - (size_t)n, "%s[0, %d, %d, %d, %d, 0]", i ? ", " : "",
+                  i, i, 10 * i + 1, 10 * i + 5);
+  snprintf(json + n, sizeof json - (size_t)n, "]}");
+  sl_read_opts quiet = {.quiet = 1};
+  sl_capture *c = sl_capture_read_mem("many.json", json, strlen(json), &quiet);
+  assert_non_null(c);
+  assert_int_equal(c->n_tasks, 2 * NF);
+  for (size_t i = 0; i < c->n_tasks; i++) c->tasks[i].func_id = (int64_t)(c->tasks[i].task_id % NF);
+  size_t nst = 0;
+  sl_func_stat *st = sl_convert_func_stats(c, &nst);
+  assert_int_equal(nst, NF);
+  for (int f = 0; f < NF; f++) {
+    assert_int_equal(st[f].func_id, f);
+    assert_int_equal(st[f].count, 2);
+    assert_float_equal(st[f].sum_exec, 8.0, 1e-9); /* two 4 us tasks */
+  }
+  free(st);
+  sl_capture_free(c);
+}
+
 /* ---- bad input ---------------------------------------------------------------------- */
 
 static void expect_failure(int argc, char **argv, int want_rc, const char *in_err,
@@ -855,6 +886,7 @@ int main(void) {
       cmocka_unit_test(test_user_rules),
       cmocka_unit_test(test_discovery_and_defaults),
       cmocka_unit_test(test_core_voting),
+      cmocka_unit_test(test_func_stats_many),
       cmocka_unit_test(test_bad_inputs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

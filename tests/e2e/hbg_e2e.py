@@ -203,6 +203,12 @@ def device_backwards(c):  # the device counter at the closing anchor below the o
             s["device_cycles"] = pre - 1
 
 
+def receive_before_coverage(c):  # only one AICore receive time before the opening anchor
+    pre = min(s["device_cycles"] for s in anchors(c)["samples"] if s["position"] == "pre_host_orchestration")
+    row = c["aicore_tasks"][0]  # [core, token, task, start, end, receive_to_start]
+    row[5] = row[3] - (pre - 1)
+
+
 def set_key(where, key, value):
     def edit(c):
         where(c)[key] = value
@@ -211,6 +217,7 @@ def set_key(where, key, value):
 
 for name, edit, reason in [("order", swap_positions, "host_anchor_order_invalid"),
                            ("coverage", shrink_coverage, "device_timestamps_outside_anchor_coverage"),
+                           ("coverage_aicore", receive_before_coverage, "device_timestamps_outside_anchor_coverage"),
                            ("quant", negative_quant, "invalid_host_timestamp_quantization"),
                            ("samples", bad_samples, "no_valid_pre_host_orchestration_anchor"),
                            ("post", bad_post_samples, "no_valid_post_device_execution_anchor"),

@@ -198,12 +198,46 @@ static void test_docs_list_constants(void **state) {
   assert_int_equal(clocks, 2);
 }
 
+/* ... and its sentence on slow vector ops ("VEXP 4 / 2, VDIV 4 / 3, ... on a2a3 / a5")
+** gives each op's divisor of the model on both arches. */
+static void test_docs_list_vector_slowdowns(void **state) {
+  (void)state;
+  FILE *fp = fopen(g_docs, "r");
+  assert_non_null(fp);
+  static char text[1 << 17];
+  size_t n = fread(text, 1, sizeof text - 1, fp);
+  fclose(fp);
+  text[n] = '\0';
+  for (char *c = text; *c; c++)
+    if (*c == '\n') *c = ' '; /* the sentence wraps */
+  const char *p = strstr(text, "slow vector ops divide the VECTOR rate (");
+  assert_non_null(p);
+  p = strchr(p, '(') + 1;
+  const sl_pipe_arch *older = a2a3(), *a5 = sl_pipe_arch_find("a5");
+  assert_non_null(older);
+  assert_non_null(a5);
+  int ops = 0, used;
+  char op[16];
+  unsigned x, y;
+  while (sscanf(p, " %15[A-Z] %u / %u%n", op, &x, &y, &used) == 3) {
+    assert_int_equal(sl_pipe_vector_slowdown(older, op), x);
+    assert_int_equal(sl_pipe_vector_slowdown(a5, op), y);
+    ops++;
+    p += used;
+    if (*p != ',') break;
+    p++;
+  }
+  assert_true(ops >= 4);
+  assert_int_equal(sl_pipe_vector_slowdown(older, "VADD"), 1); /* any other op: the plain rate */
+}
+
 int main(int argc, char **argv) {
   g_docs = argc > 1 ? argv[1] : "docs/l0.md";
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_outstanding_limit),    cmocka_unit_test(test_bandwidth),
       cmocka_unit_test(test_verify_accepts_model), cmocka_unit_test(test_verify_catches_broken_model),
       cmocka_unit_test(test_verify_refuses_foreign), cmocka_unit_test(test_docs_list_constants),
+      cmocka_unit_test(test_docs_list_vector_slowdowns),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

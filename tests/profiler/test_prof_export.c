@@ -221,6 +221,43 @@ static void protobuf_carries_the_same_capture(void **state) {
   rm_capture(dir);
 }
 
+/* The .pb export on its own (no JSON export before it to reconcile the pools) still
+** carries the loss accounting of every pool. */
+static void protobuf_alone_carries_the_accounting(void **state) {
+  (void)state;
+  char dir[] = "/tmp/sl_prof_pb1_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  sl_collector_config cfg;
+  harness_config(&cfg, &hc, 4);
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  assert_int_equal(sl_collector_start(c), 0);
+  harness_run(sl_collector_device(c), &hc);
+  assert_int_equal(sl_collector_stop(c), 0);
+  assert_int_equal(sl_collector_read_metadata(c), 0);
+  char p[512];
+  snprintf(p, sizeof p, "%s/chip_swimlane_records.pb", dir);
+  assert_int_equal(sl_collector_export_pb(c, p), 0);
+  sl_collector_destroy(c);
+  size_t len;
+  char *bytes = slurp(p, &len);
+  assert_non_null(bytes);
+  Swimlane__Capture *cap = swimlane__capture__unpack(NULL, len, (const uint8_t *)bytes);
+  assert_non_null(cap);
+  const Swimlane__CaptureHealth *h = cap->metadata->capture;
+  assert_non_null(h);
+  assert_true(h->balanced);
+  assert_int_equal(h->n_pools, 4);
+  for (size_t i = 0; i < h->n_pools; i++) {
+    assert_true(h->pools[i]->total > 0);
+    assert_int_equal(h->pools[i]->collected + h->pools[i]->dropped, h->pools[i]->total);
+  }
+  swimlane__capture__free_unpacked(cap, NULL);
+  free(bytes);
+  remove(p);
+  assert_int_equal(rmdir(dir), 0);
+}
+
 static void truncation_is_marked(void **state) {
   (void)state;
   char dir[] = "/tmp/sl_prof_trunc_XXXXXX";
@@ -286,13 +323,30 @@ static void unwritable_output_leaves_nothing(void **state) {
   assert_int_equal(rmdir(dir), 0);
 }
 
+/* The error contract of export: no collector, or no output folder, is -1 (reported),
+** not success and not the "unbalanced" 1 of reconcile. */
+static void export_without_collector_or_folder_fails(void **state) {
+  (void)state;
+  assert_int_equal(sl_collector_export(NULL, "/tmp"), -1);
+  sl_collector_config cfg;
+  harness_config(&cfg, &hc, 2);
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  harness_run(sl_collector_device(c), &hc);
+  assert_int_equal(sl_collector_export(c, ""), -1);
+  assert_int_equal(sl_collector_export(c, NULL), -1);
+  sl_collector_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sections_follow_the_level),
       cmocka_unit_test(protobuf_carries_the_same_capture),
+      cmocka_unit_test(protobuf_alone_carries_the_accounting),
       cmocka_unit_test(truncation_is_marked),
       cmocka_unit_test(a5_capture_names_its_platform),
       cmocka_unit_test(unwritable_output_leaves_nothing),
+      cmocka_unit_test(export_without_collector_or_folder_fails),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

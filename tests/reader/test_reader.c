@@ -415,6 +415,9 @@ static const bad_case bad_cases[] = {
    "$.aicore_tasks[0][3]: expected an integer, got a string"},
   {"float cycles", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2, 3.5, 4]]}",
    "$.aicore_tasks[0][3]: expected an integer, got 3.5"},
+  /* the bad value is quoted up to its own end (to the line's end here), not beyond */
+  {"bad task id", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_orchestrator_phases\": [[{\"task_id\": \"1x\", \"submit_idx\": 0}]]}",
+   "$.aicpu_orchestrator_phases[0][0].task_id: expected a task id, got 1x\n"},
   {"short row", "{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 1, 2]]}",
    "$.aicore_tasks[0]: row has 3 columns (expected 5 or 6)"},
   {"long row", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_tasks\": [[0, 1, 2, 3, 4, 5]]}",
@@ -449,6 +452,10 @@ static const bad_case bad_cases[] = {
    "both aicpu_scheduler_phases and scheduler_records are present"},
   {"metric out of range", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, "
    "\"records\": [], \"metrics\": [{\"record_index\": 3}]}]}}", "metrics[0].record_index: 3 out of range (the stream has 0 records)"},
+  {"second metric out of range", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, "
+   "\"records\": [{\"kind\": \"dispatch\", \"start_cycles\": 1, \"end_cycles\": 2}], "
+   "\"metrics\": [{\"record_index\": 0}, {\"record_index\": 1}]}]}}",
+   "metrics[1].record_index: 1 out of range (the stream has 1 records)"},
   {"duplicate scheduler", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0}, {\"scheduler_id\": 0}]}}",
    "duplicate scheduler_id 0"},
   {"phase kind number", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_scheduler_phases\": [[{\"kind\": 3}]]}",
@@ -610,6 +617,30 @@ static void test_deps_fixture(void **state) {
   assert_int_equal(find_task(c, 1, 2)->func_id, 1);
   assert_int_equal(find_task(c, 4294967296ULL, 1)->func_id, 2);
   assert_int_equal(find_task(c, 4294967296ULL, 3)->func_id, 3);
+  sl_capture_free(c);
+  sl_deps_free(d);
+}
+
+/* func_id resolution without a member column: an AIC core takes kernel_ids[0]; an AIV
+** core the first AIV kernel there is, kernel_ids[1], else kernel_ids[2]. */
+static void test_func_ids_second_aiv(void **state) {
+  (void)state;
+  static const char cap[] =
+      "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 2,"
+      " \"core_types\": [\"aic\", \"aiv\"]},"
+      " \"aicore_tasks\": [[0, 6, 6, 10, 20, 0], [1, 5, 5, 10, 20, 0], [1, 8, 8, 30, 40, 0]]}";
+  static const char deps[] =
+      "{\"tasks\": [{\"task_id\": \"5\", \"kernel_ids\": [-1, -1, 7]},"
+      " {\"task_id\": \"6\", \"kernel_ids\": [4, -1, 9]},"
+      " {\"task_id\": \"8\", \"kernel_ids\": [-1, 6, 8]}], \"edges\": []}";
+  sl_capture *c = sl_capture_read_mem("cap.json", cap, strlen(cap), &quiet);
+  sl_deps *d = sl_deps_load_mem("deps.json", deps, strlen(deps));
+  assert_non_null(c);
+  assert_non_null(d);
+  sl_capture_resolve_func_ids(c, d);
+  assert_int_equal(find_task(c, 6, 0)->func_id, 4);
+  assert_int_equal(find_task(c, 5, 1)->func_id, 7);
+  assert_int_equal(find_task(c, 8, 1)->func_id, 6);
   sl_capture_free(c);
   sl_deps_free(d);
 }
@@ -794,6 +825,7 @@ int main(void) {
     cmocka_unit_test(test_every_truncation),
     cmocka_unit_test(test_deps_fixture),
     cmocka_unit_test(test_deps_none_rules),
+    cmocka_unit_test(test_func_ids_second_aiv),
     cmocka_unit_test(test_namemap),
     cmocka_unit_test(test_namemap_discovery),
     cmocka_unit_test(test_find_latest),

@@ -67,6 +67,8 @@ void sl_lua_set_write_dir(const char *dir);
 ** instructions (0 = no limit; the default allows about 2e10, $SWIMLANE_LUA_LIMIT
 ** overrides the default). */
 void sl_lua_set_instruction_limit(unsigned long long n);
+/* Put a state made elsewhere (the schema compiler's) under that same budget. */
+void sl_lua_limit(struct lua_State *L);
 /* Run a Lua file, leaving its results on the stack; on error print
 ** "swimlane: <file>: <lua message>" and return -1. */
 int sl_lua_dofile(struct lua_State *L, const char *path, int nresults);
