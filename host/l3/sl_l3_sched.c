@@ -40,6 +40,7 @@ typedef struct rank_proc {
 typedef struct l3_opts {
   int ranks, dispatches, hosts;
   int no_convert, quiet;  /* --no-convert, -q: as for a single-chip run */
+  int hbg;                /* --runtime hbg: host records on the real host clock */
   long ppm, host_ppm;
   int64_t epoch;  /* true ns every simulated host clock is anchored at */
   const char *out_root, *workload, *case_name, *platform;
@@ -89,9 +90,7 @@ static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
       if (strcmp(a, "--no-convert")) o->quiet = 1;
       else o->no_convert = 1;
     } else if (!strcmp(a, "--runtime") && val && !strcmp(val, "hbg")) {
-      sl_error(NULL, "run: --ranks with --runtime hbg is not supported: the L3 merge places device-clock "
-                     "captures, a host_build_graph capture is drawn on its host axis");
-      return 2;
+      o->hbg = 1;
     } else if (!strcmp(a, "--case")) {
       o->case_name = val;
     } else if (!strcmp(a, "--platform") || !strcmp(a, "-p")) {
@@ -105,6 +104,11 @@ static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
   }
   if (!o->workload || !o->out_root) {
     sl_error(NULL, "run --ranks N: a WORKLOAD (and a value for every option) is required");
+    return 2;
+  }
+  if (o->hbg && o->hosts > 1) {
+    sl_error(NULL, "run: --hosts with --runtime hbg is not supported: a host_build_graph rank's host records "
+                   "are taken on the real host clock, --hosts simulates other host clocks for device-clock ranks");
     return 2;
   }
   return 0;

@@ -94,13 +94,15 @@ static void emit_dispatcher(const l3_run *run, const sl_hostlog *h, int64_t pid,
   }
 }
 
-/* A cross-host rank's block sits at its estimate, known to within +-bound_ns. */
-static void emit_xhost_bound(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
+/* A cross-host rank's block sits at its estimate, a host_build_graph rank's where its
+** clock anchors put it: either known to within +-bound_ns. */
+static void emit_bound(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
+  const char *block = r->xhost ? "device block (estimated)" : "device block (anchored)";
   sl_arg args[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("uncertainty_ns", r->bound_ns),
                    SL_ARG_I("anchor_uncertainty_ns", r->anchor_bound_ns), SL_ARG_I("windows", r->windows)};
   double a = l3_dev_axis_ns(r, 0), b = l3_dev_axis_ns(r, r->wall_dur_ns), u = (double)r->bound_ns;
   slice(s, pid, TID_PLACEMENT, axis_us(run, a - u), u / 1000.0, "uncertainty", "placement", args, 4);
-  slice(s, pid, TID_PLACEMENT, axis_us(run, a), (b - a) / 1000.0, "device block (estimated)", "placement", args, 4);
+  slice(s, pid, TID_PLACEMENT, axis_us(run, a), (b - a) / 1000.0, block, "placement", args, 4);
   slice(s, pid, TID_PLACEMENT, axis_us(run, b), u / 1000.0, "uncertainty", "placement", args, 4);
 }
 
@@ -126,8 +128,8 @@ static void emit_rank_host(const l3_run *run, const l3_rank *r, int64_t pid, sl_
       slice(s, pid, TID_CLK_DEV, axis_us(run, a), (b - a) / 1000.0, sp->name + 9, "clk=dev", slack, 1);
     }
   }
-  if (r->xhost) {
-    emit_xhost_bound(run, r, pid, s);
+  if (r->xhost || r->anchored) {
+    emit_bound(run, r, pid, s);
     return;
   }
   sl_arg win[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("runner_run_dur_ns", r->runner_dur_ns),
@@ -164,9 +166,12 @@ static cJSON *rank_json(const l3_rank *r, double max_drift_ppm) {
   cJSON_AddNumberToObject(o, "device_wall_dur_ns", (double)r->wall_dur_ns);
   cJSON_AddNumberToObject(o, "placed_at_ns", l3_dev_axis_ns(r, 0) - (double)r->origin_ns);
   cJSON *pl = cJSON_AddObjectToObject(o, "placement");
-  cJSON_AddStringToObject(pl, "method", r->xhost ? "cross_host_dispatch_windows_and_clock_anchors" : "containment");
-  cJSON_AddNumberToObject(pl, "uncertainty_ns", (double)(r->xhost ? r->bound_ns : r->slack_ns));
+  cJSON_AddStringToObject(pl, "method", r->xhost      ? "cross_host_dispatch_windows_and_clock_anchors"
+                                        : r->anchored ? "host_build_graph_clock_anchors"
+                                                      : "containment");
+  cJSON_AddNumberToObject(pl, "uncertainty_ns", (double)(r->xhost || r->anchored ? r->bound_ns : r->slack_ns));
   cJSON_AddNumberToObject(pl, "device_open_cycles", (double)r->dev_open_cycles);
+  if (r->anchored) cJSON_AddNumberToObject(pl, "anchor_uncertainty_ns", (double)r->anchor_bound_ns);
   if (r->xhost) {
     cJSON_AddNumberToObject(pl, "host_offset_ns", r->hb1);
     cJSON *dr = cJSON_AddArrayToObject(pl, "drift_ppm_interval");
