@@ -26,7 +26,7 @@
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
 
-#define SL_L3_MAX_RANKS 64
+#define SL_L3_MAX_RANKS SL_WORKLOAD_MAX_RANKS
 
 typedef struct rank_proc {
   pid_t pid;
@@ -65,6 +65,17 @@ static int takes_value(const char *a) {
   return 0;
 }
 
+const char *sl_l3_workload_arg(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (takes_value(a)) i++;
+    else if (!strcmp(a, "--enable-chip-swimlane") && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+      i++;
+    else if (a[0] != '-') return a;
+  }
+  return NULL;
+}
+
 static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
   *o = (l3_opts){.dispatches = 2, .ppm = 20, .host_ppm = 50, .out_root = "outputs",
                  .platform = sl_platform_default_sim()};
@@ -95,13 +106,10 @@ static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
       o->case_name = val;
     } else if (!strcmp(a, "--platform") || !strcmp(a, "-p")) {
       o->platform = val;
-    } else if (a[0] != '-' && !o->workload && !(i > 1 && takes_value(argv[i - 1])) &&
-               !(i > 1 && !strcmp(argv[i - 1], "--enable-chip-swimlane") && a[0] >= '0' && a[0] <= '9')) {
-      o->workload = a;
-      continue;
     }
     if (takes_value(a)) i++;
   }
+  o->workload = sl_l3_workload_arg(argc, argv);
   if (!o->workload || !o->out_root) {
     sl_error(NULL, "run --ranks N: a WORKLOAD (and a value for every option) is required");
     return 2;

@@ -674,6 +674,62 @@ static void test_no_diagnostics(void **state) {
   free(out);
 }
 
+/* The number of rankN/dK directories under the one case directory of root. */
+static long count_rank_dirs(const char *root) {
+  char *out = NULL;
+  assert_int_equal(sh(&out, "ls -d '%s'/*/rank*/d* | wc -l", root), 0);
+  long n = strtol(out, NULL, 10);
+  free(out);
+  return n;
+}
+
+/* A workload that declares an L3 group (`l3 = { ranks, dispatches }`) runs as an L3
+** run by itself: the shipped l3/mixed_pair, the command line overriding its counts,
+** and a malformed declaration refused. */
+static void test_declared_group(void **state) {
+  (void)state;
+  char dir[600], p[800], *out = NULL;
+  snprintf(dir, sizeof dir, "%s/pair", g_root);
+  int rc = sh(&out, "'%s' run l3/mixed_pair --enable-chip-swimlane 3 --enable-dep-gen -o '%s'", g_swimlane, dir);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
+  assert_non_null(strstr(out, "L3 run: 2 ranks x 2 dispatches"));
+  assert_non_null(strstr(out, "L3 merge complete: 2 ranks"));
+  free(out);
+  assert_int_equal(count_rank_dirs(dir), 4); /* rank0/d0 d1, rank1/d0 d1 */
+  assert_int_equal(sh(&out, "ls '%s'/MixedPair_Case1_*/l3_swimlane.json", dir), 0);
+  out[strcspn(out, "\n")] = 0;
+  snprintf(p, sizeof p, "%s", out);
+  free(out);
+  cJSON *t = load_json(p);
+  assert_non_null(t);
+  cJSON *ranks = cJSON_GetObjectItem(cJSON_GetObjectItem(t, "metadata"), "ranks");
+  assert_int_equal(cJSON_GetArraySize(ranks), 2);
+  check_rank_slices(t, ranks);
+  cJSON_Delete(t);
+  /* the command line overrides the declared counts */
+  snprintf(dir, sizeof dir, "%s/pair3", g_root);
+  rc = sh(&out, "'%s' run l3/mixed_pair --ranks 3 --dispatches 1 --enable-chip-swimlane 2 -q -o '%s'", g_swimlane, dir);
+  assert_int_equal(rc, 0);
+  free(out);
+  assert_int_equal(count_rank_dirs(dir), 3);
+  /* a malformed declaration stops the run, naming the file; nothing is written */
+  snprintf(p, sizeof p, "%s/bad_group.lua", g_root);
+  FILE *f = fopen(p, "w");
+  assert_non_null(f);
+  fprintf(f, "local w = require('workloads.mixed_example')\nlocal g = {}\nfor k, v in pairs(w) do g[k] = v end\n"
+             "g.l3 = { ranks = 0 }\nreturn g\n");
+  fclose(f);
+  snprintf(dir, sizeof dir, "%s/bad", g_root);
+  assert_int_equal(sh(&out, "'%s' run '%s' --enable-chip-swimlane 2 -o '%s'", g_swimlane, p, dir), 1);
+  assert_non_null(strstr(out, "'l3' must be a table"));
+  assert_non_null(strstr(out, "bad_group.lua"));
+  free(out);
+  assert_int_equal(sh(&out, "ls -A '%s' 2>/dev/null | wc -l", dir), 0);
+  assert_int_equal(strtol(out, NULL, 10), 0);
+  free(out);
+}
+
 /* One cross-host run: rank1 on a simulated second host drifting by ppm. The
 ** placement error of every rank's device window against the simulator's true
 ** clock (sim_truth.json) stays within the bound the merge publishes. */
@@ -769,6 +825,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_dir_tools, copy_dfx),
       cmocka_unit_test(test_no_diagnostics),
       cmocka_unit_test(test_hbg_ranks),
+      cmocka_unit_test(test_declared_group),
       cmocka_unit_test(test_cross_host),
   };
   return cmocka_run_group_tests(tests, setup_run, teardown_run);
