@@ -205,7 +205,9 @@ int l3_place(l3_run *run) {
           s->start_ns < lo)
         lo = s->start_ns;
     }
-  run->origin_ns = lo;
+  /* the axis starts SL_CONVERT_ORIGIN_US before the first span, as a single capture's
+  ** does: DevTools reads ts 0 as "no timestamp" and hides a slice there */
+  run->origin_ns = lo - (int64_t)(SL_CONVERT_ORIGIN_US * 1000.0);
   for (size_t i = 0; i < run->n; i++) run->ranks[i].origin_ns = run->origin_ns;
   return 0;
 }

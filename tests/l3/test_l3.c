@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "sl_test_file.h"
+#include "sl_test_keep.h"
 
 static const char *g_swimlane;
 static const char *g_cmp_proto; /* test_sink_proto: JSON trace vs .pftrace content (optional) */
@@ -84,6 +85,7 @@ static int setup_run(void **state) {
 
 static int teardown_run(void **state) {
   (void)state;
+  sl_test_keep_traces(g_root, "test_l3"); /* for check_devtools_engine */
   return sh(NULL, "rm -rf '%s'", g_root) ? -1 : 0;
 }
 
@@ -575,7 +577,9 @@ static void test_hbg_ranks(void **state) {
   assert_same_events(t, from_pb);
   cJSON_Delete(from_pb);
   cJSON_Delete(t);
-  assert_int_equal(sh(&out, "'%s' check-trace '%s'", g_swimlane, g_work), 0);
+  rc = sh(&out, "'%s' check-trace '%s'", g_swimlane, g_work);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
   free(out);
   /* without its clock anchors the device timeline cannot be placed */
   assert_int_equal(sh(NULL, "python3 -c \"import json; p='%s/rank1/d0/chip_swimlane_records.json'; r=json.load(open(p)); "
