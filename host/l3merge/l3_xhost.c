@@ -103,7 +103,8 @@ int l3_xhost_place(l3_run *run, l3_rank *r) {
   uint64_t sched_rel_cyc = (uint64_t)((__int128)r->sched_rel_ns * r->freq_hz / 1000000000);
   r->dev_open_cycles = r->sched_start_cycles - sched_rel_cyc;
   double wall_cyc = (double)r->wall_dur_ns * (double)r->freq_hz / 1e9;
-  double x1 = l3_anchor_host_ns(r, (double)r->dev_open_cycles), x2 = l3_anchor_host_ns(r, (double)r->dev_open_cycles + wall_cyc);
+  double x1 = l3_anchor_host_ns(r, (double)r->dev_open_cycles);
+  double x2 = l3_anchor_host_ns(r, (double)r->dev_open_cycles + wall_cyc);
   double l1, u1, l2, u2;
   offset_interval(w, n, a, x1, &l1, &u1);
   offset_interval(w, n, a, x2, &l2, &u2);
