@@ -16,7 +16,7 @@
 ** A vector member's `l0_expect = "vbinary:S"` says it computes out = a (op) b into
 ** slot S through sl_kl_binary: per row of its block and per UB chunk of the row
 ** (SL_KL_BINARY_CHUNK floats) one vector op, two GM -> UB loads (MTE2) and one
-** UB -> GM store (MTE3).
+** UB -> GM store (MTE3); a lone AIV source runs on both vector lanes of the cluster.
 **
 ** The replay can disagree (a broken kernel, a truncated export, a model bug);
 ** the self-check reports it. An AIV member issues no cube work.
@@ -136,12 +136,28 @@ static int vbinary_member(const sl_l0_plan *p, const sl_l0_incore *ic, long *chu
   return 0;
 }
 
-int sl_l0_expect_vector(const sl_l0_plan *p, sl_l0_vec_counts *want, char *why, size_t len) {
-  long chunks = 0;
-  int any = 0;
+/* The replay runs one distinct AIV source on both vector lanes of the cluster, two
+** distinct ones one lane each (docs/l0.md, replay_kernel.c); same-source members once. */
+static int runs_on_both_lanes(const sl_l0_plan *p) {
+  const char *first = NULL;
   for (int i = 0; i < p->nmembers; i++) {
     const sl_l0_incore *ic = p->members[i];
     if (strcmp(ic->core_type, "aiv") != 0) continue;
+    if (first && strcmp(first, ic->source) != 0) return 0;
+    first = ic->source;
+  }
+  return first != NULL;
+}
+
+int sl_l0_expect_vector(const sl_l0_plan *p, sl_l0_vec_counts *want, char *why, size_t len) {
+  long chunks = 0;
+  int any = 0;
+  const char *seen = NULL;
+  for (int i = 0; i < p->nmembers; i++) {
+    const sl_l0_incore *ic = p->members[i];
+    if (strcmp(ic->core_type, "aiv") != 0) continue;
+    if (seen && !strcmp(seen, ic->source)) continue; /* same source: replayed once */
+    seen = ic->source;
     any = 1;
     if (!ic->expect || strncmp(ic->expect, "vbinary:", 8) != 0) {
       snprintf(why, len, "%s (func %d) declares no vector l0_expect", ic->name, ic->func_id);
@@ -156,6 +172,7 @@ int sl_l0_expect_vector(const sl_l0_plan *p, sl_l0_vec_counts *want, char *why, 
     snprintf(why, len, "no vector member");
     return 0;
   }
+  if (runs_on_both_lanes(p)) chunks *= 2;
   *want = (sl_l0_vec_counts){chunks, 2 * chunks, chunks};
   return 1;
 }
