@@ -24,6 +24,8 @@ int sl_l3_find_opt(int argc, char **argv, const char *name);
 ** leaving room for `extra` more entries. NULL on no memory. */
 char **sl_l3_argv_without(int argc, char **argv, const char *const *drop, int extra, int *out_argc);
 
+/* sl_l3_sched.c: the WORKLOAD positional of a run argv (NULL if none). */
+const char *sl_l3_workload_arg(int argc, char **argv);
 int sl_l3_sched_main(int argc, char **argv, int (*convert)(int argc, char **argv));
 struct sl_run_entry;
 int sl_l3_worker_main(int argc, char **argv, const struct sl_run_entry *entry);

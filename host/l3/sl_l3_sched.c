@@ -26,7 +26,7 @@
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
 
-#define SL_L3_MAX_RANKS 64
+#define SL_L3_MAX_RANKS SL_WORKLOAD_MAX_RANKS
 
 typedef struct rank_proc {
   pid_t pid;
@@ -40,6 +40,7 @@ typedef struct rank_proc {
 typedef struct l3_opts {
   int ranks, dispatches, hosts;
   int no_convert, quiet;  /* --no-convert, -q: as for a single-chip run */
+  int hbg;                /* --runtime hbg: host records on the real host clock */
   long ppm, host_ppm;
   int64_t epoch;  /* true ns every simulated host clock is anchored at */
   const char *out_root, *workload, *case_name, *platform;
@@ -62,6 +63,17 @@ static int takes_value(const char *a) {
   for (const char *const *p = v; *p; p++)
     if (!strcmp(a, *p)) return 1;
   return 0;
+}
+
+const char *sl_l3_workload_arg(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (takes_value(a)) i++;
+    else if (!strcmp(a, "--enable-chip-swimlane") && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+      i++;
+    else if (a[0] != '-') return a;
+  }
+  return NULL;
 }
 
 static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
@@ -89,22 +101,22 @@ static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
       if (strcmp(a, "--no-convert")) o->quiet = 1;
       else o->no_convert = 1;
     } else if (!strcmp(a, "--runtime") && val && !strcmp(val, "hbg")) {
-      sl_error(NULL, "run: --ranks with --runtime hbg is not supported: the L3 merge places device-clock "
-                     "captures, a host_build_graph capture is drawn on its host axis");
-      return 2;
+      o->hbg = 1;
     } else if (!strcmp(a, "--case")) {
       o->case_name = val;
     } else if (!strcmp(a, "--platform") || !strcmp(a, "-p")) {
       o->platform = val;
-    } else if (a[0] != '-' && !o->workload && !(i > 1 && takes_value(argv[i - 1])) &&
-               !(i > 1 && !strcmp(argv[i - 1], "--enable-chip-swimlane") && a[0] >= '0' && a[0] <= '9')) {
-      o->workload = a;
-      continue;
     }
     if (takes_value(a)) i++;
   }
+  o->workload = sl_l3_workload_arg(argc, argv);
   if (!o->workload || !o->out_root) {
     sl_error(NULL, "run --ranks N: a WORKLOAD (and a value for every option) is required");
+    return 2;
+  }
+  if (o->hbg && o->hosts > 1) {
+    sl_error(NULL, "run: --hosts with --runtime hbg is not supported: a host_build_graph rank's host records "
+                   "are taken on the real host clock, --hosts simulates other host clocks for device-clock ranks");
     return 2;
   }
   return 0;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "l3.h"
+#include "ts_shift.h"
 
 /* The host block's views and lanes are schema data (lanes.lua l3_*). */
 #define LANE(key) (&sl_lane_table[SL_LANE_##key])
@@ -48,9 +49,10 @@ static void fill_name(char *out, size_t n, const char *pat, long long index, lon
 static double us(const l3_run *run, int64_t host_ns) { return (double)(host_ns - run->origin_ns) / 1000.0; }
 static double axis_us(const l3_run *run, double axis_ns) { return (axis_ns - (double)run->origin_ns) / 1000.0; }
 
-static void slice(sl_trace_sink *s, int64_t pid, int64_t tid, double ts, double dur, const char *name,
+/* A slice from t0 to t1 (µs on the axis), ending exactly at t1 (sl_ts_fit_dur). */
+static void slice(sl_trace_sink *s, int64_t pid, int64_t tid, double t0, double t1, const char *name,
                   const char *cat, const sl_arg *args, size_t nargs) {
-  sl_slice e = {.pid = pid, .tid = tid, .ts = ts, .dur = dur, .name = name, .cat = cat,
+  sl_slice e = {.pid = pid, .tid = tid, .ts = t0, .dur = sl_ts_fit_dur(t0, t1), .name = name, .cat = cat,
                 .args = args, .nargs = nargs};
   sl_sink_slice(s, &e);
 }
@@ -89,19 +91,21 @@ static void emit_dispatcher(const l3_run *run, const sl_hostlog *h, int64_t pid,
     }
     sl_arg args[SL_HL_MAX_ATTRS];
     for (int a = 0; a < sp->nattrs; a++) args[a] = SL_ARG_I(sp->keys[a], sp->vals[a]);
-    slice(s, pid, tid, us(run, sp->start_ns), (double)sp->dur_ns / 1000.0, sp->name, "host", args,
+    slice(s, pid, tid, us(run, sp->start_ns), us(run, sp->start_ns + sp->dur_ns), sp->name, "host", args,
           (size_t)sp->nattrs);
   }
 }
 
-/* A cross-host rank's block sits at its estimate, known to within +-bound_ns. */
-static void emit_xhost_bound(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
+/* A cross-host rank's block sits at its estimate, a host_build_graph rank's where its
+** clock anchors put it: either known to within +-bound_ns. */
+static void emit_bound(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
+  const char *block = r->xhost ? "device block (estimated)" : "device block (anchored)";
   sl_arg args[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("uncertainty_ns", r->bound_ns),
                    SL_ARG_I("anchor_uncertainty_ns", r->anchor_bound_ns), SL_ARG_I("windows", r->windows)};
   double a = l3_dev_axis_ns(r, 0), b = l3_dev_axis_ns(r, r->wall_dur_ns), u = (double)r->bound_ns;
-  slice(s, pid, TID_PLACEMENT, axis_us(run, a - u), u / 1000.0, "uncertainty", "placement", args, 4);
-  slice(s, pid, TID_PLACEMENT, axis_us(run, a), (b - a) / 1000.0, "device block (estimated)", "placement", args, 4);
-  slice(s, pid, TID_PLACEMENT, axis_us(run, b), u / 1000.0, "uncertainty", "placement", args, 4);
+  slice(s, pid, TID_PLACEMENT, axis_us(run, a - u), axis_us(run, a), "uncertainty", "placement", args, 4);
+  slice(s, pid, TID_PLACEMENT, axis_us(run, a), axis_us(run, b), block, "placement", args, 4);
+  slice(s, pid, TID_PLACEMENT, axis_us(run, b), axis_us(run, b + u), "uncertainty", "placement", args, 4);
 }
 
 static void emit_rank_host(const l3_run *run, const l3_rank *r, int64_t pid, sl_trace_sink *s) {
@@ -120,23 +124,23 @@ static void emit_rank_host(const l3_run *run, const l3_rank *r, int64_t pid, sl_
       sl_arg args[SL_HL_MAX_ATTRS];
       for (int a = 0; a < sp->nattrs; a++) args[a] = SL_ARG_I(sp->keys[a], sp->vals[a]);
       double a = l3_host_axis_ns(r, sp->start_ns), b = l3_host_axis_ns(r, sp->start_ns + sp->dur_ns);
-      slice(s, pid, TID_CHIP_RUN, axis_us(run, a), (b - a) / 1000.0, sp->name, "host", args, (size_t)sp->nattrs);
+      slice(s, pid, TID_CHIP_RUN, axis_us(run, a), axis_us(run, b), sp->name, "host", args, (size_t)sp->nattrs);
     } else { /* device ns from the window opening, placed */
       double a = l3_dev_axis_ns(r, sp->start_ns), b = l3_dev_axis_ns(r, sp->start_ns + sp->dur_ns);
-      slice(s, pid, TID_CLK_DEV, axis_us(run, a), (b - a) / 1000.0, sp->name + 9, "clk=dev", slack, 1);
+      slice(s, pid, TID_CLK_DEV, axis_us(run, a), axis_us(run, b), sp->name + 9, "clk=dev", slack, 1);
     }
   }
-  if (r->xhost) {
-    emit_xhost_bound(run, r, pid, s);
+  if (r->xhost || r->anchored) {
+    emit_bound(run, r, pid, s);
     return;
   }
   sl_arg win[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("runner_run_dur_ns", r->runner_dur_ns),
                   SL_ARG_I("device_wall_dur_ns", r->wall_dur_ns)};
-  slice(s, pid, TID_PLACEMENT, us(run, r->runner_start_ns), (double)r->wall_dur_ns / 1000.0,
+  slice(s, pid, TID_PLACEMENT, us(run, r->runner_start_ns), us(run, r->runner_start_ns + r->wall_dur_ns),
         "device block (earliest)", "placement", win, 3);
   if (r->slack_ns > 0)
-    slice(s, pid, TID_PLACEMENT, us(run, r->runner_start_ns + r->wall_dur_ns), (double)r->slack_ns / 1000.0,
-          "slack", "placement", win, 3);
+    slice(s, pid, TID_PLACEMENT, us(run, r->runner_start_ns + r->wall_dur_ns),
+          us(run, r->runner_start_ns + r->runner_dur_ns), "slack", "placement", win, 3);
 }
 
 void l3_emit_host_block(l3_run *run, sl_trace_sink *sink) {
@@ -164,9 +168,12 @@ static cJSON *rank_json(const l3_rank *r, double max_drift_ppm) {
   cJSON_AddNumberToObject(o, "device_wall_dur_ns", (double)r->wall_dur_ns);
   cJSON_AddNumberToObject(o, "placed_at_ns", l3_dev_axis_ns(r, 0) - (double)r->origin_ns);
   cJSON *pl = cJSON_AddObjectToObject(o, "placement");
-  cJSON_AddStringToObject(pl, "method", r->xhost ? "cross_host_dispatch_windows_and_clock_anchors" : "containment");
-  cJSON_AddNumberToObject(pl, "uncertainty_ns", (double)(r->xhost ? r->bound_ns : r->slack_ns));
+  cJSON_AddStringToObject(pl, "method", r->xhost      ? "cross_host_dispatch_windows_and_clock_anchors"
+                                        : r->anchored ? "host_build_graph_clock_anchors"
+                                                      : "containment");
+  cJSON_AddNumberToObject(pl, "uncertainty_ns", (double)(r->xhost || r->anchored ? r->bound_ns : r->slack_ns));
   cJSON_AddNumberToObject(pl, "device_open_cycles", (double)r->dev_open_cycles);
+  if (r->anchored) cJSON_AddNumberToObject(pl, "anchor_uncertainty_ns", (double)r->anchor_bound_ns);
   if (r->xhost) {
     cJSON_AddNumberToObject(pl, "host_offset_ns", r->hb1);
     cJSON *dr = cJSON_AddArrayToObject(pl, "drift_ppm_interval");

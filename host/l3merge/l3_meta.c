@@ -74,8 +74,12 @@ static const char *cut_metadata(const char *s, size_t *len) {
   return p;
 }
 
-/* One clock anchor sample: i = 0 pre_host_orchestration, 1 post_device_execution. */
-static void set_anchor(l3_rank *r, int i, int64_t before, int64_t after, int64_t cycles) {
+/* One clock anchor sample: i = 0 pre_host_orchestration, 1 post_device_execution.
+** Of several samples per position (a runtime's own anchors take 3) the one with the
+** shortest round trip is kept, the first on a tie, as the converter selects them. */
+static void set_anchor(l3_rank *r, int i, int got, int64_t before, int64_t after, int64_t cycles) {
+  if ((got & (1 << i)) && after - before >= r->anchor_rtt_ns[i]) return;
+  r->anchor_rtt_ns[i] = after - before;
   r->anchor_host_ns[i] = before + (after - before) / 2;
   r->anchor_cycles[i] = (uint64_t)cycles;
   r->anchor_unc_ns[i] = (after - before + 1) / 2;
@@ -87,10 +91,12 @@ static void read_anchors(l3_rank *r, const cJSON *ca) {
   cJSON_ArrayForEach(s, samples) {
     const cJSON *pos = cJSON_GetObjectItemCaseSensitive(s, "position");
     int i = cJSON_IsString(pos) && !strcmp(pos->valuestring, "post_device_execution");
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(s, "error");
     int64_t b, a, c;
-    if (get_int(s, "host_before_ns", &b) || get_int(s, "host_after_ns", &a) || get_int(s, "device_cycles", &c))
+    if ((cJSON_IsString(err) && err->valuestring[0]) || get_int(s, "host_before_ns", &b) ||
+        get_int(s, "host_after_ns", &a) || get_int(s, "device_cycles", &c))
       continue;
-    set_anchor(r, i, b, a, c);
+    set_anchor(r, i, got, b, a, c);
     got |= 1 << i;
   }
   r->has_anchors = got == 3;
@@ -118,6 +124,8 @@ static int read_json_meta(l3_rank *r, const char *s) {
                          "(truncated, or not a chip swimlane capture)", r->rank);
     return -1;
   }
+  const cJSON *src = cJSON_GetObjectItemCaseSensitive(j, "orchestrator_source");
+  r->host_mode = cJSON_IsString(src) && !strcmp(src->valuestring, "host");
   const cJSON *dom = cJSON_GetObjectItemCaseSensitive(j, "host_clock_domain_id");
   if (cJSON_IsString(dom)) snprintf(r->domain, sizeof r->domain, "%s", dom->valuestring);
   int64_t v;
@@ -169,13 +177,15 @@ static int read_pb_meta(l3_rank *r, const char *s, size_t n) {
   }
   if (md->host_clock_domain_id) snprintf(r->domain, sizeof r->domain, "%s", md->host_clock_domain_id);
   r->freq_hz = md->clock_freq_hz;
+  r->host_mode = md->orchestrator_source && !strcmp(md->orchestrator_source, "host");
   if (md->device_wall) r->sched_start_cycles = md->device_wall->sched_start_cycles, r->has_sched_window = 1;
   int got = 0;
   const Swimlane__ClockAnchors *ca = md->clock_anchors;
   for (size_t k = 0; ca && k < ca->n_samples; k++) {
     const Swimlane__ClockAnchorSample *a = ca->samples[k];
     int i = a->position && !strcmp(a->position, "post_device_execution");
-    set_anchor(r, i, (int64_t)a->host_before_ns, (int64_t)a->host_after_ns, (int64_t)a->device_cycles);
+    if (a->error && a->error[0]) continue;
+    set_anchor(r, i, got, (int64_t)a->host_before_ns, (int64_t)a->host_after_ns, (int64_t)a->device_cycles);
     got |= 1 << i;
   }
   r->has_anchors = got == 3;

@@ -18,6 +18,7 @@
 #include "sl_base.h"
 #include "sl_mem.h"
 #include "sl_vec.h"
+#include "ts_shift.h"
 
 static int load_logs(l3_run *run) {
   const char *where = run->o.host_log ? run->o.host_log : run->o.root;
@@ -168,13 +169,22 @@ static int place_cross_host(l3_run *run) {
   for (size_t i = 0; i < run->n_logs && !ref; i++)
     if (!strcmp(run->logs[i]->role, "l3_scheduler")) ref = run->logs[i]->domain;
   if (!ref) ref = run->ranks[0].domain;
-  for (size_t i = 0; i < run->n; i++)
-    if (strcmp(run->ranks[i].domain, ref) && l3_xhost_place(run, &run->ranks[i])) return -1;
+  for (size_t i = 0; i < run->n; i++) {
+    l3_rank *r = &run->ranks[i];
+    if (!strcmp(r->domain, ref)) continue;
+    if (r->host_mode)
+      return sl_error(r->records, "rank %d: a host_build_graph capture on another host clock (%s): its host "
+                                  "timeline is not on the dispatcher's; the cross-host merge places device-clock "
+                                  "ranks only", r->rank, r->domain), -1;
+    if (l3_xhost_place(run, r)) return -1;
+  }
   return 0;
 }
 
 int l3_place(l3_run *run) {
   if (run->o.cross_host && place_cross_host(run)) return -1;
+  for (size_t i = 0; i < run->n; i++)
+    if (run->ranks[i].host_mode && !run->ranks[i].xhost && l3_anchor_place(run, &run->ranks[i])) return -1;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (size_t i = 0; i < run->n; i++) {
     const l3_rank *r = &run->ranks[i];
@@ -192,7 +202,9 @@ int l3_place(l3_run *run) {
           s->start_ns < lo)
         lo = s->start_ns;
     }
-  run->origin_ns = lo;
+  /* the axis starts SL_CONVERT_ORIGIN_US before the first span, as a single capture's
+  ** does: DevTools reads ts 0 as "no timestamp" and hides a slice there */
+  run->origin_ns = lo - (int64_t)(SL_CONVERT_ORIGIN_US * 1000.0);
   for (size_t i = 0; i < run->n; i++) run->ranks[i].origin_ns = run->origin_ns;
   return 0;
 }
@@ -214,13 +226,8 @@ static double capture_end_us(const sl_capture *c) {
 }
 
 int l3_place_capture(l3_run *run, l3_rank *r) {
-  (void)run;
   const sl_capture *c = r->cap;
-  if (c->host_mode) {
-    sl_error(r->records, "rank %d: a host-orchestrated (host_build_graph) capture, drawn on its host axis: the "
-                         "L3 merge places device-clock captures only", r->rank);
-    return -1;
-  }
+  if (c->host_mode || r->anchored) return l3_anchor_place_capture(run, r, capture_end_us(c));
   int64_t sched_rel_cyc = (int64_t)((__int128)r->sched_rel_ns * (__int128)c->clock_freq_hz / 1000000000);
   /* the device window's opening in device cycles: the sched window is in both the
   ** host log (relative ns) and the capture (absolute cycles) */
@@ -238,11 +245,12 @@ int l3_place_capture(l3_run *run, l3_rank *r) {
     return -1;
   }
   r->scale = 1.0;
-  r->shift_us = (double)(r->runner_start_ns - r->origin_ns) / 1000.0 + (double)first_ns / 1000.0;
+  /* the engine's ts start at SL_CONVERT_ORIGIN_US, not 0 (ts_shift.h) */
+  r->shift_us = (double)(r->runner_start_ns - r->origin_ns) / 1000.0 + (double)first_ns / 1000.0 - SL_CONVERT_ORIGIN_US;
   if (r->xhost) { /* through the anchors and the offset estimate, rate included */
     r->scale = r->map_rate * (double)c->clock_freq_hz / 1e9;
     double base_axis = r->map_y0_ns + ((double)c->base_cycles - (double)r->dev_open_cycles) * r->map_rate;
-    r->shift_us = (base_axis - (double)r->origin_ns) / 1000.0;
+    r->shift_us = (base_axis - (double)r->origin_ns) / 1000.0 - SL_CONVERT_ORIGIN_US * r->scale;
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "l3.h"
 #include "sl_mem.h"
+#include "ts_shift.h"
 
 typedef struct l3_sink {
   sl_trace_sink base;
@@ -53,7 +54,9 @@ static void k_slice(sl_trace_sink *s, const sl_slice *ev) {
   sl_slice e = *ev;
   e.pid = PID(s, ev->pid);
   e.ts = ev->ts * k->scale + k->shift_us;
-  e.dur = ev->dur * k->scale;
+  /* the end moves with the start, so adjacent slices stay adjacent (DevTools drops
+  ** one whose end passes its neighbour's start by an ulp) */
+  e.dur = sl_ts_fit_dur(e.ts, (ev->ts + ev->dur) * k->scale + k->shift_us);
   e.id = ev->id + k->id_base;
   e.args = args;
   e.nargs = ev->nargs + 1;

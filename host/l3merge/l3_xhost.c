@@ -82,8 +82,7 @@ static void drift_interval(const xwin *w, int n, double a, double *lo, double *h
   if (h < *hi) *hi = h;
 }
 
-/* Device cycles -> the rank's host ns through the two clock anchors. */
-static double anchor_host_ns(const l3_rank *r, double c) {
+double l3_anchor_host_ns(const l3_rank *r, double c) {
   double c0 = (double)r->anchor_cycles[0], c1 = (double)r->anchor_cycles[1];
   double h0 = (double)r->anchor_host_ns[0], h1 = (double)r->anchor_host_ns[1];
   return h0 + (c - c0) * (h1 - h0) / (c1 - c0);
@@ -104,7 +103,8 @@ int l3_xhost_place(l3_run *run, l3_rank *r) {
   uint64_t sched_rel_cyc = (uint64_t)((__int128)r->sched_rel_ns * r->freq_hz / 1000000000);
   r->dev_open_cycles = r->sched_start_cycles - sched_rel_cyc;
   double wall_cyc = (double)r->wall_dur_ns * (double)r->freq_hz / 1e9;
-  double x1 = anchor_host_ns(r, (double)r->dev_open_cycles), x2 = anchor_host_ns(r, (double)r->dev_open_cycles + wall_cyc);
+  double x1 = l3_anchor_host_ns(r, (double)r->dev_open_cycles);
+  double x2 = l3_anchor_host_ns(r, (double)r->dev_open_cycles + wall_cyc);
   double l1, u1, l2, u2;
   offset_interval(w, n, a, x1, &l1, &u1);
   offset_interval(w, n, a, x2, &l2, &u2);
@@ -132,6 +132,6 @@ double l3_host_axis_ns(const l3_rank *r, int64_t x) {
 }
 
 double l3_dev_axis_ns(const l3_rank *r, int64_t rel_dev_ns) {
-  if (!r->xhost) return (double)(r->runner_start_ns + rel_dev_ns);
+  if (!r->xhost && !r->anchored) return (double)(r->runner_start_ns + rel_dev_ns);
   return r->map_y0_ns + (double)rel_dev_ns * (double)r->freq_hz / 1e9 * r->map_rate;
 }

@@ -36,6 +36,8 @@ typedef struct sl_workload {
   char orch_name[128];
   int has_orch_name;
   unsigned runtimes;   /* bit SL_RT_TMR / SL_RT_HBG: runtimes the workload supports */
+  int l3_ranks;        /* `l3 = { ranks = N, dispatches = K }`: an L3 group (0 = none) */
+  int l3_dispatches;   /* 0 = the L3 scheduler's default */
   sl_incore incores[SL_RUN_MAX_INCORES];
   int nincores;
   struct lua_State *L;
@@ -61,6 +63,11 @@ int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runt
 /* sl_run_workload.c: load + validate; 0 ok, -1 error reported. */
 int sl_workload_load(sl_workload *wl, const char *name_or_path);
 void sl_workload_free(sl_workload *wl);
+/* The L3 group a workload declares (its `l3` field), read without a message for any
+** problem (the run that loads the workload reports it): 1 declared (ranks, dispatches
+** set; dispatches 0 = not given), 0 not. */
+#define SL_WORKLOAD_MAX_RANKS 64
+int sl_workload_l3_group(const char *name_or_path, int *ranks, int *dispatches);
 const sl_incore *sl_workload_incore(const sl_workload *wl, int func_id);
 /* Find a case: by name (NULL = first listing platform). Pushes nothing; returns the
 ** case index (1-based) or 0 with the error reported. */

@@ -26,26 +26,33 @@ static int is_file(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int resolve_path(sl_workload *wl, const char *arg) {
+/* The workload file arg names: a path (with '/' or ending in .lua), else
+** <home>/lua/workloads/<arg>.lua; a path that is no file is tried there too
+** (`l3/mixed_pair`). 0 found (in out), -1 not, with the message in msg. */
+static int find_path(const char *arg, char *out, size_t len, char *msg, size_t mlen) {
   size_t n = strlen(arg);
-  if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".lua"))) {
-    if (!is_file(arg)) {
-      sl_error(arg, "no such workload file");
-      return -1;
-    }
-    snprintf(wl->path, sizeof wl->path, "%s", arg);
-  } else {
-    char rel[512];
-    snprintf(rel, sizeof rel, "lua/workloads/%s.lua", arg);
-    char *p = sl_path_join(sl_home(), rel);
-    if (!p) return -1;
-    if (!is_file(p)) {
-      sl_error(NULL, "unknown workload '%s' (no %s)", arg, p);
-      free(p);
-      return -1;
-    }
-    snprintf(wl->path, sizeof wl->path, "%s", p);
-    free(p);
+  int is_path = strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".lua"));
+  if (is_path && is_file(arg)) return snprintf(out, len, "%s", arg), 0;
+  if (is_path && (n > 4 && !strcmp(arg + n - 4, ".lua")))
+    return snprintf(msg, mlen, "no such workload file"), -1;
+  char rel[512];
+  snprintf(rel, sizeof rel, "lua/workloads/%s.lua", arg);
+  char *p = sl_path_join(sl_home(), rel);
+  if (!p) return snprintf(msg, mlen, "out of memory"), -1;
+  int ok = is_file(p);
+  if (ok) snprintf(out, len, "%s", p);
+  else if (is_path) snprintf(msg, mlen, "no such workload file");
+  else snprintf(msg, mlen, "unknown workload '%s' (no %s)", arg, p);
+  free(p);
+  return ok ? 0 : -1;
+}
+
+static int resolve_path(sl_workload *wl, const char *arg) {
+  char msg[1200];
+  if (find_path(arg, wl->path, sizeof wl->path, msg, sizeof msg)) {
+    if (strchr(arg, '/') || strstr(arg, ".lua")) sl_error(arg, "%s", msg);
+    else sl_error(NULL, "%s", msg);
+    return -1;
   }
   const char *base = strrchr(wl->path, '/');
   base = base ? base + 1 : wl->path;
@@ -81,6 +88,48 @@ static int parse_runtimes(lua_State *L, int t, const char *f, unsigned *out) {
   if (*out) return 0;
   sl_error(f, "'runtimes' must be a non-empty list of \"tmr\" / \"hbg\"");
   return -1;
+}
+
+/* Optional `l3 = { ranks = N [, dispatches = K] }`: the workload is an L3 group of N
+** chips (`run` then runs as `run --ranks N`). Reported when f is not NULL. */
+static int parse_l3(lua_State *L, int t, const char *f, int *ranks, int *dispatches) {
+  *ranks = *dispatches = 0;
+  lua_getfield(L, t, "l3");
+  int ok = 1;
+  if (!lua_isnil(L, -1)) {
+    ok = lua_istable(L, -1);
+    lua_Integer v[2] = {0, 0};
+    static const char *const keys[] = {"ranks", "dispatches"};
+    for (int k = 0; k < 2 && ok; k++) {
+      lua_getfield(L, -1, keys[k]);
+      if (!lua_isnil(L, -1) || k == 0) {
+        v[k] = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+        ok = v[k] >= 1 && v[k] <= SL_WORKLOAD_MAX_RANKS;
+      }
+      lua_pop(L, 1);
+    }
+    *ranks = (int)v[0];
+    *dispatches = (int)v[1];
+  }
+  lua_pop(L, 1);
+  if (ok) return 0;
+  *ranks = *dispatches = 0;
+  if (f) sl_error(f, "'l3' must be a table { ranks = 1..%d [, dispatches = 1..%d] }", SL_WORKLOAD_MAX_RANKS,
+                  SL_WORKLOAD_MAX_RANKS);
+  return -1;
+}
+
+int sl_workload_l3_group(const char *arg, int *ranks, int *dispatches) {
+  char path[1024], msg[1200];
+  *ranks = *dispatches = 0;
+  if (find_path(arg, path, sizeof path, msg, sizeof msg)) return 0;
+  lua_State *L = sl_lua_new();
+  if (!L) return 0;
+  /* silent: a broken file is reported by the run that loads it */
+  if (luaL_loadfilex(L, path, "t") == LUA_OK && lua_pcall(L, 0, 1, 0) == LUA_OK && lua_istable(L, -1))
+    parse_l3(L, lua_gettop(L), NULL, ranks, dispatches);
+  lua_close(L);
+  return *ranks > 0;
 }
 
 static int parse_dir(const char *s, sl_arg_dir *d) {
@@ -168,6 +217,7 @@ int sl_workload_load(sl_workload *wl, const char *arg) {
   }
   wl->has_orch_name = field_string(L, t, "orchestrator_name", wl->orch_name, sizeof wl->orch_name);
   if (parse_runtimes(L, t, f, &wl->runtimes)) return -1;
+  if (parse_l3(L, t, f, &wl->l3_ranks, &wl->l3_dispatches)) return -1;
   lua_getfield(L, t, "orchestrate");
   if (!lua_isfunction(L, -1)) {
     sl_error(f, "missing function 'orchestrate'");

@@ -3,7 +3,11 @@
 */
 #include "ts_shift.h"
 
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct ts_shift {
   sl_trace_sink base;
@@ -70,4 +74,24 @@ sl_trace_sink *sl_ts_shift_new(sl_trace_sink *inner, double by_us) {
   t->inner = inner;
   t->by = by_us;
   return &t->base;
+}
+
+double sl_ts_fit_dur(double ts, double end) {
+  if (!(end > ts)) return end < ts ? end - ts : 0;
+  double d = end - ts;
+  if (ts + d == end || (ts + d < end && ts + nextafter(d, INFINITY) > end)) return d; /* the usual case */
+  /* bisect over the bit patterns of non-negative doubles (ordered as the values):
+  ** ts + lo <= end < ts + hi */
+  double h = 2 * d + fabs(end) * 4 * DBL_EPSILON;
+  uint64_t lo = 0, hi;
+  memcpy(&hi, &h, sizeof hi);
+  while (hi - lo > 1) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    double m;
+    memcpy(&m, &mid, sizeof m);
+    if (ts + m <= end) lo = mid;
+    else hi = mid;
+  }
+  memcpy(&d, &lo, sizeof d);
+  return d;
 }

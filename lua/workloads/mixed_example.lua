@@ -15,10 +15,14 @@ return {
   incores = {
     { func_id = 0, name = "MATMUL", source = "runtime/kernels/matmul.c", core_type = "aic", signature = MIX3,
       l0_expect = "matmul" },
-    { func_id = 1, name = "ADD", source = "runtime/kernels/add_at3.c", core_type = "aiv", signature = MIX3 },
-    { func_id = 2, name = "MUL", source = "runtime/kernels/mul_at6.c", core_type = "aiv", signature = MIX3 },
-    { func_id = 3, name = "ADD_STD", source = "runtime/kernels/add.c", core_type = "aiv", signature = MIX2 },
-    { func_id = 4, name = "MUL_STD", source = "runtime/kernels/mul_at3.c", core_type = "aiv", signature = MIX2 },
+    { func_id = 1, name = "ADD", source = "runtime/kernels/add_at3.c", core_type = "aiv", signature = MIX3,
+      l0_expect = "vbinary:5" },
+    { func_id = 2, name = "MUL", source = "runtime/kernels/mul_at6.c", core_type = "aiv", signature = MIX3,
+      l0_expect = "vbinary:8" },
+    { func_id = 3, name = "ADD_STD", source = "runtime/kernels/add.c", core_type = "aiv", signature = MIX2,
+      l0_expect = "vbinary:2" },
+    { func_id = 4, name = "MUL_STD", source = "runtime/kernels/mul_at3.c", core_type = "aiv", signature = MIX2,
+      l0_expect = "vbinary:5" },
   },
   cases = {
     { name = "Case1", platforms = { "a2a3sim", "a5sim" }, params = { n = 32, chain = 3 } },

@@ -13,9 +13,9 @@ return {
   orchestrator_name = "SpmdOrch",
   incores = {
     { func_id = 0, name = "SPMD_ADD_AIV", source = "runtime/kernels/add.c", core_type = "aiv",
-      signature = { "in", "in", "out" } },
+      signature = { "in", "in", "out" }, l0_expect = "vbinary:2" },
     { func_id = 1, name = "SPMD_MUL_AIV", source = "runtime/kernels/mul.c", core_type = "aiv",
-      signature = { "in", "in", "out" } },
+      signature = { "in", "in", "out" }, l0_expect = "vbinary:2" },
     { func_id = 2, name = "SPMD_MATMUL", source = "runtime/kernels/matmul.c", core_type = "aic", signature = MIX,
       l0_expect = "matmul" },
     { func_id = 3, name = "SPMD_ADD_LANE0", source = "runtime/kernels/add_lanes.c", core_type = "aiv", signature = MIX },

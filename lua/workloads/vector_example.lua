@@ -10,9 +10,9 @@ return {
   orchestrator_name = "VectorOrch",
   incores = {
     { func_id = 0, name = "kernel_add", source = "runtime/kernels/add.c", core_type = "aiv",
-      signature = { "in", "in", "out" } },
+      signature = { "in", "in", "out" }, l0_expect = "vbinary:2" },
     { func_id = 1, name = "kernel_mul", source = "runtime/kernels/mul.c", core_type = "aiv",
-      signature = { "in", "in", "out" } },
+      signature = { "in", "in", "out" }, l0_expect = "vbinary:2" },
   },
   cases = {
     { name = "default", platforms = { "a2a3sim", "a5sim" }, params = { rows = 4, cols = 128 } },

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sl_lanes.h"
+#include "sl_kernel_tiles.h"
 #include "sl_tdesc.h"
 
 /* The pipes' names are schema data (lanes.lua pipes, sl_pipe_lane_names); the enum must list
@@ -26,7 +27,7 @@ static _Thread_local void *tl_local[SL_MEM_COUNT];
 
 /* Sizes of one core's buffers (a2a3-like), in bytes. */
 static const size_t local_sizes[SL_MEM_COUNT] = {512u << 10, 64u << 10, 64u << 10, 256u << 10,
-                                                 192u << 10};
+                                                 SL_KL_UB_BYTES};
 
 static pthread_key_t local_key;
 static pthread_once_t local_once = PTHREAD_ONCE_INIT;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "sl_test_file.h"
+#include "sl_test_keep.h"
 
 static const char *g_swimlane;
 static char g_tmp[256];
@@ -75,6 +76,7 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   char cmd[512];
+  sl_test_keep_traces(g_tmp, "test_diff_e2e"); /* for check_devtools_engine */
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_tmp);
   return system(cmd) == 0 ? 0 : -1;
 }

@@ -4,19 +4,27 @@
 //   - the engine parses the file without an error;
 //   - every X event of the file is an entry of its thread, and every entry is in
 //     the thread's tree (nothing dropped);
-//   - with --flows, the engine binds at least one flow arrow;
+//   - with --flows, the engine binds at least one flow arrow; with --flows-if-deps,
+//     so does every file that holds dependency arrows (converted with deps.json;
+//     without, the complete / dispatch arrows join slices of different categories,
+//     which DevTools never pairs: check-trace notes them);
 //   - with --bounds, every X event lies inside the trace bounds DevTools shows
 //     (it reads ts 0 as "no timestamp", so a slice there starts before the window).
+//   - with --parse-only (the L0 Insight-format traces, whose pipelined requests share
+//     one lane by Insight's convention: the perfetto-friendly copy is the one for
+//     DevTools and Perfetto), only that the engine parses the file.
 // Prints one JSON line per file: {file, x, entries, in_tree, flows}.
-//   node devtools_engine.mjs ENGINE_DIR [--flows] [--bounds] TRACE.json...
+//   node devtools_engine.mjs ENGINE_DIR [--flows | --flows-if-deps] [--bounds] [--parse-only] TRACE.json...
 // ENGINE_DIR holds node_modules/@paulirish/trace_engine (installed by tools/dev.sh).
 import fs from 'node:fs';
 import path from 'node:path';
 
 const [engineDir, ...rest] = process.argv.slice(2);
 const wantFlows = rest.includes('--flows');
+const flowsIfDeps = rest.includes('--flows-if-deps');
 const wantBounds = rest.includes('--bounds');
-const files = rest.filter(a => a !== '--flows' && a !== '--bounds');
+const parseOnly = rest.includes('--parse-only');
+const files = rest.filter(a => !['--flows', '--flows-if-deps', '--bounds', '--parse-only'].includes(a));
 const pkg = path.join(engineDir, 'node_modules', '@paulirish', 'trace_engine');
 const {polyfillDOMRect} = await import(path.join(pkg, 'analyze-trace.mjs'));
 const Trace = await import(path.join(pkg, 'models', 'trace', 'trace.js'));
@@ -53,7 +61,8 @@ for (const file of files) {
       if (!seen.has(key)) problems.push(`${key}: ${n} X events, no thread in the engine`);
     }
     flows = data.Flows.flows.length;
-    if (wantFlows && flows === 0) problems.push('no flow arrow bound');
+    const hasDeps = flowsIfDeps && events.some(e => e.ph === 's' && e.name === 'dependency');
+    if ((wantFlows || hasDeps) && flows === 0) problems.push('no flow arrow bound');
     let first = Infinity;
     for (const e of events) if (e.ph === 'X' && e.ts < first) first = e.ts;
     if (wantBounds && first < data.Meta.traceBounds.min)
@@ -61,6 +70,7 @@ for (const file of files) {
   } catch (e) {
     problems.push(`engine error: ${String(e && e.message || e)}`);
   }
+  if (parseOnly) problems.splice(0, problems.length, ...problems.filter(p => p.startsWith('engine error')));
   console.log(JSON.stringify({file: path.basename(file), x, entries, in_tree: inTree, flows, problems: problems.slice(0, 5)}));
   if (problems.length) failed++;
 }

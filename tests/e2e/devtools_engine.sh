@@ -5,10 +5,21 @@
 # (ts 0), and traces converted with deps.json bind flow arrows (the --reference-flows copies are checked for slices only: DevTools binds
 # none of the reference's arrows). Skipped (77) without node or the engine
 # (tools/dev.sh installs both).
-#   devtools_engine.sh ENGINE_DIR DIR...
+# After --kept, folders of traces the end-to-end tests kept (tests/common/sl_test_keep.c,
+# any depth): each loaded with --bounds, and flow arrows required where it has deps.
+#   devtools_engine.sh ENGINE_DIR DIR... [--kept KEPT_DIR...]
 set -u
 ENGINE=$1; shift
 HERE=$(dirname "$0")
+dirs=""; kept_dirs=""
+for a in "$@"; do
+  case $a in
+    --kept) kept_dirs=" " ;;
+    *) if [ -n "$kept_dirs" ]; then kept_dirs="$kept_dirs $a"; else dirs="$dirs $a"; fi ;;
+  esac
+done
+# shellcheck disable=SC2086
+set -- $dirs
 command -v node >/dev/null 2>&1 || { echo "no node: skipped"; exit 77; }
 [ -d "$ENGINE/node_modules/@paulirish/trace_engine" ] || { echo "no trace engine in $ENGINE: skipped"; exit 77; }
 with=$(find "$@" -maxdepth 1 -name '*.json' ! -name '*.ref.json' | sort)
@@ -20,4 +31,24 @@ if [ -n "$ref" ]; then
   # shellcheck disable=SC2086
   node "$HERE/devtools_engine.mjs" "$ENGINE" $ref || { echo "FAIL: DevTools engine (reference placement)"; exit 1; }
 fi
-echo "devtools_engine: $(echo "$with" "$ref" | wc -w) traces loaded"
+kept=""
+if [ -n "$kept_dirs" ]; then
+  # the L0 Insight-format copies (<label>_trace.json, simulator/trace.json) only parse:
+  # Insight draws a pipe's overlapping requests on one lane; <label>_trace_perfetto.json
+  # is the copy for DevTools and Perfetto and gets every check
+  # shellcheck disable=SC2086
+  kept=$(find $kept_dirs -name '*.json' ! -name '*_trace.json' 2>/dev/null | sort)
+  # shellcheck disable=SC2086
+  insight=$(find $kept_dirs -name '*_trace.json' 2>/dev/null | sort)
+  [ -n "$kept" ] || { echo "FAIL: no kept traces in$kept_dirs (the e2e tests keep them: fixture sl_e2e_traces)"; exit 1; }
+  # shellcheck disable=SC2086
+  node "$HERE/devtools_engine.mjs" "$ENGINE" --flows-if-deps --bounds $kept || { echo "FAIL: DevTools engine (kept e2e traces)"; exit 1; }
+  if [ -n "$insight" ]; then
+    # shellcheck disable=SC2086
+    node "$HERE/devtools_engine.mjs" "$ENGINE" --parse-only $insight || { echo "FAIL: DevTools engine (L0 Insight traces)"; exit 1; }
+  fi
+  kept="$kept $insight"
+  for d in $kept_dirs; do echo "  kept from $(basename "$d"): $(find "$d" -name '*.json' | wc -l) per test:" \
+    "$(for t in "$d"/*/; do printf '%s %s, ' "$(basename "$t")" "$(find "$t" -name '*.json' | wc -l)"; done)"; done
+fi
+echo "devtools_engine: $(echo "$with" "$ref" "$kept" | wc -w) traces loaded"

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sl_test_file.h"
+#include "sl_test_keep.h"
 
 static const char *g_swimlane; /* path of the binary under test */
 
@@ -82,6 +83,7 @@ static int make_tmp(void **state) {
 
 static int remove_tmp(void **state) {
   char cmd[512];
+  sl_test_keep_traces(g_tmp, "test_e2e"); /* for check_devtools_engine */
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_tmp);
   return system(cmd) == 0 ? 0 : -1;
 }

@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 #include "sl_test_file.h"
+#include "sl_test_keep.h"
 
 static const char *swimlane;
 static char fixtures[4096];
@@ -164,6 +165,7 @@ static int teardown(void **state) {
   char cwd[4096];
   assert_non_null(getcwd(cwd, sizeof cwd));
   assert_int_equal(chdir("/tmp"), 0);
+  sl_test_keep_traces(cwd, "test_l0_e2e"); /* for check_devtools_engine */
   char cmd[4200];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", cwd);
   return system(cmd) == 0 ? 0 : -1;
@@ -468,6 +470,23 @@ static void test_broken_kernel_caught(void **state) {
   free(r.out);
 }
 
+/* The same for vector work: an ADD that forgets its last row issues one VADD, two loads
+** and one store fewer than the task's shapes and the UB staging (l0_expect "vbinary:S")
+** require; the intact kernels of the same task agree with the expectation. */
+static void test_broken_vector_kernel_caught(void **state) {
+  (void)state;
+  result ok = run("l0 --test mixed_example --func-id 3,4 --dump-json %s/mixed/args_dump.json", fixtures);
+  expect_in(&ok, "self-check OK: VECTOR ops 64, GM->UB loads 128, UB->GM stores 64 == expected");
+  free(ok.out);
+  result r = run("l0 --test %s/workloads/add_drop_row.lua --func-id 3,4 --dump-json %s/mixed/args_dump.json",
+                 fixtures, fixtures);
+  assert_int_equal(r.rc, 1);
+  expect_in(&r, "self-check OK: timeline keeps "); /* the model timed it right */
+  expect_in(&r, "WARNING: self-check failed: VECTOR ops 63 (expected 64), GM->UB loads 126 (expected 128), "
+                "UB->GM stores 63 (expected 64)");
+  free(r.out);
+}
+
 static char *slurp(const char *path) {
   char *s = sl_test_read_file(path, NULL);
   assert_non_null(s);
@@ -526,6 +545,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_no_new_dump, setup, teardown),
       cmocka_unit_test_setup_teardown(test_smoke_build_fails, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_broken_vector_kernel_caught, setup, teardown),
       cmocka_unit_test_setup_teardown(test_broken_kernel_caught, setup, teardown),
       cmocka_unit_test_setup_teardown(test_max_time, setup, teardown),
       cmocka_unit_test_setup_teardown(test_deterministic, setup, teardown),

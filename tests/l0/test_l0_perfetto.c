@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +75,10 @@ static void test_sub_lanes(void **state) {
   /* unsplit track keeps its bare tid */
   assert_string_equal(tid_of(find(out, "X", "VADD")), "VECTOR");
   assert_string_equal(tid_of(find(out, "X", "VMUL")), "VECTOR");
-  /* lossless: same ts/dur and args; extra keys dropped */
+  /* lossless: same ts (moved by the 1 µs origin) / dur and args; extra keys dropped */
   const cJSON *a = find(out, "X", "A");
-  assert_true(cJSON_GetObjectItem(a, "ts")->valuedouble == 0.0);
-  assert_true(cJSON_GetObjectItem(a, "dur")->valuedouble == 10.0);
+  assert_true(cJSON_GetObjectItem(a, "ts")->valuedouble == 1.0);
+  assert_true(fabs(cJSON_GetObjectItem(a, "dur")->valuedouble - 10.0) < 1e-6); /* ends 1 fs early */
   assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(a, "args"), "k")->valueint, 1);
   assert_null(cJSON_GetObjectItem(a, "cat"));
   assert_non_null(cJSON_GetObjectItem(out, "otherData"));
@@ -100,8 +101,8 @@ static void test_flag_merge(void **state) {
   assert_null(find(out, "X", "host"));
   assert_non_null(find(out, "M", "process_name"));
   const cJSON *w = find(out, "X", "WAIT_FLAG");
-  assert_true(cJSON_GetObjectItem(w, "ts")->valuedouble == 3.0);
-  assert_true(cJSON_GetObjectItem(w, "dur")->valuedouble == 5.0);
+  assert_true(cJSON_GetObjectItem(w, "ts")->valuedouble == 4.0);
+  assert_true(fabs(cJSON_GetObjectItem(w, "dur")->valuedouble - 5.0) < 1e-6);
   /* name and args come from the first event of the pair in the file (here the E) */
   assert_true(cJSON_IsObject(cJSON_GetObjectItem(w, "args")));
   assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(w, "args"), "event_id"));
@@ -111,7 +112,7 @@ static void test_flag_merge(void **state) {
   assert_string_equal(tid_of(find(out, "X", "MMAD")), "CUBE#2");
   /* a lone B becomes a zero-length slice */
   const cJSON *s = find(out, "X", "SET_FLAG");
-  assert_true(cJSON_GetObjectItem(s, "ts")->valuedouble == 30.0);
+  assert_true(cJSON_GetObjectItem(s, "ts")->valuedouble == 31.0);
   assert_true(cJSON_GetObjectItem(s, "dur")->valuedouble == 0.0);
   /* the flow follows its flag's lane; the one on an unsplit track keeps its tid */
   assert_string_equal(tid_of(find(out, "s", "f")), "CUBE#1");
@@ -156,6 +157,7 @@ static void test_ns_exact_times(void **state) {
       "]}");
   const char *names[] = {"P", "Q", "R"};
   long long prev_end = -1;
+  double prev_end_us = -1;
   for (int i = 0; i < 3; i++) {
     const cJSON *x = find(out, "X", names[i]);
     assert_non_null(x);
@@ -164,7 +166,9 @@ static void test_ns_exact_times(void **state) {
     double off = ts * 1000.0 - (double)a;
     assert_true(off < 1e-6 && off > -1e-6); /* whole ns */
     if (prev_end >= 0) assert_int_equal(a, prev_end); /* no 1 ns overlap, no gap */
+    if (prev_end_us >= 0) assert_true(prev_end_us < ts); /* DevTools' ts + dur: not even an ulp over */
     prev_end = a + d;
+    prev_end_us = ts + dur;
     assert_string_equal(cJSON_GetObjectItem(x, "tid")->valuestring, "MTE2"); /* not split */
   }
   cJSON_Delete(out);

@@ -5,7 +5,8 @@
 ** broken in each way the merge must refuse (message naming rank and file, exit 1,
 ** no l3_swimlane.json). The run merges its ranks itself (--no-convert skips it);
 ** the .pb rank captures merge to the same trace as the JSON ones, and --format
-** proto holds the JSON trace's content (checked with test_sink_proto, argv[2]).
+** proto holds the JSON trace's content (checked with test_sink_proto, argv[2]);
+** host_build_graph ranks are placed through their clock anchors (test_hbg_ranks).
 */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "sl_test_file.h"
+#include "sl_test_keep.h"
 
 static const char *g_swimlane;
 static const char *g_cmp_proto; /* test_sink_proto: JSON trace vs .pftrace content (optional) */
@@ -83,6 +85,7 @@ static int setup_run(void **state) {
 
 static int teardown_run(void **state) {
   (void)state;
+  sl_test_keep_traces(g_root, "test_l3"); /* for check_devtools_engine */
   return sh(NULL, "rm -rf '%s'", g_root) ? -1 : 0;
 }
 
@@ -460,21 +463,135 @@ static void test_refuse_truncated(void **state) {
   expect_refusal("", "", "rank1/d0/chip_swimlane_records.json");
 }
 
-/* A host-orchestrated rank capture (drawn on its host axis) is not placed; run refuses
-** --runtime hbg with --ranks up front. */
+/* A capture that reads as host-orchestrated while its metadata head does not say so
+** (no orchestrator_source, no host anchors) cannot be placed. */
 static void test_refuse_host_mode(void **state) {
   (void)state;
   assert_int_equal(sh(NULL, "python3 -c \"import json; p='%s/rank1/d0/chip_swimlane_records.json'; r=json.load(open(p)); "
                             "r.pop('aicpu_orchestrator_phases', None); r['metadata']['host_capture']={'status': "
                             "'complete'}; json.dump(r, open(p, 'w'))\"", g_work), 0);
   expect_refusal("", "host-orchestrated", "rank1/d0/chip_swimlane_records.json");
-  char *out = NULL;
-  assert_int_equal(sh(&out, "'%s' run mixed_example --ranks 2 --runtime hbg -o '%s/hbg'", g_swimlane, g_work), 2);
-  assert_non_null(strstr(out, "--runtime hbg is not supported"));
+}
+
+/* The slices of process pid (one rank view): how many, the earliest start, the latest end. */
+static int view_span(cJSON *trace, int64_t pid, double *lo, double *hi) {
+  int n = 0;
+  *lo = 1e300;
+  *hi = -1e300;
+  cJSON *ev;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(trace, "traceEvents")) {
+    if (strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "X") || jint(ev, "pid") != pid) continue;
+    double ts = cJSON_GetObjectItem(ev, "ts")->valuedouble, dur = cJSON_GetObjectItem(ev, "dur")->valuedouble;
+    *lo = fmin(*lo, ts);
+    *hi = fmax(*hi, ts + dur);
+    n++;
+  }
+  return n;
+}
+
+/* The pid of the view of rank r whose process name ends in suffix, -1 if none. */
+static int64_t view_pid(cJSON *trace, int r, const char *suffix) {
+  cJSON *ev;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(trace, "traceEvents")) {
+    const char *pn = pname(ev);
+    size_t n = strlen(pn), k = strlen(suffix);
+    if (!strcmp(cJSON_GetObjectItem(ev, "name")->valuestring, "process_name") && jint(ev, "pid") / 100 == r + 1 &&
+        n > k && !strcmp(pn + n - k, suffix))
+      return jint(ev, "pid");
+  }
+  return -1;
+}
+
+/* Every host record of rank r's capture is a slice of its Host Orchestrator view at
+** exactly its host ns (the host logs' clock): the count of records found. */
+static int host_records_at_host_ns(cJSON *trace, int r, const char *dfx) {
+  char p[800];
+  snprintf(p, sizeof p, "%s/rank%d/d0/chip_swimlane_records.json", dfx, r);
+  cJSON *cap = load_json(p), *th, *rec, *ev;
+  assert_non_null(cap);
+  double origin = (double)jint(cJSON_GetObjectItem(trace, "metadata"), "origin_host_ns");
+  int64_t pid = view_pid(trace, r, " / Host Orchestrator");
+  assert_true(pid > 0);
+  int found = 0;
+  cJSON_ArrayForEach(th, cJSON_GetObjectItem(cap, "host_orchestrator_phases")) {
+    cJSON_ArrayForEach(rec, th) {
+      double want = ((double)jint(rec, "start_host_ns") - origin) / 1000.0;
+      int hit = 0;
+      cJSON_ArrayForEach(ev, cJSON_GetObjectItem(trace, "traceEvents"))
+        hit |= !strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "X") && jint(ev, "pid") == pid &&
+               fabs(cJSON_GetObjectItem(ev, "ts")->valuedouble - want) < 0.0015;
+      assert_true(hit);
+      found++;
+    }
+  }
+  cJSON_Delete(cap);
+  return found;
+}
+
+/* host_build_graph ranks: the run merges them; each rank's host timeline sits at its
+** host ns, its device timeline after it, through the capture's clock anchors, inside
+** the device window; the .pb captures give the same trace; the refusals. */
+static void test_hbg_ranks(void **state) {
+  (void)state;
+  char dir[600], p[800], *out = NULL;
+  snprintf(dir, sizeof dir, "%s/hbg", g_root);
+  int rc = sh(&out, "'%s' run mixed_example --ranks 2 --runtime hbg --dispatches 1 --enable-chip-swimlane 4 "
+              "--enable-dep-gen -o '%s'", g_swimlane, dir);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
+  assert_non_null(strstr(out, "L3 merge complete: 2 ranks"));
   free(out);
-  char hbg[700];
-  snprintf(hbg, sizeof hbg, "%s/hbg", g_work);
-  assert_false(exists(hbg));
+  assert_int_equal(sh(&out, "ls -d '%s'/*/", dir), 0);
+  snprintf(g_work, sizeof g_work, "%s", out);
+  g_work[strcspn(g_work, "\n")] = 0;
+  free(out);
+  snprintf(p, sizeof p, "%s/l3_swimlane.json", g_work);
+  cJSON *t = load_json(p);
+  assert_non_null(t);
+  cJSON *ranks = cJSON_GetObjectItem(cJSON_GetObjectItem(t, "metadata"), "ranks");
+  assert_int_equal(cJSON_GetArraySize(ranks), 2);
+  for (int r = 0; r < 2; r++) {
+    cJSON *rk = cJSON_GetArrayItem(ranks, r), *pl = cJSON_GetObjectItem(rk, "placement");
+    assert_string_equal(cJSON_GetObjectItem(pl, "method")->valuestring, "host_build_graph_clock_anchors");
+    int64_t unc = jint(pl, "uncertainty_ns");
+    assert_true(unc > 0);
+    assert_int_equal(jint(rk, "slack_ns"), 2 * unc);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(rk, "timeline_metadata"), "layout")->valuestring,
+                        "clock_aligned");
+    assert_true(host_records_at_host_ns(t, r, g_work) >= 6); /* mixed_example submits 6+ tasks */
+    double hlo, hhi, dlo, dhi;
+    assert_true(view_span(t, view_pid(t, r, " / Host Orchestrator"), &hlo, &hhi) > 0);
+    assert_true(view_span(t, view_pid(t, r, " / Worker View"), &dlo, &dhi) > 0);
+    /* host orchestration precedes device execution; the device block lies in its window */
+    assert_true(dlo >= hhi - (double)unc / 1000.0);
+    double open = cJSON_GetObjectItem(rk, "placed_at_ns")->valuedouble / 1000.0;
+    assert_true(dlo >= open - (double)unc / 1000.0);
+    assert_true(dhi <= open + (double)(jint(rk, "device_wall_dur_ns") + unc) / 1000.0);
+  }
+  check_rank_slices(t, ranks);
+  /* the .pb rank captures carry the same anchors: the same trace */
+  assert_int_equal(sh(NULL, "'%s' convert '%s' --records pb -q -o '%s/pb.json'", g_swimlane, g_work, g_work), 0);
+  snprintf(p, sizeof p, "%s/pb.json", g_work);
+  cJSON *from_pb = load_json(p);
+  assert_non_null(from_pb);
+  assert_same_events(t, from_pb);
+  cJSON_Delete(from_pb);
+  cJSON_Delete(t);
+  rc = sh(&out, "'%s' check-trace '%s'", g_swimlane, g_work);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
+  free(out);
+  /* without its clock anchors the device timeline cannot be placed */
+  assert_int_equal(sh(NULL, "python3 -c \"import json; p='%s/rank1/d0/chip_swimlane_records.json'; r=json.load(open(p)); "
+                            "r['metadata'].pop('clock_anchors'); json.dump(r, open(p, 'w'))\"", g_work), 0);
+  expect_refusal("", "without its clock anchors", "rank1/d0/chip_swimlane_records.json");
+  /* simulated hosts are for device-clock ranks */
+  assert_int_equal(sh(&out, "'%s' run mixed_example --ranks 2 --runtime hbg --hosts 2 -o '%s/hosts'", g_swimlane,
+                      g_work), 2);
+  assert_non_null(strstr(out, "--hosts with --runtime hbg is not supported"));
+  free(out);
+  snprintf(p, sizeof p, "%s/hosts", g_work);
+  assert_false(exists(p));
 }
 
 static void test_refuse_window(void **state) {
@@ -558,6 +675,62 @@ static void test_no_diagnostics(void **state) {
   free(out);
   /* nothing captured: nothing merged, no merge hint */
   assert_int_equal(sh(&out, "ls '%s'/*/l3_swimlane.json", dir), 2);
+  free(out);
+}
+
+/* The number of rankN/dK directories under the one case directory of root. */
+static long count_rank_dirs(const char *root) {
+  char *out = NULL;
+  assert_int_equal(sh(&out, "ls -d '%s'/*/rank*/d* | wc -l", root), 0);
+  long n = strtol(out, NULL, 10);
+  free(out);
+  return n;
+}
+
+/* A workload that declares an L3 group (`l3 = { ranks, dispatches }`) runs as an L3
+** run by itself: the shipped l3/mixed_pair, the command line overriding its counts,
+** and a malformed declaration refused. */
+static void test_declared_group(void **state) {
+  (void)state;
+  char dir[600], p[800], *out = NULL;
+  snprintf(dir, sizeof dir, "%s/pair", g_root);
+  int rc = sh(&out, "'%s' run l3/mixed_pair --enable-chip-swimlane 3 --enable-dep-gen -o '%s'", g_swimlane, dir);
+  if (rc) fprintf(stderr, "%s", out);
+  assert_int_equal(rc, 0);
+  assert_non_null(strstr(out, "L3 run: 2 ranks x 2 dispatches"));
+  assert_non_null(strstr(out, "L3 merge complete: 2 ranks"));
+  free(out);
+  assert_int_equal(count_rank_dirs(dir), 4); /* rank0/d0 d1, rank1/d0 d1 */
+  assert_int_equal(sh(&out, "ls '%s'/MixedPair_Case1_*/l3_swimlane.json", dir), 0);
+  out[strcspn(out, "\n")] = 0;
+  snprintf(p, sizeof p, "%s", out);
+  free(out);
+  cJSON *t = load_json(p);
+  assert_non_null(t);
+  cJSON *ranks = cJSON_GetObjectItem(cJSON_GetObjectItem(t, "metadata"), "ranks");
+  assert_int_equal(cJSON_GetArraySize(ranks), 2);
+  check_rank_slices(t, ranks);
+  cJSON_Delete(t);
+  /* the command line overrides the declared counts */
+  snprintf(dir, sizeof dir, "%s/pair3", g_root);
+  rc = sh(&out, "'%s' run l3/mixed_pair --ranks 3 --dispatches 1 --enable-chip-swimlane 2 -q -o '%s'", g_swimlane, dir);
+  assert_int_equal(rc, 0);
+  free(out);
+  assert_int_equal(count_rank_dirs(dir), 3);
+  /* a malformed declaration stops the run, naming the file; nothing is written */
+  snprintf(p, sizeof p, "%s/bad_group.lua", g_root);
+  FILE *f = fopen(p, "w");
+  assert_non_null(f);
+  fprintf(f, "local w = require('workloads.mixed_example')\nlocal g = {}\nfor k, v in pairs(w) do g[k] = v end\n"
+             "g.l3 = { ranks = 0 }\nreturn g\n");
+  fclose(f);
+  snprintf(dir, sizeof dir, "%s/bad", g_root);
+  assert_int_equal(sh(&out, "'%s' run '%s' --enable-chip-swimlane 2 -o '%s'", g_swimlane, p, dir), 1);
+  assert_non_null(strstr(out, "'l3' must be a table"));
+  assert_non_null(strstr(out, "bad_group.lua"));
+  free(out);
+  assert_int_equal(sh(&out, "ls -A '%s' 2>/dev/null | wc -l", dir), 0);
+  assert_int_equal(strtol(out, NULL, 10), 0);
   free(out);
 }
 
@@ -655,6 +828,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_rank_pid, copy_dfx),
       cmocka_unit_test_setup(test_dir_tools, copy_dfx),
       cmocka_unit_test(test_no_diagnostics),
+      cmocka_unit_test(test_hbg_ranks),
+      cmocka_unit_test(test_declared_group),
       cmocka_unit_test(test_cross_host),
   };
   return cmocka_run_group_tests(tests, setup_run, teardown_run);

@@ -9,6 +9,7 @@
 
 #include "sl_base.h"
 #include "sl_diff.h"
+#include "ts_shift.h"
 #include "sl_levels.h"
 
 static void usage(FILE *out) {
@@ -123,14 +124,17 @@ static int write_trace(const opts *o, const sl_diff_run *b, const sl_diff_run *n
   sl_outfile of = {0};
   if (sl_outfile_open(&of, o->out) != 0) return -1;
   sl_trace_sink *sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
+  /* the axis starts at SL_CONVERT_ORIGIN_US as convert's does: DevTools hides a slice at ts 0 */
+  sl_trace_sink *shift = sink ? sl_ts_shift_new(sink, SL_CONVERT_ORIGIN_US) : NULL;
   int rc = -1;
-  if (!sink || sl_diff_trace_emit(sink, b, n, m) != 0) {
+  if (!shift || sl_diff_trace_emit(shift, b, n, m) != 0) {
     sl_error(o->out, "out of memory");
   } else if (sl_sink_finish(sink) != 0 || sl_outfile_commit(&of) != 0) {
     if (of.fp) sl_error(o->out, "write failed: %s", strerror(errno));
   } else {
     rc = 0;
   }
+  sl_sink_destroy(shift);
   sl_sink_destroy(sink);
   if (rc != 0 && of.fp) sl_outfile_abort(&of);
   return rc;

@@ -93,6 +93,27 @@ static int check_counts(const sl_l0_plan *p, long mmad, long fix) {
   return 1;
 }
 
+/* Vector ops / loads / stores against the counts the task must issue (l0_expect.c). */
+static int check_vector(const sl_l0_plan *p, const cJSON *trace) {
+  sl_l0_vec_counts got, want;
+  char why[256];
+  sl_l0_count_vector(trace, &got);
+  if (!sl_l0_expect_vector(p, &want, why, sizeof why)) {
+    if (got.vops) printf(L0_PREFIX "self-check: VECTOR ops=%ld not checked: %s\n", got.vops, why);
+    return 0;
+  }
+  if (got.vops == want.vops && got.loads == want.loads && got.stores == want.stores) {
+    printf(L0_PREFIX "self-check OK: VECTOR ops %ld, GM->UB loads %ld, UB->GM stores %ld == expected from the "
+                     "tensor shapes and UB staging\n", got.vops, got.loads, got.stores);
+    return 0;
+  }
+  printf(L0_PREFIX "WARNING: self-check failed: VECTOR ops %ld (expected %ld), GM->UB loads %ld (expected %ld), "
+                   "UB->GM stores %ld (expected %ld), expected from the tensor shapes and UB staging.\n"
+                   "  The kernel did not do the work its task describes, or the trace's tail was truncated.\n",
+         got.vops, want.vops, got.loads, want.loads, got.stores, want.stores);
+  return 1;
+}
+
 /* The exported stream against what the replay issued: a cut export. */
 static int check_export(const cJSON *trace, long mmad, long fix) {
   long got_mmad = issued(trace, "MMAD"), got_fix = issued(trace, "FIX_L0C_TO_DST");
@@ -108,6 +129,7 @@ int sl_l0_self_check(const sl_l0_plan *p, const cJSON *trace) {
   sl_l0_count_cube(trace, &mmad, &fix);
   int bad = check_timeline(trace);
   bad |= check_counts(p, mmad, fix);
+  bad |= check_vector(p, trace);
   bad |= check_export(trace, mmad, fix);
   return bad;
 }

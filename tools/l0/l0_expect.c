@@ -13,10 +13,16 @@
 **   pa_qk   S = Q @ K^T, block_size keys   a matmul per key block of S's columns
 **           at a time
 **
+** A vector member's `l0_expect = "vbinary:S"` says it computes out = a (op) b into
+** slot S through sl_kl_binary: per row of its block and per UB chunk of the row
+** (SL_KL_BINARY_CHUNK floats) one vector op, two GM -> UB loads (MTE2) and one
+** UB -> GM store (MTE3); a lone AIV source runs on both vector lanes of the cluster.
+**
 ** The replay can disagree (a broken kernel, a truncated export, a model bug);
 ** the self-check reports it. An AIV member issues no cube work.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "l0_internal.h"
@@ -116,5 +122,57 @@ int sl_l0_expect_counts(const sl_l0_plan *p, long *mmad, long *fix, char *why, s
       return 0;
     }
   }
+  return 1;
+}
+
+/* One vbinary member: its block's rows x chunks per row. -1 when its args do not fit. */
+static int vbinary_member(const sl_l0_plan *p, const sl_l0_incore *ic, long *chunks) {
+  char *end;
+  long slot = strtol(ic->expect + 8, &end, 10);
+  view o;
+  if (end == ic->expect + 8 || *end || view_of(p->task, (int)slot, &o)) return -1;
+  int64_t rows = o.rows / (p->spmd_block_num > 0 ? p->spmd_block_num : 1); /* block 0 */
+  *chunks += (long)(rows * ceil_div(o.cols, SL_KL_BINARY_CHUNK));
+  return 0;
+}
+
+/* The replay runs one distinct AIV source on both vector lanes of the cluster, two
+** distinct ones one lane each (docs/l0.md, replay_kernel.c); same-source members once. */
+static int runs_on_both_lanes(const sl_l0_plan *p) {
+  const char *first = NULL;
+  for (int i = 0; i < p->nmembers; i++) {
+    const sl_l0_incore *ic = p->members[i];
+    if (strcmp(ic->core_type, "aiv") != 0) continue;
+    if (first && strcmp(first, ic->source) != 0) return 0;
+    first = ic->source;
+  }
+  return first != NULL;
+}
+
+int sl_l0_expect_vector(const sl_l0_plan *p, sl_l0_vec_counts *want, char *why, size_t len) {
+  long chunks = 0;
+  int any = 0;
+  const char *seen = NULL;
+  for (int i = 0; i < p->nmembers; i++) {
+    const sl_l0_incore *ic = p->members[i];
+    if (strcmp(ic->core_type, "aiv") != 0) continue;
+    if (seen && !strcmp(seen, ic->source)) continue; /* same source: replayed once */
+    seen = ic->source;
+    any = 1;
+    if (!ic->expect || strncmp(ic->expect, "vbinary:", 8) != 0) {
+      snprintf(why, len, "%s (func %d) declares no vector l0_expect", ic->name, ic->func_id);
+      return 0;
+    }
+    if (vbinary_member(p, ic, &chunks) != 0) {
+      snprintf(why, len, "%s (func %d): l0_expect \"%s\" does not fit its args", ic->name, ic->func_id, ic->expect);
+      return 0;
+    }
+  }
+  if (!any) {
+    snprintf(why, len, "no vector member");
+    return 0;
+  }
+  if (runs_on_both_lanes(p)) chunks *= 2;
+  *want = (sl_l0_vec_counts){chunks, 2 * chunks, chunks};
   return 1;
 }

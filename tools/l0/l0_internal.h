@@ -162,15 +162,26 @@ int sl_l0_collect(const sl_l0_plan *p);
 cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen);
 /* Count MMAD and FIX_L0C_TO_DST slices. */
 void sl_l0_count_cube(const cJSON *trace, long *mmad, long *fix);
+/* The vector work of a task: binary vector ops (VADD VSUB VMUL VDIV VMAX), GM -> UB
+** loads and UB -> GM stores. */
+typedef struct sl_l0_vec_counts {
+  long vops, loads, stores;
+} sl_l0_vec_counts;
+/* Count them in a trace (X slices by name). */
+void sl_l0_count_vector(const cJSON *trace, sl_l0_vec_counts *out);
 /* Self-check of a replay's trace: the timeline's invariants (sl_l0_verify_timeline),
 ** MMAD / FIX_L0C_TO_DST slices against the counts derived from the task
-** (sl_l0_expect_counts) and against what the replay issued (otherData.issued: a
+** (sl_l0_expect_counts), vector ops / loads / stores against theirs
+** (sl_l0_expect_vector), and against what the replay issued (otherData.issued: a
 ** cut export). Prints the result; 1 when a check fails (warning printed), 0 when
 ** all agree or do not apply. */
 int sl_l0_self_check(const sl_l0_plan *p, const cJSON *trace);
 /* Expected MMAD / FIX counts of the plan's task from its members' l0_expect, the
 ** tile shape and the args. 1 derived; 0 not (why says which member). */
 int sl_l0_expect_counts(const sl_l0_plan *p, long *mmad, long *fix, char *why, size_t len);
+/* Expected vector counts from its AIV members' l0_expect ("vbinary:S"), the UB
+** staging and the args. 1 derived; 0 not (why says why). */
+int sl_l0_expect_vector(const sl_l0_plan *p, sl_l0_vec_counts *want, char *why, size_t len);
 /* Check a timed Insight trace against invariants every correct pipe model keeps
 ** (l0_verify.c lists them), using only the trace and its otherData.pipe_costs.
 ** Returns the number of violations (the first described in err), -1 when the

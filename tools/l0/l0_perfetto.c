@@ -17,6 +17,12 @@
 ** dur = (end_ns - start_ns) / 1000: Perfetto rounds ts and dur to ns separately,
 ** so an a5 trace's sub-ns µs (cycles at a non-round clock) made back-to-back
 ** slices overlap by 1 ns and spill to extra rows. Sub-ns detail is the only loss.
+** Each slice then ends L0_PF_END_GAP_US (1 fs) early: Chrome DevTools adds ts and
+** dur in floating point and drops a slice whose end passes its neighbour's start by
+** one ulp (cJSON prints 15 digits, so an exact double sum cannot be relied on); a lane
+** holds no nested slices, Perfetto still rounds dur to the same whole ns. The whole trace is moved by L0_PF_ORIGIN_US (1 µs),
+** as the chip trace is (SL_CONVERT_ORIGIN_US): DevTools reads ts 0 as "no timestamp"
+** and hides a slice there; the args keep the cycles.
 */
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +32,8 @@
 #include "l0_internal.h"
 
 #define EPS 1e-9
+#define L0_PF_ORIGIN_US 1.0
+#define L0_PF_END_GAP_US 1e-9
 
 typedef struct ival {
   double ts, end;
@@ -323,8 +331,9 @@ static void emit_slices(const tracks *ts, cJSON *list) {
       cJSON_AddItemToObject(x, "name", name ? cJSON_Duplicate(name, 1) : cJSON_CreateString(""));
       /* whole ns, rounded in double: exact below 2^53 ns, no overflow on absurd input */
       double a = round(v->ts * 1000.0), b = round(v->end * 1000.0);
-      cJSON_AddNumberToObject(x, "ts", a / 1000.0);
-      cJSON_AddNumberToObject(x, "dur", (b - a) / 1000.0);
+      double t0 = a / 1000.0 + L0_PF_ORIGIN_US, t1 = b / 1000.0 + L0_PF_ORIGIN_US;
+      cJSON_AddNumberToObject(x, "ts", t0);
+      cJSON_AddNumberToObject(x, "dur", t1 > t0 ? t1 - t0 - L0_PF_END_GAP_US : 0.0);
       cJSON_AddItemToObject(x, "pid", cJSON_Duplicate(t->pid, 1));
       cJSON_AddItemToObject(x, "tid", lane_tid(t, v->lane));
       cJSON_AddItemToObject(x, "args", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
@@ -343,6 +352,8 @@ static int emit_others(tracks *ts, const cJSON *events, cJSON *list) {
     if (!strcmp(ph, "X") || !strcmp(ph, "B") || !strcmp(ph, "E")) continue;
     cJSON *copy = cJSON_Duplicate(ev, 1);
     if (!copy) return -1;
+    cJSON *t = cJSON_GetObjectItemCaseSensitive(copy, "ts");
+    if (strcmp(ph, "M") && cJSON_IsNumber(t)) cJSON_SetNumberValue(t, t->valuedouble + L0_PF_ORIGIN_US);
     if (!strcmp(ph, "s") || !strcmp(ph, "t") || !strcmp(ph, "f")) {
       char *p = value_key(cJSON_GetObjectItemCaseSensitive(ev, "pid"));
       char *tk = value_key(cJSON_GetObjectItemCaseSensitive(ev, "tid"));
@@ -426,15 +437,29 @@ cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
 
 /* ---- self-check ------------------------------------------------------------------------ */
 
-void sl_l0_count_cube(const cJSON *trace, long *mmad, long *fix) {
-  *mmad = *fix = 0;
-  const cJSON *events = cJSON_GetObjectItemCaseSensitive(trace, "traceEvents");
+/* X slices of the trace whose name is one of names[0..n): the count of each. */
+static void count_named(const cJSON *trace, const char *const *names, size_t n, long *counts) {
+  for (size_t i = 0; i < n; i++) counts[i] = 0;
   const cJSON *ev;
-  cJSON_ArrayForEach(ev, events) {
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(trace, "traceEvents")) {
     if (strcmp(ph_of(ev), "X") != 0) continue;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
-    if (!cJSON_IsString(name)) continue;
-    if (!strcmp(name->valuestring, "MMAD")) (*mmad)++;
-    else if (!strcmp(name->valuestring, "FIX_L0C_TO_DST")) (*fix)++;
+    for (size_t i = 0; cJSON_IsString(name) && i < n; i++)
+      if (!strcmp(name->valuestring, names[i])) counts[i]++;
   }
+}
+
+void sl_l0_count_cube(const cJSON *trace, long *mmad, long *fix) {
+  static const char *const names[] = {"MMAD", "FIX_L0C_TO_DST"};
+  long c[2];
+  count_named(trace, names, 2, c);
+  *mmad = c[0];
+  *fix = c[1];
+}
+
+void sl_l0_count_vector(const cJSON *trace, sl_l0_vec_counts *out) {
+  static const char *const names[] = {"VADD", "VSUB", "VMUL", "VDIV", "VMAX", "LOAD_GM_TO_UB", "STORE_UB_TO_GM"};
+  long c[7];
+  count_named(trace, names, 7, c);
+  *out = (sl_l0_vec_counts){c[0] + c[1] + c[2] + c[3] + c[4], c[5], c[6]};
 }

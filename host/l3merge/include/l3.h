@@ -43,6 +43,8 @@ typedef struct l3_rank {
   int64_t anchor_host_ns[2];    /* pre / post: host mid ns */
   uint64_t anchor_cycles[2];
   int64_t anchor_unc_ns[2];
+  int64_t anchor_rtt_ns[2];
+  int host_mode;                /* a host_build_graph capture (orchestrator_source "host") */
   /* the host-log invocation it belongs to */
   const sl_hostlog *log;
   int inv;
@@ -63,6 +65,8 @@ typedef struct l3_rank {
   int64_t bound_ns, anchor_bound_ns;
   double drift_ppm_lo, drift_ppm_hi; /* what the windows allow */
   int windows;
+  int anchored;                 /* host_build_graph on the dispatcher's host: placed through
+                                ** the capture's clock anchors (l3_anchor.c), map_* as above */
   int64_t origin_ns;            /* the trace's host-ns zero */
   /* loaded by l3_ranks */
   sl_capture *cap;
@@ -110,6 +114,12 @@ int l3_place_capture(l3_run *run, l3_rank *r);
 int l3_xhost_place(l3_run *run, l3_rank *r);
 /* A rank's host-log ns, and a device-ns offset into its device window, on the axis. */
 double l3_host_axis_ns(const l3_rank *r, int64_t host_ns);
+/* Device cycles -> the rank's host ns through its two clock anchors (interpolated). */
+double l3_anchor_host_ns(const l3_rank *r, double cycles);
+/* l3_anchor.c: a host_build_graph rank on the dispatcher's host: its host records are
+** on the host logs' clock already, its device records go through its clock anchors. */
+int l3_anchor_place(l3_run *run, l3_rank *r);
+int l3_anchor_place_capture(l3_run *run, l3_rank *r, double end_us);
 double l3_dev_axis_ns(const l3_rank *r, int64_t rel_dev_ns);
 
 /* l3_sink.c: a sink forwarding to inner with rank r's namespaces and placement. */

@@ -17,4 +17,10 @@
 ** wrapper). NULL on allocation failure. */
 sl_trace_sink *sl_ts_shift_new(sl_trace_sink *inner, double by_us);
 
+/* end - ts when ts + (end - ts) == end in double arithmetic, else the largest duration
+** with ts + dur <= end: a slice drawn [ts, ts + dur] then ends where its
+** neighbour starting at `end` begins, never an ulp past it, which Chrome DevTools
+** (adding the two) would read as an overlap and drop the slice. */
+double sl_ts_fit_dur(double ts, double end);
+
 #endif /* SL_TS_SHIFT_H */

@@ -6,8 +6,9 @@
 #   run_bench.sh BUILD_DIR [TASKS [RANKS [SINGLE_TASKS]]]   (default 100000 8, single = TASKS x RANKS)
 #
 # SL_BENCH_J1=1 also times the merge reading one rank at a time (-j 1).
-# Captures come from gen_capture.py (cached as $SL_BENCH_DIR/capture_<n>, the convert
-# benchmark's convention); every rank links the same TASKS capture with an L3 metadata
+# Captures come from gen_capture.py (generated once into $SL_BENCH_DIR/capture_<n>, by
+# bench_lib.sh as for the convert benchmark: the default single capture is a real
+# RANKS x TASKS = 800k-task one); every rank links the same TASKS capture with an L3 metadata
 # head, and a host log per rank gives it a runner_run window that contains it.
 set -euo pipefail
 BUILD=$(cd "${1:?usage: run_bench.sh BUILD_DIR [TASKS [RANKS [SINGLE_TASKS]]]}" && pwd)
@@ -15,31 +16,18 @@ TASKS=${2:-100000}
 RANKS=${3:-8}
 SINGLE=${4:-$((TASKS * RANKS))}
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$ROOT/tests/bench/bench_lib.sh"
 BENCH=${SL_BENCH_DIR:-/tmp/swimlane-bench}
-GEN=${SL_GEN_CAPTURE:-}
-for g in "$ROOT/../shared/tools/gen_capture.py" /work/shared/tools/gen_capture.py; do
-  [ -z "$GEN" ] && [ -f "$g" ] && GEN=$g
-done
+GEN=$(bench_find_gen "$ROOT") || { echo "run_bench.sh: gen_capture.py not found (set SL_GEN_CAPTURE)" >&2; exit 1; }
 SW=$BUILD/tools/cli/swimlane
 mkdir -p "$BENCH"
 
-capture() { # capture <n>: the cached capture directory of n tasks
-  local dir=$BENCH/capture_$1
-  if [ ! -f "$dir/chip_swimlane_records.json" ]; then
-    [ -f "$GEN" ] || { echo "run_bench.sh: gen_capture.py not found (set SL_GEN_CAPTURE)" >&2; exit 1; }
-    python3 "$GEN" "$1" "$dir.tmp.$$" >/dev/null && mv "$dir.tmp.$$" "$dir"
-  fi
-  echo "$dir"
+measure() { # measure <label> <command...>: wall s, peak RSS MiB, CPU s (bench_lib.sh)
+  bench_measure "$1" "$BENCH/l3_$1.log" "${@:2}"
+  printf "  %-34s wall %8.2f s   peak RSS %7s MiB   cpu %8s s\n" "$1" "$WALL" "$RSS" "$CPU"
 }
 
-measure() { # measure <label> <command...>: wall s and peak RSS MiB
-  local log=$BENCH/l3_$1.time
-  /usr/bin/time -v "${@:2}" >"$BENCH/l3_$1.log" 2>"$log"
-  local wall rss
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$log")
-  rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$log")
-  printf "  %-34s wall %8.2f s   peak RSS %7s MiB\n" "$1" "$wall" "$rss"
-}
+capture() { bench_capture_dir "$GEN" "$BENCH" "$1"; }
 
 src=$(capture "$TASKS")
 one=$(capture "$SINGLE")
