@@ -129,6 +129,8 @@ struct sl_collector {
   char *extra_sections;        /* sl_collector_add_sections: JSON members, or NULL */
   sl_coll_host host;           /* sl_collector_set_host: owned arrays (.pb export) */
   int has_host;
+  sl_coll_slot slots[SL_COLL_MAX_SLOTS]; /* sl_collector_set_task_slots */
+  size_t nslots;
   sl_dispatch_clock *dclock;   /* sl_collector_set_dispatch_clock, or NULL */
   sl_pool_account acct[SL_BUF_KIND_COUNT];
   uint64_t uncommitted, bad_entries;

@@ -284,6 +284,22 @@ static int fill_dispatch_clock(const sl_dispatch_clock *d, arena *a, Swimlane__M
   return md->clock_anchors ? 0 : -1;
 }
 
+/* metadata.task_timing_slots, as the JSON export writes them. */
+static int fill_task_slots(const sl_collector *c, arena *a, Swimlane__Metadata *md) {
+  if (!c->nslots) return 0;
+  Swimlane__TaskTimingSlot *s = arena_alloc(a, sizeof *s * c->nslots);
+  md->task_timing_slots = arena_alloc(a, sizeof(void *) * c->nslots);
+  if (!s || !md->task_timing_slots) return -1;
+  for (size_t i = 0; i < c->nslots; i++) {
+    swimlane__task_timing_slot__init(&s[i]);
+    s[i].slot = c->slots[i].slot;
+    s[i].dispatch_cycles = c->slots[i].dispatch_cycles;
+    s[i].finish_cycles = c->slots[i].finish_cycles;
+    md->task_timing_slots[md->n_task_timing_slots++] = &s[i];
+  }
+  return 0;
+}
+
 /* protobuf-c appends packed bytes through this; errors surface at commit. */
 typedef struct file_sink {
   ProtobufCBuffer base;
@@ -356,6 +372,7 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   if (rc == 0 && level >= SL_MIN_LEVEL_SCHED_PHASE) rc = fill_sched_streams(c, &a, &cap, truncated);
   if (rc == 0 && level >= SL_MIN_LEVEL_ORCH_PHASE) rc = fill_orch(c, &a, &cap, truncated);
   if (rc == 0 && c->has_host) rc = fill_host(c, &a, &cap, &md);
+  if (rc == 0) rc = fill_task_slots(c, &a, &md);
   if (rc != 0) {
     sl_error(path, "out of memory building the protobuf capture");
     arena_free(&a);

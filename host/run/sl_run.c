@@ -367,6 +367,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   if (coll) {
     if (interrupted) sl_collector_mark_truncated(coll);
     if (sl_run_add_host_capture(coll, rt, o->runtime)) rc = 1;
+    if (sl_run_slots_to_capture(coll, &timing)) rc = 1;
     if (sl_collector_finish(coll, out_dir)) rc = 1;
   }
   g_coll = NULL;

@@ -107,6 +107,8 @@ void sl_run_print_timing(const sl_rt_timing *t, const sl_rt *rt, double host_wal
 void sl_run_slots_add(sl_run_slots *acc, const sl_rt_timing *t);
 void sl_run_slots_print(sl_run_slots *acc, int rounds);
 void sl_run_slots_free(sl_run_slots *acc);
+/* The round's tagged slots into the capture (metadata.task_timing_slots). 0 ok. */
+int sl_run_slots_to_capture(struct sl_collector *coll, const sl_rt_timing *t);
 
 /* sl_run_outputs.c */
 /* `run --list` (sl_run_list.c): workloads, their cases, the simulated platforms. */

@@ -204,6 +204,17 @@ typedef struct sl_coll_host {
 /* Copies h (its arrays, not its strings). 0 ok, -1 no memory. */
 int sl_collector_set_host(sl_collector *c, const sl_coll_host *h);
 
+/* The selective task-timing slots of the captured run (set_task_timing_slot(N)):
+** each tagged slot's earliest dispatch and latest finish in device cycles, written
+** as metadata.task_timing_slots in both exports. Replaces an earlier call's; n at
+** most SL_COLL_MAX_SLOTS. 0 ok, -1 too many. */
+#define SL_COLL_MAX_SLOTS 16
+typedef struct sl_coll_slot {
+  uint32_t slot;
+  uint64_t dispatch_cycles, finish_cycles;
+} sl_coll_slot;
+int sl_collector_set_task_slots(sl_collector *c, const sl_coll_slot *v, size_t n);
+
 /* stop → read_metadata → reconcile → export(dir). Returns -1 on an error,
 ** else 0 (a reconcile mismatch is reported on stderr and in the capture,
 ** not as a failure). */
