@@ -93,12 +93,13 @@ static void write_metadata(sl_collector *c, FILE *f) {
   fprintf(f, "    \"schema_layout\": \"%s\",\n", SL_SCHEMA_LAYOUT);
   fprintf(f, "    \"capture\": {\"truncated\": %s, \"balanced\": %s, \"pools\": {",
           bool_str(atomic_load(&c->truncated)), bool_str(c->balanced));
-  const unsigned *order = sl_coll_pool_order;
-  for (unsigned j = 0; j < SL_BUF_KIND_COUNT; j++) {
-    const sl_pool_account *a = &c->acct[order[j]];
+  sl_coll_pool_row rows[SL_BUF_KIND_COUNT + SL_COLL_HOST_POOLS];
+  size_t n = sl_coll_pool_rows(c, rows);
+  for (size_t j = 0; j < n; j++) {
+    const sl_pool_account *a = &rows[j].a;
     fprintf(f, "%s\"%s\": {\"total\": %" PRIu64 ", \"collected\": %" PRIu64 ", \"dropped\": %" PRIu64
                ", \"unflushed\": %" PRIu64 "}",
-            j ? ", " : "", sl_coll_pool_name(order[j]), a->total, a->collected, a->dropped, a->unflushed);
+            j ? ", " : "", rows[j].name, a->total, a->collected, a->dropped, a->unflushed);
   }
   fprintf(f, "}}");
   write_task_slots(c, f);

@@ -313,19 +313,21 @@ static void sink_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
 
 /* metadata.capture: the same loss accounting the JSON export writes. */
 static Swimlane__CaptureHealth *capture_health(sl_collector *c, arena *a, int truncated) {
+  sl_coll_pool_row rows[SL_BUF_KIND_COUNT + SL_COLL_HOST_POOLS];
+  size_t n = sl_coll_pool_rows(c, rows);
   Swimlane__CaptureHealth *h = arena_alloc(a, sizeof *h);
-  Swimlane__PoolAccount *pa = arena_alloc(a, sizeof *pa * SL_BUF_KIND_COUNT);
-  Swimlane__PoolAccount **pp = arena_alloc(a, sizeof *pp * SL_BUF_KIND_COUNT);
+  Swimlane__PoolAccount *pa = arena_alloc(a, sizeof *pa * n);
+  Swimlane__PoolAccount **pp = arena_alloc(a, sizeof *pp * n);
   if (!h || !pa || !pp) return NULL;
   swimlane__capture_health__init(h);
   h->truncated = truncated;
   h->balanced = c->balanced;
   h->pools = pp;
-  h->n_pools = SL_BUF_KIND_COUNT;
-  for (unsigned j = 0; j < SL_BUF_KIND_COUNT; j++) {
-    const sl_pool_account *acc = &c->acct[sl_coll_pool_order[j]];
+  h->n_pools = n;
+  for (size_t j = 0; j < n; j++) {
+    const sl_pool_account *acc = &rows[j].a;
     swimlane__pool_account__init(&pa[j]);
-    pa[j].name = (char *)sl_coll_pool_name(sl_coll_pool_order[j]);
+    pa[j].name = (char *)rows[j].name;
     pa[j].total = acc->total;
     pa[j].collected = acc->collected;
     pa[j].dropped = acc->dropped;

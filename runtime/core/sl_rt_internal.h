@@ -173,6 +173,7 @@ struct sl_rt {
   size_t nhost_subs, caphost_subs;
   sl_rt_upload uploads[4];
   int nuploads;
+  uint64_t host_attempted[SL_RT_HOST_POOLS], host_dropped[SL_RT_HOST_POOLS];
   void *dev_arena;           /* the uploaded image */
   sl_rt_anchor anchors[2 * SL_RT_ANCHOR_SAMPLES];
   int nanchors;

@@ -193,6 +193,9 @@ typedef struct sl_coll_host {
   uint64_t origin_ns;                  /* host_orchestration_origin_ns */
   const char *status, *error;          /* host_capture (error NULL = null) */
   uint64_t expected, recorded, pool, dropped;
+  /* the two host pools (metadata.capture.pools, reconciled like the device's): what
+  ** the host tried to record; nrecs / nuploads were kept, the rest dropped */
+  uint64_t rec_attempted, rec_dropped, upload_attempted, upload_dropped;
   const sl_coll_host_rec *recs;        /* one host thread */
   size_t nrecs;
   const sl_coll_upload *uploads;
