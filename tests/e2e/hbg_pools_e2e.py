@@ -13,23 +13,11 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
+
+from e2e_util import SWL, WORK, check, finish, sh
 import time
 
-SWL, WORK = sys.argv[1], sys.argv[2]
-FAILS = []
 HOST_POOLS = ("host_orchestrator_phases", "host_device_uploads")
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
-
-
-def sh(*args):
-    p = subprocess.run([SWL, *args], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout + p.stderr
 
 
 def run(name, *extra):
@@ -151,10 +139,7 @@ def main():
         check(line.startswith("TRUNCATED"), f"interrupted: health line {line}")
         check(trace and trace["metadata"].get("trace_status") == "partial", "interrupted: trace not partial")
 
-    if FAILS:
-        print(f"{len(FAILS)} failures")
-        sys.exit(1)
-    print("host pools: balanced in both formats, tiny pools drop, interrupted run truncated")
+    finish("host pools: balanced in both formats, tiny pools drop, interrupted run truncated")
 
 
 main()

@@ -11,23 +11,10 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 
-SWL, WORK = sys.argv[1], sys.argv[2]
-FAILS = []
+from e2e_util import SWL, WORK, check, finish, sh
+
 SPAN = re.compile(r"^swimlane: device_wall\.task_slot_(\d+) = ([0-9.]+) us \(dispatch -> finish\)$", re.M)
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
-
-
-def sh(*args):
-    p = subprocess.run([SWL, *args], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout + p.stderr
 
 
 def run(name, workload, *extra):
@@ -154,10 +141,7 @@ def main():
                                 r"over 3 rounds", log), f"rounds: rc {rc}: {log[-300:]}")
     check(not glob.glob(os.path.join(WORK, "rounds", "*", "chip_swimlane_records.*")), "rounds: a capture was written")
 
-    if FAILS:
-        print(f"{len(FAILS)} failures")
-        sys.exit(1)
-    print("task-timing slots: run, capture (JSON + .pb), trace, summary")
+    finish("task-timing slots: run, capture (JSON + .pb), trace, summary")
 
 
 main()
