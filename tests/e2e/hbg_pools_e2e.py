@@ -13,9 +13,9 @@ import re
 import shutil
 import signal
 import subprocess
+import time
 
 from e2e_util import SWL, WORK, check, finish, sh
-import time
 
 HOST_POOLS = ("host_orchestrator_phases", "host_device_uploads")
 
