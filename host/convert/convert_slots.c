@@ -5,14 +5,16 @@
 ** rules), and their spans in the summary, the same figures `run` prints.
 */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "convert_ctx.h"
 #include "sl_lanes.h"
 
-/* dispatch -> finish in us, from the cycles as written (run prints the same). */
+/* dispatch -> finish in us, from the cycles as written (run prints the same), rounded
+** to the picosecond like every float arg (no 7.5200000000000005 noise). */
 static double span_us(const sl_capture *c, const sl_task_slot *s) {
-  return (double)(s->finish_cycles - s->dispatch_cycles) * c->us_per_cycle;
+  return round((double)(s->finish_cycles - s->dispatch_cycles) * c->us_per_cycle * 1e6) / 1e6;
 }
 
 void sl_emit_task_slots(sl_ctx *x) {
