@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "07d99007942a413a"
+#define SL_SCHEMA_FINGERPRINT "f1cef029c8399896"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 2
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -80,6 +80,7 @@
   "Metadata.capture=CaptureHealth@18;" \
   "Metadata.host_clock_domain_id=string@19;" \
   "Metadata.device_wall=DeviceWall@20;" \
+  "Metadata.task_timing_slots=TaskTimingSlot[]@21;" \
   "HostCapture.status=string@1;" \
   "HostCapture.expected_records=uint64@2;" \
   "HostCapture.recorded_records=uint64@3;" \
@@ -114,6 +115,9 @@
   "DeviceWall.sched_start_cycles=uint64@2;" \
   "DeviceWall.sched_end_cycles=uint64@3;" \
   "DeviceWall.close_cycles=uint64@4;" \
+  "TaskTimingSlot.slot=uint32@1;" \
+  "TaskTimingSlot.dispatch_cycles=uint64@2;" \
+  "TaskTimingSlot.finish_cycles=uint64@3;" \
   "StreamCapture.committed=uint64@1;" \
   "StreamCapture.dropped=uint64@2;" \
   "StreamCapture.truncated=bool@3;" \

@@ -16,6 +16,7 @@ const sl_view_info sl_view_table[SL_VIEW_TABLE_LEN] = {
     {4, "worker_view", "Worker View", 4, "always", 0},
     {5, "graph_execution", "Graph Execution", 1, "graph_prepare records present", 0},
     {6, "aicpu_lifecycle", "AICPU Lifecycle", 6, "aicpu_lifecycle_records present (A5 HBG, level 2)", 0},
+    {7, "task_timing", "Task Timing Slots", 7, "metadata.task_timing_slots present (a task tagged with set_task_timing_slot)", 0},
     {10, "l3_dispatcher", "L3 Scheduler (pid {pid})", -1, "L3 DFX dir: one per l3_scheduler host log", 1},
     {40, "l3_rank_host", "rank{rank} / Host (pid {pid})", -1, "L3 DFX dir: one per rank", 1},
 };
@@ -35,6 +36,7 @@ const sl_lane_info sl_lane_table[SL_LANE_TABLE_LEN] = {
     {"worker_aicpu", SL_VIEW_WORKER_VIEW, 4, 19000, 1, "AICPU_{index}", -1, "scheduler thread, then orchestrator threads"},
     {"graph", SL_VIEW_GRAPH_EXECUTION, 5, 5000, 1, "Graph_{index}", -1, "graph lane (greedy)"},
     {"lifecycle", SL_VIEW_AICPU_LIFECYCLE, 6, 6000, 1, "AICPU_{index}", -1, "AICPU thread id"},
+    {"task_slot", SL_VIEW_TASK_TIMING, 7, 7000, 1, "task_slot_{index}", -1, "task-timing slot N (device_wall.task_slot_<N>)"},
     {"custom", SL_VIEW_SCHEDULER, 2, 32000, 1, "{name}", -1, "lanes a rules script names (route \"lane:<name>\"), in order of use"},
     {"l3_node_run", SL_VIEW_L3_DISPATCHER, 10, 1, 0, "node.run", -1, "none (the L3 scheduler's node.run spans)"},
     {"l3_node_dispatch", SL_VIEW_L3_DISPATCHER, 10, 2, 0, "node.dispatch", -1, "none (its other node.* spans)"},

@@ -312,6 +312,8 @@ return {
         { name = "capture", type = "CaptureHealth", pb = 18, doc = "loss accounting; absent in captures before it" },
         { name = "host_clock_domain_id", type = "string", pb = 19, doc = "which host clock the host ns belong to (L3 rank captures)" },
         { name = "device_wall", type = "DeviceWall", pb = 20, doc = "the device window (L3 rank captures)" },
+        { name = "task_timing_slots", type = "TaskTimingSlot", pb = 21, repeated = true,
+          doc = "set_task_timing_slot(N) windows of the captured run; absent when no task was tagged" },
     } },
     { name = "HostCapture", doc = "metadata.host_capture: the host record pool's accounting", fields = {
         { name = "status", type = "string", pb = 1, doc = "complete | partial | truncated" },
@@ -360,6 +362,11 @@ return {
         { name = "sched_start_cycles", type = "uint64", pb = 2, doc = "the scheduler loop starts" },
         { name = "sched_end_cycles", type = "uint64", pb = 3, doc = "the scheduler loop ends" },
         { name = "close_cycles", type = "uint64", pb = 4, doc = "device threads joined (the closing anchor)" },
+    } },
+    { name = "TaskTimingSlot", doc = "metadata.task_timing_slots[]: one slot's device_wall.task_slot_<N> window, device cycles", fields = {
+        { name = "slot", type = "uint32", pb = 1, doc = "N of set_task_timing_slot(N), 0..15" },
+        { name = "dispatch_cycles", type = "uint64", pb = 2, doc = "earliest dispatch of a task tagged N" },
+        { name = "finish_cycles", type = "uint64", pb = 3, doc = "latest finish of a task tagged N" },
     } },
     { name = "StreamCapture", doc = "per-stream accounting (scheduler_records.streams[].capture)", fields = {
         { name = "committed", type = "uint64", pb = 1 },

@@ -281,6 +281,14 @@ int sl_collector_set_dispatch_clock(sl_collector *c, const sl_dispatch_clock *d)
   return 0;
 }
 
+int sl_collector_set_task_slots(sl_collector *c, const sl_coll_slot *v, size_t n) {
+  if (!c) return 0;
+  if (n > SL_COLL_MAX_SLOTS) return -1;
+  if (n) memcpy(c->slots, v, n * sizeof *v);
+  c->nslots = n;
+  return 0;
+}
+
 int sl_collector_add_sections(sl_collector *c, const char *members) {
   if (!c || !members) return 0;
   return append_members(&c->extra_sections, members);

@@ -128,8 +128,11 @@ struct sl_collector {
   char *extra_sections;        /* sl_collector_add_sections: JSON members, or NULL */
   sl_coll_host host;           /* sl_collector_set_host: owned arrays (.pb export) */
   int has_host;
+  sl_coll_slot slots[SL_COLL_MAX_SLOTS]; /* sl_collector_set_task_slots */
+  size_t nslots;
   sl_dispatch_clock *dclock;   /* sl_collector_set_dispatch_clock, or NULL */
   sl_pool_account acct[SL_BUF_KIND_COUNT];
+  sl_pool_account host_acct[2]; /* host_orchestrator_phases, host_device_uploads (HBG) */
   uint64_t uncommitted, bad_entries;
 };
 
@@ -193,6 +196,14 @@ void sl_coll_consume(sl_shard *s, const sl_ready_entry *e);
 const char *sl_coll_pool_name(unsigned kind);
 /* The pools in the order both exports list them (metadata.capture.pools). */
 extern const unsigned sl_coll_pool_order[SL_BUF_KIND_COUNT];
+/* Every pool metadata.capture lists, in order: the device pools (sl_coll_pool_order),
+** then a host_build_graph capture's two host pools. Valid after reconcile. */
+#define SL_COLL_HOST_POOLS 2
+typedef struct sl_coll_pool_row {
+  const char *name;
+  sl_pool_account a;
+} sl_coll_pool_row;
+size_t sl_coll_pool_rows(const sl_collector *c, sl_coll_pool_row rows[SL_BUF_KIND_COUNT + SL_COLL_HOST_POOLS]);
 
 /* ---- vectors ------------------------------------------------------------------- */
 int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz);

@@ -60,6 +60,17 @@ static void write_dispatch_clock(const sl_dispatch_clock *d, const char *extra, 
           d->open_cycles, d->sched_start_cycles, d->sched_end_cycles, d->close_cycles);
 }
 
+/* metadata.task_timing_slots: next to the capture block, near the file's start, where
+** the reader finds it without parsing the records. */
+static void write_task_slots(const sl_collector *c, FILE *f) {
+  if (!c->nslots) return;
+  fprintf(f, ",\n    \"task_timing_slots\": [");
+  for (size_t i = 0; i < c->nslots; i++)
+    fprintf(f, "%s{\"slot\": %u, \"dispatch_cycles\": %" PRIu64 ", \"finish_cycles\": %" PRIu64 "}", i ? ", " : "",
+            c->slots[i].slot, c->slots[i].dispatch_cycles, c->slots[i].finish_cycles);
+  fputc(']', f);
+}
+
 static void write_metadata(sl_collector *c, FILE *f) {
   fprintf(f, "  \"metadata\": {\n");
   fprintf(f, "    \"clock_freq_hz\": %" PRIu64 ",\n", (uint64_t)c->plat->clock_freq_hz);
@@ -82,14 +93,16 @@ static void write_metadata(sl_collector *c, FILE *f) {
   fprintf(f, "    \"schema_layout\": \"%s\",\n", SL_SCHEMA_LAYOUT);
   fprintf(f, "    \"capture\": {\"truncated\": %s, \"balanced\": %s, \"pools\": {",
           bool_str(atomic_load(&c->truncated)), bool_str(c->balanced));
-  const unsigned *order = sl_coll_pool_order;
-  for (unsigned j = 0; j < SL_BUF_KIND_COUNT; j++) {
-    const sl_pool_account *a = &c->acct[order[j]];
+  sl_coll_pool_row rows[SL_BUF_KIND_COUNT + SL_COLL_HOST_POOLS];
+  size_t n = sl_coll_pool_rows(c, rows);
+  for (size_t j = 0; j < n; j++) {
+    const sl_pool_account *a = &rows[j].a;
     fprintf(f, "%s\"%s\": {\"total\": %" PRIu64 ", \"collected\": %" PRIu64 ", \"dropped\": %" PRIu64
                ", \"unflushed\": %" PRIu64 "}",
-            j ? ", " : "", sl_coll_pool_name(order[j]), a->total, a->collected, a->dropped, a->unflushed);
+            j ? ", " : "", rows[j].name, a->total, a->collected, a->dropped, a->unflushed);
   }
   fprintf(f, "}}");
+  write_task_slots(c, f);
   if (c->dclock) write_dispatch_clock(c->dclock, c->extra_metadata, f);
   if (c->extra_metadata) fprintf(f, ",\n    %s", c->extra_metadata);
   fprintf(f, "\n  }");

@@ -275,6 +275,22 @@ static int fill_dispatch_clock(const sl_dispatch_clock *d, arena *a, Swimlane__M
   return md->clock_anchors ? 0 : -1;
 }
 
+/* metadata.task_timing_slots, as the JSON export writes them. */
+static int fill_task_slots(const sl_collector *c, arena *a, Swimlane__Metadata *md) {
+  if (!c->nslots) return 0;
+  Swimlane__TaskTimingSlot *s = arena_alloc(a, sizeof *s * c->nslots);
+  md->task_timing_slots = arena_alloc(a, sizeof(void *) * c->nslots);
+  if (!s || !md->task_timing_slots) return -1;
+  for (size_t i = 0; i < c->nslots; i++) {
+    swimlane__task_timing_slot__init(&s[i]);
+    s[i].slot = c->slots[i].slot;
+    s[i].dispatch_cycles = c->slots[i].dispatch_cycles;
+    s[i].finish_cycles = c->slots[i].finish_cycles;
+    md->task_timing_slots[md->n_task_timing_slots++] = &s[i];
+  }
+  return 0;
+}
+
 /* protobuf-c appends packed bytes through this; errors surface at commit. */
 typedef struct file_sink {
   ProtobufCBuffer base;
@@ -288,19 +304,21 @@ static void sink_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
 
 /* metadata.capture: the same loss accounting the JSON export writes. */
 static Swimlane__CaptureHealth *capture_health(sl_collector *c, arena *a, int truncated) {
+  sl_coll_pool_row rows[SL_BUF_KIND_COUNT + SL_COLL_HOST_POOLS];
+  size_t n = sl_coll_pool_rows(c, rows);
   Swimlane__CaptureHealth *h = arena_alloc(a, sizeof *h);
-  Swimlane__PoolAccount *pa = arena_alloc(a, sizeof *pa * SL_BUF_KIND_COUNT);
-  Swimlane__PoolAccount **pp = arena_alloc(a, sizeof *pp * SL_BUF_KIND_COUNT);
+  Swimlane__PoolAccount *pa = arena_alloc(a, sizeof *pa * n);
+  Swimlane__PoolAccount **pp = arena_alloc(a, sizeof *pp * n);
   if (!h || !pa || !pp) return NULL;
   swimlane__capture_health__init(h);
   h->truncated = truncated;
   h->balanced = c->balanced;
   h->pools = pp;
-  h->n_pools = SL_BUF_KIND_COUNT;
-  for (unsigned j = 0; j < SL_BUF_KIND_COUNT; j++) {
-    const sl_pool_account *acc = &c->acct[sl_coll_pool_order[j]];
+  h->n_pools = n;
+  for (size_t j = 0; j < n; j++) {
+    const sl_pool_account *acc = &rows[j].a;
     swimlane__pool_account__init(&pa[j]);
-    pa[j].name = (char *)sl_coll_pool_name(sl_coll_pool_order[j]);
+    pa[j].name = (char *)rows[j].name;
     pa[j].total = acc->total;
     pa[j].collected = acc->collected;
     pa[j].dropped = acc->dropped;
@@ -347,6 +365,7 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   if (rc == 0 && level >= SL_MIN_LEVEL_SCHED_PHASE) rc = fill_sched_streams(c, &a, &cap, truncated);
   if (rc == 0 && level >= SL_MIN_LEVEL_ORCH_PHASE) rc = fill_orch(c, &a, &cap, truncated);
   if (rc == 0 && c->has_host) rc = fill_host(c, &a, &cap, &md);
+  if (rc == 0) rc = fill_task_slots(c, &a, &md);
   if (rc != 0) {
     sl_error(path, "out of memory building the protobuf capture");
     arena_free(&a);

@@ -104,6 +104,8 @@ void sl_emit_flows(sl_ctx *x);
 /* Host-orchestrated captures (convert_host.c): the Host Prepare / H2D bars, and the
 ** trace's top-level metadata object (malloc'd JSON, NULL out of memory). */
 void sl_emit_host_prepare(sl_ctx *x);
+/* convert_slots.c: the Task Timing Slots view (metadata.task_timing_slots). */
+void sl_emit_task_slots(sl_ctx *x);
 char *sl_host_timeline_json(const sl_capture *c);
 /* --overhead counters (convert_overhead.c). */
 void sl_emit_overhead(sl_ctx *x);

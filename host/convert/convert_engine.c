@@ -1152,6 +1152,7 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   if (!x.failed) sl_emit_host_prepare(&x);
   if (!x.failed) emit_orchestrator(&x);
   if (!x.failed) emit_lifecycle(&x);
+  if (!x.failed) sl_emit_task_slots(&x);
   if (!x.failed) sl_convert_emit_loss(x.s, c, x.pid_worker);
   if (!x.failed) {
     if (x.nanchors) qsort(x.anchors, x.nanchors, sizeof *x.anchors, anchor_cmp);

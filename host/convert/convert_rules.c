@@ -93,7 +93,7 @@ static int call(sl_rules *r, const char *field, int nargs) {
 /* The schema view each engine view kind draws into (the rules may move or rename it). */
 static const enum sl_view_id view_of_kind[SL_VIEW_COUNT] = {
     SL_VIEW_ORCHESTRATOR, SL_VIEW_SCHEDULER,       SL_VIEW_SCHEDULER_VIEW,
-    SL_VIEW_WORKER_VIEW,  SL_VIEW_GRAPH_EXECUTION, SL_VIEW_AICPU_LIFECYCLE};
+    SL_VIEW_WORKER_VIEW,  SL_VIEW_GRAPH_EXECUTION, SL_VIEW_AICPU_LIFECYCLE, SL_VIEW_TASK_TIMING};
 
 static int load_views(sl_rules *r) {
   lua_State *L = r->L;

@@ -262,6 +262,7 @@ void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const s
             ae, al, total_exec / total_latency * 100.0);
     fputs("  (Latency = dispatch\xe2\x86\x92" "finish; Exec = AICore kernel time per task)\n", out);
   }
+  sl_convert_print_task_slots(out, c);
   rep(out, '=', 110);
   summary_free(&S);
 }
@@ -302,7 +303,7 @@ int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rule
   add_num(tot, "test_time_us", S.has_timing && isfinite(S.min_disp) && isfinite(S.max_fin),
           S.max_fin - S.min_disp);
   summary_free(&S);
-  char *text = cJSON_Print(root);
+  char *text = sl_convert_task_slots_json(root, c) ? NULL : cJSON_Print(root);
   cJSON_Delete(root);
   sl_outfile of;
   int rc = -1;

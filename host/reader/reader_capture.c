@@ -34,6 +34,7 @@ void sl_capture_free(sl_capture *c) {
   free(c->orch_threads);
   free(c->orch);
   free(c->uploads);
+  free(c->task_slots);
   free(c->lifecycle);
   free(c->unmatched);
   for (size_t i = 0; i < c->n_warnings; i++) free(c->warnings[i]);

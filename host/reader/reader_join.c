@@ -286,11 +286,17 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   for (size_t i = 0; i < 2 * c->n_orch; i++) consider(&base, raw->orch_cycles[i]);
   for (size_t i = 0; i < c->n_lifecycle; i++)
     for (int k = 0; k < SL_LC_FIELD_COUNT; k++) consider(&base, raw->lc_cycles[i][k]);
+  for (size_t i = 0; i < c->n_task_slots; i++) consider(&base, c->task_slots[i].dispatch_cycles);
   /* Positive values outside the reference's set (an AICore start hidden by a large
   ** receive_to_start) must not go below base: clamp base to them too. */
   for (size_t i = 0; i < raw->n_aicore; i++) consider(&base, raw->aicore[i].start);
   c->base_cycles = base;
   if (raw->host_mode && sl_host_align(raw, c)) return -1;
+  for (size_t i = 0; i < c->n_task_slots; i++) {
+    sl_task_slot *s = &c->task_slots[i];
+    s->start_us = to_us(c, s->dispatch_cycles);
+    s->end_us = to_us(c, s->finish_cycles);
+  }
 
   sl_str aiv = sl_strtab_intern(&c->strings, "aiv", 3);
   if (aiv == SL_STR_NONE) goto oom;

@@ -92,6 +92,10 @@ static int pb_metadata(sl_raw *raw, sl_capture *c, const Swimlane__Metadata *md)
       if (sl_health_add_pool(c, pa->name, pa->total, pa->collected, pa->dropped)) return -1;
     }
   }
+  for (size_t i = 0; i < md->n_task_timing_slots; i++) {
+    const Swimlane__TaskTimingSlot *s = md->task_timing_slots[i];
+    sl_capture_add_task_slot(c, s->slot, s->dispatch_cycles, s->finish_cycles);
+  }
   return 0;
 }
 

@@ -76,6 +76,8 @@ int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t le
 int sl_health_add_pool(sl_capture *c, const char *name, uint64_t total, uint64_t collected, uint64_t dropped);
 void sl_health_from_json_head(sl_capture *c, const char *head, size_t n);
 void sl_health_from_json_file(sl_capture *c, FILE *f);
+/* One metadata.task_timing_slots entry (its _us placed later by the join). Out of memory exits (sl_mem). */
+void sl_capture_add_task_slot(sl_capture *c, uint32_t slot, uint64_t dispatch_cycles, uint64_t finish_cycles);
 
 /* reader_host.c: host mode after the device join: validate the host sections, align
 ** the clocks, convert the host records (0 ok, -1 error printed). The alignment must be

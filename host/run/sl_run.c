@@ -322,7 +322,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   sl_vclock_model vm = sl_run_vclock_model(plat);
   sl_rt_config rc_cfg = {plat->clock_freq_hz, o->aic, o->aiv, o->sched, (unsigned)level, dp, o->ring,
                          o->dep_gen, o->dump_args, o->runtime, o->clock_anchors && level > SL_LEVEL_DISABLED,
-                         o->virtual_clock ? &vm : NULL};
+                         o->virtual_clock ? &vm : NULL, level > SL_LEVEL_DISABLED ? o->pool_records : 0};
   sl_rt *rt = sl_rt_create(&rc_cfg);
   if (!rt) {
     sl_error(wl->path, "run: %s", sl_rt_config_error()[0] ? sl_rt_config_error() : "out of memory");
@@ -366,7 +366,8 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   }
   if (coll) {
     if (interrupted) sl_collector_mark_truncated(coll);
-    if (sl_run_add_host_capture(coll, rt, o->runtime)) rc = 1;
+    if (sl_run_add_host_capture(coll, rt, o->runtime, o->pool_records)) rc = 1;
+    if (sl_run_slots_to_capture(coll, &timing)) rc = 1;
     if (sl_collector_finish(coll, out_dir)) rc = 1;
   }
   g_coll = NULL;

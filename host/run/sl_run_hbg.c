@@ -91,7 +91,7 @@ static void put_host_sections(sbuf *b, const sl_coll_host *h) {
 }
 
 /* The run's host facts, once, for both capture formats (arrays malloc'd; NULL on OOM). */
-static int host_facts(const sl_rt *rt, int hbg, sl_coll_host *h) {
+static int host_facts(const sl_rt *rt, int hbg, int pool_records, sl_coll_host *h) {
   const sl_rt_anchor *a;
   const sl_rt_host_submit *hs;
   const sl_rt_upload *u;
@@ -114,15 +114,18 @@ static int host_facts(const sl_rt *rt, int hbg, sl_coll_host *h) {
   sl_rt_stats st = sl_rt_get_stats(rt);
   int interrupted = sl_rt_interrupted(rt);
   h->origin_ns = na ? a[0].host_before_ns : 0;
+  sl_rt_host_pool(rt, SL_RT_HOST_POOL_SUBMITS, &h->rec_attempted, &h->rec_dropped);
+  sl_rt_host_pool(rt, SL_RT_HOST_POOL_UPLOADS, &h->upload_attempted, &h->upload_dropped);
   h->expected = st.tasks + st.alloc_tasks;
-  h->recorded = h->pool = nh;
-  h->dropped = h->expected > nh ? h->expected - nh : 0;
+  h->recorded = nh;
+  h->pool = pool_records > 0 ? (uint64_t)pool_records : nh; /* the pool's capacity */
+  h->dropped = h->rec_dropped;
   h->status = interrupted ? "truncated" : nh == h->expected ? "complete" : "partial";
   h->error = interrupted ? "interrupted" : nh == h->expected ? NULL : "record_allocation_failed";
   return 0;
 }
 
-int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runtime) {
+int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runtime, int pool_records) {
   const sl_rt_anchor *a;
   size_t na = sl_rt_anchors(rt, &a);
   if (sl_collector_level(coll) < 4) runtime = SL_RT_TMR; /* host records are level 4 */
@@ -130,7 +133,7 @@ int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runt
   int hbg = runtime == SL_RT_HBG;
   sl_coll_host h;
   sbuf md = {0}, sec = {0};
-  int rc = host_facts(rt, hbg, &h);
+  int rc = host_facts(rt, hbg, pool_records, &h);
   if (rc == 0) {
     if (hbg) put_host_metadata(&md, &h);
     if (h.nanchors) {

@@ -58,7 +58,8 @@ typedef struct sl_run_ctx {
 ** host capture status, clock anchors; sections: host_orchestrator_phases,
 ** host_device_uploads). Anchors alone for a TMR run that sampled them. 0 ok. */
 struct sl_collector;
-int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runtime);
+/* pool_records: --pool-records (the host pools' capacity; 0 = unbounded). */
+int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runtime, int pool_records);
 
 /* sl_run_workload.c: load + validate; 0 ok, -1 error reported. */
 int sl_workload_load(sl_workload *wl, const char *name_or_path);
@@ -117,6 +118,8 @@ void sl_run_print_timing(const sl_rt_timing *t, const sl_rt *rt, double host_wal
 void sl_run_slots_add(sl_run_slots *acc, const sl_rt_timing *t);
 void sl_run_slots_print(sl_run_slots *acc, int rounds);
 void sl_run_slots_free(sl_run_slots *acc);
+/* The round's tagged slots into the capture (metadata.task_timing_slots). 0 ok. */
+int sl_run_slots_to_capture(struct sl_collector *coll, const sl_rt_timing *t);
 
 /* sl_run_outputs.c */
 /* `run --list` (sl_run_list.c): workloads, their cases, the simulated platforms. */

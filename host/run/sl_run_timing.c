@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sl_base.h"
+#include "sl_collector.h"
 #include "sl_phases.h"
 #include "sl_run_internal.h"
 
@@ -113,6 +114,16 @@ void sl_run_slots_print(sl_run_slots *acc, int rounds) {
       printf("swimlane: device_wall.task_slot_%d: min %.3f us, median %.3f us, max %.3f us over %d rounds\n", n, v[0],
              c % 2 ? v[c / 2] : (v[c / 2 - 1] + v[c / 2]) / 2, v[c - 1], c);
   }
+}
+
+_Static_assert(SL_RT_TIMING_SLOTS <= SL_COLL_MAX_SLOTS, "every runtime slot fits the capture");
+
+int sl_run_slots_to_capture(struct sl_collector *coll, const sl_rt_timing *t) {
+  sl_coll_slot v[SL_RT_TIMING_SLOTS];
+  size_t n = 0;
+  for (int s = 0; s < SL_RT_TIMING_SLOTS; s++)
+    if (t->slot_set[s]) v[n++] = (sl_coll_slot){(uint32_t)s, t->slot_start[s], t->slot_end[s]};
+  return sl_collector_set_task_slots(coll, v, n);
 }
 
 void sl_run_slots_free(sl_run_slots *acc) {

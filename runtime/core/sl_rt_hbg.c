@@ -36,12 +36,33 @@ uint64_t sl_rt_run_host_ns(sl_rt *rt) {
 
 /* ---- host records ---------------------------------------------------------------------- */
 
+/* One more record for host pool `pool` holding `kept` records: 1 when it has room,
+** else 0 and the record counts as dropped (the pool's capacity is cfg.host_pool_records). */
+static int host_pool_take(sl_rt *rt, int pool, size_t kept) {
+  rt->host_attempted[pool]++;
+  if (rt->cfg.host_pool_records > 0 && kept >= (size_t)rt->cfg.host_pool_records) {
+    rt->host_dropped[pool]++;
+    return 0;
+  }
+  return 1;
+}
+
+void sl_rt_host_pool(const sl_rt *rt, int pool, uint64_t *attempted, uint64_t *dropped) {
+  int ok = pool >= 0 && pool < SL_RT_HOST_POOLS;
+  *attempted = ok ? rt->host_attempted[pool] : 0;
+  *dropped = ok ? rt->host_dropped[pool] : 0;
+}
+
 void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_t submit_idx) {
   if (rt->cfg.level < SL_MIN_LEVEL_ORCH_PHASE) return;
+  if (!host_pool_take(rt, SL_RT_HOST_POOL_SUBMITS, rt->nhost_subs)) return;
   if (rt->nhost_subs == rt->caphost_subs) {
     size_t cap = rt->caphost_subs ? 2 * rt->caphost_subs : 256;
     sl_rt_host_submit *p = realloc(rt->host_subs, cap * sizeof *p);
-    if (!p) return; /* the capture says so: recorded < expected */
+    if (!p) { /* no memory: dropped like a full pool's record */
+      rt->host_dropped[SL_RT_HOST_POOL_SUBMITS]++;
+      return;
+    }
     rt->host_subs = p;
     rt->caphost_subs = cap;
   }
@@ -77,6 +98,9 @@ void sl_rt_anchor_sample(sl_rt *rt, int position) {
 /* Under the virtual clock a copy costs its bytes at the model's work per cycle. */
 static void upload_step(sl_rt *rt, int kind, uint64_t t0, uint64_t bytes) {
   sl_rt_vadvance(rt, bytes / (rt->vc.m.work_per_cycle ? rt->vc.m.work_per_cycle : 1));
+  /* the copy happened; only its record goes through the host pool (capture on) */
+  if (rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE && !host_pool_take(rt, SL_RT_HOST_POOL_UPLOADS, (size_t)rt->nuploads))
+    return;
   rt->uploads[rt->nuploads++] = (sl_rt_upload){kind, t0, sl_rt_run_host_ns(rt), bytes};
 }
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "sl_levels.h"
+#include "sl_park.h"
 #include "sl_phases.h"
 #include "sl_readyq.h"
 #include "sl_runtime.h"
@@ -173,6 +174,7 @@ struct sl_rt {
   size_t nhost_subs, caphost_subs;
   sl_rt_upload uploads[4];
   int nuploads;
+  uint64_t host_attempted[SL_RT_HOST_POOLS], host_dropped[SL_RT_HOST_POOLS];
   void *dev_arena;           /* the uploaded image */
   sl_rt_anchor anchors[2 * SL_RT_ANCHOR_SAMPLES];
   int nanchors;
@@ -238,8 +240,17 @@ static inline void sl_rt_vadvance(sl_rt *rt, uint64_t d) {
 /* Idle polls (each a sched_yield) before a thread parks. */
 #define SL_RT_SPIN_BEFORE_PARK 16
 
-/* sl_rt_sched.c: wake scheduler s if it is parked. */
-void sl_rt_ring(sl_rt_sched *s);
+/* Doorbells (inline: the scheduler's dispatch path publishes every block). Wake
+** scheduler s if it is parked; publish a token to a core, waking it if parked. */
+static inline void sl_rt_ring(sl_rt_sched *s) {
+  atomic_fetch_add(&s->doorbell, 1);
+  if (atomic_load(&s->sleeping)) sl_park_wake(&s->doorbell);
+}
+static inline void sl_rt_publish(sl_rt_core *c, uint32_t tok) {
+  atomic_store(&c->data_main_base, tok);
+  if (atomic_load(&c->sleeping)) sl_park_wake(&c->data_main_base);
+}
+/* sl_rt_signal.c: ring every scheduler. */
 void sl_rt_ring_all(sl_rt *rt);
 
 /* sl_rt_orch.c */

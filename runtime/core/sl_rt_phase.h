@@ -85,11 +85,10 @@ static inline uint64_t phase_start(phase_ctx *pc, int16_t d0[3]) {
   } while (0)
 
 
-/* sl_rt_sched.c: write a token (waking a parked core); stage block `block` of
-** member `slot` of t on core c (payload and token, core reserved, nothing
-** published); publish a staged core (returns its dispatch_time); a task's last
-** subtask finished: resolve, queue for release. */
-void sl_rt_publish(sl_rt_core *c, uint32_t tok);
+/* sl_rt_sched.c: stage block `block` of member `slot` of t on core c (payload and
+** token, core reserved, nothing published); publish a staged core (returns its
+** dispatch_time); a task's last subtask finished: resolve, queue for release.
+** (Writing a token, sl_rt_publish, is inline in sl_rt_internal.h.) */
 void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int block, int lane);
 uint64_t sl_rt_publish_staged(phase_ctx *pc, sl_rt_core *c);
 void sl_rt_on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0);

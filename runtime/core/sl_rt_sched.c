@@ -15,21 +15,6 @@
 #include "sl_park.h"
 #include "sl_rt_phase.h"
 
-void sl_rt_ring(sl_rt_sched *s) {
-  atomic_fetch_add(&s->doorbell, 1);
-  if (atomic_load(&s->sleeping)) sl_park_wake(&s->doorbell);
-}
-
-void sl_rt_ring_all(sl_rt *rt) {
-  for (int i = 0; i < rt->cfg.num_sched; i++) sl_rt_ring(&rt->sched[i]);
-}
-
-/* Publish a token and wake the core if it is parked. */
-void sl_rt_publish(sl_rt_core *c, uint32_t tok) {
-  atomic_store(&c->data_main_base, tok);
-  if (atomic_load(&c->sleeping)) sl_park_wake(&c->data_main_base);
-}
-
 /* Resolve a finished task's successors (any thread). Successors whose last
 ** predecessor this was become ready. Returns the number of consumers visited. */
 int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t) {

@@ -12,29 +12,6 @@
 static _Thread_local char config_err[256];
 const char *sl_rt_config_error(void) { return config_err; }
 
-int sl_rt_devclk_on;
-static int64_t devclk_offset, devclk_ppb;
-static uint64_t devclk_epoch;
-
-uint64_t sl_rt_devclk_apply(uint64_t cycles) {
-  __int128 d = (__int128)((int64_t)(cycles - devclk_epoch)) * devclk_ppb / 1000000000;
-  return (uint64_t)((__int128)cycles + devclk_offset + d);
-}
-
-void sl_rt_set_device_clock(int64_t offset_cycles, int64_t rate_ppb, uint64_t freq_hz) {
-  sl_rt_devclk_on = 0;
-  sl_rt_clock c = sl_rt_clock_make(freq_hz);
-  devclk_epoch = sl_rt_now(&c);
-  devclk_offset = offset_cycles;
-  devclk_ppb = rate_ppb;
-  sl_rt_devclk_on = offset_cycles != 0 || rate_ppb != 0;
-}
-
-uint64_t sl_rt_cycles(uint64_t freq_hz) {
-  sl_rt_clock c = sl_rt_clock_make(freq_hz);
-  return sl_rt_now(&c);
-}
-
 sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   config_err[0] = 0;
   int ncores = cfg->num_aic + cfg->num_aiv;
@@ -128,18 +105,6 @@ const char *sl_rt_orch_step_name(int step) {
       SL_ORCH_PHASE_FANIN};
   const sl_orch_phase_info *o = step >= 0 && step < SL_ORCH_STEPS ? sl_orch_phase_by_id(kind[step]) : NULL;
   return o ? o->display : "?";
-}
-
-void sl_rt_atomic_min(atomic_uint_fast64_t *v, uint64_t x) {
-  uint64_t cur = atomic_load_explicit(v, memory_order_relaxed);
-  while (x < cur && !atomic_compare_exchange_weak_explicit(v, &cur, x, memory_order_relaxed, memory_order_relaxed)) {
-  }
-}
-
-void sl_rt_atomic_max(atomic_uint_fast64_t *v, uint64_t x) {
-  uint64_t cur = atomic_load_explicit(v, memory_order_relaxed);
-  while (x > cur && !atomic_compare_exchange_weak_explicit(v, &cur, x, memory_order_relaxed, memory_order_relaxed)) {
-  }
 }
 
 sl_rt_timing sl_rt_get_timing(const sl_rt *rt) {

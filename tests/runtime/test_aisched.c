@@ -77,7 +77,7 @@ static int fan_orch(void *p, sl_rt *rt) {
 }
 
 static sl_rt *run_fan(sl_devprof *dp, unsigned level, fan *f, int *rc) {
-  sl_rt_config cfg = {1000000000, 2, 4, 2, level, dp, 0, 1, 0, SL_RT_HBG, 0, NULL};
+  sl_rt_config cfg = {1000000000, 2, 4, 2, level, dp, 0, 1, 0, SL_RT_HBG, 0, NULL, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
   sl_rt_use_aicore_scheduler(rt);

@@ -110,7 +110,7 @@ static void run_platform(const char *name, int runtime, unsigned graphs) {
   assert_non_null(pl);
   for (unsigned seed = 1; seed <= graphs; seed++) {
     /* tiny pools: a 4-slot ring (TMR), 1 AIC + 3 AIV, 2 schedulers (+ the HBG P thread) */
-    sl_rt_config cfg = {pl->clock_freq_hz, 1, 3, 2, 0, NULL, 4, 0, 0, runtime, 0, NULL};
+    sl_rt_config cfg = {pl->clock_freq_hz, 1, 3, 2, 0, NULL, 4, 0, 0, runtime, 0, NULL, 0};
     sl_rt *rt = sl_rt_create(&cfg);
     assert_non_null(rt);
     hz_graph g;

@@ -138,7 +138,7 @@ static void check_p_thread(sl_devprof *dp) {
 
 static void run_mech(uint64_t freq, int ring, int runtime) {
   sl_devprof *dp = fake_devprof_new(3);
-  sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0, runtime, 0, NULL};
+  sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0, runtime, 0, NULL, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
   mech m;
@@ -203,7 +203,7 @@ static void test_mechanisms_hbg(void **state) {
 
 static void test_mechanism_errors(void **state) {
   (void)state;
-  sl_rt_config cfg = {50000000, 2, 4, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0, NULL};
+  sl_rt_config cfg = {50000000, 2, 4, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0, NULL, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   sl_rt_buffer *b = sl_rt_buffer_new(rt, N * 4);
   sl_rt_tensor a[3] = {vec(b), vec(b), vec(b)};

@@ -252,7 +252,7 @@ static const sl_vclock_model *g_vclock;
 static const sl_vclock_model k_vclock = {2, 1, 3, 5, 2, 2, 20, 50, 1, 64};
 
 static sl_rt *run_chain(unsigned level, sl_devprof *dp, chain_ctx *c, int aic, int aiv, int sched) {
-  sl_rt_config cfg = {50000000, aic, aiv, sched, level, dp, 8, 1, 0, SL_RT_TMR, 0, g_vclock};
+  sl_rt_config cfg = {50000000, aic, aiv, sched, level, dp, 8, 1, 0, SL_RT_TMR, 0, g_vclock, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
   assert_int_equal(sl_rt_run(rt, chain_orch, c), 0);
@@ -551,7 +551,7 @@ static int many_orch(void *p, sl_rt *rt) {
 static void test_run_many_writers(void **state) {
   (void)state;
   sl_devprof *dp = fake_devprof_new(2);
-  sl_rt_config cfg = {50000000, 2, 4, 2, 2, dp, 0, 1, 0, SL_RT_TMR, 0, NULL};
+  sl_rt_config cfg = {50000000, 2, 4, 2, 2, dp, 0, 1, 0, SL_RT_TMR, 0, NULL, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   many_ctx c;
   assert_int_equal(sl_rt_run(rt, many_orch, &c), 0);
@@ -627,7 +627,7 @@ static void test_run_random_dag(void **state) {
   (void)state;
   for (unsigned seed = 1; seed <= 3; seed++) {
     sl_devprof *dp = fake_devprof_new(3);
-    sl_rt_config cfg = {50000000, 2, 4, 2, 3, dp, 16, 0, 0, SL_RT_TMR, 0, NULL};
+    sl_rt_config cfg = {50000000, 2, 4, 2, 3, dp, 16, 0, 0, SL_RT_TMR, 0, NULL, 0};
     sl_rt *rt = sl_rt_create(&cfg);
     rdag *g = calloc(1, sizeof *g);
     g->seed = seed;
@@ -701,7 +701,7 @@ static int rings_orch(void *p, sl_rt *rt) {
 static void test_ring_budget_per_ring(void **state) {
   (void)state;
   sl_devprof *dp = fake_devprof_new(4);
-  sl_rt_config cfg = {50000000, 1, 4, 2, 4, dp, 1, 1, 0, SL_RT_TMR, 0, &k_vclock};
+  sl_rt_config cfg = {50000000, 1, 4, 2, 4, dp, 1, 1, 0, SL_RT_TMR, 0, &k_vclock, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
   rings_ctx c;
@@ -732,7 +732,7 @@ static void test_ring_budget_per_ring(void **state) {
 
 static void test_bad_config(void **state) {
   (void)state;
-  sl_rt_config cfg = {50000000, 0, 0, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0, NULL};
+  sl_rt_config cfg = {50000000, 0, 0, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0, NULL, 0};
   assert_null(sl_rt_create(&cfg));
   assert_non_null(strstr(sl_rt_config_error(), "core counts"));
   cfg.num_aic = 2;

@@ -193,6 +193,9 @@ typedef struct sl_coll_host {
   uint64_t origin_ns;                  /* host_orchestration_origin_ns */
   const char *status, *error;          /* host_capture (error NULL = null) */
   uint64_t expected, recorded, pool, dropped;
+  /* the two host pools (metadata.capture.pools, reconciled like the device's): what
+  ** the host tried to record; nrecs / nuploads were kept, the rest dropped */
+  uint64_t rec_attempted, rec_dropped, upload_attempted, upload_dropped;
   const sl_coll_host_rec *recs;        /* one host thread */
   size_t nrecs;
   const sl_coll_upload *uploads;
@@ -203,6 +206,17 @@ typedef struct sl_coll_host {
 } sl_coll_host;
 /* Copies h (its arrays, not its strings). 0 ok, -1 no memory. */
 int sl_collector_set_host(sl_collector *c, const sl_coll_host *h);
+
+/* The selective task-timing slots of the captured run (set_task_timing_slot(N)):
+** each tagged slot's earliest dispatch and latest finish in device cycles, written
+** as metadata.task_timing_slots in both exports. Replaces an earlier call's; n at
+** most SL_COLL_MAX_SLOTS. 0 ok, -1 too many. */
+#define SL_COLL_MAX_SLOTS 16
+typedef struct sl_coll_slot {
+  uint32_t slot;
+  uint64_t dispatch_cycles, finish_cycles;
+} sl_coll_slot;
+int sl_collector_set_task_slots(sl_collector *c, const sl_coll_slot *v, size_t n);
 
 /* stop → read_metadata → reconcile → export(dir). Returns -1 on an error,
 ** else 0 (a reconcile mismatch is reported on stderr and in the capture,

@@ -43,7 +43,7 @@ typedef struct sl_view {
 
 enum sl_view_kind {
   SL_VIEW_ORCH, SL_VIEW_SCHED, SL_VIEW_SCHEDVIEW, SL_VIEW_WORKER, SL_VIEW_GRAPH,
-  SL_VIEW_LIFECYCLE, SL_VIEW_COUNT
+  SL_VIEW_LIFECYCLE, SL_VIEW_TIMING, SL_VIEW_COUNT
 };
 
 typedef struct sl_rules sl_rules;

@@ -214,6 +214,14 @@ typedef struct sl_capture_health {
   sl_pool_health pools[SL_HEALTH_MAX_POOLS];
 } sl_capture_health;
 
+/* metadata.task_timing_slots: one tagged slot's window (seed 000's
+** device_wall.task_slot_<N>), in device cycles as written and on the trace's axis. */
+typedef struct sl_task_slot {
+  uint32_t slot;               /* N of set_task_timing_slot(N) */
+  uint64_t dispatch_cycles, finish_cycles;
+  double start_us, end_us;     /* placed like every other device timestamp */
+} sl_task_slot;
+
 /* ---- warnings ------------------------------------------------------------------ */
 
 /* Unmatched scheduler rows (no AICore record with the same (core, reg_task_id)),
@@ -282,6 +290,8 @@ typedef struct sl_capture {
   sl_clock_alignment align;
   sl_host_capture host_capture;
   sl_capture_health health;    /* metadata.capture */
+  size_t n_task_slots;
+  sl_task_slot *task_slots;    /* metadata.task_timing_slots, in slot order as written */
   size_t n_uploads;
   sl_upload_rec *uploads;
 

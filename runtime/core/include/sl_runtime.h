@@ -45,6 +45,7 @@ typedef struct sl_rt_config {
   int runtime;             /* SL_RT_TMR (0) or SL_RT_HBG                      */
   int clock_anchors;       /* sample clock anchors (HBG at level 4: always)   */
   const sl_vclock_model *vclock; /* non-NULL: deterministic virtual time (sl_vclock.h) */
+  int host_pool_records;   /* HBG host pools: records each holds (0 = as many as come) */
 } sl_rt_config;
 
 /* host_build_graph on a5 (the platform's hbg_producer "aicore"): the AICore Scheduler
@@ -277,6 +278,11 @@ typedef struct sl_rt_anchor {
   uint64_t host_before_ns, device_cycles, host_after_ns;
 } sl_rt_anchor;
 size_t sl_rt_host_submits(const sl_rt *rt, const sl_rt_host_submit **out);
+/* The host-side record pools (HBG, level 4): what the host tried to record and what it
+** dropped because the pool was full (cfg.host_pool_records) or memory ran out; the
+** records kept are sl_rt_host_submits / sl_rt_uploads, so kept + dropped == attempted. */
+enum { SL_RT_HOST_POOL_SUBMITS = 0, SL_RT_HOST_POOL_UPLOADS = 1, SL_RT_HOST_POOLS };
+void sl_rt_host_pool(const sl_rt *rt, int pool, uint64_t *attempted, uint64_t *dropped);
 size_t sl_rt_uploads(const sl_rt *rt, const sl_rt_upload **out);
 size_t sl_rt_anchors(const sl_rt *rt, const sl_rt_anchor **out);
 uint64_t sl_rt_host_ns(void); /* host CLOCK_MONOTONIC, ns */

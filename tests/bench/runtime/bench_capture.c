@@ -98,7 +98,7 @@ static double run_once(unsigned level, int tasks, int chains, uint64_t *dropped)
 #endif
     dp = sl_collector_device(coll);
   }
-  sl_rt_config cfg = {plat->clock_freq_hz, 2, 4, 2, level, dp, 0, 0, 0, SL_RT_TMR, 0, NULL};
+  sl_rt_config cfg = {plat->clock_freq_hz, 2, 4, 2, level, dp, 0, 0, 0, SL_RT_TMR, 0, NULL, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   double t0 = now_s();
 #ifndef SL_BENCH_NOOP_DEVPROF
