@@ -12,8 +12,9 @@ for want in '`convert` 300 tasks, JSON .* s wall .* MB \| I/O floor: [0-9.]+ s \
             '`convert --format proto` 600 tasks .* [0-9.]+× the JSON time' \
             '`sched-overhead` 600 tasks \| [0-9.]+ s wall' \
             'growth 300 → 600 tasks .*JSON ×[0-9.]+' \
-            'capture overhead: level 4 vs level 0 .*median [0-9.]+×.* records dropped' \
+            'capture overhead: level 4 vs level 0 .*median [0-9.]+×.*CPU median [0-9.]+×.* records dropped' \
             'zero-drop record rate.*M records/s' \
-            'device writer.*ns/record \| [0-9.]+ ns/record \| [0-9.]+×'; do
+            'device writer: generated writer .sl_write_aicpu_task.*ns/record \| [0-9.]+ ns/record \| [0-9.]+×' \
+            'device writer: AICore hooks.*ns/record \| [0-9.]+ ns/record \| [0-9.]+×'; do
   echo "$out" | grep -Eq -- "$want" || { echo "smoke_run_all.sh: no row matching: $want" >&2; exit 1; }
 done
