@@ -198,9 +198,9 @@ static void topup_owned(sl_shard *s) {
     for (int i = s->index; i < sl_devprof_pool_count(c->dp, k); i += c->nshards) sl_coll_topup(c, k, i);
 }
 
-/* Event driven: the device rings the host bell (batched: when a pool runs
-** low, on back-pressure, else at most every 0.5 ms per AICPU thread — see
-** sl_prof_gates.c), so an idle drain thread sleeps and one wakeup takes every
+/* Event driven: the device rings the host bell (batched: when a pool is down
+** to two queued buffers, on back-pressure, else at most every 0.5 ms per
+** AICPU thread; sl_prof_gates.c), so an idle drain sleeps and one wakeup takes every
 ** buffer published since. The bell is read before the pass, so a ring during
 ** the pass is never slept through; the timeout is only a safety net (and
 ** bounds how long an unrung buffer at the end of a burst waits). */

@@ -125,19 +125,16 @@ void sl_devprof_complete_member(sl_devprof *dp, int core, int thread, uint32_t r
     return;
   sl_buffer_pool *pool = &dp->pools[SL_BUF_AICPU_TASK][core];
   count_total(pool);
-  uint64_t buf = sl_ld_rlx64(&pool->head.current_buf_ptr);
-  if (!buf) buf = current_or_pop(dp, SL_BUF_AICPU_TASK, pool);
+  uint64_t buf = current_or_pop(dp, SL_BUF_AICPU_TASK, pool);
   uint32_t *count = buf ? sl_devprof_buffer_count(dp, SL_BUF_AICPU_TASK, ptr_of(buf)) : NULL;
   unsigned cap = dp->g.records[SL_BUF_AICPU_TASK];
-  uint32_t n = count ? *count : cap;
-  if (n >= cap) {
+  if (!buf || *count >= cap) {
     count_dropped(pool, 1);
     return;
   }
-  sl_aicpu_task_record *rec = (sl_aicpu_task_record *)ptr_of(buf) + n;
+  sl_aicpu_task_record *rec = (sl_aicpu_task_record *)ptr_of(buf) + *count;
   sl_write_aicpu_task(dp->g.level, rec, dispatch_cycles, finish_cycles, reg_task_id, member);
-  *count = n + 1;
-  if (n + 1 == cap) switch_buffer(dp, SL_BUF_AICPU_TASK, pool, core, thread);
+  if (++*count == cap) switch_buffer(dp, SL_BUF_AICPU_TASK, pool, core, thread);
 }
 
 void sl_devprof_sched_phase(sl_devprof *dp, int thread, uint32_t kind, uint64_t start, uint64_t end,

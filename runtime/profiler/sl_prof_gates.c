@@ -33,7 +33,7 @@ uint64_t sl_gate_pop_free(sl_devprof *dp, sl_buffer_pool *pool) {
 }
 
 /* Batched doorbell: a publish rings the host bell only when the host is
-** needed soon — the publishing pool has at most one empty buffer left
+** needed soon — the publishing pool has at most two empty buffers left
 ** queued, the ready ring is a quarter full, back-pressure is on (a producer
 ** may be about to wait) — or when this thread has not rung for
 ** SL_PROF_RING_GAP_NS. The drain thread a ring wakes takes every buffer
@@ -47,7 +47,7 @@ static int host_needed_soon(sl_devprof *dp, int q, const sl_ready_ring *ring, ui
   const sl_free_queue *fq = &dp->pools[kind][index].free_queue;
   uint32_t free_left = sl_ld_acq32(&fq->tail) - sl_ld_rlx32(&fq->head);
   uint32_t queued = (sl_ld_rlx32(ring->tail) + ring->size - sl_ld_acq32(ring->head)) % ring->size;
-  if (free_left <= 1 || queued * 4 >= ring->size) return 1;
+  if (free_left <= 2 || queued * 4 >= ring->size) return 1;
   uint64_t now = sl_prof_now_ns(), *last = &dp->last_ring_ns[(size_t)q * 8];
   if (now - *last < SL_PROF_RING_GAP_NS) return 0;
   *last = now;

@@ -123,7 +123,7 @@ if b=$(bench_bin bench_capture) && [ -n "$b" ]; then
   row "capture overhead: level 4 vs level 0 (\`bench_capture ${cap_args[*]}\`)" "level 4: $l4" "level 0: $l0" "**wall $r**; $cpu; $drops records dropped"
 fi
 if b=$(bench_bin bench_prof_rate) && [ -n "$b" ]; then
-  "$b" "${rate_args[@]}" > "$W/rate.log"
+  "$b" "${rate_args[@]}" > "$W/rate.log" 2>&1 # its drop warnings belong in the log
   best=$(sed -n 's/highest sustained zero-drop rate: \([0-9]*\) records\/s.*/\1/p' "$W/rate.log")
   row "highest sustained zero-drop record rate, default pools (\`bench_prof_rate ${rate_args[*]}\`)" \
       "$(awk -v r="$best" 'BEGIN { printf "%.1f M records/s", r / 1e6 }')" "—" "—"

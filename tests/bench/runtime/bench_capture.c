@@ -90,6 +90,9 @@ static int g_backpressure;
 
 static uint64_t g_host_cpu_ns, g_host_sleeps; /* collector threads, summed over level-4 runs */
 static double g_cpu; /* process CPU seconds of the last run's window */
+#ifndef SL_BENCH_NOOP_DEVPROF
+static uint64_t g_records[4], g_profiled_tasks; /* records by buffer kind over the profiled runs */
+#endif
 
 static double run_once(unsigned level, int tasks, int chains, uint64_t *dropped) {
   const sl_platform_info *plat = sl_platform_by_name("a2a3sim");
@@ -136,8 +139,13 @@ static double run_once(unsigned level, int tasks, int chains, uint64_t *dropped)
     if (*(int64_t *)b.cnt[c]->data != want) rc = -1;
   }
 #ifndef SL_BENCH_NOOP_DEVPROF
-  if (coll)
-    for (unsigned k = 0; k < 4; k++) *dropped += sl_collector_account(coll, k).dropped;
+  if (coll) {
+    for (unsigned k = 0; k < 4; k++) {
+      *dropped += sl_collector_account(coll, k).dropped;
+      g_records[k] += sl_collector_account(coll, k).total;
+    }
+    g_profiled_tasks += (uint64_t)tasks;
+  }
 #endif
   free(b.cnt);
   sl_rt_destroy(rt);
@@ -195,6 +203,10 @@ int main(int argc, char **argv) {
 #ifndef SL_BENCH_NOOP_DEVPROF
   double sum4 = 0;
   for (int r = 0; r < rounds; r++) sum4 += l4[r];
+  double pt = g_profiled_tasks ? (double)g_profiled_tasks : 1;
+  printf("  records per task: AICore %.2f, AICPU task %.2f, scheduler phase %.2f, orchestrator %.2f\n",
+         (double)g_records[SL_BUF_AICORE_TASK] / pt, (double)g_records[SL_BUF_AICPU_TASK] / pt,
+         (double)g_records[SL_BUF_SCHED_PHASE] / pt, (double)g_records[SL_BUF_ORCH_PHASE] / pt);
   printf("  collector host threads per level-%u run: %.1f ms CPU (%.1f%% of the run window), %.0f sleeps\n", level,
          (double)g_host_cpu_ns / 1e6 / rounds, (double)g_host_cpu_ns / 1e7 / sum4, (double)g_host_sleeps / rounds);
 #endif
