@@ -112,7 +112,7 @@ fi
 
 # ---- capture side (runtime + profiler benchmarks) ----
 if [ $QUICK = 1 ]; then cap_args=(2000 1) rate_args=(a2a3sim 1 1 20) wr_args=(20000 1)
-else cap_args=(100000 "$ROUNDS") rate_args=(a2a3sim 2 3 1000) wr_args=(); fi
+else cap_args=(100000 "$ROUNDS") rate_args=(a2a3sim 2 3 1000) wr_args=(4000000 "$ROUNDS"); fi
 if b=$(bench_bin bench_capture) && [ -n "$b" ]; then
   "$b" "${cap_args[@]}" > "$W/cap.log"
   l0=$(sed -n 's/.*level 0: median \([0-9.]*\) s, min \([0-9.]*\) s.*/\2–\1 s (min–median)/p' "$W/cap.log")
