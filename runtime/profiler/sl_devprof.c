@@ -192,15 +192,15 @@ void sl_devprof_lifecycle(sl_devprof *dp, int thread, const sl_aicpu_lifecycle_r
 
 /* ---- AICore pool: the AICPU rotates, the AICore writes ------------------------- */
 
-/* Start a new generation on `core` with `buf` (0 = a generation without a
-** buffer: the AICore writes nothing and each dispatch counts one drop). The
-** pointer is published before the seq so an AICore that sees the new seq
-** also sees its buffer. */
 /* Publish an AICore pool's total (batched: see the file comment). */
 static void aicore_publish_total(sl_devprof *dp, int core) {
   sl_st_rlx32(&dp->pools[SL_BUF_AICORE_TASK][core].head.total_record_count, (uint32_t)dp->cores[core].dispatched);
 }
 
+/* Start a new generation on `core` with `buf` (0 = a generation without a
+** buffer: the AICore writes nothing and each dispatch counts one drop). The
+** pointer is published before the seq so an AICore that sees the new seq
+** also sees its buffer. */
 static void aicore_install(sl_devprof *dp, int core, uint64_t buf) {
   sl_core_state *cs = &dp->cores[core];
   sl_buffer_pool *pool = &dp->pools[SL_BUF_AICORE_TASK][core];
