@@ -13,7 +13,7 @@
 **
 ** All of them are event driven, so a host with few CPUs is not taken from the
 ** device threads while nothing flows: drains sleep on the device's host bell
-** (rung after every publish and back-pressure request), the replenish thread
+** (rung, batched, after publishes and on back-pressure), the replenish thread
 ** on the collector's bell (rung by collectors after each buffer, by drains to
 ** pass a back-pressure request on), collectors on their hand-off's condition
 ** variable; stop wakes them all at once.
@@ -194,10 +194,12 @@ static void topup_owned(sl_shard *s) {
     for (int i = s->index; i < sl_devprof_pool_count(c->dp, k); i += c->nshards) sl_coll_topup(c, k, i);
 }
 
-/* Event driven: the device rings the host bell after every publish, so an
-** idle drain thread sleeps (no polling, no wakeups while nothing flows). The
-** bell is read before the pass, so a publish during the pass is never slept
-** through; the timeout is only a safety net. */
+/* Event driven: the device rings the host bell (batched: when a pool is down
+** to two queued buffers, on back-pressure, else at most every 0.5 ms per
+** AICPU thread; sl_prof_gates.c), so an idle drain sleeps and one wakeup takes every
+** buffer published since. The bell is read before the pass, so a ring during
+** the pass is never slept through; the timeout is only a safety net (and
+** bounds how long an unrung buffer at the end of a burst waits). */
 static void *drain_main(void *arg) {
   sl_shard *s = arg;
   sl_collector *c = s->c;

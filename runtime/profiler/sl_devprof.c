@@ -8,6 +8,13 @@
 ** head.total_record_count exactly once and ends up in exactly one of: a
 ** published buffer's `count`, head.dropped_record_count, or (only if a flush
 ** is missing) the active buffer — which the host reports as unflushed.
+**
+** AICore pools count in the AICPU-private, cache-line-padded core state
+** (`dispatched`) and publish the total in batches: at every rotation, every
+** counted drop and the flush. Bumping head.total_record_count per dispatch
+** would dirty the line holding current_buf_seq, which the AICore reads on
+** every task, so each task would pay a cross-core miss. Once the flush has
+** run, the published total is exact again; the host reads it only then.
 */
 #include "sl_devprof_region.h"
 #include "sl_prof_gates.h"
@@ -16,6 +23,10 @@
 #include <sched.h>
 
 unsigned sl_devprof_level(const sl_devprof *dp) { return dp ? dp->g.level : 0; }
+
+/* Slow paths (rotation, publication, drops) stay out of line, so the
+** compiler keeps each hook's per-record path short and free of spills. */
+#define SL_PROF_COLD __attribute__((cold, noinline))
 
 static inline void *ptr_of(uint64_t v) { return (void *)(uintptr_t)v; }
 static inline int core_ok(const sl_devprof *dp, int core) { return core >= 0 && core < dp->g.num_cores; }
@@ -44,7 +55,7 @@ static uint64_t current_or_pop(sl_devprof *dp, unsigned kind, sl_buffer_pool *po
 /* Publish the active buffer and take a replacement. On a failed publish the
 ** records are counted dropped and the same buffer is reused (overwrite mode).
 ** Returns the new active buffer (0 = none available). */
-static uint64_t switch_buffer(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
+SL_PROF_COLD static uint64_t switch_buffer(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
   uint64_t cur = sl_ld_rlx64(&pool->head.current_buf_ptr);
   uint32_t seq = sl_ld_rlx32(&pool->head.current_buf_seq);
   uint32_t *count = sl_devprof_buffer_count(dp, kind, ptr_of(cur));
@@ -59,7 +70,7 @@ static uint64_t switch_buffer(sl_devprof *dp, unsigned kind, sl_buffer_pool *poo
 }
 
 /* Flush: publish a non-empty active buffer; it leaves the pool either way. */
-static void flush_pool(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
+SL_PROF_COLD static void flush_pool(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
   uint64_t cur = sl_ld_rlx64(&pool->head.current_buf_ptr);
   if (!cur) return;
   uint32_t *count = sl_devprof_buffer_count(dp, kind, ptr_of(cur));
@@ -73,10 +84,8 @@ static void flush_pool(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int 
   sl_st_rel32(&pool->head.current_buf_seq, seq + 1);
 }
 
-/* A slot for one phase record (lazy rotation: a full buffer is published when
-** the next record arrives). NULL = dropped (already counted). */
-static void *phase_slot(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
-  count_total(pool);
+/* The slow half of phase_slot: no active buffer yet, or a full one to rotate. */
+SL_PROF_COLD static void *phase_slot_slow(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
   uint64_t buf = current_or_pop(dp, kind, pool);
   if (buf && *sl_devprof_buffer_count(dp, kind, ptr_of(buf)) >= dp->g.records[kind])
     buf = switch_buffer(dp, kind, pool, index, q);
@@ -86,6 +95,22 @@ static void *phase_slot(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int
   }
   uint32_t *count = sl_devprof_buffer_count(dp, kind, ptr_of(buf));
   return (char *)ptr_of(buf) + dp->record_size[kind] * (*count)++;
+}
+
+/* A slot for one phase record (lazy rotation: a full buffer is published when
+** the next record arrives). NULL = dropped (already counted). */
+static inline void *phase_slot(sl_devprof *dp, unsigned kind, sl_buffer_pool *pool, int index, int q) {
+  count_total(pool);
+  uint64_t buf = sl_ld_rlx64(&pool->head.current_buf_ptr);
+  if (buf) {
+    uint32_t *count = sl_devprof_buffer_count(dp, kind, ptr_of(buf));
+    uint32_t n = *count;
+    if (n < dp->g.records[kind]) {
+      *count = n + 1;
+      return (char *)ptr_of(buf) + dp->record_size[kind] * n;
+    }
+  }
+  return phase_slot_slow(dp, kind, pool, index, q);
 }
 
 void sl_devprof_complete_task(sl_devprof *dp, int core, int thread, uint32_t reg_task_id,
@@ -167,6 +192,11 @@ void sl_devprof_lifecycle(sl_devprof *dp, int thread, const sl_aicpu_lifecycle_r
 
 /* ---- AICore pool: the AICPU rotates, the AICore writes ------------------------- */
 
+/* Publish an AICore pool's total (batched: see the file comment). */
+static void aicore_publish_total(sl_devprof *dp, int core) {
+  sl_st_rlx32(&dp->pools[SL_BUF_AICORE_TASK][core].head.total_record_count, (uint32_t)dp->cores[core].dispatched);
+}
+
 /* Start a new generation on `core` with `buf` (0 = a generation without a
 ** buffer: the AICore writes nothing and each dispatch counts one drop). The
 ** pointer is published before the seq so an AICore that sees the new seq
@@ -174,6 +204,7 @@ void sl_devprof_lifecycle(sl_devprof *dp, int thread, const sl_aicpu_lifecycle_r
 static void aicore_install(sl_devprof *dp, int core, uint64_t buf) {
   sl_core_state *cs = &dp->cores[core];
   sl_buffer_pool *pool = &dp->pools[SL_BUF_AICORE_TASK][core];
+  aicore_publish_total(dp, core);
   cs->gen_buf = buf;
   cs->gen_start = cs->dispatched;
   cs->gen_seq++;
@@ -198,7 +229,7 @@ static int publish_aicore(sl_devprof *dp, int core, int q, uint64_t buf, uint32_
   return sl_gate_push_ready(dp, q, SL_BUF_AICORE_TASK, (uint32_t)core, buf, seq);
 }
 
-static int publish_stash(sl_devprof *dp, int core, int q) {
+SL_PROF_COLD static int publish_stash(sl_devprof *dp, int core, int q) {
   sl_core_state *cs = &dp->cores[core];
   if (publish_aicore(dp, core, q, cs->stash.buf, cs->stash.seq, cs->stash.count) != 0) return -1;
   cs->stash.buf = 0;
@@ -206,7 +237,7 @@ static int publish_stash(sl_devprof *dp, int core, int q) {
 }
 
 /* A stash that cannot be published any more: its records are lost, counted. */
-static void retire_stash(sl_devprof *dp, int core, int q) {
+SL_PROF_COLD static void retire_stash(sl_devprof *dp, int core, int q) {
   sl_core_state *cs = &dp->cores[core];
   if (!cs->stash.buf || publish_stash(dp, core, q) == 0) return;
   count_dropped(&dp->pools[SL_BUF_AICORE_TASK][core], cs->stash.count);
@@ -235,7 +266,7 @@ static void publish_committed_stashes(sl_devprof *dp, int thread) {
 }
 
 /* An empty AICore buffer for a rotation on `thread`. */
-static uint64_t aicore_pop(sl_devprof *dp, int core, int thread) {
+SL_PROF_COLD static uint64_t aicore_pop(sl_devprof *dp, int core, int thread) {
   sl_buffer_pool *pool = &dp->pools[SL_BUF_AICORE_TASK][core];
   uint64_t buf = sl_fq_pop(&pool->free_queue, dp->g.slot_count);
   if (buf || !dp->g.backpressure) return buf;
@@ -256,7 +287,7 @@ static uint64_t aicore_pop(sl_devprof *dp, int core, int thread) {
 ** the AICore already committed its last record; otherwise (the core signals
 ** FIN before it writes the record) it is stashed until the core acknowledges
 ** the boundary dispatch, or a waiting rotation finds it committed. */
-static void aicore_rotate(sl_devprof *dp, int core, int thread, uint32_t reg_task_id) {
+SL_PROF_COLD static void aicore_rotate(sl_devprof *dp, int core, int thread, uint32_t reg_task_id) {
   sl_core_state *cs = &dp->cores[core];
   retire_stash(dp, core, thread);
   cs->stash.buf = cs->gen_buf;
@@ -282,10 +313,12 @@ void sl_devprof_on_dispatch(sl_devprof *dp, int core, int thread, uint32_t reg_t
     uint64_t buf = aicore_pop(dp, core, thread); /* recover from a buffer-less generation */
     if (buf) aicore_install(dp, core, buf);
   }
-  if (!cs->gen_buf) count_dropped(pool, 1);
   cs->dispatched++;
   cs->last_token = reg_task_id;
-  count_total(pool);
+  if (!cs->gen_buf) { /* a drop: rare, so the pair is published at once */
+    count_dropped(pool, 1);
+    aicore_publish_total(dp, core);
+  }
 }
 
 void sl_devprof_on_ack(sl_devprof *dp, int core, int thread, uint32_t reg_task_id) {
@@ -313,6 +346,7 @@ void sl_devprof_flush_scheduler(sl_devprof *dp, int thread, const int *cores, in
         count_dropped(&dp->pools[SL_BUF_AICORE_TASK][core], live);
       aicore_install(dp, core, 0); /* a later dispatch pops a fresh buffer */
     }
+    aicore_publish_total(dp, core);
   }
   if (dp->g.level >= SL_MIN_LEVEL_SCHED_PHASE && sl_devprof_pool_live(dp, SL_BUF_SCHED_PHASE, thread))
     flush_pool(dp, SL_BUF_SCHED_PHASE, &dp->pools[SL_BUF_SCHED_PHASE][thread], thread, thread);

@@ -43,20 +43,6 @@ int sl_devprof_pool_count(const sl_devprof *dp, unsigned kind) {
                                                                    : dp->g.num_threads;
 }
 
-int sl_devprof_pool_live(const sl_devprof *dp, unsigned kind, int index) {
-  unsigned level = dp->g.level;
-  switch (kind) {
-  case SL_BUF_AICORE_TASK: return level >= SL_MIN_LEVEL_AICORE_TASK;
-  case SL_BUF_AICPU_TASK: return level >= SL_MIN_LEVEL_AICPU_TASK;
-  case SL_BUF_SCHED_PHASE:
-    /* every scheduler thread; the orchestrator only when it is the sole thread */
-    return level >= SL_MIN_LEVEL_SCHED_PHASE &&
-           (index < dp->g.num_threads - 1 || dp->g.num_threads == 1);
-  case SL_BUF_ORCH_PHASE: return level >= SL_MIN_LEVEL_ORCH_PHASE && index == 0;
-  default: return 0;
-  }
-}
-
 sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what) {
   if (check_geometry(g, what) != 0) return NULL;
   sl_devprof *dp = zalloc64(sizeof *dp);
@@ -82,7 +68,8 @@ sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what) {
   dp->lifecycle = zalloc64(sizeof(sl_aicpu_lifecycle_record) * nt);
   dp->lifecycle_set = zalloc64(sizeof(uint32_t) * nt);
   dp->sched_core = zalloc64(sizeof(int32_t) * nt);
-  int ok = dp->sched_core && dp->rq_entries && dp->rq_head && dp->rq_tail && dp->bp && dp->core_to_thread &&
+  dp->last_ring_ns = zalloc64(64 * nt); /* one line per thread: 8 u64 apart */
+  int ok = dp->sched_core && dp->last_ring_ns && dp->rq_entries && dp->rq_head && dp->rq_tail && dp->bp && dp->core_to_thread &&
            dp->cores && dp->lifecycle && dp->lifecycle_set;
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) ok = ok && dp->pools[k];
   if (!ok) {
@@ -115,6 +102,7 @@ void sl_devprof_destroy(sl_devprof *dp) {
   free(dp->lifecycle);
   free(dp->lifecycle_set);
   free(dp->sched_core);
+  free(dp->last_ring_ns);
   free(dp);
 }
 

@@ -11,8 +11,9 @@
 # .pftrace, `swimlane sched-overhead`, and with --reference the reference converter
 # and sched_overhead_analysis of a hw-native-sys/simpler checkout (only up to
 # --ref-max tasks, default 100000: it needs ~19 GB at 1M). Then the capture overhead
-# (bench_capture, level 4 vs level 0, median of R rounds), the zero-drop record rate
-# (bench_prof_rate) and the device writer cost (bench_prof_writer).
+# (bench_capture, level 4 vs level 0, median of R rounds: wall and process CPU), the
+# zero-drop record rate (bench_prof_rate) and the device writer cost (bench_prof_writer:
+# each generated writer and each hook path against a plain 32-byte store loop, thread CPU).
 # Wall time, CPU (user + system) and peak RSS come from /usr/bin/time. Ratios are
 # computed from figures of this run only. It never judges: no thresholds.
 # --quick (the ctest smoke run) shrinks the runtime benchmarks to a few ms.
@@ -110,28 +111,33 @@ if [ "$first" != "$last" ]; then
 fi
 
 # ---- capture side (runtime + profiler benchmarks) ----
-if [ $QUICK = 1 ]; then cap_args=(2000 1) rate_args=(a2a3sim 1 1 20) wr_args=(20000)
-else cap_args=(100000 "$ROUNDS") rate_args=(a2a3sim 2 3 1000) wr_args=(); fi
+if [ $QUICK = 1 ]; then cap_args=(2000 1) rate_args=(a2a3sim 1 1 20) wr_args=(20000 1)
+else cap_args=(100000 "$ROUNDS") rate_args=(a2a3sim 2 3 1000) wr_args=(4000000 "$ROUNDS"); fi
 if b=$(bench_bin bench_capture) && [ -n "$b" ]; then
   "$b" "${cap_args[@]}" > "$W/cap.log"
   l0=$(sed -n 's/.*level 0: median \([0-9.]*\) s, min \([0-9.]*\) s.*/\2–\1 s (min–median)/p' "$W/cap.log")
   l4=$(sed -n 's/.*level 4: median \([0-9.]*\) s, min \([0-9.]*\) s.*/\2–\1 s (min–median)/p' "$W/cap.log")
   drops=$(sed -n 's/.*records dropped: \([0-9]*\).*/\1/p' "$W/cap.log")
   r=$(sed -n 's/.*overhead ratio level4\/level0: median \([0-9.]*\), min \([0-9.]*\).*/median \1×, min \2×/p' "$W/cap.log")
-  row "capture overhead: level 4 vs level 0 (\`bench_capture ${cap_args[*]}\`)" "level 4: $l4" "level 0: $l0" "**$r**; $drops records dropped"
+  cpu=$(sed -n 's/.*CPU ratio per round: median \([0-9.]*\), range \([0-9.]*-[0-9.]*\).*/CPU median \1× (range \2)/p' "$W/cap.log")
+  row "capture overhead: level 4 vs level 0 (\`bench_capture ${cap_args[*]}\`)" "level 4: $l4" "level 0: $l0" "**wall $r**; $cpu; $drops records dropped"
 fi
 if b=$(bench_bin bench_prof_rate) && [ -n "$b" ]; then
-  "$b" "${rate_args[@]}" > "$W/rate.log"
+  "$b" "${rate_args[@]}" > "$W/rate.log" 2>&1 # its drop warnings belong in the log
   best=$(sed -n 's/highest sustained zero-drop rate: \([0-9]*\) records\/s.*/\1/p' "$W/rate.log")
   row "highest sustained zero-drop record rate, default pools (\`bench_prof_rate ${rate_args[*]}\`)" \
       "$(awk -v r="$best" 'BEGIN { printf "%.1f M records/s", r / 1e6 }')" "—" "—"
 fi
 if b=$(bench_bin bench_prof_writer) && [ -n "$b" ]; then
   "$b" "${wr_args[@]}" > "$W/wr.log" 2>&1
-  base=$(awk '/plain 32-byte store loop/ { print $(NF-3) }' "$W/wr.log")
-  gen=$(awk '/generated writer/ { print $(NF-3) " ns/record, ratio " $NF }' "$W/wr.log")
-  row "device writer: generated \`sl_write_aicore_task\` vs a plain 32-byte store loop (\`bench_prof_writer\`)" \
-      "${gen%%,*}" "$base ns/record" "${gen##*ratio }×"
+  # lines: "  LABEL  NS ns/record  ratio R (range A-B)"; the plain loop is the baseline
+  wr_re='^  (.*[^ ]) +([0-9.]+) ns/record +ratio +([0-9.]+) \(range ([0-9.]+-[0-9.]+)\)$'
+  base=$(sed -En "s#$wr_re#\1|\2#p" "$W/wr.log" | awk -F'|' '$1 == "plain 32-byte store loop" { print $2 }')
+  sed -En "s#$wr_re#\1|\2|\3|\4#p" "$W/wr.log" | grep -v '^plain\|this thread' |
+    while IFS='|' read -r label ns r range; do
+      row "device writer: $label vs a plain 32-byte store loop (\`bench_prof_writer ${wr_args[*]}\`, thread CPU)" \
+          "$ns ns/record" "$base ns/record" "${r}× (median; range $range)"
+    done
 fi
 echo
 echo "Command: tests/bench/run_all.sh $ALL_ARGS (sizes: $SIZES${REF:+, reference: $REF up to $REF_MAX tasks})."

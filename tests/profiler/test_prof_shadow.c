@@ -164,7 +164,7 @@ int main(void) {
 static void bulk_writeback_breaks_the_capture(void **state) {
   (void)state;
   int failures = 0;
-  for (int attempt = 0; attempt < 20 && !failures; attempt++) {
+  for (int attempt = 0; attempt < 60 && !failures; attempt++) {
     sl_collector *c = shadow_capture(0, 0, 1);
     uint64_t dropped = 0;
     if (!capture_exact(c, &base, &dropped)) failures++;

@@ -78,6 +78,8 @@ struct sl_devprof {
   sl_core_state *cores;                   /* [num_cores]                       */
   sl_aicpu_lifecycle_record *lifecycle;   /* [num_threads]                     */
   uint32_t *lifecycle_set;                /* [num_threads], 1 = filled         */
+  uint64_t *last_ring_ns;                 /* [num_threads], 64 B apart: when the
+                                             thread last rang host_bell         */
 };
 
 /* Allocate a region for `g` (no record buffers yet); NULL on a bad geometry
@@ -90,8 +92,21 @@ int sl_devprof_pool_count(const sl_devprof *dp, unsigned kind);
 static inline sl_buffer_pool *sl_devprof_pool(sl_devprof *dp, unsigned kind, int index) {
   return &dp->pools[kind][index];
 }
-/* Does this pool ever receive buffers at the run's level / thread layout? */
-int sl_devprof_pool_live(const sl_devprof *dp, unsigned kind, int index);
+/* Does this pool ever receive buffers at the run's level / thread layout?
+** Inline: the phase hooks ask on every record. */
+static inline int sl_devprof_pool_live(const sl_devprof *dp, unsigned kind, int index) {
+  unsigned level = dp->g.level;
+  switch (kind) {
+  case SL_BUF_AICORE_TASK: return level >= SL_MIN_LEVEL_AICORE_TASK;
+  case SL_BUF_AICPU_TASK: return level >= SL_MIN_LEVEL_AICPU_TASK;
+  case SL_BUF_SCHED_PHASE:
+    /* every scheduler thread; the orchestrator only when it is the sole thread */
+    return level >= SL_MIN_LEVEL_SCHED_PHASE &&
+           (index < dp->g.num_threads - 1 || dp->g.num_threads == 1);
+  case SL_BUF_ORCH_PHASE: return level >= SL_MIN_LEVEL_ORCH_PHASE && index == 0;
+  default: return 0;
+  }
+}
 
 /* The ready ring of AICPU thread `q`. */
 static inline sl_ready_ring sl_devprof_ring(sl_devprof *dp, int q) {

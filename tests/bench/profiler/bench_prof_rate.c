@@ -88,6 +88,7 @@ static void *producer(void *p) {
 typedef struct result {
   double achieved;   /* records / s actually produced */
   uint64_t records, dropped;
+  uint64_t sleeps, host_cpu_ns; /* the collector's host threads: how often they slept, CPU */
   int balanced;
 } result;
 
@@ -114,7 +115,7 @@ static result run_step(const sl_platform_info *plat, int nsched, int cpt, double
   }
   for (int t = 0; t <= nsched; t++) pthread_join(tid[t], NULL);
   sl_collector_stop(c);
-  result r = {0, 0, 0, 0};
+  result r = {0, 0, 0, 0, 0, 0};
   r.balanced = sl_collector_reconcile(c) == 0;
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
     sl_pool_account a = sl_collector_account(c, k);
@@ -122,6 +123,7 @@ static result run_step(const sl_platform_info *plat, int nsched, int cpt, double
     r.dropped += a.dropped;
   }
   r.achieved = (double)r.records / window;
+  sl_collector_host_stats(c, &r.host_cpu_ns, &r.sleeps);
   sl_collector_destroy(c);
   return r;
 }
@@ -139,13 +141,15 @@ int main(int argc, char **argv) {
   printf("benchmark (c): sustained record rate with zero drops, %s default pools, %d schedulers x %d cores + "
          "orchestrator, %.0f ms per step\n",
          pname, nsched, cpt, window * 1e3);
-  printf("  %14s %14s %12s %10s\n", "target rec/s", "achieved rec/s", "records", "dropped");
+  printf("  %14s %14s %12s %10s %12s %12s\n", "target rec/s", "achieved rec/s", "records", "dropped", "host sleeps",
+         "host CPU ms");
   double best = 0, rate = 12500; /* tasks/s; 4 records per task */
   const char *why = "rate cap reached";
   for (int i = 0; i < 30; i++, rate *= 1.5) {
     result r = run_step(plat, nsched, cpt, rate, window);
-    printf("  %14.0f %14.0f %12llu %10llu%s\n", rate * 4, r.achieved, (unsigned long long)r.records,
-           (unsigned long long)r.dropped, r.balanced || r.dropped ? "" : "  (unbalanced!)");
+    printf("  %14.0f %14.0f %12llu %10llu %12llu %12.1f%s\n", rate * 4, r.achieved, (unsigned long long)r.records,
+           (unsigned long long)r.dropped, (unsigned long long)r.sleeps, (double)r.host_cpu_ns / 1e6,
+           r.balanced || r.dropped ? "" : "  (unbalanced!)");
     fflush(stdout);
     if (r.dropped) {
       why = "records dropped";
