@@ -96,6 +96,8 @@ static const sl_raw_aicore *join_find(const join_map *m, const sl_raw *raw, uint
 
 static void fill_task(sl_capture *c, sl_task *t, const sl_raw_aicore *a, sl_str aiv) {
   memset(t, 0, sizeof *t);
+  t->extra_first = a->extra.first;
+  t->n_extra = (uint8_t)a->extra.n;
   t->task_id = a->token;
   t->func_id = -1;
   t->core_id = (uint32_t)a->core;
@@ -106,7 +108,8 @@ static void fill_task(sl_capture *c, sl_task *t, const sl_raw_aicore *a, sl_str 
   t->duration_us = t->end_us - t->start_us;
   t->receive_us = to_us(c, receive_cycles(a));
   t->local_setup_us = t->start_us - t->receive_us;
-  if (a->ncols == 6) t->flags |= SL_TASK_HAS_R2S;
+  const sl_read_field *r2s = &sl_read_records[SL_READ_AICORE_TASK_RECORD].fields[SL_RF_AICORE_TASK_RECORD_RECEIVE_TO_START_CYCLES];
+  if (a->ncols > r2s->column) t->flags |= SL_TASK_HAS_R2S;
 }
 
 typedef struct sort_key {
@@ -331,6 +334,15 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
       t->member = s->member <= 3 ? (uint8_t)s->member : 0;
       t->propagation_us = t->receive_us - t->dispatch_us;
       t->flags |= SL_TASK_HAS_SCHED | SL_TASK_HAS_PROPAGATION;
+      if (s->extra.n) { /* the scheduler row's extras after the AICore row's */
+        sl_extra_span x;
+        if (sl_extra_join(c, &x, a->extra, s->extra) != 0) {
+          free(m.slot);
+          goto oom;
+        }
+        t->extra_first = x.first;
+        t->n_extra = (uint8_t)x.n;
+      }
     }
     free(m.slot);
     if (c->n_unmatched && unmatched_warning(c) != 0) goto oom;
