@@ -195,6 +195,41 @@ static void test_pb_orch_stream_order(void **state) {
   sl_capture_free(c);
 }
 
+/* A record field this build's schema lacks (a newer writer's): an integer (varint) field is
+** carried by number as an extra, like a JSON key the reader does not know. */
+static void test_pb_unknown_field_extra(void **state) {
+  (void)state;
+  uint8_t varint[] = {0xac, 0x02}; /* 300 */
+  ProtobufCMessageUnknownField u = {.tag = 40, .wire_type = PROTOBUF_C_WIRE_TYPE_VARINT, .len = 2, .data = varint};
+  Swimlane__OrchPhaseRecord rec = SWIMLANE__ORCH_PHASE_RECORD__INIT, *recp = &rec;
+  rec.start_time = 100;
+  rec.end_time = 200;
+  rec.base.n_unknown_fields = 1;
+  rec.base.unknown_fields = &u;
+  Swimlane__OrchPhaseStream st = SWIMLANE__ORCH_PHASE_STREAM__INIT, *stp = &st;
+  st.n_records = 1;
+  st.records = &recp;
+  Swimlane__Metadata md = SWIMLANE__METADATA__INIT;
+  md.clock_freq_hz = 50000000;
+  Swimlane__Capture cap = SWIMLANE__CAPTURE__INIT;
+  cap.chip_swimlane_level = 4;
+  cap.metadata = &md;
+  cap.n_orchestrator_phases = 1;
+  cap.orchestrator_phases = &stp;
+  size_t len = swimlane__capture__get_packed_size(&cap);
+  uint8_t *buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(&cap, buf);
+  sl_capture *c = sl_capture_read_mem("newer.pb", buf, len, &quiet);
+  free(buf);
+  assert_non_null(c);
+  assert_int_equal(c->n_orch, 1);
+  assert_int_equal(c->orch[0].extra.n, 1);
+  assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "field_40");
+  assert_int_equal(c->extras[c->orch[0].extra.first].value, 300);
+  sl_capture_free(c);
+}
+
 static void test_pb_corrupt(void **state) {
   (void)state;
   size_t len;
@@ -323,6 +358,7 @@ int main(void) {
     cmocka_unit_test(test_collector_capture_both_formats),
     cmocka_unit_test(test_pb_matches_json),
     cmocka_unit_test(test_pb_corrupt),
+    cmocka_unit_test(test_pb_unknown_field_extra),
     cmocka_unit_test(test_pb_orch_stream_order),
     cmocka_unit_test(test_pb_metadata_health_lifecycle),
   };
