@@ -232,10 +232,9 @@ static void warn_unknown_phases(const char *name, const sl_capture *c) {
           n, sl_str_get(c, c->phases[first].phase), stream, rec);
 }
 
-int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
+/* The level, the clock and the cores every row names. 0 ok, -1 reported. */
+static int check_header(sl_raw *raw, sl_capture *c) {
   const char *name = raw->name;
-  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
-    return -1;
   if (!raw->has_level) {
     sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
     return -1;
@@ -274,8 +273,11 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
                raw->stask[i].row, (unsigned long long)raw->stask[i].core, (unsigned long long)known);
       return -1;
     }
+  return 0;
+}
 
-  /* base time: minimum strictly-positive timestamp over every stream */
+/* Base time: the minimum strictly-positive timestamp over every stream. */
+static uint64_t base_of(const sl_raw *raw, const sl_capture *c) {
   uint64_t base = 0;
   for (size_t i = 0; i < raw->n_aicore; i++) {
     consider(&base, receive_cycles(&raw->aicore[i]));
@@ -292,29 +294,24 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   /* Positive values outside the reference's set (an AICore start hidden by a large
   ** receive_to_start) must not go below base: clamp base to them too. */
   for (size_t i = 0; i < raw->n_aicore; i++) consider(&base, raw->aicore[i].start);
-  c->base_cycles = base;
-  if (raw->host_mode && sl_host_align(raw, c)) return -1;
+  return base;
+}
 
-  sl_str aiv = sl_strtab_intern(&c->strings, "aiv", 3);
-  if (aiv == SL_STR_NONE) goto oom;
-  if (c->task_producer == SL_STR_NONE && raw->sched_tasks_key) {
-    c->task_producer = sl_strtab_intern(&c->strings, "aicpu", 5);
-    if (c->task_producer == SL_STR_NONE) goto oom;
-  }
-
-  /* join */
+/* The tasks: each scheduler row joined onto its AICore row by (core, reg_task_id); at
+** level 1 every AICore row. 0 ok, -1 no memory. */
+static int join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
   if (raw->n_stask == 0 && c->level == SL_LEVEL_AICORE_TIMING) {
     c->tasks = malloc((raw->n_aicore ? raw->n_aicore : 1) * sizeof *c->tasks);
-    if (!c->tasks) goto oom;
+    if (!c->tasks) return -1;
     for (size_t i = 0; i < raw->n_aicore; i++) fill_task(c, &c->tasks[i], &raw->aicore[i], aiv);
     c->n_tasks = raw->n_aicore;
   } else if (raw->n_stask) {
     join_map m;
-    if (join_build(&m, raw) != 0) goto oom;
+    if (join_build(&m, raw) != 0) return -1;
     c->tasks = malloc(raw->n_stask * sizeof *c->tasks);
     if (!c->tasks) {
       free(m.slot);
-      goto oom;
+      return -1;
     }
     size_t cap_unmatched = 0;
     for (size_t i = 0; i < raw->n_stask; i++) {
@@ -323,7 +320,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
       if (!a) {
         if (count_unmatched(c, (uint32_t)s->core, &cap_unmatched) != 0) {
           free(m.slot);
-          goto oom;
+          return -1;
         }
         continue;
       }
@@ -338,15 +335,34 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
         sl_extra_span x;
         if (sl_extra_join(c, &x, a->extra, s->extra) != 0) {
           free(m.slot);
-          goto oom;
+          return -1;
         }
         t->extra_first = x.first;
         t->n_extra = (uint8_t)x.n;
       }
     }
     free(m.slot);
-    if (c->n_unmatched && unmatched_warning(c) != 0) goto oom;
+    if (c->n_unmatched && unmatched_warning(c) != 0) return -1;
   }
+  return 0;
+}
+
+int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
+  const char *name = raw->name;
+  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
+    return -1;
+  if (check_header(raw, c) != 0) return -1;
+  c->base_cycles = base_of(raw, c);
+  if (raw->host_mode && sl_host_align(raw, c)) return -1;
+
+  sl_str aiv = sl_strtab_intern(&c->strings, "aiv", 3);
+  if (aiv == SL_STR_NONE) goto oom;
+  if (c->task_producer == SL_STR_NONE && raw->sched_tasks_key) {
+    c->task_producer = sl_strtab_intern(&c->strings, "aicpu", 5);
+    if (c->task_producer == SL_STR_NONE) goto oom;
+  }
+
+  if (join_tasks(raw, c, aiv) != 0) goto oom;
   /* the raw rows are done with: release them before the sort */
   free(raw->aicore);
   free(raw->stask);

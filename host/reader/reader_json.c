@@ -696,11 +696,78 @@ static int child_thread(parser *p, const frame *f, int is_map) {
   return host ? C_HOST_THREAD : C_ORCH_THREAD;
 }
 
+/* A record of an orchestrator thread, the lifecycle list or the host sections: reset its
+** accumulator. */
+static int child_record(parser *p, frame *f, int is_map) {
+  sl_raw *raw = p->raw;
+  switch (f->ctx) {
+  case C_ORCH_THREAD:
+  case C_HOST_THREAD:
+    WANT(is_map, "an object");
+    memset(&p->orch, 0, sizeof p->orch);
+    p->orch_start = p->orch_end = 0;
+    return f->ctx == C_HOST_THREAD ? C_HOST_REC : C_ORCH_REC;
+  case C_LIFECYCLE:
+    WANT(is_map, "an object");
+    memset(&p->lc, 0, sizeof p->lc);
+    memset(p->lc_cyc, 0, sizeof p->lc_cyc);
+    return C_LC;
+  case C_UPLOADS:
+    WANT(is_map, "an object");
+    memset(&p->up, 0, sizeof p->up);
+    p->up.phase = SL_STR_NONE;
+    p->orch_start = p->orch_end = 0;
+    return C_UPLOAD;
+  case C_ANCHORS:
+    if (key_is(f, "samples") && !is_map) { raw->has_samples_list = 1; return C_SAMPLES; }
+    return C_SKIP;
+  case C_SAMPLES:
+    if (!is_map) return C_SKIP; /* not a sample object: ignored */
+    memset(&p->smp, 0, sizeof p->smp);
+    p->smp.position = SL_ANCHOR_OTHER;
+    p->smp_bits = 0;
+    return C_SAMPLE;
+  default:
+    return C_SKIP;
+  }
+}
+
+/* A container where a record's scalar belongs: a shape error for the fields the reader
+** reads, skipped for the others. */
+static int child_in_scalar(parser *p, frame *f, int is_map) {
+  switch (f->ctx) {
+  case C_AICORE_ROW:
+  case C_STASK_ROW:
+  case C_C2T:
+    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
+    return -1;
+  case C_CORE_TYPES:
+    fail(p, "expected a string, got %s", is_map ? "an object" : "an array");
+    return -1;
+  case C_SHARED:
+    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
+    return -1;
+  case C_CAPTURE:
+    if (key_is(f, "committed") || key_is(f, "dropped")) WANT(0, "an integer");
+    if (key_is(f, "truncated")) WANT(0, "a boolean");
+    return C_SKIP;
+  case C_ORCH_REC: {
+    int fi = field_of(f, SL_READ_ORCH_PHASE_RECORD);
+    if (fi >= 0 && !sl_read_records[SL_READ_ORCH_PHASE_RECORD].fields[fi].named) WANT(0, "an integer");
+    return C_SKIP;
+  }
+  case C_LC:
+    if (field_of(f, SL_READ_AICPU_LIFECYCLE_RECORD) >= 0) WANT(0, "an integer");
+    return C_SKIP;
+  default:
+    return C_SKIP;
+  }
+}
+
 /* Which context a new container at the current position opens; C_SKIP for unknown
 ** places, -1 after reporting a shape error. */
 static int child_ctx(parser *p, int is_map) {
   frame *f = &p->st[p->depth];
-  sl_raw *raw = p->raw;
   switch (f->ctx) {
   case C_ROOT:
     return child_root(p, f, is_map);
@@ -767,55 +834,13 @@ static int child_ctx(parser *p, int is_map) {
     return C_METRIC;
   case C_ORCH_THREAD:
   case C_HOST_THREAD:
-    WANT(is_map, "an object");
-    memset(&p->orch, 0, sizeof p->orch);
-    p->orch_start = p->orch_end = 0;
-    return f->ctx == C_HOST_THREAD ? C_HOST_REC : C_ORCH_REC;
   case C_LIFECYCLE:
-    WANT(is_map, "an object");
-    memset(&p->lc, 0, sizeof p->lc);
-    memset(p->lc_cyc, 0, sizeof p->lc_cyc);
-    return C_LC;
   case C_UPLOADS:
-    WANT(is_map, "an object");
-    memset(&p->up, 0, sizeof p->up);
-    p->up.phase = SL_STR_NONE;
-    p->orch_start = p->orch_end = 0;
-    return C_UPLOAD;
   case C_ANCHORS:
-    if (key_is(f, "samples") && !is_map) { raw->has_samples_list = 1; return C_SAMPLES; }
-    return C_SKIP;
   case C_SAMPLES:
-    if (!is_map) return C_SKIP; /* not a sample object: ignored */
-    memset(&p->smp, 0, sizeof p->smp);
-    p->smp.position = SL_ANCHOR_OTHER;
-    p->smp_bits = 0;
-    return C_SAMPLE;
-  case C_AICORE_ROW:
-  case C_STASK_ROW:
-  case C_C2T:
-    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
-    return -1;
-  case C_CORE_TYPES:
-    fail(p, "expected a string, got %s", is_map ? "an object" : "an array");
-    return -1;
-  case C_SHARED:
-    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
-    return -1;
-  case C_CAPTURE:
-    if (key_is(f, "committed") || key_is(f, "dropped")) WANT(0, "an integer");
-    if (key_is(f, "truncated")) WANT(0, "a boolean");
-    return C_SKIP;
-  case C_ORCH_REC: {
-    int fi = field_of(f, SL_READ_ORCH_PHASE_RECORD);
-    if (fi >= 0 && !sl_read_records[SL_READ_ORCH_PHASE_RECORD].fields[fi].named) WANT(0, "an integer");
-    return C_SKIP;
-  }
-  case C_LC:
-    if (field_of(f, SL_READ_AICPU_LIFECYCLE_RECORD) >= 0) WANT(0, "an integer");
-    return C_SKIP;
+    return child_record(p, f, is_map);
   default:
-    return C_SKIP;
+    return child_in_scalar(p, f, is_map);
   }
 #undef WANT
 #undef ONCE
@@ -881,10 +906,9 @@ static int end_container(parser *p) {
 /* The JSON column of field F of a row record K (generated read table). */
 #define COL(K, F) sl_read_records[SL_READ_##K].fields[SL_RF_##K##_##F].column
 
-static int end_container_body(parser *p) {
-  frame *f = &p->st[p->depth];
+/* The end of an AICore or scheduler-task row: the row into the raw rows. */
+static int end_row(parser *p, const frame *f) {
   sl_raw *raw = p->raw;
-  sl_capture *c = p->c;
   switch (f->ctx) {
   case C_AICORE_ROW: {
     char exp[32];
@@ -918,6 +942,63 @@ static int end_container_body(parser *p) {
     r->extra = p->row_extra;
     break;
   }
+  default:
+    break;
+  }
+  return 1;
+}
+
+/* The end of a host-section record (host_build_graph): into the raw host rows. */
+static int end_host(parser *p, const frame *f) {
+  sl_raw *raw = p->raw;
+  sl_capture *c = p->c;
+  switch (f->ctx) {
+  case C_HOST_REC: {
+    sl_orch_rec *r = SL_PUSH(raw->host_orch, raw->n_host, raw->cap_host);
+    if (!r) return oom(p);
+    if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
+    *r = p->orch;
+    if (sl_grow((void **)&raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns) != 0) return oom(p);
+    raw->host_ns[2 * (raw->n_host - 1)] = p->orch_start;
+    raw->host_ns[2 * (raw->n_host - 1) + 1] = p->orch_end;
+    break;
+  }
+  case C_HOST_THREAD:
+    raw->host_threads[raw->n_host_threads - 1].count = raw->n_host - raw->host_threads[raw->n_host_threads - 1].first;
+    break;
+  case C_UPLOAD: {
+    sl_upload_rec *u = SL_PUSH(c->uploads, c->n_uploads, raw->cap_uploads);
+    if (!u) return oom(p);
+    *u = p->up;
+    if (sl_grow((void **)&raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns) != 0)
+      return oom(p);
+    raw->upload_ns[2 * (c->n_uploads - 1)] = p->orch_start;
+    raw->upload_ns[2 * (c->n_uploads - 1) + 1] = p->orch_end;
+    break;
+  }
+  case C_SAMPLE: {
+    sl_clock_sample *sm = SL_PUSH(raw->samples, raw->n_samples, raw->cap_samples);
+    if (!sm) return oom(p);
+    *sm = p->smp;
+    sm->valid = p->smp_bits == 15 && sm->before_ns > 0 && sm->cycles > 0 && sm->after_ns >= sm->before_ns &&
+                sm->idx >= 0;
+    break;
+  }
+  default:
+    break;
+  }
+  return 1;
+}
+
+static int end_container_body(parser *p) {
+  frame *f = &p->st[p->depth];
+  sl_raw *raw = p->raw;
+  sl_capture *c = p->c;
+  switch (f->ctx) {
+  case C_AICORE_ROW:
+  case C_STASK_ROW:
+    if (!end_row(p, f)) return 0;
+    break;
   case C_SHARED: {
     int which = field_of(&p->st[p->depth - 1], SL_READ_SCHED_PHASE_RECORD) ==
                 SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_START_AIC ? 1 : 2;
@@ -984,37 +1065,12 @@ static int end_container_body(parser *p) {
     memcpy(raw->lc_cycles[c->n_lifecycle - 1], p->lc_cyc, sizeof p->lc_cyc);
     break;
   }
-  case C_HOST_REC: {
-    sl_orch_rec *r = SL_PUSH(raw->host_orch, raw->n_host, raw->cap_host);
-    if (!r) return oom(p);
-    if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
-    *r = p->orch;
-    if (sl_grow((void **)&raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns) != 0) return oom(p);
-    raw->host_ns[2 * (raw->n_host - 1)] = p->orch_start;
-    raw->host_ns[2 * (raw->n_host - 1) + 1] = p->orch_end;
-    break;
-  }
+  case C_HOST_REC:
   case C_HOST_THREAD:
-    raw->host_threads[raw->n_host_threads - 1].count = raw->n_host - raw->host_threads[raw->n_host_threads - 1].first;
+  case C_UPLOAD:
+  case C_SAMPLE:
+    if (!end_host(p, f)) return 0;
     break;
-  case C_UPLOAD: {
-    sl_upload_rec *u = SL_PUSH(c->uploads, c->n_uploads, raw->cap_uploads);
-    if (!u) return oom(p);
-    *u = p->up;
-    if (sl_grow((void **)&raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns) != 0)
-      return oom(p);
-    raw->upload_ns[2 * (c->n_uploads - 1)] = p->orch_start;
-    raw->upload_ns[2 * (c->n_uploads - 1) + 1] = p->orch_end;
-    break;
-  }
-  case C_SAMPLE: {
-    sl_clock_sample *sm = SL_PUSH(raw->samples, raw->n_samples, raw->cap_samples);
-    if (!sm) return oom(p);
-    *sm = p->smp;
-    sm->valid = p->smp_bits == 15 && sm->before_ns > 0 && sm->cycles > 0 && sm->after_ns >= sm->before_ns &&
-                sm->idx >= 0;
-    break;
-  }
   default:
     break;
   }
