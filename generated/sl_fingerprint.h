@@ -9,7 +9,7 @@
 
 #define SL_SCHEMA_FINGERPRINT "07d99007942a413a"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
-#define SL_GENERATED_FORMAT 2
+#define SL_GENERATED_FORMAT 3
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
 #define SL_SCHEMA_LAYOUT \
   "AicpuTaskRecord.dispatch_time=u64@1;" \

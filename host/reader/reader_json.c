@@ -15,6 +15,7 @@
 #include "reader_raw.h"
 #include "reader_util.h"
 #include "sl_base.h"
+#include "sl_fingerprint.h"
 #include "sl_phases.h"
 
 enum ctx {
@@ -339,7 +340,11 @@ static int sc_meta(parser *p, const frame *f, const scalar *v) {
     c->schema_fingerprint = raw->fingerprint;
     return 1;
   }
-  if (key_is(f, "schema_layout")) return want_str(p, v, &raw->layout, 1);
+  if (key_is(f, "schema_layout")) {
+    if (!want_str(p, v, &raw->layout, 1)) return 0;
+    c->schema_layout = raw->layout;
+    return 1;
+  }
   if (key_is(f, "orchestrator_source")) {
     if (v->t == T_STR && v->len == 4 && memcmp(v->s, "host", 4) == 0) raw->host_mode = 1;
     return 1;
@@ -467,6 +472,12 @@ static int sc_lifecycle(parser *p, const frame *f, const scalar *v) {
   return want_u64(p, v, &p->lc_cyc[i]);
 }
 
+/* The capture names a schema fingerprint other than this build's (metadata comes first). */
+static int foreign_schema(const parser *p) {
+  const char *fp = sl_str_get(p->c, p->raw->fingerprint);
+  return fp && *fp && strcmp(fp, SL_SCHEMA_FINGERPRINT) != 0;
+}
+
 /* "5 or 6" / "5 to 7": the column counts a row of `kind` may have. */
 static const char *cols_expected(char *buf, size_t cap, enum sl_read_kind kind) {
   unsigned min = kind == SL_READ_AICORE_TASK_RECORD ? ROW_MIN_AICORE : ROW_MIN_STASK;
@@ -481,7 +492,12 @@ static int sc_row(parser *p, const frame *f, const scalar *v) {
   enum sl_read_kind kind = f->ctx == C_AICORE_ROW ? SL_READ_AICORE_TASK_RECORD : SL_READ_AICPU_TASK_RECORD;
   const sl_read_record *rr = &sl_read_records[kind];
   char exp[32];
-  if (f->idx >= rr->n_columns) return fail(p, "too many columns (expected %s)", cols_expected(exp, sizeof exp, kind));
+  if (f->idx >= rr->n_columns) {
+    /* a capture of another schema (a newer writer's column): its value is carried by position */
+    if (!foreign_schema(p)) return fail(p, "too many columns (expected %s)", cols_expected(exp, sizeof exp, kind));
+    int n = snprintf(exp, sizeof exp, "column_%zu", f->idx);
+    return add_extra(p, &p->row_extra, exp, (size_t)n, v);
+  }
   if (!want_u64(p, v, &p->row[f->idx])) return 0;
   int fi = sl_read_field_by_column(rr, (unsigned)f->idx);
   if (fi < 0 || !sl_read_is_extra(kind, fi)) return 1;

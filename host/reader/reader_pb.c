@@ -45,6 +45,28 @@ static void pb_fields(enum sl_read_kind kind, const ProtobufCMessage *m, uint64_
     if (pb_get(m, rr->fields[i].pb, &v[i]) != 0) v[i] = 0;
 }
 
+/* The name a field number of message `msg` has in the capture's own layout text
+** ("<Msg>.<path>=<type>@<pb>;", Capture.schema_layout), "field_<pb>" when it is not there. */
+static size_t layout_name(sl_capture *c, const char *msg, uint32_t pb, char *out, size_t cap) {
+  const char *lay = sl_str_get(c, c->schema_layout);
+  size_t ml = strlen(msg);
+  char at[16];
+  int al = snprintf(at, sizeof at, "@%u;", (unsigned)pb);
+  for (const char *e = lay; e && *e; e = strchr(e, ';') ? strchr(e, ';') + 1 : NULL) {
+    const char *end = strchr(e, ';');
+    if (!end || strncmp(e, msg, ml) || e[ml] != '.') continue;
+    const char *eq = memchr(e, '=', (size_t)(end - e));
+    if (!eq || (size_t)(end + 1 - eq) < (size_t)al || strncmp(end + 1 - al, at, (size_t)al)) continue;
+    const char *name = e + ml + 1;
+    for (const char *q = name; q < eq; q++)
+      if (*q == '.') name = q + 1; /* a union member: its leaf name */
+    int n = snprintf(out, cap, "%.*s", (int)(eq - name), name);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+  }
+  int n = snprintf(out, cap, "field_%u", (unsigned)pb);
+  return n < 0 ? 0 : (size_t)n;
+}
+
 /* The record's fields the reader has no meaning for (of its union variant, when it has one),
 ** and varint fields this build's schema lacks (a newer capture), into the record's extras. */
 static int pb_extras(sl_capture *c, enum sl_read_kind kind, const ProtobufCMessage *m, const uint64_t *v,
@@ -60,9 +82,9 @@ static int pb_extras(sl_capture *c, enum sl_read_kind kind, const ProtobufCMessa
     if (u->wire_type != PROTOBUF_C_WIRE_TYPE_VARINT) continue;
     uint64_t val = 0;
     for (size_t b = 0; b < u->len && b < 10; b++) val |= (uint64_t)(u->data[b] & 0x7f) << (7 * b);
-    char key[32];
-    int n = snprintf(key, sizeof key, "field_%u", (unsigned)u->tag);
-    if (sl_extra_add(c, x, key, (size_t)n, (int64_t)val) != 0) return -1;
+    char key[96];
+    size_t n = layout_name(c, rr->proto, u->tag, key, sizeof key);
+    if (sl_extra_add(c, x, key, n, (int64_t)val) != 0) return -1;
   }
   return 0;
 }
@@ -437,6 +459,7 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   raw->level = m->chip_swimlane_level;
   raw->fingerprint = intern_opt(c, m->schema_fingerprint);
   raw->layout = intern_opt(c, m->schema_layout);
+  c->schema_layout = raw->layout;
   if (m->metadata && pb_metadata(raw, c, m->metadata) != 0) return -1;
   c->schema_fingerprint = raw->fingerprint;
   if (pb_aicore(raw, c, m) != 0 || pb_sched_tasks(raw, c, m) != 0) return -1;

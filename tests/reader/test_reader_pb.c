@@ -228,6 +228,19 @@ static void test_pb_unknown_field_extra(void **state) {
   assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "field_40");
   assert_int_equal(c->extras[c->orch[0].extra.first].value, 300);
   sl_capture_free(c);
+  /* the capture's own layout names it */
+  cap.schema_fingerprint = "2222222222222222";
+  cap.schema_layout = "OrchPhaseRecord.start_time=u64@1;OrchPhaseRecord.newer=u32@40;";
+  len = swimlane__capture__get_packed_size(&cap);
+  buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(&cap, buf);
+  c = sl_capture_read_mem("newer.pb", buf, len, &quiet);
+  free(buf);
+  assert_non_null(c);
+  assert_int_equal(c->orch[0].extra.n, 1);
+  assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "newer");
+  sl_capture_free(c);
 }
 
 static void test_pb_corrupt(void **state) {

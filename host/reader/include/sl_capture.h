@@ -307,6 +307,7 @@ typedef struct sl_capture {
   ** compare captures of different platforms or schema layouts */
   sl_str platform;             /* metadata.platform, e.g. "a2a3sim" */
   sl_str schema_fingerprint;   /* the writer's SL_SCHEMA_FINGERPRINT */
+  sl_str schema_layout;        /* the writer's SL_SCHEMA_LAYOUT (names fields newer than this build) */
 } sl_capture;
 
 /* Records dropped over every pool of capture->health. */
