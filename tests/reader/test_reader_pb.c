@@ -243,6 +243,38 @@ static void test_pb_unknown_field_extra(void **state) {
   sl_capture_free(c);
 }
 
+/* A phase id this build's schema does not have (bad input, a newer capture): kept, named
+** kind_<id>, flagged unknown (never drawn); the read succeeds. */
+static void test_pb_unknown_phase_id(void **state) {
+  (void)state;
+  Swimlane__SchedPhaseRecord rec = SWIMLANE__SCHED_PHASE_RECORD__INIT, *recp = &rec;
+  rec.start_time = 100;
+  rec.end_time = 200;
+  rec.kind = 9999;
+  Swimlane__SchedPhaseStream st = SWIMLANE__SCHED_PHASE_STREAM__INIT, *stp = &st;
+  st.n_records = 1;
+  st.records = &recp;
+  Swimlane__Metadata md = SWIMLANE__METADATA__INIT;
+  md.clock_freq_hz = 50000000;
+  Swimlane__Capture cap = SWIMLANE__CAPTURE__INIT;
+  cap.chip_swimlane_level = 3;
+  cap.metadata = &md;
+  cap.n_scheduler_records = 1;
+  cap.scheduler_records = &stp;
+  size_t len = swimlane__capture__get_packed_size(&cap);
+  uint8_t *buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(&cap, buf);
+  sl_capture *c = sl_capture_read_mem("unknown.pb", buf, len, &quiet);
+  free(buf);
+  assert_non_null(c);
+  assert_int_equal(c->n_phases, 1);
+  assert_string_equal(sl_str_get(c, c->phases[0].phase), "kind_9999");
+  assert_int_equal(c->phases[0].phase_id, SL_PHASE_ID_UNKNOWN);
+  assert_true(c->phases[0].flags & SL_PH_UNKNOWN);
+  sl_capture_free(c);
+}
+
 static void test_pb_corrupt(void **state) {
   (void)state;
   size_t len;
@@ -372,6 +404,7 @@ int main(void) {
     cmocka_unit_test(test_pb_matches_json),
     cmocka_unit_test(test_pb_corrupt),
     cmocka_unit_test(test_pb_unknown_field_extra),
+    cmocka_unit_test(test_pb_unknown_phase_id),
     cmocka_unit_test(test_pb_orch_stream_order),
     cmocka_unit_test(test_pb_metadata_health_lifecycle),
   };
