@@ -60,11 +60,14 @@ static double arg_us(const sl_ctx *x, double us) {
 static double arg_at_us(const sl_ctx *x, double us) { return arg_us(x, us + x->origin_us); }
 
 /* A record's fields the reader has no meaning for (schema fields newer than this code), as
-** integer args after the na already in a[] (room for SL_PH_MAX_EXTRA more). */
-static size_t extra_args(const sl_capture *c, sl_extra_span x, sl_arg *a, size_t na) {
-  for (uint32_t k = 0; k < x.n; k++) {
-    const sl_extra_field *e = &c->extras[x.first + k];
-    a[na++] = SL_ARG_I(sl_str_get(c, e->key), e->value);
+** integer args after the na already in a[] (room for SL_PH_MAX_EXTRA more); the rules may
+** hide some (R.hidden_args). */
+static size_t extra_args(sl_ctx *x, sl_extra_span sp, sl_arg *a, size_t na) {
+  const sl_capture *c = x->c;
+  for (uint32_t k = 0; k < sp.n; k++) {
+    const sl_extra_field *e = &c->extras[sp.first + k];
+    const char *key = sl_str_get(c, e->key);
+    if (!sl_rules_arg_hidden(x->r, key)) a[na++] = SL_ARG_I(key, e->value);
   }
   return na;
 }
@@ -629,7 +632,7 @@ static void emit_worker_bars(sl_ctx *x) {
       };
       sl_slice ev = {.pid = x->pid_worker, .tid = sl_core_tid(x, t->core_id), .ts = ts,
                      .dur = dur, .name = label, .cat = "event", .has_id = 1,
-                     .id = x->row_eid[i], .args = a, .nargs = extra_args(c, task_extras(t), a, 7)};
+                     .id = x->row_eid[i], .args = a, .nargs = extra_args(x, task_extras(t), a, 7)};
       sl_sink_slice(x->s, &ev);
       free(label);
     }
@@ -751,7 +754,7 @@ out2:
       };
       sl_slice ev = {.pid = x->pid_sv, .tid = x->row_sv_tid[i], .ts = t->dispatch_us,
                      .dur = dur, .name = label, .cat = "event", .has_id = 1,
-                     .id = x->row_sv_eid[i], .args = a, .nargs = extra_args(c, task_extras(t), a, 5)};
+                     .id = x->row_sv_eid[i], .args = a, .nargs = extra_args(x, task_extras(t), a, 5)};
       sl_sink_slice(x->s, &ev);
       free(label);
     }
@@ -944,7 +947,7 @@ static void emit_scheduler(sl_ctx *x) {
         }
       }
       if (hbg_core && (p->flags & SL_PH_HAS_TASK_ID)) a[na++] = SL_ARG_U("task_id", p->task_id);
-      na = extra_args(c, p->extra, a, na);
+      na = extra_args(x, p->extra, a, na);
       sl_slice ev = {.pid = x->pid_sched, .tid = tid, .ts = p->start_us,
                      .dur = p->end_us - p->start_us, .name = name, .cat = "scheduler",
                      .cname = st->cname, .args = a, .nargs = na};
@@ -1037,7 +1040,7 @@ static void emit_orchestrator(sl_ctx *x) {
         a[2] = SL_ARG_U("task_id", o->task_id);
       sl_slice ev = {.pid = x->pid_orch, .tid = tid, .ts = o->start_us,
                      .dur = o->end_us - o->start_us, .name = name, .cat = "orchestrator",
-                     .cname = sl_rules_orch_color(x->r, ph), .args = a, .nargs = extra_args(c, o->extra, a, 3)};
+                     .cname = sl_rules_orch_color(x->r, ph), .args = a, .nargs = extra_args(x, o->extra, a, 3)};
       sl_sink_slice(x->s, &ev);
       if (strcmp(ph, SL_ORCH_PHASE_DEFAULT) != 0 || !has_id) continue;
       /* alloc classification (§10.7) */
@@ -1112,7 +1115,7 @@ static void emit_lifecycle(sl_ctx *x) {
       sl_arg a[1 + SL_PH_MAX_EXTRA] = {SL_ARG_I("aicpu_thread_id", lc->aicpu_thread_id)};
       sl_slice ev = {.pid = x->pid_life, .tid = tid, .ts = lc->us[si],
                      .dur = lc->us[ei] - lc->us[si], .name = label, .cat = "lifecycle",
-                     .cname = "generic_work", .args = a, .nargs = extra_args(c, lc->extra, a, 1)};
+                     .cname = "generic_work", .args = a, .nargs = extra_args(x, lc->extra, a, 1)};
       sl_sink_slice(x->s, &ev);
     }
   }

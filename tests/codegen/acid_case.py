@@ -150,6 +150,16 @@ elif case == "record_field":
         if len(views) < 2 or any(e["args"].get("acid_task_extra") != 11 for e in tasks):
             fail(f"{fmt}: task slices (views {sorted(views)}) without args.acid_task_extra = 11: "
                  f"{[e['args'] for e in tasks if e['args'].get('acid_task_extra') != 11][:2]}")
+        # a rule may hide a field: R.hidden_args
+        rules = f"{out}/hide.lua"
+        open(rules, "w").write('local R = require("convert.default")\nR.hidden_args.acid_task_extra = true\nreturn R\n')
+        dst = f"{out}/{fmt}.hidden.trace.json"
+        sh([swl, "convert", src, "--rules", rules, "-o", dst])
+        t = json.load(open(dst))
+        ev = t["traceEvents"] if isinstance(t, dict) else t
+        if any("acid_task_extra" in e.get("args", {}) for e in ev) or \
+                not any(e.get("args", {}).get("acid_extra") == 7 for e in ev):
+            fail(f"{fmt}: R.hidden_args.acid_task_extra did not hide only that field")
 elif case == "rename_alias":
     js, pb = capture()
     for fmt, src in (("json", js), ("pb", pb), ("old_json", f"{FIXTURES}/chip_swimlane_records.json"),
