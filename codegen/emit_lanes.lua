@@ -68,6 +68,12 @@ typedef struct sl_flow_info {
 } sl_flow_info;
 extern const sl_flow_info sl_flow_table[SL_FLOW_TABLE_LEN];
 
+/* The pipes of one AICore sub-core (lanes.lua pipes, in id order): the kernel API's pipe ids. */
+typedef enum sl_pipe {
+${pipe_enum}
+  SL_PIPE_COUNT
+} sl_pipe;
+
 /* The L0 core swimlane's pipe lanes (lanes.lua pipes), by pipe id (enum sl_pipe). */
 #define SL_PIPE_LANE_COUNT ${pipe_count}
 extern const char *const sl_pipe_lane_names[SL_PIPE_LANE_COUNT];
@@ -140,7 +146,12 @@ return function(model)
     flow_enum[#flow_enum + 1] = string.format("  SL_FLOW_%s = %d,", util.upper(f.key), i - 1)
     flows[#flows + 1] = string.format("    {%s, %s},", util.cstr(f.key), util.cstr(f.name))
   end
-  for _, pp in ipairs(model.pipes or {}) do pipes[#pipes + 1] = util.cstr(pp.name) end
+  local pipe_enum = {}
+  for _, pp in ipairs(model.pipes or {}) do
+    pipes[#pipes + 1] = util.cstr(pp.name)
+    pipe_enum[#pipe_enum + 1] = string.format("  SL_PIPE_%s = %d,%s", util.upper(pp.name), pp.id,
+      pp.doc and (" /* " .. pp.doc .. " */") or "")
+  end
   if #flows == 0 then flows[1] = "    {NULL, NULL}," end
   local banner = util.banner("c", { "lanes.lua" }, "Perfetto views and lanes.")
   return {
@@ -148,7 +159,7 @@ return function(model)
                                                      lane_enum = table.concat(lane_enum, "\n"),
                                                      rank_pid_stride = model.rank_pid_stride,
                                                      flow_enum = table.concat(flow_enum, "\n"),
-                                                     pipe_count = #pipes }) },
+                                                     pipe_count = #pipes, pipe_enum = table.concat(pipe_enum, "\n") }) },
     { path = "sl_lanes.c", text = util.fill(SOURCE, { banner = banner, views = table.concat(views, "\n"),
                                                      lanes = table.concat(lanes, "\n"),
                                                      producer_lanes = table.concat(pl, "\n"),

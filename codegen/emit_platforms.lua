@@ -20,9 +20,17 @@ ${constants}
 /* Largest value of each platform constant over all platforms (static array bounds). */
 ${maxima}
 ${layout_types}
+/* The chip generations (platforms.lua `arch`), in order of first appearance. */
+enum sl_arch {
+${arch_enum}
+  SL_ARCH_COUNT
+};
+extern const char *const sl_arch_names[SL_ARCH_COUNT];
+
 typedef struct sl_platform_info {
   const char *name;        /* "a2a3", "a2a3sim", "a5", "a5sim"  */
   const char *arch;        /* "a2a3" | "a5"                      */
+  int arch_id;             /* enum sl_arch                       */
   int is_sim;
   uint64_t clock_freq_hz;
   const char *transport;   /* "shared_memory" | "host_shadow" (host <-> device transport) */
@@ -57,6 +65,7 @@ const sl_platform_info sl_platform_table[] = {
 ${rows}
 };
 const unsigned sl_platform_table_len = ${count}u;
+const char *const sl_arch_names[SL_ARCH_COUNT] = {${arch_names}};
 
 const sl_platform_info *sl_platform_by_name(const char *name) {
   for (unsigned i = 0; name && i < sl_platform_table_len; i++)
@@ -133,6 +142,14 @@ return function(model)
     end
   end
 
+  local arch_enum, arch_names, arch_seen = {}, {}, {}
+  for _, p in ipairs(model.platforms) do
+    if not arch_seen[p.arch] then
+      arch_seen[p.arch] = true
+      arch_enum[#arch_enum + 1] = string.format("  SL_ARCH_%s = %d,", util.upper(p.arch), #arch_names)
+      arch_names[#arch_names + 1] = util.cstr(p.arch)
+    end
+  end
   local rows = {}
   for _, p in ipairs(model.platforms) do
     local vals = {}
@@ -140,6 +157,7 @@ return function(model)
     local lays = {}
     for _, rec in ipairs(per_platform) do lays[#lays + 1] = string.format(".%s = &%s_%s", rec.name, rec.name, p.arch) end
     local items = { ".name = " .. util.cstr(p.name), ".arch = " .. util.cstr(p.arch),
+                    ".arch_id = SL_ARCH_" .. util.upper(p.arch),
                     ".is_sim = " .. (p.is_sim and 1 or 0), string.format(".clock_freq_hz = %dull", p.clock_freq_hz),
                     ".transport = " .. util.cstr(p.transport), ".hbg_producer = " .. util.cstr(p.hbg_producer) }
     for _, v in ipairs(vals) do items[#items + 1] = v end
@@ -151,9 +169,10 @@ return function(model)
     { path = "sl_platforms.h", text = util.fill(HEADER, {
       banner = banner, constants = table.concat(constants, "\n"), maxima = table.concat(maxima, "\n"),
       layout_types = table.concat(layout_types, "\n") .. "\n", fields = table.concat(field_decls, "\n"),
+      arch_enum = table.concat(arch_enum, "\n"),
       layout_fields = table.concat(layout_fields, "\n") }) },
     { path = "sl_platforms.c", text = util.fill(SOURCE, {
       banner = banner, layouts = table.concat(layouts, "\n") .. "\n", rows = table.concat(rows, "\n"),
-      count = #model.platforms }) },
+      count = #model.platforms, arch_names = table.concat(arch_names, ", ") }) },
   }
 end

@@ -5,7 +5,8 @@ local util = require("util")
 local ALL = require("load").FILES_LUA
 
 local HEADERS = { "sl_fingerprint.h", "sl_records.h", "sl_levels.h", "sl_lanes.h", "sl_phases.h",
-                  "sl_platforms.h", "sl_dtypes.h", "sl_writers.h", "sl_export.h", "sl_proto_glue.h" }
+                  "sl_platforms.h", "sl_dtypes.h", "sl_writers.h", "sl_export.h", "sl_proto_glue.h",
+                  "sl_read_fields.h" }
 
 return function(model)
   local b = util.buffer()

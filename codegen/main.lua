@@ -13,7 +13,7 @@ local PROG = slgen.prog
 
 local EMITTERS = {
   "emit_records", "emit_phases", "emit_lanes", "emit_levels", "emit_platforms", "emit_dtypes",
-  "emit_writers", "emit_export", "emit_proto", "emit_glue", "emit_fingerprint", "emit_luadata", "emit_umbrella",
+  "emit_writers", "emit_export", "emit_proto", "emit_glue", "emit_readside", "emit_fingerprint", "emit_luadata", "emit_umbrella",
   "emit_cmake",
 }
 

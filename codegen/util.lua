@@ -7,7 +7,7 @@ local M = {}
 M.GENERATOR = "codegen/main.lua"
 -- Version of what the generator emits (names, tables, their shapes). Bump it together with
 -- SL_GENERATED_FORMAT_WANTED in host/reader/include/sl_generated_gate.h when that changes.
-M.FORMAT = 2
+M.FORMAT = 3
 
 -- Banner lines every generated file starts with; `style` is the comment style.
 function M.banner(style, sources, what)

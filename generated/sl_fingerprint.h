@@ -9,7 +9,7 @@
 
 #define SL_SCHEMA_FINGERPRINT "f1cef029c8399896"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
-#define SL_GENERATED_FORMAT 2
+#define SL_GENERATED_FORMAT 3
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
 #define SL_SCHEMA_LAYOUT \
   "AicpuTaskRecord.dispatch_time=u64@1;" \

@@ -100,6 +100,19 @@ typedef struct sl_flow_info {
 } sl_flow_info;
 extern const sl_flow_info sl_flow_table[SL_FLOW_TABLE_LEN];
 
+/* The pipes of one AICore sub-core (lanes.lua pipes, in id order): the kernel API's pipe ids. */
+typedef enum sl_pipe {
+  SL_PIPE_SCALAR = 0, /* scalar unit (control, address arithmetic) */
+  SL_PIPE_MTE1 = 1, /* L1 -> L0A/L0B */
+  SL_PIPE_MTE2 = 2, /* GM -> L1 / UB */
+  SL_PIPE_MTE3 = 3, /* UB -> GM */
+  SL_PIPE_CUBE = 4, /* matrix multiply */
+  SL_PIPE_VECTOR = 5, /* vector unit */
+  SL_PIPE_FIXP = 6, /* L0C -> GM write-back */
+  SL_PIPE_ALL = 7, /* barriers across every pipe */
+  SL_PIPE_COUNT
+} sl_pipe;
+
 /* The L0 core swimlane's pipe lanes (lanes.lua pipes), by pipe id (enum sl_pipe). */
 #define SL_PIPE_LANE_COUNT 8
 extern const char *const sl_pipe_lane_names[SL_PIPE_LANE_COUNT];

@@ -73,9 +73,18 @@ typedef struct sl_data_header_layout {
   size_t backpressure;
 } sl_data_header_layout;
 
+/* The chip generations (platforms.lua `arch`), in order of first appearance. */
+enum sl_arch {
+  SL_ARCH_A2A3 = 0,
+  SL_ARCH_A5 = 1,
+  SL_ARCH_COUNT
+};
+extern const char *const sl_arch_names[SL_ARCH_COUNT];
+
 typedef struct sl_platform_info {
   const char *name;        /* "a2a3", "a2a3sim", "a5", "a5sim"  */
   const char *arch;        /* "a2a3" | "a5"                      */
+  int arch_id;             /* enum sl_arch                       */
   int is_sim;
   uint64_t clock_freq_hz;
   const char *transport;   /* "shared_memory" | "host_shadow" (host <-> device transport) */

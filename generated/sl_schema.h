@@ -17,5 +17,6 @@
 #include "sl_writers.h"
 #include "sl_export.h"
 #include "sl_proto_glue.h"
+#include "sl_read_fields.h"
 
 #endif /* SL_SCHEMA_H */

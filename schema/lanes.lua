@@ -119,8 +119,10 @@ return {
   },
 
   pipes = {
-    { id = 0, name = "SCALAR" }, { id = 1, name = "MTE1" }, { id = 2, name = "MTE2" }, { id = 3, name = "MTE3" },
-    { id = 4, name = "CUBE" }, { id = 5, name = "VECTOR" }, { id = 6, name = "FIXP" },
+    { id = 0, name = "SCALAR", doc = "scalar unit (control, address arithmetic)" },
+    { id = 1, name = "MTE1", doc = "L1 -> L0A/L0B" }, { id = 2, name = "MTE2", doc = "GM -> L1 / UB" },
+    { id = 3, name = "MTE3", doc = "UB -> GM" }, { id = 4, name = "CUBE", doc = "matrix multiply" },
+    { id = 5, name = "VECTOR", doc = "vector unit" }, { id = 6, name = "FIXP", doc = "L0C -> GM write-back" },
     { id = 7, name = "ALL", doc = "barriers across every pipe" },
   },
 }

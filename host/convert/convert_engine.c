@@ -59,6 +59,20 @@ static double arg_us(const sl_ctx *x, double us) {
 /* A point in time for args: on the trace's axis (moved with its origin). */
 static double arg_at_us(const sl_ctx *x, double us) { return arg_us(x, us + x->origin_us); }
 
+/* A record's fields the reader has no meaning for (schema fields newer than this code), as
+** integer args after the na already in a[] (room for SL_PH_MAX_EXTRA more); the rules may
+** hide some (R.hidden_args). */
+static size_t extra_args(sl_ctx *x, sl_extra_span sp, sl_arg *a, size_t na) {
+  const sl_capture *c = x->c;
+  for (uint32_t k = 0; k < sp.n; k++) {
+    const sl_extra_field *e = &c->extras[sp.first + k];
+    const char *key = sl_str_get(c, e->key);
+    if (!sl_rules_arg_hidden(x->r, key)) a[na++] = SL_ARG_I(key, e->value);
+  }
+  return na;
+}
+static sl_extra_span task_extras(const sl_task *t) { return (sl_extra_span){t->extra_first, t->n_extra}; }
+
 static const char *str_or(const sl_capture *c, sl_str s, const char *def) {
   const char *v = sl_str_get(c, s);
   return v ? v : def;
@@ -607,7 +621,7 @@ static void emit_worker_bars(sl_ctx *x) {
       if (!label) break;
       double ts = t->receive_us;
       double dur = t->end_us - ts;
-      sl_arg a[] = {
+      sl_arg a[7 + SL_PH_MAX_EXTRA] = {
           SL_ARG_S("event-hint", hint),
           SL_ARG_S("fanout-hint", fanout),
           SL_ARG_S("fanin-hint", fanin),
@@ -618,7 +632,7 @@ static void emit_worker_bars(sl_ctx *x) {
       };
       sl_slice ev = {.pid = x->pid_worker, .tid = sl_core_tid(x, t->core_id), .ts = ts,
                      .dur = dur, .name = label, .cat = "event", .has_id = 1,
-                     .id = x->row_eid[i], .args = a, .nargs = sizeof a / sizeof *a};
+                     .id = x->row_eid[i], .args = a, .nargs = extra_args(x, task_extras(t), a, 7)};
       sl_sink_slice(x->s, &ev);
       free(label);
     }
@@ -731,7 +745,7 @@ out2:
       char *label = sl_ctx_task_label(x, t->func_id, t->task_id, gr->spmd);
       if (!label) break;
       double dur = t->finish_us - t->dispatch_us;
-      sl_arg a[] = {
+      sl_arg a[5 + SL_PH_MAX_EXTRA] = {
           SL_ARG_S("event-hint", hint),
           SL_ARG_D("dispatch-time-us", arg_at_us(x, t->dispatch_us)),
           SL_ARG_D("finish-time-us", arg_at_us(x, t->finish_us)),
@@ -740,7 +754,7 @@ out2:
       };
       sl_slice ev = {.pid = x->pid_sv, .tid = x->row_sv_tid[i], .ts = t->dispatch_us,
                      .dur = dur, .name = label, .cat = "event", .has_id = 1,
-                     .id = x->row_sv_eid[i], .args = a, .nargs = sizeof a / sizeof *a};
+                     .id = x->row_sv_eid[i], .args = a, .nargs = extra_args(x, task_extras(t), a, 5)};
       sl_sink_slice(x->s, &ev);
       free(label);
     }
@@ -933,10 +947,7 @@ static void emit_scheduler(sl_ctx *x) {
         }
       }
       if (hbg_core && (p->flags & SL_PH_HAS_TASK_ID)) a[na++] = SL_ARG_U("task_id", p->task_id);
-      for (uint32_t k = 0; k < p->n_extra; k++) { /* record fields newer than this code */
-        const sl_extra_field *e = &c->extras[p->extra_first + k];
-        a[na++] = SL_ARG_I(sl_str_get(c, e->key), e->value);
-      }
+      na = extra_args(x, p->extra, a, na);
       sl_slice ev = {.pid = x->pid_sched, .tid = tid, .ts = p->start_us,
                      .dur = p->end_us - p->start_us, .name = name, .cat = "scheduler",
                      .cname = st->cname, .args = a, .nargs = na};
@@ -1022,14 +1033,14 @@ static void emit_orchestrator(sl_ctx *x) {
         snprintf(name, sizeof name, "%s(%s)", stem, sl_tdisp(td, o->task_id));
       else
         snprintf(name, sizeof name, "%s(%lld)", stem, (long long)o->submit_idx);
-      sl_arg a[] = {SL_ARG_S("phase", ph), SL_ARG_I("submit_idx", o->submit_idx),
-                    (o->flags & SL_ORCH_HAS_TASK_ID) ? SL_ARG_I("task_id", o->task_id_signed)
-                                                     : SL_ARG_I("task_id", -1)};
+      sl_arg a[3 + SL_PH_MAX_EXTRA] = {SL_ARG_S("phase", ph), SL_ARG_I("submit_idx", o->submit_idx),
+                                       (o->flags & SL_ORCH_HAS_TASK_ID) ? SL_ARG_I("task_id", o->task_id_signed)
+                                                                        : SL_ARG_I("task_id", -1)};
       if ((o->flags & SL_ORCH_HAS_TASK_ID) && o->task_id_signed >= 0)
         a[2] = SL_ARG_U("task_id", o->task_id);
       sl_slice ev = {.pid = x->pid_orch, .tid = tid, .ts = o->start_us,
                      .dur = o->end_us - o->start_us, .name = name, .cat = "orchestrator",
-                     .cname = sl_rules_orch_color(x->r, ph), .args = a, .nargs = 3};
+                     .cname = sl_rules_orch_color(x->r, ph), .args = a, .nargs = extra_args(x, o->extra, a, 3)};
       sl_sink_slice(x->s, &ev);
       if (strcmp(ph, SL_ORCH_PHASE_DEFAULT) != 0 || !has_id) continue;
       /* alloc classification (§10.7) */
@@ -1101,10 +1112,10 @@ static void emit_lifecycle(sl_ctx *x) {
       if (si < 0 || ei < 0) continue;
       if (!(lc->present & (1u << si)) || !(lc->present & (1u << ei))) continue;
       if (lc->us[si] <= 0 && lc->us[ei] <= 0) continue;
-      sl_arg a[] = {SL_ARG_I("aicpu_thread_id", lc->aicpu_thread_id)};
+      sl_arg a[1 + SL_PH_MAX_EXTRA] = {SL_ARG_I("aicpu_thread_id", lc->aicpu_thread_id)};
       sl_slice ev = {.pid = x->pid_life, .tid = tid, .ts = lc->us[si],
                      .dur = lc->us[ei] - lc->us[si], .name = label, .cat = "lifecycle",
-                     .cname = "generic_work", .args = a, .nargs = 1};
+                     .cname = "generic_work", .args = a, .nargs = extra_args(x, lc->extra, a, 1)};
       sl_sink_slice(x->s, &ev);
     }
   }

@@ -42,6 +42,9 @@ struct sl_rules {
   size_t nphases, capphases;
   func_entry *funcs;       /* open addressing on id */
   size_t capfuncs, nfuncs;
+  /* R.hidden_args answers, per extra-field name (a handful per capture) */
+  struct hidden_arg { const char *key; int hidden; } hidden[32];
+  size_t nhidden;
 };
 
 static const char *keep(sl_rules *r, const char *s) {
@@ -326,6 +329,25 @@ const char *sl_rules_orch_color(sl_rules *r, const char *phase) {
   c = keep(r, c);
   lua_pop(L, 2);
   return c;
+}
+
+int sl_rules_arg_hidden(sl_rules *r, const char *key) {
+  for (size_t i = 0; i < r->nhidden; i++)
+    if (!strcmp(r->hidden[i].key, key)) return r->hidden[i].hidden;
+  lua_State *L = r->L;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref);
+  lua_getfield(L, -1, "hidden_args");
+  int hidden = 0;
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, key);
+    hidden = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 2);
+  const char *k = keep(r, key);
+  if (k && r->nhidden < sizeof r->hidden / sizeof *r->hidden)
+    r->hidden[r->nhidden++] = (struct hidden_arg){k, hidden};
+  return hidden;
 }
 
 const char *sl_rules_orch_display(sl_rules *r, const char *phase) {

@@ -96,6 +96,8 @@ static const sl_raw_aicore *join_find(const join_map *m, const sl_raw *raw, uint
 
 static void fill_task(sl_capture *c, sl_task *t, const sl_raw_aicore *a, sl_str aiv) {
   memset(t, 0, sizeof *t);
+  t->extra_first = a->extra.first;
+  t->n_extra = (uint8_t)a->extra.n;
   t->task_id = a->token;
   t->func_id = -1;
   t->core_id = (uint32_t)a->core;
@@ -106,7 +108,8 @@ static void fill_task(sl_capture *c, sl_task *t, const sl_raw_aicore *a, sl_str 
   t->duration_us = t->end_us - t->start_us;
   t->receive_us = to_us(c, receive_cycles(a));
   t->local_setup_us = t->start_us - t->receive_us;
-  if (a->ncols == 6) t->flags |= SL_TASK_HAS_R2S;
+  const sl_read_field *r2s = &sl_read_records[SL_READ_AICORE_TASK_RECORD].fields[SL_RF_AICORE_TASK_RECORD_RECEIVE_TO_START_CYCLES];
+  if (a->ncols > r2s->column) t->flags |= SL_TASK_HAS_R2S;
 }
 
 typedef struct sort_key {
@@ -229,10 +232,9 @@ static void warn_unknown_phases(const char *name, const sl_capture *c) {
           n, sl_str_get(c, c->phases[first].phase), stream, rec);
 }
 
-int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
+/* The level, the clock and the cores every row names. 0 ok, -1 reported. */
+static int check_header(sl_raw *raw, sl_capture *c) {
   const char *name = raw->name;
-  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
-    return -1;
   if (!raw->has_level) {
     sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
     return -1;
@@ -271,8 +273,11 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
                raw->stask[i].row, (unsigned long long)raw->stask[i].core, (unsigned long long)known);
       return -1;
     }
+  return 0;
+}
 
-  /* base time: minimum strictly-positive timestamp over every stream */
+/* Base time: the minimum strictly-positive timestamp over every stream. */
+static uint64_t base_of(const sl_raw *raw, const sl_capture *c) {
   uint64_t base = 0;
   for (size_t i = 0; i < raw->n_aicore; i++) {
     consider(&base, receive_cycles(&raw->aicore[i]));
@@ -290,7 +295,65 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   /* Positive values outside the reference's set (an AICore start hidden by a large
   ** receive_to_start) must not go below base: clamp base to them too. */
   for (size_t i = 0; i < raw->n_aicore; i++) consider(&base, raw->aicore[i].start);
-  c->base_cycles = base;
+  return base;
+}
+
+/* The tasks: each scheduler row joined onto its AICore row by (core, reg_task_id); at
+** level 1 every AICore row. 0 ok, -1 no memory. */
+static int join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
+  if (raw->n_stask == 0 && c->level == SL_LEVEL_AICORE_TIMING) {
+    c->tasks = malloc((raw->n_aicore ? raw->n_aicore : 1) * sizeof *c->tasks);
+    if (!c->tasks) return -1;
+    for (size_t i = 0; i < raw->n_aicore; i++) fill_task(c, &c->tasks[i], &raw->aicore[i], aiv);
+    c->n_tasks = raw->n_aicore;
+  } else if (raw->n_stask) {
+    join_map m;
+    if (join_build(&m, raw) != 0) return -1;
+    c->tasks = malloc(raw->n_stask * sizeof *c->tasks);
+    if (!c->tasks) {
+      free(m.slot);
+      return -1;
+    }
+    size_t cap_unmatched = 0;
+    for (size_t i = 0; i < raw->n_stask; i++) {
+      const sl_raw_sched_task *s = &raw->stask[i];
+      const sl_raw_aicore *a = join_find(&m, raw, s->core, s->reg);
+      if (!a) {
+        if (count_unmatched(c, (uint32_t)s->core, &cap_unmatched) != 0) {
+          free(m.slot);
+          return -1;
+        }
+        continue;
+      }
+      sl_task *t = &c->tasks[c->n_tasks++];
+      fill_task(c, t, a, aiv);
+      t->dispatch_us = to_us(c, s->dispatch);
+      t->finish_us = to_us(c, s->finish);
+      t->member = s->member <= 3 ? (uint8_t)s->member : 0;
+      t->propagation_us = t->receive_us - t->dispatch_us;
+      t->flags |= SL_TASK_HAS_SCHED | SL_TASK_HAS_PROPAGATION;
+      if (s->extra.n) { /* the scheduler row's extras after the AICore row's */
+        sl_extra_span x;
+        if (sl_extra_join(c, &x, a->extra, s->extra) != 0) {
+          free(m.slot);
+          return -1;
+        }
+        t->extra_first = x.first;
+        t->n_extra = (uint8_t)x.n;
+      }
+    }
+    free(m.slot);
+    if (c->n_unmatched && unmatched_warning(c) != 0) return -1;
+  }
+  return 0;
+}
+
+int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
+  const char *name = raw->name;
+  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
+    return -1;
+  if (check_header(raw, c) != 0) return -1;
+  c->base_cycles = base_of(raw, c);
   if (raw->host_mode && sl_host_align(raw, c)) return -1;
   for (size_t i = 0; i < c->n_task_slots; i++) {
     sl_task_slot *s = &c->task_slots[i];
@@ -305,42 +368,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
     if (c->task_producer == SL_STR_NONE) goto oom;
   }
 
-  /* join */
-  if (raw->n_stask == 0 && c->level == SL_LEVEL_AICORE_TIMING) {
-    c->tasks = malloc((raw->n_aicore ? raw->n_aicore : 1) * sizeof *c->tasks);
-    if (!c->tasks) goto oom;
-    for (size_t i = 0; i < raw->n_aicore; i++) fill_task(c, &c->tasks[i], &raw->aicore[i], aiv);
-    c->n_tasks = raw->n_aicore;
-  } else if (raw->n_stask) {
-    join_map m;
-    if (join_build(&m, raw) != 0) goto oom;
-    c->tasks = malloc(raw->n_stask * sizeof *c->tasks);
-    if (!c->tasks) {
-      free(m.slot);
-      goto oom;
-    }
-    size_t cap_unmatched = 0;
-    for (size_t i = 0; i < raw->n_stask; i++) {
-      const sl_raw_sched_task *s = &raw->stask[i];
-      const sl_raw_aicore *a = join_find(&m, raw, s->core, s->reg);
-      if (!a) {
-        if (count_unmatched(c, (uint32_t)s->core, &cap_unmatched) != 0) {
-          free(m.slot);
-          goto oom;
-        }
-        continue;
-      }
-      sl_task *t = &c->tasks[c->n_tasks++];
-      fill_task(c, t, a, aiv);
-      t->dispatch_us = to_us(c, s->dispatch);
-      t->finish_us = to_us(c, s->finish);
-      t->member = s->member <= 3 ? (uint8_t)s->member : 0;
-      t->propagation_us = t->receive_us - t->dispatch_us;
-      t->flags |= SL_TASK_HAS_SCHED | SL_TASK_HAS_PROPAGATION;
-    }
-    free(m.slot);
-    if (c->n_unmatched && unmatched_warning(c) != 0) goto oom;
-  }
+  if (join_tasks(raw, c, aiv) != 0) goto oom;
   /* the raw rows are done with: release them before the sort */
   free(raw->aicore);
   free(raw->stask);

@@ -15,6 +15,7 @@
 #include "reader_raw.h"
 #include "reader_util.h"
 #include "sl_base.h"
+#include "sl_fingerprint.h"
 #include "sl_phases.h"
 
 enum ctx {
@@ -27,6 +28,10 @@ enum ctx {
 };
 
 enum { T_NULL, T_BOOL, T_NUM, T_STR };
+
+/* the fewest columns a row may have: the reference's older rows lack the last one */
+#define ROW_MIN_AICORE 5u
+#define ROW_MIN_STASK 4u
 
 #define MAX_DEPTH 64
 #define KEY_MAX 64
@@ -62,7 +67,8 @@ typedef struct parser {
   /* root/metadata duplicate-key guard */
   uint32_t seen_root, seen_meta;
   /* row accumulators */
-  uint64_t row[6];
+  uint64_t row[SL_READ_MAX_FIELDS];
+  sl_extra_span row_extra;
   size_t ncols;
   sl_phase_rec ph;
   uint64_t ph_start, ph_end;
@@ -185,17 +191,11 @@ static int want_str(parser *p, const scalar *v, sl_str *out, int allow_null) {
   return 1;
 }
 
-/* A numeric field of a phase record the reader has no meaning for: kept for the trace args. */
-static int add_extra(parser *p, sl_phase_rec *r, const char *key, size_t klen, const scalar *v) {
-  sl_capture *c = p->c;
+/* A numeric field of a record the reader has no meaning for: kept for the trace args. */
+static int add_extra(parser *p, sl_extra_span *sp, const char *key, size_t klen, const scalar *v) {
   int64_t val = 0;
   if (!want_i64(p, v, &val)) return 0;
-  sl_extra_field *e = SL_PUSH(c->extras, c->n_extras, c->cap_extras);
-  if (!e) return oom(p);
-  e->key = sl_strtab_intern(&c->strings, key, klen);
-  e->value = val;
-  if (e->key == SL_STR_NONE) return oom(p);
-  if (r->n_extra++ == 0) r->extra_first = (uint32_t)(c->n_extras - 1);
+  if (sl_extra_add(p->c, sp, key, klen, val) != 0) return oom(p);
   return 1;
 }
 
@@ -203,10 +203,33 @@ static int key_is(const frame *f, const char *k) {
   return f->keylen == strlen(k) && strcmp(f->key, k) == 0;
 }
 
+static int field_of(const frame *f, enum sl_read_kind kind);
+/* shared_at_start / shared_at_end: the depth arrays of a phase record or its metrics */
+static int is_shared_key(const frame *f) {
+  int fi = field_of(f, SL_READ_SCHED_PHASE_RECORD);
+  return fi == SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_START_AIC || fi == SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_END_AIC;
+}
+
+/* The generated read table's field for the frame's key in a record of `kind`, or -1. */
+static int field_of(const frame *f, enum sl_read_kind kind) {
+  return sl_read_field_by_key(&sl_read_records[kind], f->key, f->keylen);
+}
+
+/* A key with no meaning for this reader in a record of `kind` (a field of the table the
+** reader does not interpret, or one newer than this build): a number becomes an extra. */
+static int maybe_extra(parser *p, const frame *f, enum sl_read_kind kind, int fi, sl_extra_span *sp,
+                       const scalar *v) {
+  if (v->t != T_NUM || !sl_read_is_extra(kind, fi)) return 1;
+  const char *key = fi >= 0 ? sl_read_records[kind].fields[fi].name : f->key;
+  return add_extra(p, sp, key, strlen(key), v);
+}
+
+/* A lifecycle record's span field (enum sl_lifecycle_field), or -1: the span fields follow
+** aicpu_thread_id in the generated table. */
 static int lc_field(const frame *f) {
-  for (int i = 0; i < SL_LC_FIELD_COUNT; i++)
-    if (key_is(f, sl_lifecycle_keys[i])) return i;
-  return -1;
+  int fi = field_of(f, SL_READ_AICPU_LIFECYCLE_RECORD);
+  int i = fi - SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES;
+  return fi >= 0 && i >= 0 && i < SL_LC_FIELD_COUNT ? i : -1;
 }
 
 /* ---- host sections (host_build_graph) ------------------------------------------------ */
@@ -317,7 +340,11 @@ static int sc_meta(parser *p, const frame *f, const scalar *v) {
     c->schema_fingerprint = raw->fingerprint;
     return 1;
   }
-  if (key_is(f, "schema_layout")) return want_str(p, v, &raw->layout, 1);
+  if (key_is(f, "schema_layout")) {
+    if (!want_str(p, v, &raw->layout, 1)) return 0;
+    c->schema_layout = raw->layout;
+    return 1;
+  }
   if (key_is(f, "orchestrator_source")) {
     if (v->t == T_STR && v->len == 4 && memcmp(v->s, "host", 4) == 0) raw->host_mode = 1;
     return 1;
@@ -340,42 +367,41 @@ static int sc_meta(parser *p, const frame *f, const scalar *v) {
   return 1;
 }
 
-/* A scheduler phase record's fields. */
+/* A scheduler phase record's fields, routed by the generated read table. */
 static int sc_phase(parser *p, const frame *f, const scalar *v) {
   sl_capture *c = p->c;
   sl_phase_rec *r = &p->ph;
-  if (key_is(f, "kind")) {
-    if (v->t == T_NULL) return 1;
+  int fi = field_of(f, SL_READ_SCHED_PHASE_RECORD);
+  if (v->t == T_NULL && fi != SL_RF_SCHED_PHASE_RECORD_LOCAL_ID) return 1;
+  switch (fi) {
+  case SL_RF_SCHED_PHASE_RECORD_KIND:
     if (v->t != T_STR) return fail(p, "expected a phase name, got %s", type_name(v->t));
     if (sl_phase_classify(c, r, v->s, v->len) != 0) return oom(p);
     return 1;
-  }
-  if (key_is(f, "start_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->ph_start);
-  if (key_is(f, "end_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->ph_end);
-  if (key_is(f, "loop_iter")) {
-    if (v->t == T_NULL) return 1;
+  case SL_RF_SCHED_PHASE_RECORD_START_TIME: return want_u64(p, v, &p->ph_start);
+  case SL_RF_SCHED_PHASE_RECORD_END_TIME: return want_u64(p, v, &p->ph_end);
+  case SL_RF_SCHED_PHASE_RECORD_LOOP_ITER:
     r->flags |= SL_PH_HAS_LOOP_ITER;
     return want_i64(p, v, &r->loop_iter);
-  }
-  if (key_is(f, "tasks_processed")) {
-    if (v->t == T_NULL) return 1;
+  case SL_RF_SCHED_PHASE_RECORD_TASKS_PROCESSED:
     r->flags |= SL_PH_HAS_TASKS_PROCESSED;
     return want_i64(p, v, &r->tasks_processed);
-  }
-  if (key_is(f, "pop_hit") || key_is(f, "pop_miss")) {
-    if (v->t == T_NULL) return 1;
+  case SL_RF_SCHED_PHASE_RECORD_POP_HIT:
+  case SL_RF_SCHED_PHASE_RECORD_POP_MISS:
     r->flags |= SL_PH_HAS_POP;
-    return want_i64(p, v, key_is(f, "pop_hit") ? &r->pop_hit : &r->pop_miss);
-  }
-  if (key_is(f, "task_id")) {
+    return want_i64(p, v, fi == SL_RF_SCHED_PHASE_RECORD_POP_HIT ? &r->pop_hit : &r->pop_miss);
+  case SL_RF_SCHED_PHASE_RECORD_LOCAL_ID: { /* the composite task_id (ring << 32 | local) */
     int present;
     if (!want_id(p, v, &r->task_id, NULL, &present)) return 0;
     if (present) r->flags |= SL_PH_HAS_TASK_ID;
     return 1;
   }
-  if (v->t == T_NUM && r->n_extra < SL_PH_MAX_EXTRA) /* a field newer than this code */
-    return add_extra(p, r, f->key, strlen(f->key), v);
-  return 1; /* other extra fields are ignored; shared_at_* as a scalar is "not a list" */
+  case SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_START_AIC:
+  case SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_END_AIC:
+    return 1; /* a scalar shared_at_*: "not a list", the depths are simply not valid */
+  default:
+    return maybe_extra(p, f, SL_READ_SCHED_PHASE_RECORD, fi, &r->extra, v);
+  }
 }
 
 /* A scheduler stream's identity fields. */
@@ -407,27 +433,76 @@ static int sc_stream(parser *p, const frame *f, const scalar *v) {
   return 1;
 }
 
-/* An orchestrator record's fields. */
+/* An orchestrator record's fields, routed by the generated read table. */
 static int sc_orch(parser *p, const frame *f, const scalar *v) {
   sl_orch_rec *r = &p->orch;
-  if (key_is(f, "submit_idx")) {
-    if (v->t == T_NULL) return 1;
+  int fi = field_of(f, SL_READ_ORCH_PHASE_RECORD);
+  if (fi == SL_RF_ORCH_PHASE_RECORD_KIND || key_is(f, "kind")) {
+    /* legacy per-sub-step records name themselves orch_* (key "kind"); anything else stays
+    ** the default kind */
+    if (v->t == T_STR && v->len > 5 && memcmp(v->s, "orch_", 5) == 0) return want_str(p, v, &r->phase, 0);
+    return 1;
+  }
+  if (v->t == T_NULL && fi != SL_RF_ORCH_PHASE_RECORD_TASK_ID) return 1;
+  switch (fi) {
+  case SL_RF_ORCH_PHASE_RECORD_SUBMIT_IDX:
     r->flags |= SL_ORCH_HAS_SUBMIT_IDX;
     return want_i64(p, v, &r->submit_idx);
-  }
-  if (key_is(f, "task_id")) {
+  case SL_RF_ORCH_PHASE_RECORD_TASK_ID: {
     int present;
     if (!want_id(p, v, &r->task_id, &r->task_id_signed, &present)) return 0;
     if (present) r->flags |= SL_ORCH_HAS_TASK_ID;
     return 1;
   }
-  if (key_is(f, "start_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_start);
-  if (key_is(f, "end_cycles")) return v->t == T_NULL ? 1 : want_u64(p, v, &p->orch_end);
-  if (key_is(f, "phase") || key_is(f, "kind")) {
-    /* legacy per-sub-step records name themselves orch_*; anything else stays orch_submit */
-    if (v->t == T_STR && v->len > 5 && memcmp(v->s, "orch_", 5) == 0) return want_str(p, v, &r->phase, 0);
-    return 1;
+  case SL_RF_ORCH_PHASE_RECORD_START_TIME: return want_u64(p, v, &p->orch_start);
+  case SL_RF_ORCH_PHASE_RECORD_END_TIME: return want_u64(p, v, &p->orch_end);
+  default:
+    return maybe_extra(p, f, SL_READ_ORCH_PHASE_RECORD, fi, &r->extra, v);
   }
+}
+
+/* A lifecycle record's fields. */
+static int sc_lifecycle(parser *p, const frame *f, const scalar *v) {
+  int fi = field_of(f, SL_READ_AICPU_LIFECYCLE_RECORD);
+  if (fi == SL_RF_AICPU_LIFECYCLE_RECORD_AICPU_THREAD_ID) return want_i64(p, v, &p->lc.aicpu_thread_id);
+  int i = lc_field(f);
+  if (i < 0) return maybe_extra(p, f, SL_READ_AICPU_LIFECYCLE_RECORD, fi, &p->lc.extra, v);
+  if (v->t == T_NULL) return 1;
+  p->lc.present |= 1u << i;
+  return want_u64(p, v, &p->lc_cyc[i]);
+}
+
+/* The capture names a schema fingerprint other than this build's (metadata comes first). */
+static int foreign_schema(const parser *p) {
+  const char *fp = sl_str_get(p->c, p->raw->fingerprint);
+  return fp && *fp && strcmp(fp, SL_SCHEMA_FINGERPRINT) != 0;
+}
+
+/* "5 or 6" / "5 to 7": the column counts a row of `kind` may have. */
+static const char *cols_expected(char *buf, size_t cap, enum sl_read_kind kind) {
+  unsigned min = kind == SL_READ_AICORE_TASK_RECORD ? ROW_MIN_AICORE : ROW_MIN_STASK;
+  unsigned max = sl_read_records[kind].n_columns;
+  snprintf(buf, cap, "%u%s%u", min, max == min + 1 ? " or " : " to ", max);
+  return buf;
+}
+
+/* One column of an AICore or scheduler-task row: its field by position in the generated
+** table (context columns such as core_id count); columns past the schema's are refused. */
+static int sc_row(parser *p, const frame *f, const scalar *v) {
+  enum sl_read_kind kind = f->ctx == C_AICORE_ROW ? SL_READ_AICORE_TASK_RECORD : SL_READ_AICPU_TASK_RECORD;
+  const sl_read_record *rr = &sl_read_records[kind];
+  char exp[32];
+  if (f->idx >= rr->n_columns) {
+    /* a capture of another schema (a newer writer's column): its value is carried by position */
+    if (!foreign_schema(p)) return fail(p, "too many columns (expected %s)", cols_expected(exp, sizeof exp, kind));
+    int n = snprintf(exp, sizeof exp, "column_%zu", f->idx);
+    return add_extra(p, &p->row_extra, exp, (size_t)n, v);
+  }
+  if (!want_u64(p, v, &p->row[f->idx])) return 0;
+  int fi = sl_read_field_by_column(rr, (unsigned)f->idx);
+  if (fi < 0 || !sl_read_is_extra(kind, fi)) return 1;
+  const char *key = rr->fields[fi].name;
+  if (sl_extra_add(p->c, &p->row_extra, key, strlen(key), (int64_t)p->row[f->idx]) != 0) return oom(p);
   return 1;
 }
 
@@ -457,12 +532,8 @@ static int on_scalar(parser *p, const scalar *v) {
     return 1;
   }
   case C_AICORE_ROW:
-  case C_STASK_ROW: {
-    size_t max = f->ctx == C_AICORE_ROW ? 6 : 5;
-    if (f->idx >= max)
-      return fail(p, "too many columns (expected %s)", f->ctx == C_AICORE_ROW ? "5 or 6" : "4 or 5");
-    return want_u64(p, v, &p->row[f->idx]);
-  }
+  case C_STASK_ROW:
+    return sc_row(p, f, v);
   case C_SCHED_TASKS:
     if (key_is(f, "producer")) return want_str(p, v, &c->task_producer, 1);
     if (key_is(f, "records")) {
@@ -501,16 +572,8 @@ static int on_scalar(parser *p, const scalar *v) {
   }
   case C_ORCH_REC:
     return sc_orch(p, f, v);
-  case C_LC: {
-    if (key_is(f, "aicpu_thread_id")) return want_i64(p, v, &p->lc.aicpu_thread_id);
-    int i = lc_field(f);
-    if (i >= 0) {
-      if (v->t == T_NULL) return 1;
-      p->lc.present |= 1u << i;
-      return want_u64(p, v, &p->lc_cyc[i]);
-    }
-    return 1;
-  }
+  case C_LC:
+    return sc_lifecycle(p, f, v);
   case C_STASKS:
   case C_AICORE:
     return fail(p, "expected a row (array), got %s", type_name(v->t));
@@ -649,11 +712,78 @@ static int child_thread(parser *p, const frame *f, int is_map) {
   return host ? C_HOST_THREAD : C_ORCH_THREAD;
 }
 
+/* A record of an orchestrator thread, the lifecycle list or the host sections: reset its
+** accumulator. */
+static int child_record(parser *p, frame *f, int is_map) {
+  sl_raw *raw = p->raw;
+  switch (f->ctx) {
+  case C_ORCH_THREAD:
+  case C_HOST_THREAD:
+    WANT(is_map, "an object");
+    memset(&p->orch, 0, sizeof p->orch);
+    p->orch_start = p->orch_end = 0;
+    return f->ctx == C_HOST_THREAD ? C_HOST_REC : C_ORCH_REC;
+  case C_LIFECYCLE:
+    WANT(is_map, "an object");
+    memset(&p->lc, 0, sizeof p->lc);
+    memset(p->lc_cyc, 0, sizeof p->lc_cyc);
+    return C_LC;
+  case C_UPLOADS:
+    WANT(is_map, "an object");
+    memset(&p->up, 0, sizeof p->up);
+    p->up.phase = SL_STR_NONE;
+    p->orch_start = p->orch_end = 0;
+    return C_UPLOAD;
+  case C_ANCHORS:
+    if (key_is(f, "samples") && !is_map) { raw->has_samples_list = 1; return C_SAMPLES; }
+    return C_SKIP;
+  case C_SAMPLES:
+    if (!is_map) return C_SKIP; /* not a sample object: ignored */
+    memset(&p->smp, 0, sizeof p->smp);
+    p->smp.position = SL_ANCHOR_OTHER;
+    p->smp_bits = 0;
+    return C_SAMPLE;
+  default:
+    return C_SKIP;
+  }
+}
+
+/* A container where a record's scalar belongs: a shape error for the fields the reader
+** reads, skipped for the others. */
+static int child_in_scalar(parser *p, frame *f, int is_map) {
+  switch (f->ctx) {
+  case C_AICORE_ROW:
+  case C_STASK_ROW:
+  case C_C2T:
+    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
+    return -1;
+  case C_CORE_TYPES:
+    fail(p, "expected a string, got %s", is_map ? "an object" : "an array");
+    return -1;
+  case C_SHARED:
+    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
+    return -1;
+  case C_CAPTURE:
+    if (key_is(f, "committed") || key_is(f, "dropped")) WANT(0, "an integer");
+    if (key_is(f, "truncated")) WANT(0, "a boolean");
+    return C_SKIP;
+  case C_ORCH_REC: {
+    int fi = field_of(f, SL_READ_ORCH_PHASE_RECORD);
+    if (fi >= 0 && !sl_read_records[SL_READ_ORCH_PHASE_RECORD].fields[fi].named) WANT(0, "an integer");
+    return C_SKIP;
+  }
+  case C_LC:
+    if (field_of(f, SL_READ_AICPU_LIFECYCLE_RECORD) >= 0) WANT(0, "an integer");
+    return C_SKIP;
+  default:
+    return C_SKIP;
+  }
+}
+
 /* Which context a new container at the current position opens; C_SKIP for unknown
 ** places, -1 after reporting a shape error. */
 static int child_ctx(parser *p, int is_map) {
   frame *f = &p->st[p->depth];
-  sl_raw *raw = p->raw;
   switch (f->ctx) {
   case C_ROOT:
     return child_root(p, f, is_map);
@@ -663,8 +793,14 @@ static int child_ctx(parser *p, int is_map) {
   case C_ORCH:
   case C_HOST_ORCH:
     return child_thread(p, f, is_map);
-  case C_AICORE: WANT(!is_map, "a row (array)"); memset(p->row, 0, sizeof p->row); return C_AICORE_ROW;
-  case C_STASKS: WANT(!is_map, "a row (array)"); memset(p->row, 0, sizeof p->row); return C_STASK_ROW;
+  case C_AICORE:
+  case C_STASKS:
+    WANT(!is_map, "a row (array)");
+    /* the columns a row may have (sc_row refuses more) */
+    memset(p->row, 0, sizeof *p->row *
+                          sl_read_records[f->ctx == C_AICORE ? SL_READ_AICORE_TASK_RECORD : SL_READ_AICPU_TASK_RECORD].n_columns);
+    p->row_extra = (sl_extra_span){0, 0};
+    return f->ctx == C_AICORE ? C_AICORE_ROW : C_STASK_ROW;
   case C_SCHED_TASKS:
     if (key_is(f, "records")) { WANT(!is_map, "an array"); return C_STASKS; }
     return C_SKIP;
@@ -679,7 +815,7 @@ static int child_ctx(parser *p, int is_map) {
     return C_PHASE;
   case C_PHASE:
   case C_METRIC:
-    if (key_is(f, "shared_at_start") || key_is(f, "shared_at_end")) {
+    if (is_shared_key(f)) {
       if (is_map) return C_SKIP; /* not a list: the depths are simply not valid */
       p->sh_n = 0;
       return C_SHARED;
@@ -714,54 +850,13 @@ static int child_ctx(parser *p, int is_map) {
     return C_METRIC;
   case C_ORCH_THREAD:
   case C_HOST_THREAD:
-    WANT(is_map, "an object");
-    memset(&p->orch, 0, sizeof p->orch);
-    p->orch_start = p->orch_end = 0;
-    return f->ctx == C_HOST_THREAD ? C_HOST_REC : C_ORCH_REC;
   case C_LIFECYCLE:
-    WANT(is_map, "an object");
-    memset(&p->lc, 0, sizeof p->lc);
-    memset(p->lc_cyc, 0, sizeof p->lc_cyc);
-    return C_LC;
   case C_UPLOADS:
-    WANT(is_map, "an object");
-    memset(&p->up, 0, sizeof p->up);
-    p->up.phase = SL_STR_NONE;
-    p->orch_start = p->orch_end = 0;
-    return C_UPLOAD;
   case C_ANCHORS:
-    if (key_is(f, "samples") && !is_map) { raw->has_samples_list = 1; return C_SAMPLES; }
-    return C_SKIP;
   case C_SAMPLES:
-    if (!is_map) return C_SKIP; /* not a sample object: ignored */
-    memset(&p->smp, 0, sizeof p->smp);
-    p->smp.position = SL_ANCHOR_OTHER;
-    p->smp_bits = 0;
-    return C_SAMPLE;
-  case C_AICORE_ROW:
-  case C_STASK_ROW:
-  case C_C2T:
-    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
-    return -1;
-  case C_CORE_TYPES:
-    fail(p, "expected a string, got %s", is_map ? "an object" : "an array");
-    return -1;
-  case C_SHARED:
-    fail(p, "expected an integer, got %s", is_map ? "an object" : "an array");
-    return -1;
-  case C_CAPTURE:
-    if (key_is(f, "committed") || key_is(f, "dropped")) WANT(0, "an integer");
-    if (key_is(f, "truncated")) WANT(0, "a boolean");
-    return C_SKIP;
-  case C_ORCH_REC:
-    if (key_is(f, "start_cycles") || key_is(f, "end_cycles") || key_is(f, "submit_idx") || key_is(f, "task_id"))
-      WANT(0, "an integer");
-    return C_SKIP;
-  case C_LC:
-    if (lc_field(f) >= 0 || key_is(f, "aicpu_thread_id")) WANT(0, "an integer");
-    return C_SKIP;
+    return child_record(p, f, is_map);
   default:
-    return C_SKIP;
+    return child_in_scalar(p, f, is_map);
   }
 #undef WANT
 #undef ONCE
@@ -824,39 +919,105 @@ static int end_container(parser *p) {
   return r;
 }
 
+/* The JSON column of field F of a row record K (generated read table). */
+#define COL(K, F) sl_read_records[SL_READ_##K].fields[SL_RF_##K##_##F].column
+
+/* The end of an AICore or scheduler-task row: the row into the raw rows. */
+static int end_row(parser *p, const frame *f) {
+  sl_raw *raw = p->raw;
+  switch (f->ctx) {
+  case C_AICORE_ROW: {
+    char exp[32];
+    if (f->idx < ROW_MIN_AICORE)
+      return fail(p, "row has %zu columns (expected %s)", f->idx, cols_expected(exp, sizeof exp, SL_READ_AICORE_TASK_RECORD));
+    sl_raw_aicore *r = SL_PUSH(raw->aicore, raw->n_aicore, raw->cap_aicore);
+    if (!r) return oom(p);
+    r->core = p->row[0]; /* the context column core_id comes first */
+    r->token = p->row[COL(AICORE_TASK_RECORD, TASK_TOKEN_RAW)];
+    r->reg = p->row[COL(AICORE_TASK_RECORD, REG_TASK_ID)];
+    r->start = p->row[COL(AICORE_TASK_RECORD, START_TIME)];
+    r->end = p->row[COL(AICORE_TASK_RECORD, END_TIME)];
+    r->r2s = p->row[COL(AICORE_TASK_RECORD, RECEIVE_TO_START_CYCLES)]; /* 0 when absent */
+    r->ncols = (uint8_t)f->idx;
+    r->row = p->st[p->depth - 1].idx;
+    r->extra = p->row_extra;
+    break;
+  }
+  case C_STASK_ROW: {
+    char exp[32];
+    if (f->idx < ROW_MIN_STASK)
+      return fail(p, "row has %zu columns (expected %s)", f->idx, cols_expected(exp, sizeof exp, SL_READ_AICPU_TASK_RECORD));
+    sl_raw_sched_task *r = SL_PUSH(raw->stask, raw->n_stask, raw->cap_stask);
+    if (!r) return oom(p);
+    r->core = p->row[0];
+    r->reg = p->row[COL(AICPU_TASK_RECORD, REG_TASK_ID)];
+    r->dispatch = p->row[COL(AICPU_TASK_RECORD, DISPATCH_TIME)];
+    r->finish = p->row[COL(AICPU_TASK_RECORD, FINISH_TIME)];
+    r->member = p->row[COL(AICPU_TASK_RECORD, MEMBER)]; /* 0 when absent */
+    r->row = p->st[p->depth - 1].idx;
+    r->extra = p->row_extra;
+    break;
+  }
+  default:
+    break;
+  }
+  return 1;
+}
+
+/* The end of a host-section record (host_build_graph): into the raw host rows. */
+static int end_host(parser *p, const frame *f) {
+  sl_raw *raw = p->raw;
+  sl_capture *c = p->c;
+  switch (f->ctx) {
+  case C_HOST_REC: {
+    sl_orch_rec *r = SL_PUSH(raw->host_orch, raw->n_host, raw->cap_host);
+    if (!r) return oom(p);
+    if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
+    *r = p->orch;
+    if (sl_grow((void **)&raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns) != 0) return oom(p);
+    raw->host_ns[2 * (raw->n_host - 1)] = p->orch_start;
+    raw->host_ns[2 * (raw->n_host - 1) + 1] = p->orch_end;
+    break;
+  }
+  case C_HOST_THREAD:
+    raw->host_threads[raw->n_host_threads - 1].count = raw->n_host - raw->host_threads[raw->n_host_threads - 1].first;
+    break;
+  case C_UPLOAD: {
+    sl_upload_rec *u = SL_PUSH(c->uploads, c->n_uploads, raw->cap_uploads);
+    if (!u) return oom(p);
+    *u = p->up;
+    if (sl_grow((void **)&raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns) != 0)
+      return oom(p);
+    raw->upload_ns[2 * (c->n_uploads - 1)] = p->orch_start;
+    raw->upload_ns[2 * (c->n_uploads - 1) + 1] = p->orch_end;
+    break;
+  }
+  case C_SAMPLE: {
+    sl_clock_sample *sm = SL_PUSH(raw->samples, raw->n_samples, raw->cap_samples);
+    if (!sm) return oom(p);
+    *sm = p->smp;
+    sm->valid = p->smp_bits == 15 && sm->before_ns > 0 && sm->cycles > 0 && sm->after_ns >= sm->before_ns &&
+                sm->idx >= 0;
+    break;
+  }
+  default:
+    break;
+  }
+  return 1;
+}
+
 static int end_container_body(parser *p) {
   frame *f = &p->st[p->depth];
   sl_raw *raw = p->raw;
   sl_capture *c = p->c;
   switch (f->ctx) {
-  case C_AICORE_ROW: {
-    if (f->idx < 5) return fail(p, "row has %zu columns (expected 5 or 6)", f->idx);
-    sl_raw_aicore *r = SL_PUSH(raw->aicore, raw->n_aicore, raw->cap_aicore);
-    if (!r) return oom(p);
-    r->core = p->row[0];
-    r->token = p->row[1];
-    r->reg = p->row[2];
-    r->start = p->row[3];
-    r->end = p->row[4];
-    r->r2s = f->idx == 6 ? p->row[5] : 0;
-    r->ncols = (uint8_t)f->idx;
-    r->row = p->st[p->depth - 1].idx;
+  case C_AICORE_ROW:
+  case C_STASK_ROW:
+    if (!end_row(p, f)) return 0;
     break;
-  }
-  case C_STASK_ROW: {
-    if (f->idx != 4 && f->idx != 5) return fail(p, "row has %zu columns (expected 4 or 5)", f->idx);
-    sl_raw_sched_task *r = SL_PUSH(raw->stask, raw->n_stask, raw->cap_stask);
-    if (!r) return oom(p);
-    r->core = p->row[0];
-    r->reg = p->row[1];
-    r->dispatch = p->row[2];
-    r->finish = p->row[3];
-    r->member = f->idx == 5 ? p->row[4] : 0;
-    r->row = p->st[p->depth - 1].idx;
-    break;
-  }
   case C_SHARED: {
-    int which = key_is(&p->st[p->depth - 1], "shared_at_start") ? 1 : 2;
+    int which = field_of(&p->st[p->depth - 1], SL_READ_SCHED_PHASE_RECORD) ==
+                SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_START_AIC ? 1 : 2;
     if (p->sh_n == 3) {
       if (p->metric_mode) {
         memcpy(which == 1 ? p->mt.s_start : p->mt.s_end, p->sh, sizeof p->sh);
@@ -920,37 +1081,12 @@ static int end_container_body(parser *p) {
     memcpy(raw->lc_cycles[c->n_lifecycle - 1], p->lc_cyc, sizeof p->lc_cyc);
     break;
   }
-  case C_HOST_REC: {
-    sl_orch_rec *r = SL_PUSH(raw->host_orch, raw->n_host, raw->cap_host);
-    if (!r) return oom(p);
-    if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
-    *r = p->orch;
-    if (sl_grow((void **)&raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns) != 0) return oom(p);
-    raw->host_ns[2 * (raw->n_host - 1)] = p->orch_start;
-    raw->host_ns[2 * (raw->n_host - 1) + 1] = p->orch_end;
-    break;
-  }
+  case C_HOST_REC:
   case C_HOST_THREAD:
-    raw->host_threads[raw->n_host_threads - 1].count = raw->n_host - raw->host_threads[raw->n_host_threads - 1].first;
+  case C_UPLOAD:
+  case C_SAMPLE:
+    if (!end_host(p, f)) return 0;
     break;
-  case C_UPLOAD: {
-    sl_upload_rec *u = SL_PUSH(c->uploads, c->n_uploads, raw->cap_uploads);
-    if (!u) return oom(p);
-    *u = p->up;
-    if (sl_grow((void **)&raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns) != 0)
-      return oom(p);
-    raw->upload_ns[2 * (c->n_uploads - 1)] = p->orch_start;
-    raw->upload_ns[2 * (c->n_uploads - 1) + 1] = p->orch_end;
-    break;
-  }
-  case C_SAMPLE: {
-    sl_clock_sample *sm = SL_PUSH(raw->samples, raw->n_samples, raw->cap_samples);
-    if (!sm) return oom(p);
-    *sm = p->smp;
-    sm->valid = p->smp_bits == 15 && sm->before_ns > 0 && sm->cycles > 0 && sm->after_ns >= sm->before_ns &&
-                sm->idx >= 0;
-    break;
-  }
   default:
     break;
   }

@@ -20,38 +20,71 @@ static sl_str intern_opt(sl_capture *c, const char *s) {
   return r;
 }
 
-/* The SchedPhaseRecord fields this reader interprets; any other integer field (one added to
-** schema/records.lua after this code was written) is carried into the trace args by name. */
-static int pb_field_known(const char *name) {
-  static const char *const known[] = {"start_time", "end_time", "loop_iter", "kind", "tasks_processed",
-                                      "pop_hit", "pop_miss", "local_id", "ring_id"};
-  for (size_t i = 0; i < sizeof known / sizeof *known; i++)
-    if (!strcmp(name, known[i])) return 1;
-  return !strncmp(name, "shared_depth_at_", 16);
+/* Field number `pb` of a message as 64 bits (signed types sign-extended), found through the
+** message's descriptor: -1 when it has no such scalar integer field. */
+static int pb_get(const ProtobufCMessage *m, uint32_t pb, uint64_t *out) {
+  const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(m->descriptor, pb);
+  if (!f || f->label == PROTOBUF_C_LABEL_REPEATED) return -1;
+  const void *at = (const char *)m + f->offset;
+  switch (f->type) {
+  case PROTOBUF_C_TYPE_UINT32: case PROTOBUF_C_TYPE_FIXED32: *out = *(const uint32_t *)at; return 0;
+  case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_SINT32: case PROTOBUF_C_TYPE_SFIXED32:
+    *out = (uint64_t)(int64_t)*(const int32_t *)at; return 0;
+  case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64: *out = *(const uint64_t *)at; return 0;
+  case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
+    *out = (uint64_t)*(const int64_t *)at; return 0;
+  default: return -1;
+  }
 }
 
-static int pb_extras(sl_capture *c, sl_phase_rec *p, const ProtobufCMessage *msg) {
-  const ProtobufCMessageDescriptor *d = msg->descriptor;
-  for (unsigned i = 0; i < d->n_fields && p->n_extra < SL_PH_MAX_EXTRA; i++) {
-    const ProtobufCFieldDescriptor *f = &d->fields[i];
-    if (f->label == PROTOBUF_C_LABEL_REPEATED || pb_field_known(f->name)) continue;
-    const char *at = (const char *)msg + f->offset;
-    int64_t v;
-    switch (f->type) {
-    case PROTOBUF_C_TYPE_UINT32: case PROTOBUF_C_TYPE_FIXED32: v = *(const uint32_t *)(const void *)at; break;
-    case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_SINT32: case PROTOBUF_C_TYPE_SFIXED32:
-      v = *(const int32_t *)(const void *)at; break;
-    case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64: v = (int64_t)*(const uint64_t *)(const void *)at; break;
-    case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
-      v = *(const int64_t *)(const void *)at; break;
-    default: continue;
-    }
-    sl_extra_field *e = SL_PUSH(c->extras, c->n_extras, c->cap_extras);
-    if (!e) return -1;
-    e->key = sl_strtab_intern(&c->strings, f->name, strlen(f->name));
-    e->value = v;
-    if (e->key == SL_STR_NONE) return -1;
-    if (p->n_extra++ == 0) p->extra_first = (uint32_t)(c->n_extras - 1);
+/* A record message decoded through the generated read table of its kind: v[i] is field i
+** (0 when the message lacks it). */
+static void pb_fields(enum sl_read_kind kind, const ProtobufCMessage *m, uint64_t *v) {
+  const sl_read_record *rr = &sl_read_records[kind];
+  for (uint32_t i = 0; i < rr->n_fields; i++)
+    if (pb_get(m, rr->fields[i].pb, &v[i]) != 0) v[i] = 0;
+}
+
+/* The name a field number of message `msg` has in the capture's own layout text
+** ("<Msg>.<path>=<type>@<pb>;", Capture.schema_layout), "field_<pb>" when it is not there. */
+static size_t layout_name(sl_capture *c, const char *msg, uint32_t pb, char *out, size_t cap) {
+  const char *lay = sl_str_get(c, c->schema_layout);
+  size_t ml = strlen(msg);
+  char at[16];
+  int al = snprintf(at, sizeof at, "@%u;", (unsigned)pb);
+  for (const char *e = lay; e && *e; e = strchr(e, ';') ? strchr(e, ';') + 1 : NULL) {
+    const char *end = strchr(e, ';');
+    if (!end || strncmp(e, msg, ml) || e[ml] != '.') continue;
+    const char *eq = memchr(e, '=', (size_t)(end - e));
+    if (!eq || (size_t)(end + 1 - eq) < (size_t)al || strncmp(end + 1 - al, at, (size_t)al)) continue;
+    const char *name = e + ml + 1;
+    for (const char *q = name; q < eq; q++)
+      if (*q == '.') name = q + 1; /* a union member: its leaf name */
+    int n = snprintf(out, cap, "%.*s", (int)(eq - name), name);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+  }
+  int n = snprintf(out, cap, "field_%u", (unsigned)pb);
+  return n < 0 ? 0 : (size_t)n;
+}
+
+/* The record's fields the reader has no meaning for (of its union variant, when it has one),
+** and varint fields this build's schema lacks (a newer capture), into the record's extras. */
+static int pb_extras(sl_capture *c, enum sl_read_kind kind, const ProtobufCMessage *m, const uint64_t *v,
+                     int variant, sl_extra_span *x) {
+  const sl_read_record *rr = &sl_read_records[kind];
+  for (uint32_t i = 0; i < rr->n_fields; i++) {
+    const sl_read_field *f = &rr->fields[i];
+    if (!sl_read_is_extra(kind, (int)i) || (f->variant >= 0 && f->variant != variant)) continue;
+    if (sl_extra_add(c, x, f->name, strlen(f->name), (int64_t)v[i]) != 0) return -1;
+  }
+  for (unsigned k = 0; k < m->n_unknown_fields; k++) {
+    const ProtobufCMessageUnknownField *u = &m->unknown_fields[k];
+    if (u->wire_type != PROTOBUF_C_WIRE_TYPE_VARINT) continue;
+    uint64_t val = 0;
+    for (size_t b = 0; b < u->len && b < 10; b++) val |= (uint64_t)(u->data[b] & 0x7f) << (7 * b);
+    char key[96];
+    size_t n = layout_name(c, rr->proto, u->tag, key, sizeof key);
+    if (sl_extra_add(c, x, key, n, (int64_t)val) != 0) return -1;
   }
   return 0;
 }
@@ -188,91 +221,101 @@ static int pb_host(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   return 0;
 }
 
-static int pb_aicore(sl_raw *raw, const Swimlane__Capture *m) {
+static int pb_aicore(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   /* AICore rows: stream by stream */
   for (size_t s = 0; s < m->n_aicore_tasks; s++) {
     const Swimlane__AicoreTaskStream *st = m->aicore_tasks[s];
     for (size_t i = 0; i < st->n_records; i++) {
-      const Swimlane__AicoreTaskRecord *r = st->records[i];
+      uint64_t v[SL_RF_AICORE_TASK_RECORD_COUNT];
+      pb_fields(SL_READ_AICORE_TASK_RECORD, &st->records[i]->base, v);
       sl_raw_aicore *a = SL_PUSH(raw->aicore, raw->n_aicore, raw->cap_aicore);
       if (!a) return -1;
+      memset(a, 0, sizeof *a);
       a->core = st->core_id;
-      a->token = r->task_token_raw;
-      a->reg = r->reg_task_id;
-      a->start = r->start_time;
-      a->end = r->end_time;
-      a->r2s = r->receive_to_start_cycles;
-      a->ncols = 6;
+      a->token = v[SL_RF_AICORE_TASK_RECORD_TASK_TOKEN_RAW];
+      a->reg = v[SL_RF_AICORE_TASK_RECORD_REG_TASK_ID];
+      a->start = v[SL_RF_AICORE_TASK_RECORD_START_TIME];
+      a->end = v[SL_RF_AICORE_TASK_RECORD_END_TIME];
+      a->r2s = v[SL_RF_AICORE_TASK_RECORD_RECEIVE_TO_START_CYCLES];
+      a->ncols = sl_read_records[SL_READ_AICORE_TASK_RECORD].n_columns; /* every column */
       a->row = raw->n_aicore - 1;
+      if (pb_extras(c, SL_READ_AICORE_TASK_RECORD, &st->records[i]->base, v, -1, &a->extra) != 0) return -1;
     }
   }
   return 0;
 }
 
-static int pb_sched_tasks(sl_raw *raw, const Swimlane__Capture *m) {
+static int pb_sched_tasks(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   if (m->n_scheduler_tasks) raw->sched_tasks_key = "scheduler_tasks";
   for (size_t s = 0; s < m->n_scheduler_tasks; s++) {
     const Swimlane__AicpuTaskStream *st = m->scheduler_tasks[s];
     for (size_t i = 0; i < st->n_records; i++) {
-      const Swimlane__AicpuTaskRecord *r = st->records[i];
+      uint64_t v[SL_RF_AICPU_TASK_RECORD_COUNT];
+      pb_fields(SL_READ_AICPU_TASK_RECORD, &st->records[i]->base, v);
       sl_raw_sched_task *t = SL_PUSH(raw->stask, raw->n_stask, raw->cap_stask);
       if (!t) return -1;
+      memset(t, 0, sizeof *t);
       t->core = st->core_id;
-      t->reg = r->reg_task_id;
-      t->dispatch = r->dispatch_time;
-      t->finish = r->finish_time;
-      t->member = r->member;
+      t->reg = v[SL_RF_AICPU_TASK_RECORD_REG_TASK_ID];
+      t->dispatch = v[SL_RF_AICPU_TASK_RECORD_DISPATCH_TIME];
+      t->finish = v[SL_RF_AICPU_TASK_RECORD_FINISH_TIME];
+      t->member = v[SL_RF_AICPU_TASK_RECORD_MEMBER];
       t->row = raw->n_stask - 1;
+      if (pb_extras(c, SL_READ_AICPU_TASK_RECORD, &st->records[i]->base, v, -1, &t->extra) != 0) return -1;
     }
   }
   return 0;
 }
 
+#define PH(x) v[SL_RF_SCHED_PHASE_RECORD_##x]
 /* One scheduler phase record of stream st, appended to c->phases. -1 on no memory. */
 static int pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStream *st,
                     const Swimlane__SchedPhaseRecord *r) {
+  uint64_t v[SL_RF_SCHED_PHASE_RECORD_COUNT];
+  pb_fields(SL_READ_SCHED_PHASE_RECORD, &r->base, v);
+  uint32_t kind = (uint32_t)PH(KIND);
   sl_phase_rec *p = SL_PUSH(c->phases, c->n_phases, raw->cap_phases);
   if (!p) return -1;
   memset(p, 0, sizeof *p);
-  const sl_phase_info *pi = sl_phase_by_id(r->kind);
+  const sl_phase_info *pi = sl_phase_by_id(kind);
   if (pi) {
     if (sl_phase_classify(c, p, pi->name, strlen(pi->name)) != 0) return -1;
   } else {
     char buf[32];
-    int n = snprintf(buf, sizeof buf, "kind_%u", r->kind);
+    int n = snprintf(buf, sizeof buf, "kind_%u", kind);
     if (sl_phase_classify(c, p, buf, (size_t)n) != 0) return -1;
   }
-  p->loop_iter = r->loop_iter;
-  p->tasks_processed = r->tasks_processed;
-  if (pb_extras(c, p, &r->base) != 0) return -1;
+  p->loop_iter = (int64_t)PH(LOOP_ITER);
+  p->tasks_processed = (int64_t)PH(TASKS_PROCESSED);
   p->flags |= SL_PH_HAS_LOOP_ITER | SL_PH_HAS_TASKS_PROCESSED | SL_PH_HAS_SHARED;
 #ifdef SL_PRODUCER_AICORE
   /* an A5 HBG AICore Scheduler stream reads some unions as task ids */
-  enum sl_phase_variant v = sl_phase_variant_for(
-      r->kind, st->producer && !strcmp(st->producer, "aicore") ? SL_PRODUCER_AICORE : SL_PRODUCER_AICPU);
+  enum sl_phase_variant var = sl_phase_variant_for(
+      kind, st->producer && !strcmp(st->producer, "aicore") ? SL_PRODUCER_AICORE : SL_PRODUCER_AICPU);
 #else
-  enum sl_phase_variant v = sl_phase_variant_of(r->kind);
+  enum sl_phase_variant var = sl_phase_variant_of(kind);
 #endif
-  if (v == SL_PHASE_VARIANT_DISPATCH) {
-    p->pop_hit = r->pop_hit;
-    p->pop_miss = r->pop_miss;
+  if (pb_extras(c, SL_READ_SCHED_PHASE_RECORD, &r->base, v, (int)var, &p->extra) != 0) return -1;
+  if (var == SL_PHASE_VARIANT_DISPATCH) {
+    p->pop_hit = (int64_t)PH(POP_HIT);
+    p->pop_miss = (int64_t)PH(POP_MISS);
     p->flags |= SL_PH_HAS_POP;
-  } else if (v == SL_PHASE_VARIANT_TASK) {
-    p->task_id = (uint64_t)r->ring_id << 32 | r->local_id;
+  } else if (var == SL_PHASE_VARIANT_TASK) {
+    p->task_id = PH(RING_ID) << 32 | PH(LOCAL_ID);
     p->flags |= SL_PH_HAS_TASK_ID;
   }
-  p->shared_at_start[0] = r->shared_depth_at_start_aic;
-  p->shared_at_start[1] = r->shared_depth_at_start_aiv;
-  p->shared_at_start[2] = r->shared_depth_at_start_mix;
-  p->shared_at_end[0] = r->shared_depth_at_end_aic;
-  p->shared_at_end[1] = r->shared_depth_at_end_aiv;
-  p->shared_at_end[2] = r->shared_depth_at_end_mix;
+  /* the three shape depths are consecutive fields of the table (start, then end) */
+  for (int k = 0; k < 3; k++) {
+    p->shared_at_start[k] = (int64_t)v[SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_START_AIC + k];
+    p->shared_at_end[k] = (int64_t)v[SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_END_AIC + k];
+  }
   if (sl_grow((void **)&raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles) != 0)
     return -1;
-  raw->ph_cycles[2 * (c->n_phases - 1)] = r->start_time;
-  raw->ph_cycles[2 * (c->n_phases - 1) + 1] = r->end_time;
+  raw->ph_cycles[2 * (c->n_phases - 1)] = PH(START_TIME);
+  raw->ph_cycles[2 * (c->n_phases - 1) + 1] = PH(END_TIME);
   return 0;
 }
+#undef PH
 
 /* -1 no memory, -2 bad data (reported) */
 static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
@@ -363,18 +406,20 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
       if (t < m->n_orchestrator_phases) {
         const Swimlane__OrchPhaseStream *st = m->orchestrator_phases[order[t]];
         for (size_t i = 0; i < st->n_records; i++) {
-          const Swimlane__OrchPhaseRecord *r = st->records[i];
+          uint64_t v[SL_RF_ORCH_PHASE_RECORD_COUNT];
+          pb_fields(SL_READ_ORCH_PHASE_RECORD, &st->records[i]->base, v);
           sl_orch_rec *o = SL_PUSH(c->orch, c->n_orch, raw->cap_orch);
           if (!o) {
             free(order);
             return -1;
           }
           memset(o, 0, sizeof *o);
-          o->task_id = r->task_id;
-          o->task_id_signed = (int64_t)r->task_id;
-          o->submit_idx = r->submit_idx;
-          o->phase = orch_kind_name(c, r->kind, submit);
-          if (o->phase == SL_STR_NONE) {
+          o->task_id = v[SL_RF_ORCH_PHASE_RECORD_TASK_ID];
+          o->task_id_signed = (int64_t)o->task_id;
+          o->submit_idx = (int64_t)v[SL_RF_ORCH_PHASE_RECORD_SUBMIT_IDX];
+          o->phase = orch_kind_name(c, (uint32_t)v[SL_RF_ORCH_PHASE_RECORD_KIND], submit);
+          if (o->phase == SL_STR_NONE ||
+              pb_extras(c, SL_READ_ORCH_PHASE_RECORD, &st->records[i]->base, v, -1, &o->extra) != 0) {
             free(order);
             return -1;
           }
@@ -383,8 +428,8 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
             free(order);
             return -1;
           }
-          raw->orch_cycles[2 * (c->n_orch - 1)] = r->start_time;
-          raw->orch_cycles[2 * (c->n_orch - 1) + 1] = r->end_time;
+          raw->orch_cycles[2 * (c->n_orch - 1)] = v[SL_RF_ORCH_PHASE_RECORD_START_TIME];
+          raw->orch_cycles[2 * (c->n_orch - 1) + 1] = v[SL_RF_ORCH_PHASE_RECORD_END_TIME];
         }
       }
       c->orch_threads[t].count = c->n_orch - c->orch_threads[t].first;
@@ -395,23 +440,20 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
 }
 
 static int pb_lifecycle(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
-  /* lifecycle */
   for (size_t i = 0; i < m->n_aicpu_lifecycle_records; i++) {
-    const Swimlane__AicpuLifecycleRecord *r = m->aicpu_lifecycle_records[i];
+    const ProtobufCMessage *r = &m->aicpu_lifecycle_records[i]->base;
+    uint64_t v[SL_RF_AICPU_LIFECYCLE_RECORD_COUNT];
+    pb_fields(SL_READ_AICPU_LIFECYCLE_RECORD, r, v);
     sl_lifecycle_rec *l = SL_PUSH(c->lifecycle, c->n_lifecycle, raw->cap_lc);
     if (!l) return -1;
     memset(l, 0, sizeof *l);
-    l->aicpu_thread_id = r->aicpu_thread_id;
+    l->aicpu_thread_id = (int64_t)v[SL_RF_AICPU_LIFECYCLE_RECORD_AICPU_THREAD_ID];
     if (sl_grow((void **)&raw->lc_cycles, &raw->cap_lc_cycles, c->n_lifecycle, sizeof *raw->lc_cycles) != 0) return -1;
-    uint64_t v[SL_LC_FIELD_COUNT] = {
-      r->handshake_start_cycles, r->handshake_complete_cycles, r->config_start_cycles,
-      r->topology_complete_cycles, r->context_publish_start_cycles, r->context_publish_complete_cycles,
-      r->bootstrap_wait_start_cycles, r->bootstrap_complete_cycles, r->register_release_start_cycles,
-      r->register_release_end_cycles, r->exit_signal_start_cycles, r->exit_signal_end_cycles,
-      r->exit_wait_start_cycles, r->exit_wait_end_cycles,
-    };
-    memcpy(raw->lc_cycles[c->n_lifecycle - 1], v, sizeof v);
+    /* the span fields follow the thread id in the table, in enum sl_lifecycle_field order */
+    for (int k = 0; k < SL_LC_FIELD_COUNT; k++)
+      raw->lc_cycles[c->n_lifecycle - 1][k] = v[SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES + k];
     l->present = (1u << SL_LC_FIELD_COUNT) - 1;
+    if (pb_extras(c, SL_READ_AICPU_LIFECYCLE_RECORD, r, v, -1, &l->extra) != 0) return -1;
   }
   return 0;
 }
@@ -421,9 +463,10 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   raw->level = m->chip_swimlane_level;
   raw->fingerprint = intern_opt(c, m->schema_fingerprint);
   raw->layout = intern_opt(c, m->schema_layout);
+  c->schema_layout = raw->layout;
   if (m->metadata && pb_metadata(raw, c, m->metadata) != 0) return -1;
   c->schema_fingerprint = raw->fingerprint;
-  if (pb_aicore(raw, m) != 0 || pb_sched_tasks(raw, m) != 0) return -1;
+  if (pb_aicore(raw, c, m) != 0 || pb_sched_tasks(raw, c, m) != 0) return -1;
   int rc = pb_sched_streams(raw, c, m);
   if (rc == 0) rc = pb_orch(raw, c, m);
   if (rc == 0) rc = pb_lifecycle(raw, c, m);

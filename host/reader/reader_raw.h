@@ -10,17 +10,20 @@
 #include <stdio.h>
 
 #include "sl_capture.h"
+#include "sl_read_fields.h"
 
 typedef struct sl_raw_aicore {
   uint64_t core, token, reg, start, end, r2s;
   size_t row;          /* index in its JSON array, for error paths */
   uint8_t ncols;
+  sl_extra_span extra;
 } sl_raw_aicore;
 
 typedef struct sl_raw_sched_task {
   uint64_t core, reg, dispatch, finish;
   uint64_t member; /* 1 + kernel_ids slot; 0 = not recorded (4-column rows) */
   size_t row;
+  sl_extra_span extra;
 } sl_raw_sched_task;
 
 typedef struct sl_raw {
@@ -63,6 +66,15 @@ typedef struct sl_raw {
 
 /* Look a scheduler phase name up: sets rec->phase_id, ->phase (renamed) and flags. */
 int sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len);
+
+/* reader_fields.c: the fields of each record kind (generated/sl_read_fields.h) the reader
+** interprets; any other field, or one the table lacks (field < 0), is an extra. */
+extern const uint64_t sl_read_used[SL_READ_KIND_COUNT];
+int sl_read_is_extra(enum sl_read_kind kind, int field);
+/* Append an extra to a record's span (at most SL_PH_MAX_EXTRA; more are dropped). 0 / -1 OOM. */
+int sl_extra_add(sl_capture *c, sl_extra_span *sp, const char *key, size_t klen, int64_t value);
+/* One span holding a's then b's extras (copied when both are non-empty). 0 / -1 OOM. */
+int sl_extra_join(sl_capture *c, sl_extra_span *out, sl_extra_span a, sl_extra_span b);
 
 /* Validate + join + convert. 0 ok; -1 error already printed. */
 int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet);

@@ -10,6 +10,7 @@
 **   R.phases.dispatch.cname = "good"             -- recolour
 **   R.phases.release.route = "hide"              -- hide a phase
 **   R.phases.async_poll.route = "lane:Polling"   -- a lane of its own
+**   R.hidden_args.acid_extra = true              -- keep a record field out of the args
 **   local base = R.func_name
 **   R.func_name = function(id, mapped) return id == 0 and "MatMul" or base(id, mapped) end
 **   return R
@@ -22,6 +23,10 @@
 
 local S = require("swimlane.schema")
 local R = { schema = S }
+
+-- Record fields the reader has no meaning for (schema fields newer than the converter) are
+-- shown in their slices' args; a name set true here keeps that field out of them.
+R.hidden_args = {}
 
 -- "{index}" / "{TYPE}" / "{name}" of a lane's name pattern.
 local function fill(pattern, vars)

@@ -129,10 +129,10 @@ static int complete(phase_ctx *pc, unsigned char *freed) {
       c->acked = 1;
       continue;
     }
-    uint64_t finish = (rt->cfg.level >= 2 || pc->dp) ? now(pc) : 0;
+    uint64_t finish = (rt->cfg.level >= SL_LEVEL_AICPU_TIMING || pc->dp) ? now(pc) : 0;
     if (dp) {
       if (!c->acked) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
-      if (rt->cfg.level >= 2)
+      if (rt->cfg.level >= SL_LEVEL_AICPU_TIMING)
         sl_devprof_complete_member(dp, c->id, s->idx, c->token, c->member, c->dispatch_ts, finish);
     }
     c->busy = 0;
@@ -346,7 +346,7 @@ static int all_published(sl_rt *rt) {
 void *sl_rt_aisched_main(void *arg) {
   sl_rt_sched *s = arg;
   sl_rt *rt = s->rt;
-  phase_ctx pc = {rt, s, rt->cfg.level >= 3 ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 1};
+  phase_ctx pc = {rt, s, rt->cfg.level >= SL_LEVEL_SCHED_PHASES ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 1};
   const sl_rt_clock *ck = &rt->clock;
   sl_aicpu_lifecycle_record lc;
   memset(&lc, 0, sizeof lc);
@@ -387,7 +387,7 @@ void *sl_rt_aisched_main(void *arg) {
   inbox_owner = NULL;
   if (rt->cfg.dp) {
     sl_devprof_flush_scheduler(rt->cfg.dp, s->idx, s->cores, s->ncores);
-    if (rt->cfg.level >= 2) sl_devprof_lifecycle(rt->cfg.dp, s->idx, &lc);
+    if (rt->cfg.level >= SL_LEVEL_AICPU_TIMING) sl_devprof_lifecycle(rt->cfg.dp, s->idx, &lc);
   }
   return NULL;
 }

@@ -13,8 +13,7 @@
 #include "sl_kernel_tiles.h"
 #include "sl_tdesc.h"
 
-/* The pipes' names are schema data (lanes.lua pipes, sl_pipe_lane_names); the enum must list
-** as many. */
+/* enum sl_pipe and the pipes' names are both generated from lanes.lua pipes. */
 _Static_assert(SL_PIPE_COUNT == SL_PIPE_LANE_COUNT, "enum sl_pipe and schema/lanes.lua pipes differ");
 
 /* ---- per-thread state: tracer, sub-block lane, on-core memories ------------------------ */
@@ -211,7 +210,9 @@ float sl_vreduce_at(const char *mnemonic, const float *a, int n, int is_max, con
 }
 
 void sl_scalar_at(int ops, const char *file, int line) {
-  trace(SL_PIPE_SCALAR, "SCALAR", (uint64_t)(ops > 0 ? ops : 0), SL_PIPE_SCALAR, 0, file, line);
+  /* scalar work is named after its pipe */
+  trace(SL_PIPE_SCALAR, sl_pipe_lane_names[SL_PIPE_SCALAR], (uint64_t)(ops > 0 ? ops : 0), SL_PIPE_SCALAR, 0, file,
+        line);
 }
 
 void sl_flag_at(int set, sl_pipe src, sl_pipe dst, int event_id, const char *file, int line) {

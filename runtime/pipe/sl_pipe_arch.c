@@ -36,7 +36,7 @@ int sl_subcore_has_pipe(sl_subcore core, sl_pipe pipe) {
 ** unit test test_l0_pipe checks that docs/l0.md lists exactly these numbers.
 **                       issue latency per_cycle outstanding                                  */
 static const sl_pipe_arch arch_a2a3 = {
-    .name = "a2a3",
+    .arch = SL_ARCH_A2A3,
     .core_mhz = 1850,  /* A */
     .dispatch = 1,     /* A: one instruction a cycle from the scalar front end */
     .flag_cycles = 1,  /* A */
@@ -52,7 +52,7 @@ static const sl_pipe_arch arch_a2a3 = {
         [SL_PIPE_ALL] = {1, 1, 1, 1},        /* barrier target only */
     }};
 static const sl_pipe_arch arch_a5 = {
-    .name = "a5",
+    .arch = SL_ARCH_A5,
     .core_mhz = 1650,  /* A */
     .dispatch = 1,     /* A */
     .flag_cycles = 1,  /* A */
@@ -72,10 +72,12 @@ static const sl_pipe_arch arch_a5 = {
 const sl_pipe_arch *sl_pipe_arch_find(const char *name) {
   const sl_platform_info *p = name ? sl_platform_by_name(name) : NULL;
   if (!p) return NULL;
-  if (!strcmp(p->arch, arch_a2a3.name)) return &arch_a2a3;
-  if (!strcmp(p->arch, arch_a5.name)) return &arch_a5;
-  return NULL;
+  /* by the schema's arch id: a chip generation the schema adds has no cost table yet */
+  static const sl_pipe_arch *const by_arch[SL_ARCH_COUNT] = {[SL_ARCH_A2A3] = &arch_a2a3, [SL_ARCH_A5] = &arch_a5};
+  return p->arch_id >= 0 && p->arch_id < SL_ARCH_COUNT ? by_arch[p->arch_id] : NULL;
 }
+
+const char *sl_pipe_arch_name(const sl_pipe_arch *arch) { return sl_arch_names[arch->arch]; }
 
 /* Vector instructions slower than a plain elementwise op: throughput divisor. */
 /* All assumed (A): transcendental and reducing ops take several passes. */

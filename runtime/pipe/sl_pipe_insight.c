@@ -185,7 +185,7 @@ int sl_pipe_write_insight(const sl_pipe_model *m, FILE *out, int debug_line) {
   fprintf(out,
           "\n  ],\n  \"displayTimeUnit\": \"ns\",\n  \"otherData\": {\"arch\": \"%s\", \"core_mhz\": %u, "
           "\"makespan_cycles\": %" PRIu64 ", \"issued\": {\"MMAD\": %" PRIu64 ", \"FIX_L0C_TO_DST\": %" PRIu64 "},\n",
-          m->arch->name, m->arch->core_mhz, sl_pipe_makespan(m), mmad, fix);
+          sl_pipe_arch_name(m->arch), m->arch->core_mhz, sl_pipe_makespan(m), mmad, fix);
   put_costs(out, m->arch);
   fputs("}\n}\n", out);
   return ferror(out) ? -1 : 0;

@@ -6,7 +6,9 @@ and the trace's content checked.
   phase_existing_lane  acid_probe drawn on Sched_N (the lane the schema names)
   phase_new_lane       acid_lane_probe drawn on the new lane Acid_N at tid 33000 + 10 N
   orch_phase           orchestrator records of the new kind orch_acid drawn acid(...) in yellow
-  record_field         the new field acid_extra shown in every scheduler slice's args
+  record_field         the new fields shown in the trace args: acid_extra (scheduler phase
+                       record) on every scheduler slice, acid_task_extra (AICPU task record)
+                       on every task slice of the worker and AICPU views
   rename_alias         reclaim drawn (never release) from fresh and old captures
   old_captures_read    today's committed captures still read after the additive edit
   type_change          today's captures refused naming loop_iter; fresh captures read
@@ -143,6 +145,21 @@ elif case == "record_field":
         if not bars or any(e["args"].get("acid_extra") != 7 for e in bars):
             fail(f"{fmt}: scheduler slices without args.acid_extra = 7: "
                  f"{[e['args'] for e in bars if e['args'].get('acid_extra') != 7][:2]}")
+        tasks = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "event" and "taskId" in e.get("args", {})]
+        views = {e["pid"] for e in tasks}
+        if len(views) < 2 or any(e["args"].get("acid_task_extra") != 11 for e in tasks):
+            fail(f"{fmt}: task slices (views {sorted(views)}) without args.acid_task_extra = 11: "
+                 f"{[e['args'] for e in tasks if e['args'].get('acid_task_extra') != 11][:2]}")
+        # a rule may hide a field: R.hidden_args
+        rules = f"{out}/hide.lua"
+        open(rules, "w").write('local R = require("convert.default")\nR.hidden_args.acid_task_extra = true\nreturn R\n')
+        dst = f"{out}/{fmt}.hidden.trace.json"
+        sh([swl, "convert", src, "--rules", rules, "-o", dst])
+        t = json.load(open(dst))
+        ev = t["traceEvents"] if isinstance(t, dict) else t
+        if any("acid_task_extra" in e.get("args", {}) for e in ev) or \
+                not any(e.get("args", {}).get("acid_extra") == 7 for e in ev):
+            fail(f"{fmt}: R.hidden_args.acid_task_extra did not hide only that field")
 elif case == "rename_alias":
     js, pb = capture()
     for fmt, src in (("json", js), ("pb", pb), ("old_json", f"{FIXTURES}/chip_swimlane_records.json"),

@@ -6,6 +6,8 @@ tree at SRC (schema/ only, plus the one runtime call site a rename needs).
               acid_lane (scheduler view, tid base 33000) with phase acid_lane_probe;
               release renamed to reclaim with the alias release -> reclaim; a new
               sched_phase_record field acid_extra (exported, written as 7); a new
+              aicpu_task_record field acid_task_extra (a record other than the phase:
+              exported as a 6th scheduler-task column, written as 11); a new
               orchestrator phase orch_acid (id 100, label "acid", colour yellow)
   typechange  sched_phase_record.loop_iter u32 -> i32 (uint32 -> sint32 on the wire), and
               proto number 17 of SchedPhaseRecord reserved (a removed field)
@@ -54,6 +56,13 @@ if kind == "additive":
     # (the new scalar follows tasks_processed), and the generic profiler entry the tests use
     edit("runtime/core/sl_rt_phase.h", "(pc)->iter, (uint32_t)(n),", "(pc)->iter, (uint32_t)(n), 7u,")
     edit("runtime/profiler/sl_devprof.c", "depth_end ? depth_end : zeros);", "depth_end ? depth_end : zeros, 7u);")
+    # a new field of the AICPU task record (its spare bytes), exported as a row column; the
+    # one call site of its writer passes 11
+    edit("schema/records.lua", '      },\n      export = { section = "scheduler_tasks.records"',
+         '        { name = "acid_task_extra", type = "u32", pb = 5 },\n'
+         '      },\n      export = { section = "scheduler_tasks.records"')
+    edit("schema/records.lua", '{ field = "member" } } } },', '{ field = "member" }, { field = "acid_task_extra" } } } },')
+    edit("runtime/profiler/sl_devprof.c", "reg_task_id, member);", "reg_task_id, member, 11u);")
 elif kind == "typechange":
     edit("schema/records.lua", '{ name = "loop_iter", type = "u32", pb = 3',
          '{ name = "loop_iter", type = "i32", pb = 3')

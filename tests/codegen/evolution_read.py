@@ -3,7 +3,9 @@
 of tests/fixtures/evolution, edited): same layout -> silent; captures of earlier schemas
 (tests/fixtures/evolution/v*/) -> read with one note; a foreign fingerprint -> one note;
 a field whose type changed -> refused naming it, no output; an unknown phase kind -> one
-warning naming it and the record."""
+warning naming it and the record; a newer schema's capture (a field this build lacks: a
+scheduler-task column, an orchestrator key) -> read with one note, the new values in the
+trace args."""
 import json
 import os
 import subprocess
@@ -71,4 +73,29 @@ r["scheduler_records"]["streams"][0]["records"][2]["kind"] = "acid_nope"
 rc, err, out = convert(r, "unknown")
 if rc != 0 or "'acid_nope' (stream 0, record 2)" not in err:
     fail(f"an unknown phase kind was not named: exit {rc}, {err!r}")
+# a capture of a newer schema: one more AICPU task column and one more orchestrator key
+r = fresh()
+r["metadata"]["schema_fingerprint"] = "2" * 16
+r["metadata"]["schema_layout"] += ";AicpuTaskRecord.newer_col=u32@5;OrchPhaseRecord.newer_key=u32@6"
+for row in r["scheduler_tasks"]["records"]:
+    row.append(5)
+for rec in r["aicpu_orchestrator_phases"][0]:
+    rec["newer_key"] = 6
+rc, err, out = convert(r, "newer")
+if rc != 0 or err.count("fingerprint") != 1 or not out:
+    fail(f"a newer schema's capture did not read with one note: exit {rc}, {err!r}")
+t = json.load(open(f"{tmp}/newer.trace.json"))
+ev = t["traceEvents"] if isinstance(t, dict) else t
+tasks = [e for e in ev if e.get("ph") == "X" and "taskId" in e.get("args", {})]
+orch = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "orchestrator"]
+if not tasks or any(e["args"].get("column_5") != 5 for e in tasks):
+    fail("the newer task column is not in every task slice's args")
+if not orch or any(e["args"].get("newer_key") != 6 for e in orch):
+    fail("the newer orchestrator key is not in every orchestrator slice's args")
+# the same extra column under this build's own fingerprint is a malformed row, refused
+r = fresh()
+r["scheduler_tasks"]["records"][0].append(5)
+rc, err, out = convert(r, "extra_column")
+if rc == 0 or "records[0][5]: too many columns" not in err or out:
+    fail(f"an extra column under this build's fingerprint was not refused: exit {rc}, {err!r}")
 print("evolution read: ok")

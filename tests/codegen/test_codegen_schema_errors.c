@@ -261,7 +261,7 @@ static void test_flows_pipes_views(void **state) {
   bad_case a = {"lanes", "{ key = \"hb_violation\", name", "{ key = \"dependency\", name",
                 "lanes.lua: flow 'dependency': key already used"};
   run_case(&a);
-  bad_case b = {"lanes", "{ id = 1, name = \"MTE1\" }", "{ id = 9, name = \"MTE1\" }",
+  bad_case b = {"lanes", "{ id = 1, name = \"MTE1\",", "{ id = 9, name = \"MTE1\",",
                 "lanes.lua: pipe 'MTE1': id must be 1 (pipes are listed in id order from 0)"};
   run_case(&b);
   bad_case c = {"lanes", "{ pid = 40, key = \"l3_rank_host\"", "{ pid = 140, key = \"l3_rank_host\"",

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sl_capture.h"
+#include "sl_read_fields.h"
 
 static char *fixture(const char *rel) {
   const char *dir = getenv("SL_FIXTURES");
@@ -388,6 +389,50 @@ static void test_lifecycle(void **state) {
   assert_true(c->tasks[0].dispatch_us == 350 * (1e6 / 1e9));
   assert_int_equal(c->tasks[0].ring_id, 1);
   sl_capture_free(c);
+}
+
+/* A numeric field the reader has no meaning for (a schema field newer than the reader) is
+** carried as an extra on every record kind, in file order, by its capture name. */
+static void test_extras_every_record_kind(void **state) {
+  (void)state;
+  sl_capture *c = read_str("{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 5, 1, 500, 900, 20]],"
+                           " \"aicpu_tasks\": [[0, 1, 450, 950, 1]],"
+                           " \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, \"records\": ["
+                           "{\"start_cycles\": 460, \"end_cycles\": 470, \"kind\": \"dispatch\", \"new_ph\": 3}]}]},"
+                           " \"aicpu_orchestrator_phases\": [[{\"start_cycles\": 400, \"end_cycles\": 440, \"task_id\": 5,"
+                           " \"submit_idx\": 0, \"new_orch\": -4, \"new_str\": \"x\"}]],"
+                           " \"aicpu_lifecycle_records\": [{\"aicpu_thread_id\": 0, \"handshake_start_cycles\": 410,"
+                           " \"new_lc\": 9}]}");
+  assert_non_null(c);
+  const sl_phase_rec *p = phase_at(c, 0, 0);
+  assert_int_equal(p->extra.n, 1);
+  assert_string_equal(sl_str_get(c, c->extras[p->extra.first].key), "new_ph");
+  assert_int_equal(c->extras[p->extra.first].value, 3);
+  assert_int_equal(c->orch[0].extra.n, 1); /* strings are not integer fields: not carried */
+  assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "new_orch");
+  assert_int_equal(c->extras[c->orch[0].extra.first].value, -4);
+  assert_int_equal(c->lifecycle[0].extra.n, 1);
+  assert_int_equal(c->extras[c->lifecycle[0].extra.first].value, 9);
+  assert_int_equal(c->tasks[0].n_extra, 0); /* every row column is a field the reader knows */
+  sl_capture_free(c);
+}
+
+/* The generated read table and the reader's own lifecycle order agree; every field is found
+** again by its .pb number and its JSON place. */
+static void test_read_table(void **state) {
+  (void)state;
+  const sl_read_record *lc = &sl_read_records[SL_READ_AICPU_LIFECYCLE_RECORD];
+  for (int i = 0; i < SL_LC_FIELD_COUNT; i++)
+    assert_string_equal(lc->fields[SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES + i].key, sl_lifecycle_keys[i]);
+  for (int k = 0; k < SL_READ_KIND_COUNT; k++) {
+    const sl_read_record *r = &sl_read_records[k];
+    for (uint32_t i = 0; i < r->n_fields; i++) {
+      const sl_read_field *f = &r->fields[i];
+      assert_int_equal(sl_read_field_by_pb(r, f->pb), (int)i);
+      if (f->column >= 0) assert_int_equal(sl_read_field_by_column(r, (unsigned)f->column), (int)i);
+      if (f->key && f->element <= 0) assert_int_equal(sl_read_field_by_key(r, f->key, strlen(f->key)), (int)i);
+    }
+  }
 }
 
 /* ---- errors: one crafted file per error ---------------------------------------------------- */
@@ -817,6 +862,8 @@ int main(void) {
     cmocka_unit_test(test_legacy_aliases_and_null_task_id),
     cmocka_unit_test(test_phase_presence),
     cmocka_unit_test(test_lifecycle),
+    cmocka_unit_test(test_extras_every_record_kind),
+    cmocka_unit_test(test_read_table),
     cmocka_unit_test(test_bad_inputs),
     cmocka_unit_test(test_missing_file),
     cmocka_unit_test(test_int64_bounds),

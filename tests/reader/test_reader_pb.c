@@ -195,6 +195,86 @@ static void test_pb_orch_stream_order(void **state) {
   sl_capture_free(c);
 }
 
+/* A record field this build's schema lacks (a newer writer's): an integer (varint) field is
+** carried by number as an extra, like a JSON key the reader does not know. */
+static void test_pb_unknown_field_extra(void **state) {
+  (void)state;
+  uint8_t varint[] = {0xac, 0x02}; /* 300 */
+  ProtobufCMessageUnknownField u = {.tag = 40, .wire_type = PROTOBUF_C_WIRE_TYPE_VARINT, .len = 2, .data = varint};
+  Swimlane__OrchPhaseRecord rec = SWIMLANE__ORCH_PHASE_RECORD__INIT, *recp = &rec;
+  rec.start_time = 100;
+  rec.end_time = 200;
+  rec.base.n_unknown_fields = 1;
+  rec.base.unknown_fields = &u;
+  Swimlane__OrchPhaseStream st = SWIMLANE__ORCH_PHASE_STREAM__INIT, *stp = &st;
+  st.n_records = 1;
+  st.records = &recp;
+  Swimlane__Metadata md = SWIMLANE__METADATA__INIT;
+  md.clock_freq_hz = 50000000;
+  Swimlane__Capture cap = SWIMLANE__CAPTURE__INIT;
+  cap.chip_swimlane_level = 4;
+  cap.metadata = &md;
+  cap.n_orchestrator_phases = 1;
+  cap.orchestrator_phases = &stp;
+  size_t len = swimlane__capture__get_packed_size(&cap);
+  uint8_t *buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(&cap, buf);
+  sl_capture *c = sl_capture_read_mem("newer.pb", buf, len, &quiet);
+  free(buf);
+  assert_non_null(c);
+  assert_int_equal(c->n_orch, 1);
+  assert_int_equal(c->orch[0].extra.n, 1);
+  assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "field_40");
+  assert_int_equal(c->extras[c->orch[0].extra.first].value, 300);
+  sl_capture_free(c);
+  /* the capture's own layout names it */
+  cap.schema_fingerprint = "2222222222222222";
+  cap.schema_layout = "OrchPhaseRecord.start_time=u64@1;OrchPhaseRecord.newer=u32@40;";
+  len = swimlane__capture__get_packed_size(&cap);
+  buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(&cap, buf);
+  c = sl_capture_read_mem("newer.pb", buf, len, &quiet);
+  free(buf);
+  assert_non_null(c);
+  assert_int_equal(c->orch[0].extra.n, 1);
+  assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "newer");
+  sl_capture_free(c);
+}
+
+/* A phase id this build's schema does not have (bad input, a newer capture): kept, named
+** kind_<id>, flagged unknown (never drawn); the read succeeds. */
+static void test_pb_unknown_phase_id(void **state) {
+  (void)state;
+  Swimlane__SchedPhaseRecord rec = SWIMLANE__SCHED_PHASE_RECORD__INIT, *recp = &rec;
+  rec.start_time = 100;
+  rec.end_time = 200;
+  rec.kind = 9999;
+  Swimlane__SchedPhaseStream st = SWIMLANE__SCHED_PHASE_STREAM__INIT, *stp = &st;
+  st.n_records = 1;
+  st.records = &recp;
+  Swimlane__Metadata md = SWIMLANE__METADATA__INIT;
+  md.clock_freq_hz = 50000000;
+  Swimlane__Capture cap = SWIMLANE__CAPTURE__INIT;
+  cap.chip_swimlane_level = 3;
+  cap.metadata = &md;
+  cap.n_scheduler_records = 1;
+  cap.scheduler_records = &stp;
+  size_t len = swimlane__capture__get_packed_size(&cap);
+  uint8_t *buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(&cap, buf);
+  sl_capture *c = sl_capture_read_mem("unknown.pb", buf, len, &quiet);
+  free(buf);
+  assert_non_null(c);
+  assert_int_equal(c->n_phases, 1);
+  assert_string_equal(sl_str_get(c, c->phases[0].phase), "kind_9999");
+  assert_int_equal(c->phases[0].phase_id, SL_PHASE_ID_UNKNOWN);
+  assert_true(c->phases[0].flags & SL_PH_UNKNOWN);
+  sl_capture_free(c);
+}
+
 static void test_pb_corrupt(void **state) {
   (void)state;
   size_t len;
@@ -323,6 +403,8 @@ int main(void) {
     cmocka_unit_test(test_collector_capture_both_formats),
     cmocka_unit_test(test_pb_matches_json),
     cmocka_unit_test(test_pb_corrupt),
+    cmocka_unit_test(test_pb_unknown_field_extra),
+    cmocka_unit_test(test_pb_unknown_phase_id),
     cmocka_unit_test(test_pb_orch_stream_order),
     cmocka_unit_test(test_pb_metadata_health_lifecycle),
   };

@@ -9,6 +9,7 @@
 
 #include "convert_labels.h"
 #include "sl_diff.h"
+#include "sl_lanes.h"
 
 enum { PID_WORKER = 1, PID_SCHED = 2, PID_ORCH = 3, PID_STRIDE = 10, PID_DIFF = 30 };
 
@@ -121,7 +122,9 @@ static int emit_run(sl_trace_sink *s, const sl_diff_run *r, int side, int64_t *r
   const char *tag = side ? "new" : "base";
   int64_t base = side * PID_STRIDE;
   char name[160];
-  const char *views[] = {"Worker View", "Scheduler", "Orchestrator"};
+  /* the groups are the schema's views of the same records (lanes.lua process names) */
+  const char *views[] = {sl_view_table[SL_VIEW_WORKER_VIEW].process_name, sl_view_table[SL_VIEW_SCHEDULER].process_name,
+                         sl_view_table[SL_VIEW_ORCHESTRATOR].process_name};
   const sl_capture *c = r->cap;
   int present[3] = {1, c->n_streams > 0, c->n_orch_threads > 0};
   for (int v = 0; v < 3; v++) {

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "l0_internal.h"
+#include "sl_lanes.h"
 
 enum { K_OP, K_SET, K_WAIT, K_BARRIER };
 
@@ -130,7 +131,7 @@ static void check_pipes(verifier *v) {
              b->dispatch, a->name, a->dispatch);
       break;
     }
-    if (a->kind == K_BARRIER || !strcmp(a->tid, "SCALAR")) continue;
+    if (a->kind == K_BARRIER || !strcmp(a->tid, sl_pipe_lane_names[SL_PIPE_SCALAR])) continue; /* issues in order */
     for (size_t j = i + 1; j < v->n; j++) {
       const item *b = &v->it[j];
       if (strcmp(b->pid, a->pid) || strcmp(b->tid, a->tid) || b->kind == K_BARRIER) continue;

@@ -62,6 +62,9 @@ const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char 
 const char *sl_rules_orch_color(sl_rules *r, const char *phase);
 /* R.orch_display[phase]: the label stem of an orchestrator record kind, or NULL. */
 const char *sl_rules_orch_display(sl_rules *r, const char *phase);
+/* R.hidden_args[key]: a record field (one the reader carries as an extra, shown in the args by
+** default) the rules keep out of the trace args. Asked once per name. */
+int sl_rules_arg_hidden(sl_rules *r, const char *key);
 /* Base name of a task label; mapped = name-map entry or NULL. */
 const char *sl_rules_func_name(sl_rules *r, int64_t func_id, const char *mapped);
 /* Worker View lane name of a core; NULL = hidden. */

@@ -61,6 +61,8 @@ typedef struct sl_task {
   sl_str core_type;        /* "aic" / "aiv" (core_types[core_id]) */
   uint32_t flags;          /* enum sl_task_flags */
   uint8_t member;          /* 1 + the task's kernel_ids slot this row ran; 0 = unknown */
+  uint8_t n_extra;         /* extras of its AICore and scheduler rows: capture->extras */
+  uint32_t extra_first;    /* [extra_first .. +n_extra) (one byte count keeps the task small) */
 } sl_task;
 
 /* ---- scheduler phase records ---------------------------------------------------- */
@@ -82,12 +84,16 @@ enum sl_phase_flags {
   SL_PH_RENAMED = 1u << 7,          /* legacy alias was renamed (fanout, prestage) */
 };
 
-/* A record field the reader does not interpret (a field newer than the reader's code, added
-** to schema/records.lua): its capture name and integer value, shown in the trace's args. */
+/* A record field the reader does not interpret (one added to schema/records.lua after the
+** reader's code was written, of any record kind): its capture name and integer value, shown in
+** the trace's args. Every record carries a span of capture->extras. */
 typedef struct sl_extra_field {
   sl_str key;
   int64_t value;
 } sl_extra_field;
+typedef struct sl_extra_span {
+  uint32_t first, n;           /* capture->extras[first .. first + n) */
+} sl_extra_span;
 #define SL_PH_MAX_EXTRA 8u /* per record; more are dropped */
 
 typedef struct sl_phase_rec {
@@ -100,8 +106,7 @@ typedef struct sl_phase_rec {
   int64_t shared_at_start[3];  /* queue depths [AIC, AIV, MIX], flag SL_PH_HAS_SHARED */
   int64_t shared_at_end[3];
   int32_t phase_id;            /* enum sl_phase_kind or SL_PHASE_ID_UNKNOWN */
-  uint32_t extra_first;        /* capture->extras[extra_first .. +n_extra): fields the */
-  uint32_t n_extra;            /* reader has no meaning for, carried into the trace args */
+  sl_extra_span extra;         /* fields the reader has no meaning for, into the trace args */
   sl_str phase;                /* lowercase name after renames; "unknown" if kind missing */
   uint32_t flags;              /* enum sl_phase_flags */
 } sl_phase_rec;
@@ -135,6 +140,7 @@ typedef struct sl_orch_rec {
   int64_t submit_idx;          /* 0 when absent */
   sl_str phase;                /* "orch_submit" (or a legacy orch_* name when the record names one) */
   uint32_t flags;              /* enum sl_orch_flags */
+  sl_extra_span extra;
 } sl_orch_rec;
 
 typedef struct sl_orch_thread {
@@ -160,6 +166,7 @@ typedef struct sl_lifecycle_rec {
   int64_t aicpu_thread_id;
   double us[SL_LC_FIELD_COUNT];  /* converted; 0.0 when absent or zero */
   uint32_t present;              /* bit i set: field i was in the record */
+  sl_extra_span extra;
 } sl_lifecycle_rec;
 
 /* ---- host-orchestrated captures (host_build_graph) ------------------------------- */
@@ -271,7 +278,7 @@ typedef struct sl_capture {
   size_t n_phases;
   sl_phase_rec *phases;
   size_t n_extras, cap_extras;
-  sl_extra_field *extras;      /* see sl_phase_rec.extra_first */
+  sl_extra_field *extras;      /* the records' sl_extra_span point here */
 
   /* orchestrator phases (level >= 4) */
   size_t n_orch_threads;
@@ -310,6 +317,7 @@ typedef struct sl_capture {
   ** compare captures of different platforms or schema layouts */
   sl_str platform;             /* metadata.platform, e.g. "a2a3sim" */
   sl_str schema_fingerprint;   /* the writer's SL_SCHEMA_FINGERPRINT */
+  sl_str schema_layout;        /* the writer's SL_SCHEMA_LAYOUT (names fields newer than this build) */
 } sl_capture;
 
 /* Records dropped over every pool of capture->health. */

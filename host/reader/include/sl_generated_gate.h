@@ -9,7 +9,7 @@
 
 #include "sl_fingerprint.h"
 
-#define SL_GENERATED_FORMAT_WANTED 2
+#define SL_GENERATED_FORMAT_WANTED 3
 
 #if !defined(SL_GENERATED_FORMAT) || SL_GENERATED_FORMAT != SL_GENERATED_FORMAT_WANTED
 #error "generated/ is stale: regenerate (cmake --build <build dir> --target regen)"

@@ -29,19 +29,10 @@
 #define SL_SPMD_LOCAL_CONTEXT_INDEX 48
 #define SL_SPMD_GLOBAL_CONTEXT_INDEX 49
 
-/* Pipes of one AICore sub-core, in the order of schema/lanes.lua `pipes` (their lane names:
-** sl_pipe_lane_names in the generated sl_lanes.h; a static assert checks the count). */
-typedef enum sl_pipe {
-  SL_PIPE_SCALAR = 0,
-  SL_PIPE_MTE1,   /* L1 -> L0A/L0B            */
-  SL_PIPE_MTE2,   /* GM -> L1 / UB            */
-  SL_PIPE_MTE3,   /* UB -> GM                 */
-  SL_PIPE_CUBE,   /* matrix multiply          */
-  SL_PIPE_VECTOR, /* vector unit              */
-  SL_PIPE_FIXP,   /* L0C -> GM write-back     */
-  SL_PIPE_ALL,    /* barrier target only      */
-  SL_PIPE_COUNT
-} sl_pipe;
+/* Pipes of one AICore sub-core: enum sl_pipe (SL_PIPE_SCALAR ... SL_PIPE_ALL, SL_PIPE_COUNT) is
+** generated from schema/lanes.lua `pipes` into sl_lanes.h, with their lane names
+** (sl_pipe_lane_names). */
+#include "sl_lanes.h"
 
 
 /* On-core memories a kernel stages data in; each core thread has its own. */

@@ -58,7 +58,7 @@ typedef struct sl_pipe_cost {
 #define SL_PIPE_MAX_OUTSTANDING 64
 
 typedef struct sl_pipe_arch {
-  const char *name;         /* "a2a3" / "a5"                                  */
+  int arch;                 /* enum sl_arch (sl_arch_names: "a2a3" / "a5")    */
   uint32_t core_mhz;        /* AICore clock: cycles -> microseconds           */
   uint32_t dispatch;        /* cycles between two dispatched instructions     */
   uint32_t flag_cycles;     /* SET_FLAG / WAIT_FLAG release cost              */
@@ -68,6 +68,8 @@ typedef struct sl_pipe_arch {
 
 /* "a2a3", "a5" (a platform name such as "a2a3sim" also works). NULL if unknown. */
 const sl_pipe_arch *sl_pipe_arch_find(const char *name);
+/* The arch's schema name ("a2a3", "a5"). */
+const char *sl_pipe_arch_name(const sl_pipe_arch *arch);
 /* Throughput divisor of a slow vector op (VEXP, VDIV, ...); 1 for the rest. */
 uint32_t sl_pipe_vector_slowdown(const sl_pipe_arch *arch, const char *mnemonic);
 /* Occupancy and latency of one instruction on an arch (cycles). */
