@@ -791,7 +791,7 @@ static void test_bad_inputs(void **state) {
   }
   {
     char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--format", "xml", NULL};
-    expect_failure(4, argv, 2, "--format must be json or proto", "cap/merged_swimlane.json");
+    expect_failure(4, argv, 2, "swimlane convert: --format expects 'json' or 'proto', got 'xml'", "cap/merged_swimlane.json");
   }
   {
     char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--func-names", "nope.json",

@@ -382,7 +382,7 @@ static void test_errors(void **state) {
   /* usage errors exit 2 */
   char *a6[] = {"sched-overhead", "--bogus"};
   assert_int_equal(run_cmd(2, a6), 2);
-  assert_non_null(strstr(err_text, "unknown option --bogus"));
+  assert_non_null(strstr(err_text, "swimlane sched-overhead: unknown option '--bogus'"));
   char *a7[] = {"sched-overhead", rec, "--deps-json"};
   assert_int_equal(run_cmd(3, a7), 2);
 
