@@ -49,11 +49,11 @@ static int run_generator(const char *home, const char *prog) {
     char *args[8];
     int n = 0;
     args[n++] = (char *)prog;
-    args[n++] = "--command-schema";
-    if (g_args.schema) args[n++] = "--schema", args[n++] = (char *)g_args.schema;
-    if (g_args.out) args[n++] = "--out", args[n++] = (char *)g_args.out;
-    if (g_args.fields) args[n++] = "--fields";
-    if (g_args.regen) args[n++] = "--regen";
+    args[n++] = (char *)"--command-schema";
+    if (g_args.schema) args[n++] = (char *)"--schema", args[n++] = (char *)g_args.schema;
+    if (g_args.out) args[n++] = (char *)"--out", args[n++] = (char *)g_args.out;
+    if (g_args.fields) args[n++] = (char *)"--fields";
+    if (g_args.regen) args[n++] = (char *)"--regen";
     args[n] = NULL;
     rc = sl_gen_run("swimlane", codegen, schema, out, n, args);
   }
@@ -62,6 +62,8 @@ static int run_generator(const char *home, const char *prog) {
   free(out);
   return rc;
 }
+
+int sl_cmd_schema(int argc, char **argv); /* declared for the CLI in tools/cli/commands.h */
 
 int sl_cmd_schema(int argc, char **argv) {
   g_args = (schema_args){0};

@@ -384,7 +384,7 @@ sl_run_dev_hook_fn sl_run_device_hook;
 static int convert_capture(const char *out_dir, int quiet) {
   char *rec = sl_path_join(out_dir, "chip_swimlane_records.json");
   if (!rec) return 1;
-  char *argv[] = {"convert", rec, quiet ? "-q" : NULL, NULL};
+  char *argv[] = {(char *)"convert", rec, quiet ? (char *)"-q" : NULL, NULL};
   fflush(stdout);
   int rc = sl_run_convert(quiet ? 3 : 2, argv);
   free(rec);

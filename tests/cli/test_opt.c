@@ -55,7 +55,7 @@ static const sl_opt_spec spec = {.cmd = "demo", .synopsis = "[FILE] [options]\n-
 static char g_text[8192];
 
 /* Parse argv (NULL-terminated, argv[0] = "demo") with stream fd captured into g_text. */
-static int parse_capturing(const sl_opt_spec *s, int fd, char **argv) {
+static int parse_capturing(const sl_opt_spec *s, int fd, const char **argv) {
   int argc = 0;
   while (argv[argc]) argc++;
   memset(&T, 0, sizeof T);
@@ -64,7 +64,7 @@ static int parse_capturing(const sl_opt_spec *s, int fd, char **argv) {
   fflush(fd == 1 ? stdout : stderr);
   int saved = dup(fd);
   dup2(fileno(tmp), fd);
-  int rc = sl_opt_parse(s, argc, argv);
+  int rc = sl_opt_parse(s, argc, (char **)argv);
   fflush(fd == 1 ? stdout : stderr);
   dup2(saved, fd);
   close(saved);
@@ -75,7 +75,7 @@ static int parse_capturing(const sl_opt_spec *s, int fd, char **argv) {
   return rc;
 }
 
-#define PARSE(...) parse_capturing(&spec, 2, (char *[]){"demo", __VA_ARGS__, NULL})
+#define PARSE(...) parse_capturing(&spec, 2, (const char *[]){"demo", __VA_ARGS__, NULL})
 
 /* rc 2 and exactly the one usage-error form with this message. */
 static void expect_usage_error(int rc, const char *what) {
@@ -197,19 +197,19 @@ static void test_dashdash_separator(void **state) {
   s.on_arg = take_side;
   s.dashdash_is_arg = 1;
   g_side = g_nside[0] = g_nside[1] = 0;
-  assert_int_equal(parse_capturing(&s, 2, (char *[]){"demo", "a", "b", "--", "c", "-q", NULL}), SL_OPT_GO);
+  assert_int_equal(parse_capturing(&s, 2, (const char *[]){"demo", "a", "b", "--", "c", "-q", NULL}), SL_OPT_GO);
   assert_int_equal(g_nside[0], 2);
   assert_int_equal(g_nside[1], 1);
   assert_string_equal(g_sides[1][0], "c");
   assert_int_equal(T.quiet, 1); /* options still count after the separator */
   g_side = g_nside[0] = g_nside[1] = 0;
-  assert_int_equal(parse_capturing(&s, 2, (char *[]){"demo", "a", "--", "b", "--", NULL}), 2);
+  assert_int_equal(parse_capturing(&s, 2, (const char *[]){"demo", "a", "--", "b", "--", NULL}), 2);
   assert_non_null(strstr(g_text, "swimlane demo: unexpected argument '--'\n"));
 }
 
 static void test_help_from_table(void **state) {
   (void)state;
-  assert_int_equal(parse_capturing(&spec, 1, (char *[]){"demo", "--help", NULL}), 0);
+  assert_int_equal(parse_capturing(&spec, 1, (const char *[]){"demo", "--help", NULL}), 0);
   const char *want = "usage: swimlane demo [FILE] [options]\n"
                      "       swimlane demo --other\n"
                      "\n"
@@ -227,7 +227,7 @@ static void test_help_from_table(void **state) {
                      "  -h, --help              print this help\n";
   assert_string_equal(g_text, want);
   assert_null(strstr(g_text, "secret")); /* no help text: hidden */
-  assert_int_equal(parse_capturing(&spec, 1, (char *[]){"demo", "-q", "-h", "--bogus", NULL}), 0);
+  assert_int_equal(parse_capturing(&spec, 1, (const char *[]){"demo", "-q", "-h", "--bogus", NULL}), 0);
   assert_non_null(strstr(g_text, "usage: swimlane demo"));
 }
 
@@ -244,9 +244,9 @@ static void test_value_follows(void **state) {
 
 static void test_split_values(void **state) {
   (void)state;
-  char *argv[] = {"demo", "--output=a=b", "-o=c", "--quiet=1", "--bogus=2", "x=y", "--n=3", NULL};
+  const char *argv[] = {"demo", "--output=a=b", "-o=c", "--quiet=1", "--bogus=2", "x=y", "--n=3", NULL};
   int n;
-  char **v = sl_opt_split_values(table, 7, argv, &n);
+  char **v = sl_opt_split_values(table, 7, (char **)argv, &n);
   assert_non_null(v);
   const char *want[] = {"demo", "--output", "a=b", "-o", "c", "--quiet=1", "--bogus=2", "x=y", "--n", "3"};
   assert_int_equal(n, 10);

@@ -72,6 +72,8 @@ static char detect_format(const char *path, FILE *fp) {
 }
 
 
+int sl_cmd_check_trace(int argc, char **argv); /* declared for the CLI in tools/cli/commands.h */
+
 int sl_cmd_check_trace(int argc, char **argv) {
   int dir_at;
   if (sl_check_dir_wanted(argc, argv, &dir_at)) return sl_check_cmd_dir(argc, argv, dir_at, sl_cmd_check_trace);

@@ -66,9 +66,9 @@ static const sl_opt l3_table[] = {
     {.name = "max-drift-ppm", .kind = SL_OPT_CALL, .arg = "A", .call = set_max_drift, .target = &g_o.max_drift_ppm,
      .help = "assumed bound on the host clocks' relative drift (default 200)"},
     {.name = "quiet", .short_name = 'q', .kind = SL_OPT_FLAG, .target = &g_o.quiet, .help = "print errors only"},
-    {.name = "deps-json", .kind = SL_OPT_CALL, .arg = "F", .call = per_capture_only, .target = "--deps-json"},
-    {.name = "func-names", .kind = SL_OPT_CALL, .arg = "F", .call = per_capture_only, .target = "--func-names"},
-    {.name = "overhead", .kind = SL_OPT_CALL, .call = per_capture_only, .target = "--overhead"},
+    {.name = "deps-json", .kind = SL_OPT_CALL, .arg = "F", .call = per_capture_only, .target = (char *)"--deps-json"},
+    {.name = "func-names", .kind = SL_OPT_CALL, .arg = "F", .call = per_capture_only, .target = (char *)"--func-names"},
+    {.name = "overhead", .kind = SL_OPT_CALL, .call = per_capture_only, .target = (char *)"--overhead"},
     {.name = NULL},
 };
 
