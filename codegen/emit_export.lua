@@ -1,7 +1,7 @@
 --[[
 ** emit_export.lua — generated/sl_export.h/.c: host-side tables per buffer kind
 ** (record size, capacity per platform, buffer byte layout) and JSON writers for
-** the on-disk format of chip_swimlane_records.json (seed 000 §3.2).
+** the on-disk format of chip_swimlane_records.json (docs/capture-format.md).
 --]]
 local util = require("util")
 
@@ -174,7 +174,7 @@ return function(model)
   h:add("size_t sl_buffer_count_offset(enum sl_buffer_kind kind, unsigned capacity);")
   h:add("size_t sl_buffer_bytes(enum sl_buffer_kind kind, unsigned capacity);")
   h:add("")
-  h:add("/* JSON writers (seed 000 §3.2 on-disk schema). Rows print as [a, b, c], objects as")
+  h:add("/* JSON writers (docs/capture-format.md on-disk schema). Rows print as [a, b, c], objects as")
   h:add("** {\"key\": value, ...}; 64-bit values exact; nothing before or after. The _for")
   h:add("** forms take the stream's producer (SL_PRODUCER_*): an A5 HBG AICore Scheduler's")
   h:add("** complete / dispatch / resolve records carry a task id instead of pop counts. */")

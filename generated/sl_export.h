@@ -46,7 +46,7 @@ unsigned sl_buffers_per_pool(const sl_platform_info *p, enum sl_buffer_kind kind
 size_t sl_buffer_count_offset(enum sl_buffer_kind kind, unsigned capacity);
 size_t sl_buffer_bytes(enum sl_buffer_kind kind, unsigned capacity);
 
-/* JSON writers (seed 000 §3.2 on-disk schema). Rows print as [a, b, c], objects as
+/* JSON writers (docs/capture-format.md on-disk schema). Rows print as [a, b, c], objects as
 ** {"key": value, ...}; 64-bit values exact; nothing before or after. The _for
 ** forms take the stream's producer (SL_PRODUCER_*): an A5 HBG AICore Scheduler's
 ** complete / dispatch / resolve records carry a task id instead of pop counts. */

@@ -1,9 +1,9 @@
 /*
-** sl_collector_json.c — chip_swimlane_records.json in seed 000's on-disk
-** schema, streamed with fprintf (every number printed from its integer type,
+** sl_collector_json.c — chip_swimlane_records.json in its on-disk
+** schema (docs/capture-format.md), streamed with fprintf (every number printed from its integer type,
 ** so 64-bit ids and cycle counts stay exact) into an all-or-nothing file.
 **
-** Sections by level (seed 000 §3.1): aicore_tasks (>= 1); scheduler_tasks and
+** Sections by level: aicore_tasks (>= 1); scheduler_tasks and
 ** aicpu_lifecycle_records when present (>= 2); scheduler_records and
 ** metadata.core_to_thread (>= 3); aicpu_orchestrator_phases (4).
 ** metadata also carries our capture block: truncation and the reconcile result.

@@ -122,8 +122,8 @@ static int fill_sched_streams(sl_collector *c, arena *a, Swimlane__Capture *cap,
     s->platform = c->platform;
     s->runtime = c->runtime;
     int phys = sl_coll_stream_core(c, t);
-    s->producer = phys >= 0 ? "aicore" : "aicpu";
-    s->core_type = phys >= 0 ? "aiv" : "aicpu";
+    s->producer = phys >= 0 ? (char *)"aicore" : (char *)"aicpu";
+    s->core_type = phys >= 0 ? (char *)"aiv" : (char *)"aicpu";
     s->physical_core_id = phys;
     s->capture = stream_capture(a, v.n, head_dropped(c, SL_BUF_SCHED_PHASE, t), truncated);
     for (size_t i = 0; i < v.n; i++) {
@@ -185,8 +185,8 @@ static Swimlane__ClockAnchors *anchors_msg(const sl_coll_anchor *v, size_t n, ui
   if (!ca || !s || !samples || a->failed) return NULL;
   swimlane__clock_anchors__init(ca);
   ca->schema_version = 1;
-  ca->provider = "simulated";
-  ca->device_timestamp_unit = ca->raw_device_timestamp_unit = "syscnt_cycles";
+  ca->provider = (char *)"simulated";
+  ca->device_timestamp_unit = ca->raw_device_timestamp_unit = (char *)"syscnt_cycles";
   ca->samples_per_position = per_position;
   ca->samples = (Swimlane__ClockAnchorSample **)samples;
   for (size_t i = 0; i < n; i++) {
@@ -210,12 +210,12 @@ static int fill_host(const sl_collector *c, arena *a, Swimlane__Capture *cap, Sw
   if (h->nanchors && !(md->clock_anchors = anchors_msg(h->anchors, h->nanchors, h->samples_per_position, a)))
     return -1;
   if (!h->host_mode) return 0;
-  md->orchestrator_source = "host";
-  md->orchestrator_clock_domain = "host_monotonic_ns";
-  md->device_clock_domain = "syscnt_cycles";
+  md->orchestrator_source = (char *)"host";
+  md->orchestrator_clock_domain = (char *)"host_monotonic_ns";
+  md->device_clock_domain = (char *)"syscnt_cycles";
   md->host_timestamp_resolution_ns = 1;
   md->host_orchestration_origin_ns = h->origin_ns;
-  md->timeline_relation = "host_orchestration_precedes_device";
+  md->timeline_relation = (char *)"host_orchestration_precedes_device";
   Swimlane__HostCapture *hc = arena_alloc(a, sizeof *hc);
   Swimlane__HostOrchThread *th = arena_alloc(a, sizeof *th);
   Swimlane__HostOrchPhase *r = arena_alloc(a, sizeof *r * h->nrecs);
@@ -339,8 +339,8 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   Swimlane__Metadata md;
   swimlane__capture__init(&cap);
   swimlane__metadata__init(&md);
-  cap.schema_fingerprint = SL_SCHEMA_FINGERPRINT;
-  cap.schema_layout = SL_SCHEMA_LAYOUT;
+  cap.schema_fingerprint = (char *)SL_SCHEMA_FINGERPRINT;
+  cap.schema_layout = (char *)SL_SCHEMA_LAYOUT;
   cap.chip_swimlane_level = level;
   cap.metadata = &md;
   md.clock_freq_hz = c->plat->clock_freq_hz;
@@ -352,7 +352,8 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   md.core_types = arena_alloc(&a, sizeof(char *) * (size_t)c->cfg.num_cores);
   if (md.core_types) {
     md.n_core_types = (size_t)c->cfg.num_cores;
-    for (int i = 0; i < c->cfg.num_cores; i++) md.core_types[i] = c->core_types[i] == SL_CORE_AIC ? "aic" : "aiv";
+    for (int i = 0; i < c->cfg.num_cores; i++)
+      md.core_types[i] = c->core_types[i] == SL_CORE_AIC ? (char *)"aic" : (char *)"aiv";
   }
   if (level >= SL_MIN_LEVEL_SCHED_PHASE && c->core_to_thread) {
     md.core_to_thread = c->core_to_thread;

@@ -4,7 +4,7 @@
 ** shared_memory (a2a3): the region and every buffer are host-registered memory;
 ** the host view `hv` is the device region itself and every call here is a no-op.
 **
-** host_shadow (a5, seed 000 §5.3): the host never dereferences device memory.
+** host_shadow (a5, docs/a5.md): the host never dereferences device memory.
 ** Every device buffer is paired with a host shadow (reg), the region with a
 ** host copy of itself (`hv`). At the top of every tick the host thread that
 ** owns the shadow mirrors the whole region device -> host; it then reads and

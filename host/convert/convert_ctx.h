@@ -93,7 +93,7 @@ static inline int64_t sl_sched_tid(const sl_ctx *x, int64_t thread) {
 const sl_group *sl_ctx_group(const sl_ctx *x, uint64_t task_id);
 /* AICPU anchors of an id: first and count (0 if none). */
 size_t sl_ctx_anchors(const sl_ctx *x, uint64_t task_id, size_t *first);
-/* Complete record of a thread observing time t (anchor-converter §11.4), or -1. */
+/* Complete record of a thread observing time t (the one whose window holds t), or -1. */
 long sl_ctx_complete_lookup(const sl_ctx *x, int64_t thread, double t);
 
 /* Task label (name, SPMD suffix) of a row: malloc'd. */

@@ -1,6 +1,6 @@
 /*
-** convert_engine.c — draw a joined capture: the views and lanes of seed §3.3,
-** in the reference converter's emission order (anchor-converter §9, §10).
+** convert_engine.c — draw a joined capture: the views and lanes of docs/convert.md
+** (What the trace contains), in the reference converter's emission order.
 **
 ** Per-record loops are here; what goes on which lane, its colour and its label
 ** come from the Lua rules, asked once per distinct phase / function / lane.
@@ -173,7 +173,7 @@ static void prepare(sl_ctx *x) {
   x->comp_off[c->n_streams] = k;
 }
 
-/* core -> scheduler thread: core_to_thread, else voting by dispatch records (§11.6). */
+/* core -> scheduler thread: core_to_thread, else voting by dispatch records. */
 static void map_cores(sl_ctx *x) {
   const sl_capture *c = x->c;
   for (uint32_t i = 0; i < x->ncores; i++) x->core_thread[i] = -1;
@@ -269,7 +269,7 @@ out:
   free(didx);
 }
 
-/* ---- Graph Execution (pid 5, §10.9) ---------------------------------------------------- */
+/* ---- Graph Execution (pid 5) ---------------------------------------------------- */
 
 typedef struct graph_inst {
   uint64_t outer;
@@ -768,7 +768,7 @@ out:
 
 /* ---- AICPU Scheduler (pid 2) and its Worker View markers ----------------------------------- */
 
-/* Rows attributed to each complete record (§10.6 "finish rows"). */
+/* Rows attributed to each complete record (its "finish rows"). */
 static uint32_t *attribute_finishes(sl_ctx *x) {
   const sl_capture *c = x->c;
   uint32_t *attr = xcalloc(x, c->n_phases, sizeof *attr);
@@ -1043,7 +1043,7 @@ static void emit_orchestrator(sl_ctx *x) {
                      .cname = sl_rules_orch_color(x->r, ph), .args = a, .nargs = extra_args(x, o->extra, a, 3)};
       sl_sink_slice(x->s, &ev);
       if (strcmp(ph, SL_ORCH_PHASE_DEFAULT) != 0 || !has_id) continue;
-      /* alloc classification (§10.7) */
+      /* alloc classification */
       uint64_t id = o->task_id;
       int regular = 0, dummy = 0;
       const int64_t *k = x->d ? sl_deps_kernel_ids(x->d, id) : NULL;
@@ -1087,7 +1087,7 @@ static void emit_orchestrator(sl_ctx *x) {
   free(preds);
 }
 
-/* ---- AICPU Lifecycle (pid 6, seed §3.3; A5 HBG) --------------------------------------------- */
+/* ---- AICPU Lifecycle (pid 6; A5 HBG) --------------------------------------------- */
 
 static void emit_lifecycle(sl_ctx *x) {
   const sl_capture *c = x->c;

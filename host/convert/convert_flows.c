@@ -1,5 +1,5 @@
 /*
-** convert_flows.c — the arrows (anchor-converter §11): dependency / hb_violation
+** convert_flows.c — the arrows (docs/convert.md): dependency / hb_violation
 ** flows from deps.json on the Worker View and its Scheduler View mirror, complete
 ** arrows, complete→ready, dispatch and submit→dispatch, in that order.
 */
@@ -51,7 +51,7 @@ static double view_start(const sl_task *t, enum view v) {
   return (t->dispatch_us >= 0 && t->finish_us > 0) ? t->dispatch_us : INFINITY;
 }
 
-/* Anchor rows of a logical task for a view (§11.1). with_aicpu: fall back to
+/* Anchor rows of a logical task for a view. with_aicpu: fall back to
 ** AICPU anchors (Worker View dependency flows only). Returns the count. */
 static size_t anchors_of(sl_ctx *x, uint64_t id, enum view v, int with_aicpu, eplist *out) {
   out->n = 0;
@@ -182,7 +182,7 @@ static void dep_flows(sl_ctx *x, enum view v) {
   free(ss.v);
 }
 
-/* §11.4: per logical task, the complete record that observed its last finish. */
+/* Per logical task, the complete record that observed its last finish. */
 typedef struct completion {
   long comp;        /* phase index or -1 */
   int64_t thread;
@@ -265,7 +265,7 @@ static int comp_order_qcmp(const void *a, const void *b) {
   return comp_order_cmp(a, b, g_sort_phases);
 }
 
-/* §11.5: complete -> ready, when a consumer's last predecessor completes. */
+/* Complete -> ready, when a consumer's last predecessor completes. */
 static void ready_flows(sl_ctx *x, const completion *cp) {
   const sl_capture *c = x->c;
   size_t ncomp = x->comp_off[c->n_streams];
@@ -342,7 +342,7 @@ out:
   free(satisfied);
 }
 
-/* §11.6: Sched lane -> Worker bar (kernel start) and -> Scheduler View bar. */
+/* Sched lane -> Worker bar (kernel start) and -> Scheduler View bar. */
 static void dispatch_flows(sl_ctx *x) {
   const sl_capture *c = x->c;
   for (size_t i = 0; i < c->n_tasks; i++) {
@@ -396,7 +396,7 @@ static int submit_cmp(const void *a, const void *b) {
   return p->seq < q->seq ? -1 : p->seq > q->seq;
 }
 
-/* §11.7: orchestrator submit end -> the dispatch on the Sched lane. */
+/* Orchestrator submit end -> the dispatch on the Sched lane. */
 static void submit_flows(sl_ctx *x) {
   const sl_capture *c = x->c;
   submit_anchor *sa = calloc(c->n_orch ? c->n_orch : 1, sizeof *sa);

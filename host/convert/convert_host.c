@@ -1,6 +1,6 @@
 /*
 ** convert_host.c — what a host-orchestrated (host_build_graph) capture adds to the
-** trace (anchor-converter §3 timeline_metadata, §10 step 7): the Host Prepare / H2D
+** trace (docs/runtimes.md, In the trace): the Host Prepare / H2D
 ** upload bars, and the top-level "metadata" object saying how the host and device
 ** timelines were put on one axis (clock_aligned) or only ordered (causal_composite).
 */

@@ -1,5 +1,5 @@
 /*
-** convert_overhead.c — the --overhead counter tracks (anchor-converter §12):
+** convert_overhead.c — the --overhead counter tracks (docs/convert.md):
 ** per engine type, idle cores, ready-but-undispatched tasks, and whether both
 ** happen at once (scheduler overhead), sampled at every change.
 */

@@ -1,6 +1,6 @@
 /*
 ** convert_summary.c — the per-function statistics table printed after a
-** conversion (anchor-converter §14), with the reference's float summation order.
+** conversion (docs/convert.md, Output on stdout), with the reference's float summation order.
 */
 #include <cjson/cJSON.h>
 #include <math.h>

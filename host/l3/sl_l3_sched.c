@@ -180,7 +180,7 @@ static int spawn_rank(rank_proc *p, int r, int argc, char **argv, const char *ro
   }
   args[n] = NULL;
   char **full = sl_mem_calloc((size_t)n + 2, sizeof *full);
-  full[0] = "swimlane";
+  full[0] = (char *)"swimlane";
   memcpy(full + 1, args, (size_t)n * sizeof *full); /* args[0] is "run" */
   fflush(NULL);
   pid_t pid = fork();
@@ -291,10 +291,10 @@ static int merge_ranks(const l3_opts *o, const char *root, int (*convert)(int, c
     return 0;
   }
   /* ranks on simulated hosts of their own are merged through the dispatch windows */
-  char *argv[5] = {"convert", (char *)root};
+  char *argv[5] = {(char *)"convert", (char *)root};
   int argc = 2;
-  if (o->hosts > 1) argv[argc++] = "--cross-host";
-  if (o->quiet) argv[argc++] = "-q";
+  if (o->hosts > 1) argv[argc++] = (char *)"--cross-host";
+  if (o->quiet) argv[argc++] = (char *)"-q";
   fflush(stdout);
   int rc = convert(argc, argv);
   if (rc == 0 && o->dispatches > 1 && !o->quiet)

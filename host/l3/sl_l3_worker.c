@@ -278,9 +278,9 @@ static int worker_init(worker *w, int argc, char **argv) {
                                      "-o", NULL};
   w->argv = sl_l3_argv_without(argc, argv, drop, 4, &w->argc);
   if (!w->argv) return 1;
-  w->argv[w->argc++] = "-q";
-  w->argv[w->argc++] = "--no-convert"; /* the ranks are merged by `convert DFX_DIR` */
-  w->argv[w->argc++] = "-o";
+  w->argv[w->argc++] = (char *)"-q";
+  w->argv[w->argc++] = (char *)"--no-convert"; /* the ranks are merged by `convert DFX_DIR` */
+  w->argv[w->argc++] = (char *)"-o";
   w->argv[w->argc++] = NULL; /* set per dispatch */
   w->argv[w->argc] = NULL;
   w->log = sl_hostlog_create(w->root, w->pid, "chip", g_win.domain);

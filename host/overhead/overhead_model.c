@@ -1,6 +1,18 @@
 /*
 ** overhead_model.c — the numbers of the scheduler-overhead report.
 **
+** In order (sl_oh_compute, each part described in docs/sched-overhead.md): fold the
+** rows into logical task ids (an SPMD task has a row per block) and give each its ready
+** time (the latest end of its predecessors in deps.json, else its own dispatch);
+** Part 1 sweeps the sorted start / end / ready events per engine type over the
+** makespan, summing the time an idle core and a ready, undispatched task coexist;
+** Part 2 the per-core gaps of tasks dispatched before the previous one ended;
+** Parts 3/4 every task's head (start - dispatch, or - previous end) and tail
+** (finish - end); Part 5 each scheduler thread's loop budget from its records in
+** start order, the gaps between them counted as idle; Part 6 the critical path back
+** from the task finishing last through the predecessor with the latest end.
+** Invariant: every id has one ready time and one final (latest finish) row.
+**
 ** Float sums follow the reference's accumulation order (per-core groups in
 ** first-appearance order, records in time order) so the printed figures agree
 ** with it digit for digit.
@@ -383,7 +395,7 @@ static int nested_resolve(const sl_capture *c, const sl_sched_stream *s, size_t 
   return 0;
 }
 
-/* Does record i count in the scheduler budget (seed 3.3): every mutually exclusive
+/* Does record i count in the scheduler budget (docs/sched-overhead.md): every mutually exclusive
 ** outer phase, and resolve unless nested in a TMR complete / dummy. */
 static int in_budget(const sl_capture *c, const sl_sched_stream *s, size_t i) {
   const sl_phase_rec *p = &c->phases[i];
@@ -394,23 +406,30 @@ static int in_budget(const sl_capture *c, const sl_sched_stream *s, size_t i) {
   return info->id == SL_PHASE_RESOLVE && !nested_resolve(c, s, i);
 }
 
-static void compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, sl_oh_report *r) {
-  const sl_strtab *st = &c->strings;
-  sl_str s_complete = SL_STR_NONE, s_async = SL_STR_NONE, s_dispatch = SL_STR_NONE;
+/* The capture's string ids of the three work phases part 5 names. */
+typedef struct work_strs {
+  sl_str complete, async, dispatch;
+} work_strs;
+
+static work_strs find_work_strs(const sl_strtab *st) {
+  work_strs w = {SL_STR_NONE, SL_STR_NONE, SL_STR_NONE};
   for (uint32_t i = 1; i < st->n; i++) {
-    if (!strcmp(st->strs[i], sl_phase_by_id(SL_PHASE_COMPLETE)->name)) s_complete = i;
-    if (!strcmp(st->strs[i], sl_phase_by_id(SL_PHASE_ASYNC_POLL)->name)) s_async = i;
-    if (!strcmp(st->strs[i], sl_phase_by_id(SL_PHASE_DISPATCH)->name)) s_dispatch = i;
+    if (!strcmp(st->strs[i], sl_phase_by_id(SL_PHASE_COMPLETE)->name)) w.complete = i;
+    if (!strcmp(st->strs[i], sl_phase_by_id(SL_PHASE_ASYNC_POLL)->name)) w.async = i;
+    if (!strcmp(st->strs[i], sl_phase_by_id(SL_PHASE_DISPATCH)->name)) w.dispatch = i;
   }
-  /* logical tasks: each id counted on the thread of its final (latest finish) row */
+  return w;
+}
+
+/* Logical tasks per scheduler thread: each id counted on the thread of its final
+** (latest finish) row. *any_final: some row had a thread. NULL when out of memory. */
+static int64_t *logical_per_thread(const sl_capture *c, const ids *I, int *any_final) {
   size_t nthr = c->n_streams;
   int64_t *logical = sl_mem_calloc(nthr ? nthr : 1, sizeof *logical);
   double *fin = sl_mem_array(NULL, I->n ? I->n : 1, sizeof *fin);
   int64_t *fin_thr = sl_mem_array(NULL, I->n ? I->n : 1, sizeof *fin_thr);
-  size_t *work = NULL;
-  size_t capw = 0;
+  *any_final = 0;
   for (size_t k = 0; k < I->n; k++) fin_thr[k] = -1;
-  int any_final = 0;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     int64_t th = thread_of_core(c, t->core_id);
@@ -421,57 +440,52 @@ static void compute_threads(const sl_capture *c, const ids *I, const sl_deps *d,
       fin[k] = t->finish_us;
       fin_thr[k] = th;
     }
-    any_final = 1;
+    *any_final = 1;
   }
   for (size_t k = 0; k < I->n; k++)
     if (fin_thr[k] >= 0 && (size_t)fin_thr[k] < nthr) logical[fin_thr[k]]++;
+  free(fin);
+  free(fin_thr);
+  return logical;
+}
 
-  r->threads = sl_mem_calloc(nthr ? nthr : 1, sizeof *r->threads);
-  for (size_t tix = 0; tix < nthr; tix++) {
-    const sl_sched_stream *s = &c->streams[tix];
-    size_t nw = 0;
-    for (size_t i = s->first; i < s->first + s->count; i++) {
-      sl_str p = c->phases[i].phase;
-      if ((p != SL_STR_NONE && (p == s_complete || p == s_async || p == s_dispatch)) || in_budget(c, s, i)) {
-        *sl_array_push(work, nw, capw) = i;
-      }
+/* One thread's budget from its budget records work[0..nw) in start order: each phase's
+** time, the gaps between them as idle, FINs, pops, loops. */
+static void thread_budget(const sl_capture *c, const work_strs *ws, const size_t *work, size_t nw,
+                          sl_oh_thread *t, sl_oh_report *r) {
+  int have_prev = 0;
+  double prev_end = 0;
+  for (size_t w = 0; w < nw; w++) {
+    const sl_phase_rec *p = &c->phases[work[w]];
+    int is_work = p->phase == ws->complete || p->phase == ws->async || p->phase == ws->dispatch;
+    if (have_prev && p->start_us > prev_end) t->idle_us += p->start_us - prev_end;
+    double dur = p->end_us - p->start_us;
+    if (dur > 0) {
+      if (p->phase == ws->complete)
+        t->complete_us += dur;
+      else if (p->phase == ws->async)
+        t->async_poll_us += dur;
+      else if (p->phase == ws->dispatch)
+        t->dispatch_us += dur;
+      else
+        t->other_us[p->phase_id] += dur;
     }
-    if (!nw) continue;
-    g_ph = c->phases;
-    qsort(work, nw, sizeof *work, cmp_phase_start);
-    sl_oh_thread *t = &r->threads[r->n_threads++];
-    t->index = tix;
-    int have_prev = 0;
-    double prev_end = 0;
-    for (size_t w = 0; w < nw; w++) {
-      const sl_phase_rec *p = &c->phases[work[w]];
-      if (have_prev && p->start_us > prev_end) t->idle_us += p->start_us - prev_end;
-      double dur = p->end_us - p->start_us;
-      if (dur > 0) {
-        if (p->phase == s_complete)
-          t->complete_us += dur;
-        else if (p->phase == s_async)
-          t->async_poll_us += dur;
-        else if (p->phase == s_dispatch)
-          t->dispatch_us += dur;
-        else
-          t->other_us[p->phase_id] += dur;
-      }
-      if (p->phase != s_complete && p->phase != s_async && p->phase != s_dispatch) r->other_records[p->phase_id]++;
-      if (p->phase == s_complete) t->finishes += p->tasks_processed;
-      if (p->phase == s_dispatch && (p->flags & SL_PH_HAS_POP)) {
-        t->pop_hit += p->pop_hit;
-        t->pop_miss += p->pop_miss;
-      }
-      if (p->loop_iter > t->loops) t->loops = p->loop_iter;
-      if (!have_prev || p->end_us > prev_end) prev_end = p->end_us;
-      have_prev = 1;
+    if (!is_work) r->other_records[p->phase_id]++;
+    if (p->phase == ws->complete) t->finishes += p->tasks_processed;
+    if (p->phase == ws->dispatch && (p->flags & SL_PH_HAS_POP)) {
+      t->pop_hit += p->pop_hit;
+      t->pop_miss += p->pop_miss;
     }
-    t->total_us = t->complete_us + t->async_poll_us + t->dispatch_us + t->idle_us;
-    for (uint32_t k = 0; k < SL_PHASE_ID_LIMIT; k++) t->total_us += t->other_us[k];
-    t->logical_tasks = any_final ? logical[tix] : t->finishes;
+    if (p->loop_iter > t->loops) t->loops = p->loop_iter;
+    if (!have_prev || p->end_us > prev_end) prev_end = p->end_us;
+    have_prev = 1;
   }
-  /* DAG stats: the first row of each id decides its thread */
+  t->total_us = t->complete_us + t->async_poll_us + t->dispatch_us + t->idle_us;
+  for (uint32_t k = 0; k < SL_PHASE_ID_LIMIT; k++) t->total_us += t->other_us[k];
+}
+
+/* DAG stats per thread: the first row of each id decides its thread. */
+static void thread_dag_stats(const sl_capture *c, const ids *I, const sl_deps *d, sl_oh_report *r) {
   for (size_t k = 0; k < I->n; k++) {
     int64_t th = thread_of_core(c, c->tasks[I->rows[k].first_row].core_id);
     if (th < 0) continue;
@@ -487,10 +501,35 @@ static void compute_threads(const sl_capture *c, const ids *I, const sl_deps *d,
     t->fanin_edges += (int64_t)in;
     if ((int64_t)in > t->fanin_max) t->fanin_max = (int64_t)in;
   }
+}
+
+static void compute_threads(const sl_capture *c, const ids *I, const sl_deps *d, sl_oh_report *r) {
+  work_strs ws = find_work_strs(&c->strings);
+  size_t nthr = c->n_streams;
+  int any_final;
+  int64_t *logical = logical_per_thread(c, I, &any_final);
+  size_t *work = NULL;
+  size_t capw = 0;
+  r->threads = sl_mem_calloc(nthr ? nthr : 1, sizeof *r->threads);
+  for (size_t tix = 0; tix < nthr; tix++) {
+    const sl_sched_stream *s = &c->streams[tix];
+    size_t nw = 0;
+    for (size_t i = s->first; i < s->first + s->count; i++) {
+      sl_str p = c->phases[i].phase;
+      if ((p != SL_STR_NONE && (p == ws.complete || p == ws.async || p == ws.dispatch)) || in_budget(c, s, i))
+        *sl_array_push(work, nw, capw) = i;
+    }
+    if (!nw) continue;
+    g_ph = c->phases;
+    qsort(work, nw, sizeof *work, cmp_phase_start);
+    sl_oh_thread *t = &r->threads[r->n_threads++];
+    t->index = tix;
+    thread_budget(c, &ws, work, nw, t, r);
+    t->logical_tasks = any_final ? logical[tix] : t->finishes;
+  }
+  thread_dag_stats(c, I, d, r);
   free(work);
   free(logical);
-  free(fin);
-  free(fin_thr);
 }
 
 /* ---- Part 6 ------------------------------------------------------------------------------- */

@@ -165,17 +165,19 @@ static void budget_row(FILE *f, const char *label, double total, double total_us
   fprintf(f, "  %s%*s %11s %10s %14s\n", label, chars < 55 ? (int)(55 - chars) : 0, "", a, b, cc);
 }
 
-static void part5(FILE *f, const sl_oh_report *r) {
-  rule(f, 90);
-  fprintf(f, "Part 5: AICPU scheduler loop breakdown\n");
-  fprintf(f, "  %zu scheduler threads\n", r->n_threads);
-  rule(f, 90);
-  fputc('\n', f);
+/* Part 5's sums over the scheduler threads. phase[] is in the order of part5's
+** labels: Complete, AsyncPoll, Dispatch, Idle. */
+typedef struct loop_sums {
+  double total_us, phase[4];
+  int64_t completed, loops, finishes, pop_hit, pop_miss;
+  int64_t fo_e, fo_m, fi_e, fi_m; /* fanout / fanin: edges, max degree */
+} loop_sums;
+
+/* One row per thread and the SUM row; returns the sums. */
+static loop_sums part5_threads(FILE *f, const sl_oh_report *r) {
+  loop_sums s = {0};
   fprintf(f, "  %-10s %7s %10s %12s %11s\n", "Thread", "Loops", "Tasks", "ns/loop", "Total (us)");
   dashes(f, 54);
-  double total_us = 0, complete = 0, async = 0, dispatch = 0, idle = 0;
-  int64_t completed = 0, loops = 0, finishes = 0, pop_hit = 0, pop_miss = 0;
-  int64_t fo_e = 0, fo_m = 0, fi_e = 0, fi_m = 0;
   for (size_t i = 0; i < r->n_threads; i++) {
     const sl_oh_thread *t = &r->threads[i];
     char name[32], ns[32], tot[32];
@@ -183,42 +185,47 @@ static void part5(FILE *f, const sl_oh_report *r) {
     snprintf(ns, sizeof ns, "%.0f", t->loops ? t->total_us * 1000 / (double)t->loops : 0.0);
     snprintf(tot, sizeof tot, "%.1f", t->total_us);
     fprintf(f, "  %-10s %7lld %10lld %12s %11s\n", name, (long long)t->loops, (long long)t->logical_tasks, ns, tot);
-    total_us += t->total_us;
-    completed += t->logical_tasks;
-    loops += t->loops;
-    finishes += t->finishes;
-    complete += t->complete_us;
-    async += t->async_poll_us;
-    dispatch += t->dispatch_us;
-    idle += t->idle_us;
-    pop_hit += t->pop_hit;
-    pop_miss += t->pop_miss;
-    fo_e += t->fanout_edges;
-    fi_e += t->fanin_edges;
-    if (t->fanout_max > fo_m) fo_m = t->fanout_max;
-    if (t->fanin_max > fi_m) fi_m = t->fanin_max;
+    s.total_us += t->total_us;
+    s.completed += t->logical_tasks;
+    s.loops += t->loops;
+    s.finishes += t->finishes;
+    s.phase[0] += t->complete_us;
+    s.phase[1] += t->async_poll_us;
+    s.phase[2] += t->dispatch_us;
+    s.phase[3] += t->idle_us;
+    s.pop_hit += t->pop_hit;
+    s.pop_miss += t->pop_miss;
+    s.fo_e += t->fanout_edges;
+    s.fi_e += t->fanin_edges;
+    if (t->fanout_max > s.fo_m) s.fo_m = t->fanout_max;
+    if (t->fanin_max > s.fi_m) s.fi_m = t->fanin_max;
   }
-  double avg_ns = loops > 0 ? total_us * 1000 / (double)loops : 0;
+  double avg_ns = s.loops > 0 ? s.total_us * 1000 / (double)s.loops : 0;
   char ns[32], tot[32];
   snprintf(ns, sizeof ns, "%.0f", avg_ns);
-  snprintf(tot, sizeof tot, "%.1f", total_us);
-  fprintf(f, "  %-10s %7lld %10lld %12s %11s\n", "SUM", (long long)loops, (long long)completed, ns, tot);
-  fprintf(f, "  FINs observed (Complete phase): %lld\n", (long long)finishes);
+  snprintf(tot, sizeof tot, "%.1f", s.total_us);
+  fprintf(f, "  %-10s %7lld %10lld %12s %11s\n", "SUM", (long long)s.loops, (long long)s.completed, ns, tot);
+  fprintf(f, "  FINs observed (Complete phase): %lld\n", (long long)s.finishes);
   fputc('\n', f);
+  return s;
+}
 
-  static const char *const labels[4] = {
+/* ORDER loop_sums.phase */
+static const char *const part5_labels[4] = {
     "Complete (poll handshake, resolve deps)",
     "AsyncPoll (async-wait completion: SDMA/RoCE/URMA/CCU)",
     "Dispatch (pop queue, build payload, flush)",
     "Idle (spinning, no progress \xe2\x80\x94 reconstructed from gaps)",
-  };
-  double totals[4] = {complete, async, dispatch, idle};
+};
+
+/* The phase budget: the three work phases, the capture's other outer phases, Idle. */
+static void part5_budget(FILE *f, const sl_oh_report *r, const loop_sums *s) {
   char header[256];
   int hl = snprintf(header, sizeof header, "  %-55s %11s %10s %14s", "Phase (summed over threads)", "Total (us)",
                     "% of total", "Avg/task (us)");
   fprintf(f, "%s\n", header);
   dashes(f, hl - 2);
-  for (int p = 0; p < 3; p++) budget_row(f, labels[p], totals[p], total_us, completed);
+  for (int p = 0; p < 3; p++) budget_row(f, part5_labels[p], s->phase[p], s->total_us, s->completed);
   /* the other outer phases the capture has, in schema order, before Idle */
   for (uint32_t k = 0; k < SL_PHASE_ID_LIMIT; k++) {
     if (!r->other_records[k]) continue;
@@ -226,22 +233,27 @@ static void part5(FILE *f, const sl_oh_report *r) {
     for (size_t i = 0; i < r->n_threads; i++) sum += r->threads[i].other_us[k];
     char label[96];
     snprintf(label, sizeof label, "%s (outer phase)", sl_phase_by_id(k)->display);
-    budget_row(f, label, sum, total_us, completed);
+    budget_row(f, label, sum, s->total_us, s->completed);
   }
-  budget_row(f, labels[3], totals[3], total_us, completed);
+  budget_row(f, part5_labels[3], s->phase[3], s->total_us, s->completed);
   fputc('\n', f);
-  double fo_avg = completed > 0 ? (double)fo_e / (double)completed : 0;
-  double fi_avg = completed > 0 ? (double)fi_e / (double)completed : 0;
-  fprintf(f, "  Fanout (notify consumers): total edges=%lld, max_degree=%lld, avg_degree=%.1f\n", (long long)fo_e,
-          (long long)fo_m, fo_avg);
-  fprintf(f, "  Fanin  (release producers): total edges=%lld, max_degree=%lld, avg_degree=%.1f\n", (long long)fi_e,
-          (long long)fi_m, fi_avg);
+}
+
+/* Fanout/fanin, pops, the tail in loop iterations, and the dominant phase. */
+static void part5_insight(FILE *f, const sl_oh_report *r, const loop_sums *s) {
+  double fo_avg = s->completed > 0 ? (double)s->fo_e / (double)s->completed : 0;
+  double fi_avg = s->completed > 0 ? (double)s->fi_e / (double)s->completed : 0;
+  fprintf(f, "  Fanout (notify consumers): total edges=%lld, max_degree=%lld, avg_degree=%.1f\n",
+          (long long)s->fo_e, (long long)s->fo_m, fo_avg);
+  fprintf(f, "  Fanin  (release producers): total edges=%lld, max_degree=%lld, avg_degree=%.1f\n",
+          (long long)s->fi_e, (long long)s->fi_m, fi_avg);
   fputc('\n', f);
-  int64_t pop_total = pop_hit + pop_miss;
-  double hit_rate = pop_total > 0 ? (double)pop_hit / (double)pop_total * 100 : 0;
-  fprintf(f, "  Pop: hit=%lld, miss=%lld, hit_rate=%.1f%%\n", (long long)pop_hit, (long long)pop_miss, hit_rate);
+  int64_t pop_total = s->pop_hit + s->pop_miss;
+  double hit_rate = pop_total > 0 ? (double)s->pop_hit / (double)pop_total * 100 : 0;
+  fprintf(f, "  Pop: hit=%lld, miss=%lld, hit_rate=%.1f%%\n", (long long)s->pop_hit, (long long)s->pop_miss,
+          hit_rate);
   fputc('\n', f);
-  double avg_loop_us = loops > 0 ? total_us / (double)loops : 0;
+  double avg_loop_us = s->loops > 0 ? s->total_us / (double)s->loops : 0;
   double avg_loop_ns = avg_loop_us * 1000;
   double tail_sum = 0;
   for (size_t i = 0; i < r->n_tasks; i++) tail_sum += r->tails[i];
@@ -255,22 +267,33 @@ static void part5(FILE *f, const sl_oh_report *r) {
   /* dominant work phase: first maximum among complete, async_poll, dispatch */
   int dom = 0;
   for (int p = 1; p < 3; p++)
-    if (totals[p] > totals[dom]) dom = p;
-  static const char *const key_label[3] = {"Complete", "AsyncPoll", "Dispatch"};
+    if (s->phase[p] > s->phase[dom]) dom = p;
+  static const char *const key_label[3] = {"Complete", "AsyncPoll", "Dispatch"}; /* ORDER loop_sums.phase */
   fprintf(f, "  Key insight: %s phase consumes ~%.0f%% of scheduler CPU.\n", key_label[dom],
-          total_us > 0 ? totals[dom] / total_us * 100 : 0.0);
+          s->total_us > 0 ? s->phase[dom] / s->total_us * 100 : 0.0);
   if (dom == 2) {
     fprintf(f, "  Pop hit_rate=%.1f%%: %s.\n", hit_rate,
             hit_rate < 50 ? "low hit rate suggests ready queue often empty" : "good hit rate");
     fprintf(f, "  Cache flush (dc cvac + dsb sy) is the dominant non-pop cost.\n");
   } else if (dom == 0) {
-    fprintf(f, "  Fanout: avg_degree=%.1f, max_degree=%lld.\n", fo_avg, (long long)fo_m);
-    fprintf(f, "  Fanin:  avg_degree=%.1f, max_degree=%lld.\n", fi_avg, (long long)fi_m);
-    if (fi_e > fo_e)
+    fprintf(f, "  Fanout: avg_degree=%.1f, max_degree=%lld.\n", fo_avg, (long long)s->fo_m);
+    fprintf(f, "  Fanin:  avg_degree=%.1f, max_degree=%lld.\n", fi_avg, (long long)s->fi_m);
+    if (s->fi_e > s->fo_e)
       fprintf(f, "  Fanin traversal (release_producer + check_consumed) dominates the complete phase.\n");
     else
       fprintf(f, "  Fanout traversal and atomic ops dominate the complete phase.\n");
   }
+}
+
+static void part5(FILE *f, const sl_oh_report *r) {
+  rule(f, 90);
+  fprintf(f, "Part 5: AICPU scheduler loop breakdown\n");
+  fprintf(f, "  %zu scheduler threads\n", r->n_threads);
+  rule(f, 90);
+  fputc('\n', f);
+  loop_sums s = part5_threads(f, r);
+  part5_budget(f, r, &s);
+  part5_insight(f, r, &s);
   rule(f, 90);
 }
 

@@ -1,6 +1,6 @@
 /*
 ** deps.c — dep_gen's deps.json, streamed with yajl, into the three maps the
-** converter and the overhead analysis use (anchor-converter.md §5): the edge
+** converter and the overhead analysis use (docs/reader.md): the edge
 ** map (deduplicated, first-appearance order), the kernel map and the block map,
 ** each "None" under the reference's rules.
 */

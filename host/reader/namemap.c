@@ -1,6 +1,6 @@
 /*
 ** namemap.c — name_map_<case>.json (func_id -> human name, orchestrator name)
-** and its discovery next to a records file (anchor-converter.md §6).
+** and its discovery next to a records file (docs/reader.md).
 */
 #include <cjson/cJSON.h>
 #include <dirent.h>

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader_raw.h"
 #include "reader_util.h"
 #include "sl_base.h"
 #include "sl_capture.h"

@@ -1,8 +1,8 @@
 /*
 ** reader_host.c — host-orchestrated (host_build_graph) captures: the host origin, the
 ** device-to-host clock alignment from metadata.clock_anchors, the host records on the
-** host axis and the host_capture verdict (anchor-converter §3 "Host timestamps",
-** "host_capture", §4 clock correlation).
+** host axis and the host_capture verdict (docs/runtimes.md, Reading host-orchestrated
+** captures).
 **
 ** Calibrated: a device timestamp c maps to host ns by the nominal frequency plus a
 ** linear correction between the two selected anchors, in integer arithmetic that

@@ -1,6 +1,6 @@
 /*
 ** reader_join.c — from cycle-domain rows to the joined µs model (the
-** reference's read_perf_data, anchor-converter.md §3): validation, the
+** reference's read_perf_data; docs/reader.md): validation, the
 ** (core_id, reg_task_id) join, base time, cycles -> µs, stable task sort.
 */
 #include <stdlib.h>

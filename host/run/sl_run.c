@@ -4,6 +4,7 @@
 ** output directory <out>/<Class>_<Case>_<YYYYMMDD_HHMMSS>/.
 */
 #include <errno.h>
+#include <limits.h>
 #include <lua.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "sl_base.h"
 #include "sl_collector.h"
 #include "sl_levels.h"
+#include "sl_opt.h"
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
 #include "sl_ticker.h"
@@ -27,6 +29,8 @@ typedef struct run_opts {
   int quiet, backpressure;
   int no_convert, list;
   int runtime, clock_anchors;  /* SL_RT_TMR / SL_RT_HBG; --clock-anchors */
+  const char *runtime_name;    /* --runtime tmr|hbg */
+  const char *clock;           /* --clock wall|virtual */
   int virtual_clock;           /* --clock virtual */
   int pool_records;            /* --pool-records N: one fixed N-record buffer per pool (0 = defaults) */
   int stall_collector;         /* --stall-collector: the host drains nothing until the run ends */
@@ -37,196 +41,139 @@ int (*sl_run_convert)(int argc, char **argv);
 
 /* The platform's virtual-clock latencies (schema/platforms.lua vclock_*). */
 static sl_vclock_model sl_run_vclock_model(const sl_platform_info *p) {
-  sl_vclock_model m = {p->vclock_poll_cycles,        p->vclock_read_cycles,  p->vclock_dispatch_cycles,
-                       p->vclock_receive_cycles,     p->vclock_fin_cycles,   p->vclock_pop_cycles,
-                       p->vclock_submit_cycles,      p->vclock_kernel_base_cycles,
-                       p->vclock_kernel_instr_cycles, p->vclock_work_per_cycle};
+  sl_vclock_model m = {.poll = p->vclock_poll_cycles,
+                       .read = p->vclock_read_cycles,
+                       .dispatch = p->vclock_dispatch_cycles,
+                       .receive = p->vclock_receive_cycles,
+                       .fin = p->vclock_fin_cycles,
+                       .pop = p->vclock_pop_cycles,
+                       .submit = p->vclock_submit_cycles,
+                       .kernel_base = p->vclock_kernel_base_cycles,
+                       .kernel_instr = p->vclock_kernel_instr_cycles,
+                       .work_per_cycle = p->vclock_work_per_cycle};
   return m;
 }
 
-static void usage(FILE *f) {
+/* --full-chip: the whole a2a3 die's cores and scheduler threads. */
+static int set_full_chip(void *target, const char *value, char *err, size_t errlen) {
+  (void)value, (void)err, (void)errlen;
+  run_opts *o = target;
+  o->aic = 24;
+  o->aiv = 48;
+  o->sched = 3;
+  return 0;
+}
+
+static void run_more_help(FILE *f) {
   char plats[128];
   sl_platform_names(plats, sizeof plats, 1);
-  fputs("usage: swimlane run WORKLOAD [--case NAME] [--platform NAME]\n"
-        "                    [--enable-chip-swimlane [0-4]] [--enable-dep-gen] [--dump-args 0-3]\n"
-        "                    [--rounds N] [-o DIR] [--aic N] [--aiv N] [--sched-threads N]\n"
-        "                    [--full-chip] [--ring N] [--backpressure] [--clock wall|virtual]\n"
-        "                    [--no-convert] [-q] [--runtime tmr|hbg] [--clock-anchors]\n"
-        "                    [--pool-records N] [--stall-collector]\n"
-        "       swimlane run WORKLOAD --ranks N [--dispatches K] [--rate-error-ppm P]\n"
-        "                    [--hosts H] [--host-drift-ppm D] [the options above]\n"
-        "       swimlane run --list\n"
-        "\nWORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
-        "A bare --enable-chip-swimlane means level 4; --rounds above 1 disables capture.\n"
-        "A completed capture is converted to merged_swimlane.json beside the records\n"
-        "(--no-convert skips it). --list prints the workloads, their cases and the platforms.\n"
-        "--ranks N: an L3 run, one process per chip plus the L3 scheduler, merged into\n"
-        "<case dir>/l3_swimlane.json (docs/l3.md).\n",
-        f);
   fprintf(f, "Platforms: %s (default %s).\n", plats, sl_platform_default_sim());
-  fputs(
-        "Defaults: 2 AIC + 4 AIV, 2 scheduler threads + 1 orchestrator; --full-chip = 24 AIC + 48 AIV,\n"
+  fputs("Defaults: 2 AIC + 4 AIV, 2 scheduler threads + 1 orchestrator; --full-chip = 24 AIC + 48 AIV,\n"
         "3 scheduler threads. --clock virtual: deterministic simulated device time (docs/run.md).\n"
         "Drop-path testing: --pool-records N gives every profiler pool one fixed buffer of N records;\n"
         "--stall-collector starts no host drain until the run ends, so what does not fit is dropped.\n",
         f);
 }
 
-/* Parse a whole decimal integer in [lo, hi]; -1 on anything else. */
-static int parse_int(const char *s, long lo, long hi, long *out) {
-  if (!s || !*s) return -1;
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (*end || errno || v < lo || v > hi) return -1;
-  *out = v;
+/* The L3 options are read by the L3 scheduler (host/l3) once --ranks is given; they
+** are here for --help, for the --opt=value split, and to refuse them without --ranks. */
+#define RUN_L3_OPT(nm, text) \
+  {.name = nm, .kind = SL_OPT_INT, .arg = "N", .help = text, .target = &l3_only, .lo = 0, .hi = INT_MAX}
+
+static int l3_only;
+static run_opts g_parsed;
+static const sl_opt run_table[] = {
+    {.name = "case", .kind = SL_OPT_STRING, .arg = "NAME", .help = "the workload case (or Class::Case)",
+     .target = &g_parsed.case_name},
+    {.name = "platform", .short_name = 'p', .kind = SL_OPT_STRING, .arg = "NAME",
+     .help = "the simulated platform", .target = &g_parsed.platform},
+    {.name = "enable-chip-swimlane", .kind = SL_OPT_INT, .arg = "LEVEL", .flags = SL_OPT_OPTIONAL_VALUE,
+     .lo = SL_LEVEL_DISABLED, .hi = SL_LEVEL_MAX, .set = SL_LEVEL_MAX, .target = &g_parsed.level,
+     .help = "capture the chip swimlane at LEVEL (bare: the highest)"},
+    {.name = "enable-dep-gen", .kind = SL_OPT_FLAG, .help = "write the task DAG (deps.json)",
+     .target = &g_parsed.dep_gen},
+    {.name = "dump-args", .kind = SL_OPT_INT, .arg = "0-3", .lo = 0, .hi = 3, .target = &g_parsed.dump_args,
+     .help = "dump task arguments (args_dump/) at this depth"},
+    {.name = "rounds", .kind = SL_OPT_INT, .arg = "N", .lo = 1, .hi = 1000000, .target = &g_parsed.rounds,
+     .help = "run N times (above 1 disables capture)"},
+    {.name = "output", .short_name = 'o', .kind = SL_OPT_STRING, .arg = "DIR", .target = &g_parsed.out_root,
+     .help = "where the run directory is made (default outputs)"},
+    {.name = "aic", .kind = SL_OPT_INT, .arg = "N", .lo = 0, .hi = 108, .target = &g_parsed.aic,
+     .help = "AIC cores"},
+    {.name = "aiv", .kind = SL_OPT_INT, .arg = "N", .lo = 0, .hi = 108, .target = &g_parsed.aiv,
+     .help = "AIV cores"},
+    {.name = "sched-threads", .kind = SL_OPT_INT, .arg = "N", .lo = 1, .hi = 8, .target = &g_parsed.sched,
+     .help = "scheduler threads"},
+    {.name = "full-chip", .kind = SL_OPT_CALL, .call = set_full_chip, .target = &g_parsed,
+     .help = "24 AIC + 48 AIV cores, 3 scheduler threads"},
+    {.name = "ring", .kind = SL_OPT_INT, .arg = "N", .lo = 1, .hi = 1 << 24, .target = &g_parsed.ring,
+     .help = "task ring size"},
+    {.name = "backpressure", .kind = SL_OPT_FLAG, .target = &g_parsed.backpressure,
+     .help = "a full profiler pool blocks its producer instead of dropping"},
+    {.name = "clock", .kind = SL_OPT_CHOICE, .choices = "wall|virtual", .target = &g_parsed.clock,
+     .help = "device time: wall (default) or virtual (deterministic)"},
+    {.name = "no-convert", .kind = SL_OPT_FLAG, .target = &g_parsed.no_convert,
+     .help = "keep the capture, do not convert it"},
+    {.name = "quiet", .short_name = 'q', .kind = SL_OPT_FLAG, .target = &g_parsed.quiet,
+     .help = "print errors only"},
+    {.name = "runtime", .kind = SL_OPT_CHOICE, .choices = "tmr|hbg", .target = &g_parsed.runtime_name,
+     .help = "tensormap_and_ringbuffer (default) or host_build_graph"},
+    {.name = "clock-anchors", .kind = SL_OPT_FLAG, .target = &g_parsed.clock_anchors,
+     .help = "record host/device clock anchors"},
+    {.name = "pool-records", .kind = SL_OPT_INT, .arg = "N", .lo = 1, .hi = 1 << 20,
+     .target = &g_parsed.pool_records, .help = "one fixed N-record buffer per profiler pool"},
+    {.name = "stall-collector", .kind = SL_OPT_FLAG, .target = &g_parsed.stall_collector,
+     .help = "no host drain until the run ends"},
+    {.name = "list", .kind = SL_OPT_FLAG, .target = &g_parsed.list,
+     .help = "list the workloads, their cases and the platforms"},
+    RUN_L3_OPT("ranks", "an L3 run: one process per chip plus the L3 scheduler,\n"
+                                             "merged into <case dir>/l3_swimlane.json (docs/l3.md)"),
+    RUN_L3_OPT("dispatches", "with --ranks: dispatches per rank"),
+    RUN_L3_OPT("rate-error-ppm", "with --ranks: device counter rate error bound"),
+    RUN_L3_OPT("hosts", "with --ranks: simulated hosts the ranks are spread over"),
+    RUN_L3_OPT("host-drift-ppm", "with --ranks: host clock drift bound"),
+    {.name = NULL},
+};
+
+static int run_take_workload(void *ctx, const char *arg, char *err, size_t errlen) {
+  run_opts *o = ctx;
+  if (o->workload) {
+    snprintf(err, errlen, "more than one workload given ('%s' and '%s')", o->workload, arg);
+    return -1;
+  }
+  o->workload = arg;
   return 0;
 }
 
-static int parse_opts(int argc, char **argv, run_opts *o) {
-  *o = (run_opts){.platform = sl_platform_default_sim(), .out_root = "outputs", .rounds = 1, .aic = 2, .aiv = 4,
-                  .sched = 2, .runtime = SL_RT_TMR};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    long v;
-#define NEED_VALUE()                                                   \
-  do {                                                                 \
-    if (i + 1 >= argc) {                                               \
-      sl_error(NULL, "run: option %s needs a value", a);               \
-      return 2;                                                        \
-    }                                                                  \
-  } while (0)
-#define INT_OPT(name, lo, hi, dst)                                                    \
-  if (!strcmp(a, name)) {                                                             \
-    NEED_VALUE();                                                                     \
-    if (parse_int(argv[++i], lo, hi, &v)) {                                           \
-      sl_error(NULL, "run: %s expects an integer in %d..%d, got '%s'", name, lo, hi, argv[i]); \
-      return 2;                                                                       \
-    }                                                                                 \
-    dst = (int)v;                                                                     \
-    continue;                                                                         \
-  }
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      return 1;
-    }
-    if (!strncmp(a, "--enable-chip-swimlane", 22)) {
-      const char *val = a[22] == '=' ? a + 23 : NULL;
-      if (a[22] && a[22] != '=') {
-        sl_error(NULL, "run: unknown option '%s'", a);
-        return 2;
-      }
-      if (!val && i + 1 < argc && argv[i + 1][0] != '-' && parse_int(argv[i + 1], -1000000, 1000000, &v) == 0)
-        val = argv[++i];
-      if (!val) {
-        o->level = SL_LEVEL_MAX;
-        continue;
-      }
-      if (parse_int(val, SL_LEVEL_DISABLED, SL_LEVEL_MAX, &v)) {
-        sl_error(NULL, "run: bad chip swimlane level '%s' (expected %d..%d)", val, SL_LEVEL_DISABLED,
-                 (int)SL_LEVEL_MAX);
-        return 2;
-      }
-      o->level = (int)v;
-      continue;
-    }
-    if (!strcmp(a, "--no-convert")) {
-      o->no_convert = 1;
-      continue;
-    }
-    if (!strcmp(a, "--list")) {
-      o->list = 1;
-      continue;
-    }
-    if (!strcmp(a, "--enable-dep-gen")) {
-      o->dep_gen = 1;
-      continue;
-    }
-    if (!strcmp(a, "-q")) {
-      o->quiet = 1;
-      continue;
-    }
-    if (!strcmp(a, "--backpressure")) {
-      o->backpressure = 1;
-      continue;
-    }
-    if (!strcmp(a, "--clock-anchors")) {
-      o->clock_anchors = 1;
-      continue;
-    }
-    if (!strcmp(a, "--runtime")) {
-      NEED_VALUE();
-      const char *r = argv[++i];
-      if (strcmp(r, "tmr") && strcmp(r, "hbg")) {
-        sl_error(NULL, "run: --runtime expects tmr or hbg, got '%s'", r);
-        return 2;
-      }
-      o->runtime = strcmp(r, "hbg") ? SL_RT_TMR : SL_RT_HBG;
-      continue;
-    }
-    if (!strcmp(a, "--full-chip")) {
-      o->aic = 24;
-      o->aiv = 48;
-      o->sched = 3;
-      continue;
-    }
-    INT_OPT("--dump-args", 0, 3, o->dump_args)
-    INT_OPT("--rounds", 1, 1000000, o->rounds)
-    INT_OPT("--aic", 0, 108, o->aic)
-    INT_OPT("--aiv", 0, 108, o->aiv)
-    INT_OPT("--sched-threads", 1, 8, o->sched)
-    INT_OPT("--ring", 1, 1 << 24, o->ring)
-    INT_OPT("--pool-records", 1, 1 << 20, o->pool_records)
-    if (!strcmp(a, "--stall-collector")) {
-      o->stall_collector = 1;
-      continue;
-    }
-    if (!strcmp(a, "--clock") || !strncmp(a, "--clock=", 8)) {
-      const char *val = a[7] == '=' ? a + 8 : NULL;
-      if (!val) {
-        NEED_VALUE();
-        val = argv[++i];
-      }
-      if (strcmp(val, "wall") && strcmp(val, "virtual")) {
-        sl_error(NULL, "run: --clock expects 'wall' or 'virtual', got '%s'", val);
-        return 2;
-      }
-      o->virtual_clock = !strcmp(val, "virtual");
-      continue;
-    }
-    if (!strcmp(a, "--case")) {
-      NEED_VALUE();
-      o->case_name = argv[++i];
-      continue;
-    }
-    if (!strcmp(a, "--platform") || !strcmp(a, "-p")) {
-      NEED_VALUE();
-      o->platform = argv[++i];
-      continue;
-    }
-    if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      NEED_VALUE();
-      o->out_root = argv[++i];
-      continue;
-    }
-    if (a[0] == '-') {
-      sl_error(NULL, "run: unknown option '%s'", a);
-      return 2;
-    }
-    if (o->workload) {
-      sl_error(NULL, "run: more than one workload given ('%s' and '%s')", o->workload, a);
-      return 2;
-    }
-    o->workload = a;
-  }
-  if (!o->workload && !o->list) {
-    usage(stderr);
-    return 2;
-  }
-  if (o->stall_collector && o->backpressure) { /* a blocked producer would wait for a host that never drains */
-    sl_error(NULL, "run: --stall-collector cannot be combined with --backpressure");
-    return 2;
-  }
+static const sl_opt_spec run_spec = {
+    .cmd = "run",
+    .synopsis = "WORKLOAD [options]\nWORKLOAD --ranks N [--dispatches K] [--hosts H] [options]\n--list",
+    .about = "WORKLOAD is a name under lua/workloads/ (mixed_example) or a path to a .lua file.\n"
+             "A completed capture is converted to merged_swimlane.json beside the records\n"
+             "(--no-convert skips it).",
+    .opts = run_table,
+    .on_arg = run_take_workload,
+    .arg_ctx = &g_parsed,
+    .more_help = run_more_help,
+};
+
+/* 0 ok, else the exit status (0 after --help, 2 usage). *done says which. */
+static int parse_opts(int argc, char **argv, run_opts *o, int *done) {
+  g_parsed = (run_opts){.platform = sl_platform_default_sim(), .out_root = "outputs", .rounds = 1, .aic = 2,
+                        .aiv = 4, .sched = 2, .clock = "wall", .runtime_name = "tmr"};
+  l3_only = 0;
+  int rc = sl_opt_parse(&run_spec, argc, argv);
+  *o = g_parsed;
+  *done = rc != SL_OPT_GO;
+  if (*done) return rc;
+  o->runtime = strcmp(o->runtime_name, "hbg") ? SL_RT_TMR : SL_RT_HBG;
+  o->virtual_clock = !strcmp(o->clock, "virtual");
+  *done = 1;
+  if (l3_only) return sl_opt_usage_error("run", "--dispatches, --hosts and the ppm bounds need --ranks N");
+  if (!o->workload && !o->list) return sl_opt_usage_error("run", "no WORKLOAD given");
+  if (o->stall_collector && o->backpressure) /* a blocked producer would wait for a host that never drains */
+    return sl_opt_usage_error("run", "--stall-collector cannot be combined with --backpressure");
+  *done = 0;
   return 0;
 }
 
@@ -287,6 +234,64 @@ static int run_progress_line(void *arg, double t, char *line, size_t n) {
   return 1;
 }
 
+/* The collector of a capturing round (types: each core's type, kept by the caller
+** while the collector lives); NULL on failure (reported). */
+static sl_collector *make_collector(const run_opts *o, const struct sl_platform_info *plat, int level,
+                                    const unsigned char *types, int aicore_sched) {
+  sl_collector_config cc;
+  sl_collector_config_init(&cc, plat);
+  cc.platform_name = o->platform;
+  cc.level = (unsigned)level;
+  cc.num_cores = o->aic + o->aiv;
+  cc.core_types = types;
+  /* HBG: the P thread is scheduler index S (its phase stream), S + 1 the idle orchestrator
+  ** slot; under the AICore Scheduler (a5) there is no P thread */
+  cc.num_aicpu_threads = o->sched + 1 + (o->runtime == SL_RT_HBG && !aicore_sched);
+  cc.runtime = o->runtime == SL_RT_HBG ? "host_build_graph" : NULL;
+  cc.backpressure = o->backpressure;
+  if (o->pool_records) {
+    set_tiny_pools(&cc.sizes, (unsigned)o->pool_records);
+    cc.fixed_buffers = 1;
+  }
+  return sl_collector_create(&cc);
+}
+
+/* The files of the run directory beside the capture; 0 ok, 1 if any failed. */
+static int write_round_files(const run_opts *o, sl_workload *wl, sl_rt *rt, const char *case_name,
+                             const char *out_dir, const sl_rt_timing *timing) {
+  int rc = 0;
+  char name[300];
+  snprintf(name, sizeof name, "name_map_%s.json", case_name);
+  char *p = sl_path_join(out_dir, name);
+  if (!p || sl_write_name_map(wl, p)) rc = 1;
+  free(p);
+  if (o->dep_gen) {
+    p = sl_path_join(out_dir, "deps.json");
+    if (!p || sl_write_deps_json(rt, p)) rc = 1;
+    free(p);
+  }
+  if (o->dump_args) {
+    p = sl_path_join(out_dir, "args_dump");
+    if (!p || sl_write_args_dump(rt, o->dump_args, p)) rc = 1;
+    free(p);
+  }
+  if (sl_run_write_device_log(timing, out_dir)) rc = 1;
+  return rc;
+}
+
+/* What the round did: its task counts and timing (not with -q). */
+static void print_round(const run_opts *o, const sl_workload *wl, sl_rt *rt, const char *case_name,
+                        const sl_rt_timing *timing, double host_us, int round) {
+  if (o->quiet) return;
+  sl_rt_stats st = sl_rt_get_stats(rt);
+  printf("swimlane: %s/%s on %s: %llu tasks (%llu kernel, %llu dummy, %llu predicated off, %llu alloc), "
+         "%llu dispatches\n",
+         wl->klass, case_name, o->platform, (unsigned long long)st.tasks, (unsigned long long)st.kernel_tasks,
+         (unsigned long long)st.dummy_tasks, (unsigned long long)st.skipped_tasks,
+         (unsigned long long)st.alloc_tasks, (unsigned long long)st.dispatches);
+  sl_run_print_timing(timing, rt, host_us, round, o->rounds);
+}
+
 /* One round: build chip + collector, run, write outputs. 0 ok, 1 failure. */
 static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const char *case_name,
                      const struct sl_platform_info *plat, int level, const char *out_dir, int round,
@@ -300,29 +305,17 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   /* the host_build_graph scheduler producer is a platform fact (schema/platforms.lua) */
   int aicore_sched = o->runtime == SL_RT_HBG && strcmp(plat->hbg_producer, "aicore") == 0;
   if (level > SL_LEVEL_DISABLED) {
-    sl_collector_config cc;
-    sl_collector_config_init(&cc, plat);
-    cc.platform_name = o->platform;
-    cc.level = (unsigned)level;
-    cc.num_cores = ncores;
-    cc.core_types = types;
-    /* HBG: the P thread is scheduler index S (its phase stream), S + 1 the idle orchestrator
-    ** slot; under the AICore Scheduler (a5) there is no P thread */
-    cc.num_aicpu_threads = o->sched + 1 + (o->runtime == SL_RT_HBG && !aicore_sched);
-    cc.runtime = o->runtime == SL_RT_HBG ? "host_build_graph" : NULL;
-    cc.backpressure = o->backpressure;
-    if (o->pool_records) {
-      set_tiny_pools(&cc.sizes, (unsigned)o->pool_records);
-      cc.fixed_buffers = 1;
-    }
-    coll = sl_collector_create(&cc);
+    coll = make_collector(o, plat, level, types, aicore_sched);
     if (!coll) return 1;
     dp = sl_collector_device(coll);
   }
   sl_vclock_model vm = sl_run_vclock_model(plat);
-  sl_rt_config rc_cfg = {plat->clock_freq_hz, o->aic, o->aiv, o->sched, (unsigned)level, dp, o->ring,
-                         o->dep_gen, o->dump_args, o->runtime, o->clock_anchors && level > SL_LEVEL_DISABLED,
-                         o->virtual_clock ? &vm : NULL, level > SL_LEVEL_DISABLED ? o->pool_records : 0};
+  sl_rt_config rc_cfg = {.clock_freq_hz = plat->clock_freq_hz, .num_aic = o->aic, .num_aiv = o->aiv,
+                         .num_sched = o->sched, .level = (unsigned)level, .dp = dp, .ring_size = o->ring,
+                         .dep_gen = o->dep_gen, .dump_args = o->dump_args, .runtime = o->runtime,
+                         .clock_anchors = o->clock_anchors && level > SL_LEVEL_DISABLED,
+                         .vclock = o->virtual_clock ? &vm : NULL,
+                         .host_pool_records = level > SL_LEVEL_DISABLED ? o->pool_records : 0};
   sl_rt *rt = sl_rt_create(&rc_cfg);
   if (!rt) {
     sl_error(wl->path, "run: %s", sl_rt_config_error()[0] ? sl_rt_config_error() : "out of memory");
@@ -371,34 +364,9 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     if (sl_collector_finish(coll, out_dir)) rc = 1;
   }
   g_coll = NULL;
-  if (out_dir) {
-    char name[300];
-    snprintf(name, sizeof name, "name_map_%s.json", case_name);
-    char *p = sl_path_join(out_dir, name);
-    if (!p || sl_write_name_map(wl, p)) rc = 1;
-    free(p);
-    if (o->dep_gen) {
-      p = sl_path_join(out_dir, "deps.json");
-      if (!p || sl_write_deps_json(rt, p)) rc = 1;
-      free(p);
-    }
-    if (o->dump_args) {
-      p = sl_path_join(out_dir, "args_dump");
-      if (!p || sl_write_args_dump(rt, o->dump_args, p)) rc = 1;
-      free(p);
-    }
-    if (sl_run_write_device_log(&timing, out_dir)) rc = 1;
-  }
-  sl_rt_stats st = sl_rt_get_stats(rt);
-  if (!o->quiet)
-    printf("swimlane: %s/%s on %s: %llu tasks (%llu kernel, %llu dummy, %llu predicated off, %llu alloc), "
-           "%llu dispatches\n",
-           wl->klass, case_name, o->platform, (unsigned long long)st.tasks, (unsigned long long)st.kernel_tasks,
-           (unsigned long long)st.dummy_tasks, (unsigned long long)st.skipped_tasks,
-           (unsigned long long)st.alloc_tasks, (unsigned long long)st.dispatches);
-  if (!o->quiet)
-    sl_run_print_timing(&timing, rt, (double)(h1.tv_sec - h0.tv_sec) * 1e6 + (double)(h1.tv_nsec - h0.tv_nsec) / 1e3,
-                        round, o->rounds);
+  if (out_dir && write_round_files(o, wl, rt, case_name, out_dir, &timing)) rc = 1;
+  print_round(o, wl, rt, case_name, &timing,
+              (double)(h1.tv_sec - h0.tv_sec) * 1e6 + (double)(h1.tv_nsec - h0.tv_nsec) / 1e3, round);
   if (interrupted) {
     sl_error(wl->path, "interrupted: the capture holds what was collected and is marked truncated");
     rc = 128 + (g_sigint ? (int)g_sigint : SIGINT);
@@ -418,36 +386,31 @@ sl_run_dev_hook_fn sl_run_device_hook;
 static int convert_capture(const char *out_dir, int quiet) {
   char *rec = sl_path_join(out_dir, "chip_swimlane_records.json");
   if (!rec) return 1;
-  char *argv[] = {"convert", rec, quiet ? "-q" : NULL, NULL};
+  char *argv[] = {(char *)"convert", rec, quiet ? (char *)"-q" : NULL, NULL};
   fflush(stdout);
   int rc = sl_run_convert(quiet ? 3 : 2, argv);
   free(rec);
   return rc == 0 ? 0 : 1;
 }
 
-int sl_cmd_run(int argc, char **argv) {
-  /* --ranks N, or one rank of such a run */
-  int l3 = sl_l3_run_maybe(argc, argv, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook, .convert = sl_run_convert});
-  if (l3 >= 0) return l3;
+/* The single-chip run, once the L3 hand-over is ruled out. */
+static int run_single(int argc, char **argv) {
   run_opts o;
-  int prc = parse_opts(argc, argv, &o);
-  if (prc) return prc == 1 ? 0 : prc;
+  int done, prc = parse_opts(argc, argv, &o, &done);
+  if (done) return prc;
   if (o.list) return sl_run_list(stdout);
   const struct sl_platform_info *plat = sl_platform_by_name(o.platform);
   if (!plat || !plat->is_sim) { /* run simulates the chip: a simulated platform only */
     char names[256];
-    sl_error(NULL, "run: unknown platform '%s' (%s)", o.platform, sl_platform_names(names, sizeof names, 1));
-    return 2;
+    return sl_opt_usage_error("run", "unknown platform '%s' (%s)", o.platform, sl_platform_names(names, sizeof names, 1));
   }
   if (o.aic + o.aiv < 1 || o.aic + o.aiv > (int)plat->max_cores) {
-    sl_error(NULL, "run: %d AIC + %d AIV cores do not fit %s (1..%d cores)", o.aic, o.aiv, o.platform,
-             (int)plat->max_cores);
-    return 2;
+    return sl_opt_usage_error("run", "%d AIC + %d AIV cores do not fit %s (1..%d cores)", o.aic, o.aiv, o.platform,
+                              (int)plat->max_cores);
   }
   if (o.sched + 1 > (int)plat->max_aicpu_threads) {
-    sl_error(NULL, "run: %d scheduler threads + 1 orchestrator exceed %s's %d AICPU threads", o.sched,
-             o.platform, (int)plat->max_aicpu_threads);
-    return 2;
+    return sl_opt_usage_error("run", "%d scheduler threads + 1 orchestrator exceed %s's %d AICPU threads", o.sched,
+                              o.platform, (int)plat->max_aicpu_threads);
   }
   int level = o.level;
   if (o.rounds > 1 && level > SL_LEVEL_DISABLED) {
@@ -513,5 +476,18 @@ int sl_cmd_run(int argc, char **argv) {
   if (rc == 0 && level > SL_LEVEL_DISABLED && out_dir && !o.no_convert && sl_run_convert) rc = convert_capture(out_dir, o.quiet);
   free(out_dir);
   sl_workload_free(&wl);
+  return rc;
+}
+
+int sl_cmd_run(int argc, char **argv) {
+  /* the L3 hand-over scans argv itself: give it every value as its own argument */
+  int n;
+  char **v = sl_opt_split_values(run_table, argc, argv, &n);
+  if (!v) return sl_error(NULL, "out of memory"), 1;
+  /* --ranks N, or one rank of such a run */
+  int rc = sl_l3_run_maybe(n, v, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook,
+                                                  .convert = sl_run_convert});
+  if (rc < 0) rc = run_single(n, v);
+  free(v);
   return rc;
 }

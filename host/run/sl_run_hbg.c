@@ -1,6 +1,6 @@
 /*
-** sl_run_hbg.c — what a host_build_graph run adds to its JSON capture (anchor-datapath
-** §8 keys): metadata.orchestrator_source / clock domains / origin / relation /
+** sl_run_hbg.c — what a host_build_graph run adds to its JSON capture (docs/runtimes.md,
+** What an HBG capture holds): metadata.orchestrator_source / clock domains / origin / relation /
 ** quantization / host_capture, metadata.clock_anchors (also for a TMR run with
 ** --clock-anchors), and the host_orchestrator_phases / host_device_uploads sections;
 ** the same facts go to the collector for the .pb capture (sl_collector_set_host).

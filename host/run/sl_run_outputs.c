@@ -1,7 +1,7 @@
 /*
 ** sl_run_outputs.c — the run's side files: deps.json (the task graph, uint64 as
 ** strings), name_map_<case>.json, and args_dump/args_dump.json + args.bin in the
-** reference's layout (anchor-l0 §2). Each file appears complete or not at all.
+** reference's layout (docs/l0.md). Each file appears complete or not at all.
 */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -133,7 +133,7 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
     else write_task(tasks, tensors, &seen, t);
   }
   free(seen.v);
-  static const char *const sources[] = {"explicit", "creator", "tensormap"};
+  static const char *const sources[] = {"explicit", "creator", "tensormap"}; /* ORDER sl_rt_edge.source */
   for (size_t i = 0; i < sl_rt_edge_count(rt); i++) {
     const sl_rt_edge *e = sl_rt_edge_at(rt, i);
     cJSON *je = cJSON_CreateObject();
@@ -142,7 +142,7 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
     cJSON_AddNumberToObject(je, "arg", e->arg);
     cJSON_AddStringToObject(je, "source", sources[e->source]);
     /* the hazard the edge orders: raw / war / waw (tensormap), else its source */
-    static const char *const hazards[] = {"raw", "war", "waw"};
+    static const char *const hazards[] = {"raw", "war", "waw"}; /* ORDER sl_tm_hazard */
     cJSON_AddStringToObject(je, "kind", e->hazard >= 0 && e->hazard <= 2 ? hazards[e->hazard] : sources[e->source]);
     cJSON *flags = cJSON_AddArrayToObject(je, "flags");
     cJSON_AddItemToArray(flags, cJSON_CreateString("wait"));
@@ -205,7 +205,7 @@ static void print_ints(FILE *f, const int64_t *v, int n) {
   fputc(']', f);
 }
 
-/* Scalar value by dtype (anchor-l0 §2.4). */
+/* Scalar value by dtype: the slot's bits read as that type. */
 static void print_value(FILE *f, int dtype, uint64_t raw) {
   switch (dtype) {
     case 0: { /* FLOAT32: 6 significant digits, ".0" when integral-looking */
@@ -278,7 +278,7 @@ int sl_write_args_dump(const sl_rt *rt, int level, const char *dir) {
   fprintf(f, "  \"truncated_args\": 0,\n  \"dropped_records\": 0,\n  \"dropped_overwrite\": 0,\n");
   fprintf(f, "  \"bin_file\": %s,\n  \"args\": [\n", has_bin ? "\"args.bin\"" : "null");
   uint64_t off = 0;
-  static const char *const roles[] = {"input", "output", "inout"};
+  static const char *const roles[] = {"input", "output", "inout"}; /* ORDER sl_rt_dump_entry.role */
   for (size_t i = 0; i < n; i++) {
     const sl_rt_dump_entry *e = v[i];
     uint64_t numel = 1;

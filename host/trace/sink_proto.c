@@ -270,7 +270,7 @@ static void fill_annotation(proto_sink *p, Perfetto__Protos__DebugAnnotation *d,
     break;
   case SL_ARG_NULL:
     d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE;
-    d->legacy_json_value = "null";
+    d->legacy_json_value = (char *)"null";
     break;
   case SL_ARG_INTLIST:
     for (size_t i = 0; i < a->v.list.n; i++) {

@@ -1,5 +1,5 @@
 /*
-** sl_rt_aisched.c — host_build_graph on a5: the AICore Scheduler (seed 000 §2, §3.2).
+** sl_rt_aisched.c — host_build_graph on a5: the AICore Scheduler (docs/a5.md).
 **
 ** Scheduling is done by one AIV core per scheduler (its physical id names the
 ** Scheduler_<id> lane); the AICPU threads only run the control plane around it.

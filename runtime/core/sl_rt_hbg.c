@@ -1,5 +1,5 @@
 /*
-** sl_rt_hbg.c — the host_build_graph runtime (seed 000 §2, §3.2).
+** sl_rt_hbg.c — the host_build_graph runtime (docs/runtimes.md).
 **
 ** The host runs the orchestration on the calling thread before any device thread
 ** exists: every submit builds its task and dependencies with the same tensormap and

@@ -17,7 +17,7 @@
 #include "sl_tensormap.h"
 #include "sl_vclock.h"
 
-/* Register protocol (anchor-datapath §1): COND bit 31 = FIN, bits 30..0 = token. */
+/* Register protocol (the chip's handshake register): COND bit 31 = FIN, bits 30..0 = token. */
 #define SL_REG_TASK_MASK 0x7FFFFFFFu
 #define SL_REG_FIN_BIT 0x80000000u
 #define SL_REG_TOKEN_LIMIT 0x7FFFFFF0u

@@ -173,7 +173,8 @@ void sl_mmad_at(float *c, const float *a, const float *b, int m, int k, int n, i
   trace(SL_PIPE_CUBE, "MMAD", (uint64_t)m * k * n, SL_PIPE_CUBE, 0, file, line);
 }
 
-static const char *const vop_names[] = {"VADD", "VSUB", "VMUL", "VDIV", "VMAX"};
+static const char *const vop_names[] = { /* ORDER sl_vop */
+    "VADD", "VSUB", "VMUL", "VDIV", "VMAX"};
 
 void sl_vbinary_at(sl_vop op, float *d, const float *a, const float *b, int n, const char *file,
                    int line) {

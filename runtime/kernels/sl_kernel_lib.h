@@ -116,3 +116,8 @@ static inline int64_t sl_kl_pa_len_at(const char *file, int line, const int64_t 
 }
 
 #endif /* SL_KERNEL_LIB_H */
+
+/* The prototype of the including kernel's entry, outside the guard on purpose: the
+** build renames kernel_entry per kernel (-Dkernel_entry=sl_kernel_<name>), and the L0
+** replay #includes several kernels into one file, each under its own name. */
+void kernel_entry(int64_t *args);

@@ -86,14 +86,14 @@ static void emit(const pkt *s) {
     if (s->def_cat_iid) {
       ec.has_iid = 1;
       ec.iid = s->def_cat_iid;
-      ec.name = "cat";
+      ec.name = (char *)"cat";
       in.n_event_categories = 1;
       in.event_categories = &ecp;
     }
     if (s->def_ann_iid) {
       an.has_iid = 1;
       an.iid = s->def_ann_iid;
-      an.name = "key";
+      an.name = (char *)"key";
       in.n_debug_annotation_names = 1;
       in.debug_annotation_names = &anp;
     }

@@ -201,8 +201,8 @@ static char *total_row_as_averages(char *want) {
 static void check_with(const char *tag, int verbose) {
   char *dir = setup_fixture_dir(tag);
   const char *out_name = verbose ? "expected/l4_v.trace.json" : "expected/l4.trace.json";
-  char *argv[] = {"convert", "sample_l4/chip_swimlane_records.json", "-o", (char *)out_name,
-                  "--reference-flows", verbose ? "-v" : NULL, NULL};
+  char *argv[] = {(char *)"convert", (char *)"sample_l4/chip_swimlane_records.json", (char *)"-o", (char *)out_name,
+                  (char *)"--reference-flows", verbose ? (char *)"-v" : NULL, NULL};
   char *out = NULL, *err = NULL;
   int rc = h_convert(verbose ? 6 : 5, argv, &out, &err);
   assert_int_equal(rc, 0);
@@ -226,7 +226,7 @@ static void check_with(const char *tag, int verbose) {
   assert_int_equal(la, lb);
   assert_memory_equal(a, b, la);
 #ifdef SL_HAVE_CHECK
-  char *cargv[] = {"check-trace", (char *)out_name, NULL};
+  char *cargv[] = {(char *)"check-trace", (char *)out_name, NULL};
   assert_int_equal(sl_cmd_check_trace(2, cargv), 0);
 #endif
   free(a);
@@ -272,7 +272,7 @@ static size_t noisy_args(const char *path) {
 static void test_fixture_default_flow_placement(void **state) {
   (void)state;
   char *dir = setup_fixture_dir("compat_place");
-  char *argv[] = {"convert", "sample_l4/chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *argv[] = {(char *)"convert", (char *)"sample_l4/chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
   char *out = NULL, *err = NULL;
   assert_int_equal(h_convert(4, argv, &out, &err), 0);
   char ref[1200];

@@ -341,7 +341,7 @@ static void test_sched_view_lanes(void **state) {
   (void)state;
   char *dir = h_scratch("lanes");
   h_write("chip_swimlane_records.json", LANES_JSON);
-  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
   char *out = NULL, *err = NULL;
   assert_int_equal(h_convert(4, argv, &out, &err), 0);
   cJSON *t = h_trace("t.json");
@@ -397,7 +397,7 @@ static void test_spmd_anchor(void **state) {
   char *dir = h_scratch("spmd");
   h_write("chip_swimlane_records.json", SPMD_JSON);
   h_write("deps.json", SPMD_DEPS);
-  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
   char *out = NULL, *err = NULL;
   assert_int_equal(h_convert(4, argv, &out, &err), 0);
   cJSON *t = h_trace("t.json");
@@ -464,7 +464,7 @@ static void test_flow_boundaries(void **state) {
   char *dir = h_scratch("edge");
   h_write("chip_swimlane_records.json", EDGE_JSON);
   h_write("deps.json", EDGE_DEPS);
-  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
   char *out = NULL, *err = NULL;
   assert_int_equal(h_convert(4, argv, &out, &err), 0);
   cJSON *t = h_trace("t.json");
@@ -510,7 +510,7 @@ static void test_seed_hbg_views(void **state) {
   snprintf(src, sizeof src, "%s/seed_a5_hbg.json", getenv("SL_CONVERT_TESTDIR"));
   char *dir = h_scratch("hbg");
   assert_int_equal(h_copy(src, "chip_swimlane_records.json"), 0);
-  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
   char *out = NULL, *err = NULL;
   assert_int_equal(h_convert(4, argv, &out, &err), 0);
   cJSON *t = h_trace("t.json");
@@ -563,7 +563,7 @@ static void test_graph_execution(void **state) {
   (void)state;
   char *dir = h_scratch("graph");
   h_write("chip_swimlane_records.json", GRAPH_JSON);
-  char *argv[] = {"convert", "chip_swimlane_records.json", "-o", "t.json", NULL};
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
   char *out = NULL, *err = NULL;
   assert_int_equal(h_convert(4, argv, &out, &err), 0);
   cJSON *t = h_trace("t.json");
@@ -612,8 +612,8 @@ static void test_user_rules(void **state) {
   char *dir = h_scratch("rules");
   copy_fixture("cap");
   h_write("my_rules.lua", USER_RULES);
-  char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "my_rules.lua",
-                  "-o", "t.json", NULL};
+  char *argv[] = {(char *)"convert", (char *)"cap/chip_swimlane_records.json", (char *)"--rules", (char *)"my_rules.lua",
+                  (char *)"-o", (char *)"t.json", NULL};
   char *out = NULL, *err = NULL;
   assert_int_equal(h_convert(6, argv, &out, &err), 0);
   cJSON *t = h_trace("t.json");
@@ -659,7 +659,7 @@ static void test_discovery_and_defaults(void **state) {
   copy_fixture("outputs/new_case");
   struct utimbuf old = {time(NULL) - 3600, time(NULL) - 3600};
   utime("outputs/old_case/chip_swimlane_records.json", &old);
-  char *argv[] = {"convert", "-v", NULL};
+  char *argv[] = {(char *)"convert", (char *)"-v", NULL};
   char *out = NULL, *err = NULL;
   assert_int_equal(h_convert(2, argv, &out, &err), 0);
   assert_non_null(strstr(out, "Auto-selected latest file: "));
@@ -670,8 +670,8 @@ static void test_discovery_and_defaults(void **state) {
   free(out);
   free(err);
   /* --overhead adds the counter tracks after everything else */
-  char *argv2[] = {"convert", "outputs/old_case/chip_swimlane_records.json", "--overhead",
-                   "-v", NULL};
+  char *argv2[] = {(char *)"convert", (char *)"outputs/old_case/chip_swimlane_records.json", (char *)"--overhead",
+                   (char *)"-v", NULL};
   assert_int_equal(h_convert(4, argv2, &out, &err), 0);
   assert_non_null(strstr(out, "  Overhead Analysis: "));
   cJSON *t = h_trace("outputs/old_case/merged_swimlane.json");
@@ -710,8 +710,8 @@ static void test_core_voting(void **state) {
   h_write("cap/chip_swimlane_records.json", txt);
   free(txt);
   /* --reference-flows: the ts checks below are the engine's own placement */
-  char *argv[] = {"convert", "cap/chip_swimlane_records.json", "-o", "t.json", "-v",
-                  "--reference-flows", NULL};
+  char *argv[] = {(char *)"convert", (char *)"cap/chip_swimlane_records.json", (char *)"-o", (char *)"t.json", (char *)"-v",
+                  (char *)"--reference-flows", NULL};
   char *out = NULL, *err = NULL;
   assert_int_equal(h_convert(6, argv, &out, &err), 0);
   assert_non_null(strstr(out, "  Core-to-thread mapping: 4 cores (inferred via voting)"));
@@ -799,20 +799,20 @@ static void test_bad_inputs(void **state) {
   char *dir = h_scratch("bad");
   copy_fixture("cap");
   {
-    char *argv[] = {"convert", "nope/chip_swimlane_records.json", "-o", "o.json", NULL};
+    char *argv[] = {(char *)"convert", (char *)"nope/chip_swimlane_records.json", (char *)"-o", (char *)"o.json", NULL};
     expect_failure(4, argv, 1, "swimlane: nope/chip_swimlane_records.json: input file not found",
                    "o.json");
   }
   {
     h_write("syntax.lua", "return {\n");
-    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "syntax.lua", "-o",
-                    "o.json", NULL};
+    char *argv[] = {(char *)"convert", (char *)"cap/chip_swimlane_records.json", (char *)"--rules", (char *)"syntax.lua", (char *)"-o",
+                    (char *)"o.json", NULL};
     expect_failure(6, argv, 1, "syntax.lua", "o.json");
   }
   {
     h_write("number.lua", "return 42\n");
-    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "number.lua", "-o",
-                    "o.json", NULL};
+    char *argv[] = {(char *)"convert", (char *)"cap/chip_swimlane_records.json", (char *)"--rules", (char *)"number.lua", (char *)"-o",
+                    (char *)"o.json", NULL};
     expect_failure(6, argv, 1, "swimlane: number.lua: rules script must return a table",
                    "o.json");
   }
@@ -821,45 +821,45 @@ static void test_bad_inputs(void **state) {
     h_write("boom.lua", "local R = require('convert.default')\n"
                         "R.phase = function(name) error('no phase for ' .. name) end\n"
                         "return R\n");
-    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "boom.lua", "-o",
-                    "o.json", NULL};
+    char *argv[] = {(char *)"convert", (char *)"cap/chip_swimlane_records.json", (char *)"--rules", (char *)"boom.lua", (char *)"-o",
+                    (char *)"o.json", NULL};
     expect_failure(6, argv, 1, "boom.lua: in rules.phase", "o.json");
   }
   {
     h_write("missing.lua", "local R = require('convert.default')\nR.worker_lane = nil\nreturn R\n");
-    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--rules", "missing.lua", "-o",
-                    "o.json", NULL};
+    char *argv[] = {(char *)"convert", (char *)"cap/chip_swimlane_records.json", (char *)"--rules", (char *)"missing.lua", (char *)"-o",
+                    (char *)"o.json", NULL};
     expect_failure(6, argv, 1, "rules table has no function 'worker_lane'", "o.json");
   }
   {
     h_write("trunc.json", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5");
-    char *argv[] = {"convert", "trunc.json", "-o", "o.json", NULL};
+    char *argv[] = {(char *)"convert", (char *)"trunc.json", (char *)"-o", (char *)"o.json", NULL};
     expect_failure(4, argv, 1, "trunc.json", "o.json");
   }
   {
     h_write("zero_clock.json", "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 0,"
                                " \"core_types\": [\"aic\"]}, \"aicore_tasks\": [],"
                                " \"aicpu_tasks\": []}");
-    char *argv[] = {"convert", "zero_clock.json", NULL};
+    char *argv[] = {(char *)"convert", (char *)"zero_clock.json", NULL};
     expect_failure(2, argv, 1, "zero_clock.json", "merged_swimlane.json");
   }
   {
     h_write("level9.json", "{\"chip_swimlane_level\": 9, \"metadata\": {\"clock_freq_hz\": 50000000,"
                            " \"core_types\": [\"aic\"]}, \"aicore_tasks\": [], \"aicpu_tasks\": []}");
-    char *argv[] = {"convert", "level9.json", NULL};
+    char *argv[] = {(char *)"convert", (char *)"level9.json", NULL};
     expect_failure(2, argv, 1, "level9.json", "merged_swimlane.json");
   }
   {
-    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--format", "xml", NULL};
-    expect_failure(4, argv, 2, "--format must be json or proto", "cap/merged_swimlane.json");
+    char *argv[] = {(char *)"convert", (char *)"cap/chip_swimlane_records.json", (char *)"--format", (char *)"xml", NULL};
+    expect_failure(4, argv, 2, "swimlane convert: --format expects 'json' or 'proto', got 'xml'", "cap/merged_swimlane.json");
   }
   {
-    char *argv[] = {"convert", "cap/chip_swimlane_records.json", "--func-names", "nope.json",
-                    "-o", "o.json", NULL};
+    char *argv[] = {(char *)"convert", (char *)"cap/chip_swimlane_records.json", (char *)"--func-names", (char *)"nope.json",
+                    (char *)"-o", (char *)"o.json", NULL};
     expect_failure(6, argv, 1, "nope.json", "o.json");
   }
   {
-    char *argv[] = {"convert", "--bogus", NULL};
+    char *argv[] = {(char *)"convert", (char *)"--bogus", NULL};
     expect_failure(2, argv, 2, "unknown option '--bogus'", NULL);
   }
   h_cleanup(dir);

@@ -319,7 +319,7 @@ if irec:
 
 # ---- option errors ----------------------------------------------------------------------
 rc, log = sh("run", "vector_example", "--runtime", "xyz")
-check(rc == 2 and "--runtime expects tmr or hbg" in log, f"bad --runtime: {rc} {log}")
+check(rc == 2 and "swimlane run: --runtime expects 'tmr' or 'hbg', got 'xyz'" in log, f"bad --runtime: {rc} {log}")
 wl = os.path.join(WORK, "tmr_only.lua")
 src = open(os.path.join(os.environ.get("SWIMLANE_HOME", "."), "lua/workloads/vector_example.lua")).read()
 open(wl, "w").write(src.replace('orchestrator_name = "VectorOrch",', 'orchestrator_name = "VectorOrch", runtimes = { "tmr" },'))

@@ -223,7 +223,7 @@ static void test_clock_option(void **state) {
   (void)state;
   char *out = NULL;
   assert_int_equal(sh(&out, "run mixed_example --clock sundial -o '%s'", g_tmp), 2);
-  assert_non_null(strstr(out, "swimlane: run: --clock expects 'wall' or 'virtual', got 'sundial'"));
+  assert_non_null(strstr(out, "swimlane run: --clock expects 'wall' or 'virtual', got 'sundial'"));
   free(out);
   assert_int_equal(sh(&out, "run mixed_example --clock"), 2);
   assert_non_null(strstr(out, "--clock needs a value"));

@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char schema[256], out[256];
   snprintf(schema, sizeof schema, "%s/schema", fuzz_dir());
   snprintf(out, sizeof out, "%s/generated", fuzz_dir());
-  char *argv[] = {"schema", "--command-schema", NULL};
+  char *argv[] = {(char *)"schema", (char *)"--command-schema", NULL};
   (void)sl_gen_run("swimlane", SL_FUZZ_CODEGEN_DIR, schema, out, 2, argv);
   fuzz_write(name, (const uint8_t *)orig[k], orig_len[k]); /* back to the real file */
   return 0;

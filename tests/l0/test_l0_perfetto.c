@@ -213,9 +213,9 @@ static void test_self_check(void **state) {
   (void)state;
   sl_l0_arg args[3] = {tensor_arg(0, 32, 32), tensor_arg(1, 32, 32), tensor_arg(2, 32, 32)};
   sl_l0_task task = {.args = args, .nargs = 3, .ntensors = 3};
-  sl_l0_incore mm = {.func_id = 0, .name = "MATMUL", .core_type = "aic", .expect = "matmul"};
-  sl_l0_incore bare = {.func_id = 0, .name = "MATMUL", .core_type = "aic"};
-  sl_l0_incore add = {.func_id = 1, .name = "ADD", .core_type = "aiv"};
+  sl_l0_incore mm = {.func_id = 0, .name = (char *)"MATMUL", .core_type = (char *)"aic", .expect = (char *)"matmul"};
+  sl_l0_incore bare = {.func_id = 0, .name = (char *)"MATMUL", .core_type = (char *)"aic"};
+  sl_l0_incore add = {.func_id = 1, .name = (char *)"ADD", .core_type = (char *)"aiv"};
   sl_l0_plan plan = {.task = &task, .members = {&mm}, .nmembers = 1, .spmd_block_num = 1};
   long em, ef;
   char why[128];

@@ -287,7 +287,7 @@ static void test_pb_ranks(void **state) {
   free(out);
   expect_refusal("--records json", "no chip_swimlane_records.json", "rank0/d0");
   assert_int_equal(sh(&out, "'%s' convert '%s' --records xml", g_swimlane, g_work), 2); /* usage */
-  assert_non_null(strstr(out, "--records must be json or pb"));
+  assert_non_null(strstr(out, "swimlane convert: --records expects 'json' or 'pb', got 'xml'"));
   free(out);
   /* a truncated .pb: named, nothing written */
   snprintf(p, sizeof p, "%s/rank1/d0/chip_swimlane_records.pb", g_work);

@@ -20,7 +20,7 @@ static const sl_read_opts quiet = {1};
 
 static uint8_t *pack_sample(size_t *len) {
   Swimlane__Metadata md = SWIMLANE__METADATA__INIT;
-  char *types[2] = {"aic", "aiv"};
+  char *types[2] = {(char *)"aic", (char *)"aiv"};
   int32_t c2t[2] = {0, 1};
   md.clock_freq_hz = 50000000;
   md.num_cores = 2;
@@ -28,7 +28,7 @@ static uint8_t *pack_sample(size_t *len) {
   md.core_types = types;
   md.n_core_to_thread = 2;
   md.core_to_thread = c2t;
-  md.task_producer = "aicpu";
+  md.task_producer = (char *)"aicpu";
 
   Swimlane__AicoreTaskRecord a0 = SWIMLANE__AICORE_TASK_RECORD__INIT, a1 = SWIMLANE__AICORE_TASK_RECORD__INIT;
   a0.start_time = 1070; a0.end_time = 1120; a0.task_token_raw = 0; a0.reg_task_id = 1; a0.receive_to_start_cycles = 3;
@@ -56,8 +56,8 @@ static uint8_t *pack_sample(size_t *len) {
   p1.tasks_processed = 1; p1.local_id = 3; p1.ring_id = 2;
   Swimlane__SchedPhaseRecord *pr[2] = {&p0, &p1};
   Swimlane__SchedPhaseStream ps = SWIMLANE__SCHED_PHASE_STREAM__INIT;
-  ps.scheduler_id = 1; ps.worker_id = 1; ps.platform = "a2a3"; ps.runtime = "tensormap_and_ringbuffer";
-  ps.producer = "aicpu"; ps.core_type = "aicpu"; ps.physical_core_id = -1;
+  ps.scheduler_id = 1; ps.worker_id = 1; ps.platform = (char *)"a2a3"; ps.runtime = (char *)"tensormap_and_ringbuffer";
+  ps.producer = (char *)"aicpu"; ps.core_type = (char *)"aicpu"; ps.physical_core_id = -1;
   ps.n_records = 2; ps.records = pr;
   Swimlane__SchedPhaseStream *pss[1] = {&ps};
 
@@ -143,12 +143,12 @@ static void test_pb_matches_json(void **state) {
 static void test_pb_orch_stream_order(void **state) {
   (void)state;
   Swimlane__Metadata md = SWIMLANE__METADATA__INIT;
-  char *types[1] = {"aiv"};
+  char *types[1] = {(char *)"aiv"};
   md.clock_freq_hz = 50000000;
   md.num_cores = 1;
   md.n_core_types = 1;
   md.core_types = types;
-  md.task_producer = "aicpu";
+  md.task_producer = (char *)"aicpu";
   enum { NS = 4 };
   const int thread_of[NS] = {7, 2, 5, 2}, nrec[NS] = {1, 2, 3, 1};
   Swimlane__OrchPhaseRecord rec[NS][3];
@@ -344,8 +344,8 @@ static void test_pb_metadata_health_lifecycle(void **state) {
   md.clock_freq_hz = 50000000;
   md.num_cores = 1;
   Swimlane__PoolAccount pa0 = SWIMLANE__POOL_ACCOUNT__INIT, pa1 = SWIMLANE__POOL_ACCOUNT__INIT;
-  pa0.name = "aicore_task"; pa0.total = 9; pa0.collected = 7; pa0.dropped = 2;
-  pa1.name = "orch_phase"; pa1.total = 4; pa1.collected = 4;
+  pa0.name = (char *)"aicore_task"; pa0.total = 9; pa0.collected = 7; pa0.dropped = 2;
+  pa1.name = (char *)"orch_phase"; pa1.total = 4; pa1.collected = 4;
   Swimlane__PoolAccount *pools[2] = {&pa0, &pa1};
   Swimlane__CaptureHealth ch = SWIMLANE__CAPTURE_HEALTH__INIT;
   ch.truncated = 1; ch.n_pools = 2; ch.pools = pools;

@@ -6,6 +6,7 @@
 ** Unreadable input (truncated, garbage) is an error: exit 1.
 */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,22 +14,35 @@
 #include "check_dir.h"
 #include "sl_base.h"
 #include "sl_filekind.h"
+#include "sl_opt.h"
 
-static void usage(FILE *out) {
-  fputs(
-      "usage: swimlane check-trace FILE [--format auto|json|proto] [--max-problems N]\n"
-      "                            [--strict]\n"
-      "\n"
-      "Validate a Chrome Trace Event JSON or Perfetto protobuf trace against the rules\n"
-      "Perfetto's importers apply (required fields, nesting per lane, flow binding,\n"
-      "sequence ids, interning). Exit 0 and an OK line when clean; one line per problem\n"
-      "and exit 1 otherwise.\n"
-      "\n"
-      "  --format F        auto (default: by extension, else by the first byte), json, proto\n"
-      "  --max-problems N  problem lines printed before the rest are only counted (50)\n"
-      "  --strict          fail on warnings too (fragile constructs Perfetto still imports)\n",
-      out);
-}
+typedef struct check_args {
+  const char *path, *format;
+  int max_problems, strict;
+} check_args;
+
+static check_args g_args; /* what the table below fills */
+
+static const sl_opt check_table[] = {
+    {.name = "format", .kind = SL_OPT_CHOICE, .choices = "auto|json|proto", .arg = "F", .target = &g_args.format,
+     .help = "auto (default: by extension, else by the first byte), json, proto"},
+    {.name = "max-problems", .kind = SL_OPT_INT, .arg = "N", .lo = 0, .hi = INT_MAX, .target = &g_args.max_problems,
+     .help = "problem lines printed before the rest are only counted (50)"},
+    {.name = "strict", .kind = SL_OPT_FLAG, .target = &g_args.strict,
+     .help = "fail on warnings too (fragile constructs Perfetto still imports)"},
+    {.name = NULL},
+};
+
+static const sl_opt_spec check_spec = {
+    .cmd = "check-trace",
+    .synopsis = "FILE [options]\nDFX_DIR [options]",
+    .about = "Validate a Chrome Trace Event JSON or Perfetto protobuf trace against the rules\n"
+             "Perfetto's importers apply (required fields, nesting per lane, flow binding,\n"
+             "sequence ids, interning). Exit 0 and an OK line when clean; one line per problem\n"
+             "and exit 1 otherwise. DFX_DIR: every trace of an L3 run, then a tally.",
+    .opts = check_table,
+    .arg = &g_args.path,
+};
 
 static int has_suffix(const char *s, const char *suf) {
   size_t a = strlen(s), b = strlen(suf);
@@ -58,48 +72,18 @@ static char detect_format(const char *path, FILE *fp) {
 }
 
 
+int sl_cmd_check_trace(int argc, char **argv); /* declared for the CLI in tools/cli/commands.h */
+
 int sl_cmd_check_trace(int argc, char **argv) {
   int dir_at;
   if (sl_check_dir_wanted(argc, argv, &dir_at)) return sl_check_cmd_dir(argc, argv, dir_at, sl_cmd_check_trace);
-  const char *path = NULL, *format = "auto";
-  long long max_problems = 50;
-  int strict = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-      format = argv[++i];
-    } else if (!strncmp(argv[i], "--format=", 9)) {
-      format = argv[i] + 9;
-    } else if (!strcmp(argv[i], "--strict")) {
-      strict = 1;
-    } else if (!strcmp(argv[i], "--max-problems") && i + 1 < argc) {
-      char *end;
-      max_problems = strtoll(argv[++i], &end, 10);
-      if (*end || max_problems < 0) {
-        sl_error(NULL, "check-trace: --max-problems needs a non-negative integer");
-        return 2;
-      }
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      sl_error(NULL, "check-trace: unknown option '%s'", argv[i]);
-      usage(stderr);
-      return 2;
-    } else if (!path) {
-      path = argv[i];
-    } else {
-      sl_error(NULL, "check-trace: one FILE only");
-      return 2;
-    }
-  }
-  if (!path) {
-    usage(stderr);
-    return 2;
-  }
-  if (strcmp(format, "auto") && strcmp(format, "json") && strcmp(format, "proto")) {
-    sl_error(NULL, "check-trace: --format must be auto, json or proto");
-    return 2;
-  }
+  g_args = (check_args){.format = "auto", .max_problems = 50};
+  int prc = sl_opt_parse(&check_spec, argc, argv);
+  if (prc != SL_OPT_GO) return prc;
+  const char *path = g_args.path, *format = g_args.format;
+  long long max_problems = g_args.max_problems;
+  int strict = g_args.strict;
+  if (!path) return sl_opt_usage_error("check-trace", "no FILE given");
   const char *wrong = sl_file_kind_hint(sl_file_kind_sniff(path), "check-trace");
   if (wrong) {
     sl_error(path, "%s", wrong);

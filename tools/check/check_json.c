@@ -414,9 +414,107 @@ static void non_object_item(jstate *st) {
 ** containers (named, so that the code reads as what it tests). */
 enum { KIND_MAP = '{', KIND_ARRAY = '[' };
 
+/* A value of one of the event's own fields (ph, name, pid, ts, ...). */
+static void field_value(jstate *st, char kind, const char *s, size_t l, int bval) {
+  jev *e = &st->ev;
+  switch (st->ev_field) {
+  case F_PH:
+    if (kind == 's') {
+      e->has_ph = 1;
+      e->ph_len = (int)l;
+      e->ph = l ? s[0] : 0;
+    }
+    break;
+  case F_NAME:
+    e->has_name = 1;
+    if (kind == 's') {
+      e->name_ok = 1;
+      e->name = sl_strset_intern(&st->strs, s, l);
+    }
+    break;
+  case F_CAT:
+    if (kind == 's') {
+      e->has_cat = 1;
+      e->cat = sl_strset_intern(&st->strs, s, l);
+    }
+    break;
+  case F_PID:
+  case F_TID: {
+    lane_val *v = st->ev_field == F_PID ? &e->pid : &e->tid;
+    if (kind == 'n')
+      set_lane_num(v, s, l);
+    else if (kind == 's') {
+      v->has = v->ok = v->is_str = 1;
+      v->v = sl_strset_intern(&st->strs, s, l);
+    } else {
+      v->has = 1;
+      v->ok = 0;
+    }
+    break;
+  }
+  case F_TS:
+  case F_DUR: {
+    time_val *t = st->ev_field == F_TS ? &e->ts : &e->dur;
+    if (kind == 'n' || kind == 's')
+      set_time(t, s, l);
+    else
+      t->has = 1, t->ok = 0;
+    break;
+  }
+  case F_ID:
+  case F_BIND_ID: {
+    id_val *v = st->ev_field == F_ID ? &e->id : &e->bind_id;
+    if (kind == 'n')
+      set_id_num(v, s, l);
+    else if (kind == 's')
+      set_id_str(v, s, l);
+    else
+      v->has = 1, v->ok = 0;
+    break;
+  }
+  case F_BP: e->bp_e = kind == 's' && l == 1 && s[0] == 'e'; break;
+  case F_S:
+    if (kind == 's') {
+      e->has_s = 1;
+      e->s = l == 1 ? s[0] : '?';
+    }
+    break;
+  case F_FLOW_IN: e->flow_in = kind == 'b' && bval; break;
+  case F_FLOW_OUT: e->flow_out = kind == 'b' && bval; break;
+  case F_ID2: e->has_id2 = kind == KIND_MAP; break;
+  case F_ARGS:
+    e->has_args = 1;
+    e->args_obj = kind == KIND_MAP;
+    break;
+  default: break;
+  }
+}
+
+/* A value inside the event's args: the name/sort_index metadata, counter numbers. */
+static void arg_value(jstate *st, char kind, const char *s, size_t l) {
+  jev *e = &st->ev;
+  const char *k = sl_cj_str(st, st->args_key);
+  if (!strcmp(k, "name") && kind == 's') {
+    e->args_name_str = 1;
+    e->args_name = sl_strset_intern(&st->strs, s, l);
+  }
+  if (!strcmp(k, "sort_index") && kind == 'n') e->args_sort_num = 1;
+  if (e->ph == 'C' || !e->has_ph) {
+    /* ph may come after args (keys are sorted): judge numbers for every event,
+    ** use the verdict only for counters. */
+    int numeric = kind == 'n' || (kind == 's' && numeric_string(s, l));
+    if (numeric) {
+      sl_vec_grow((void **)&e->arg_keys, &e->arg_keys_cap, e->narg_keys + 1, sizeof *e->arg_keys);
+      e->arg_keys[e->narg_keys++] = st->args_key;
+    } else if (!e->args_bad) {
+      e->args_bad = 1;
+      e->args_bad_key = st->args_key;
+    }
+  }
+}
+
 /* A scalar or container value at the current position, of the given kind. */
 static void value(jstate *st, char kind, const char *s, size_t l, int bval) {
-  jev *e = &st->ev;
   switch (where_now(st)) {
   case W_TOP:
     if (kind == KIND_MAP)
@@ -444,100 +542,8 @@ static void value(jstate *st, char kind, const char *s, size_t l, int bval) {
       non_object_item(st);
     }
     break;
-  case W_FIELD:
-    switch (st->ev_field) {
-    case F_PH:
-      if (kind == 's') {
-        e->has_ph = 1;
-        e->ph_len = (int)l;
-        e->ph = l ? s[0] : 0;
-      }
-      break;
-    case F_NAME:
-      e->has_name = 1;
-      if (kind == 's') {
-        e->name_ok = 1;
-        e->name = sl_strset_intern(&st->strs, s, l);
-      }
-      break;
-    case F_CAT:
-      if (kind == 's') {
-        e->has_cat = 1;
-        e->cat = sl_strset_intern(&st->strs, s, l);
-      }
-      break;
-    case F_PID:
-    case F_TID: {
-      lane_val *v = st->ev_field == F_PID ? &e->pid : &e->tid;
-      if (kind == 'n')
-        set_lane_num(v, s, l);
-      else if (kind == 's') {
-        v->has = v->ok = v->is_str = 1;
-        v->v = sl_strset_intern(&st->strs, s, l);
-      } else {
-        v->has = 1;
-        v->ok = 0;
-      }
-      break;
-    }
-    case F_TS:
-    case F_DUR: {
-      time_val *t = st->ev_field == F_TS ? &e->ts : &e->dur;
-      if (kind == 'n' || kind == 's')
-        set_time(t, s, l);
-      else
-        t->has = 1, t->ok = 0;
-      break;
-    }
-    case F_ID:
-    case F_BIND_ID: {
-      id_val *v = st->ev_field == F_ID ? &e->id : &e->bind_id;
-      if (kind == 'n')
-        set_id_num(v, s, l);
-      else if (kind == 's')
-        set_id_str(v, s, l);
-      else
-        v->has = 1, v->ok = 0;
-      break;
-    }
-    case F_BP: e->bp_e = kind == 's' && l == 1 && s[0] == 'e'; break;
-    case F_S:
-      if (kind == 's') {
-        e->has_s = 1;
-        e->s = l == 1 ? s[0] : '?';
-      }
-      break;
-    case F_FLOW_IN: e->flow_in = kind == 'b' && bval; break;
-    case F_FLOW_OUT: e->flow_out = kind == 'b' && bval; break;
-    case F_ID2: e->has_id2 = kind == KIND_MAP; break;
-    case F_ARGS:
-      e->has_args = 1;
-      e->args_obj = kind == KIND_MAP;
-      break;
-    default: break;
-    }
-    break;
-  case W_ARG: {
-    const char *k = sl_cj_str(st, st->args_key);
-    if (!strcmp(k, "name") && kind == 's') {
-      e->args_name_str = 1;
-      e->args_name = sl_strset_intern(&st->strs, s, l);
-    }
-    if (!strcmp(k, "sort_index") && kind == 'n') e->args_sort_num = 1;
-    if (e->ph == 'C' || !e->has_ph) {
-      /* ph may come after args (keys are sorted): judge numbers for every event,
-      ** use the verdict only for counters. */
-      int numeric = kind == 'n' || (kind == 's' && numeric_string(s, l));
-      if (numeric) {
-        sl_vec_grow((void **)&e->arg_keys, &e->arg_keys_cap, e->narg_keys + 1, sizeof *e->arg_keys);
-        e->arg_keys[e->narg_keys++] = st->args_key;
-      } else if (!e->args_bad) {
-        e->args_bad = 1;
-        e->args_bad_key = st->args_key;
-      }
-    }
-    break;
-  }
+  case W_FIELD: field_value(st, kind, s, l, bval); break;
+  case W_ARG: arg_value(st, kind, s, l); break;
   case W_DEEP: break;
   }
 }
@@ -649,11 +655,11 @@ static int sniff(jstate *st, const unsigned char *buf, size_t n) {
     sl_error(st->c->file, "empty file: not a JSON trace");
     return -1;
   }
-  if (buf[i] != '{' && buf[i] != '[') {
-    sl_error(st->c->file, "not a JSON trace: it must start with '{' or '['");
+  if (buf[i] != KIND_MAP && buf[i] != KIND_ARRAY) {
+    sl_error(st->c->file, "not a JSON trace: it must start with '%c' or '%c'", KIND_MAP, KIND_ARRAY);
     return -1;
   }
-  if (buf[i] == '[') {
+  if (buf[i] == KIND_ARRAY) {
     size_t k = i + 1;
     while (k < n && (buf[k] == ' ' || buf[k] == '\n' || buf[k] == '\r' || buf[k] == '\t')) k++;
     if (k < n && buf[k] == ']')
@@ -677,6 +683,66 @@ static void free_state(jstate *st) {
   free(st->flows2);
 }
 
+/* Feed the whole file to the parser: 0 when it parsed (a bare array left open is
+** only warned about), -1 (reported) when it is not a JSON trace, unreadable or cut short. */
+static int parse_file(jstate *st, yajl_handle h, FILE *fp) {
+  const char *file = st->c->file;
+  unsigned char buf[1 << 16];
+  uint64_t offset = 0;
+  int first = 1;
+  for (;;) {
+    size_t n = fread(buf, 1, sizeof buf, fp);
+    if (n == 0) break;
+    if (first) {
+      first = 0;
+      if (sniff(st, buf, n) != 0) return -1;
+    }
+    if (yajl_parse(h, buf, n) != yajl_status_ok) {
+      unsigned char *msg = yajl_get_error(h, 0, buf, n);
+      for (size_t k = strlen((char *)msg); k && (msg[k - 1] == '\n' || msg[k - 1] == ' ');)
+        msg[--k] = 0;
+      sl_error(file, "invalid JSON near byte %llu: %s",
+               (unsigned long long)(offset + yajl_get_bytes_consumed(h)), (char *)msg);
+      yajl_free_error(h, msg);
+      return -1;
+    }
+    offset += n;
+  }
+  if (ferror(fp)) return sl_error(file, "read error"), -1;
+  if (first) return sl_error(file, "empty file: not a JSON trace"), -1;
+  if (yajl_complete_parse(h) == yajl_status_ok) return 0;
+  /* A bare array may stop after any complete event (Perfetto accepts that);
+  ** anything else cut short is a truncated file. */
+  if (st->form == 2 && st->depth == 1 && !st->in_event) {
+    sl_warn(file, "the bare event array is not closed with ']' (Perfetto accepts this)");
+    return 0;
+  }
+  sl_error(file, "truncated JSON: the file ends inside %s after byte %llu",
+           st->in_event ? "a trace event" : "the trace", (unsigned long long)offset);
+  return -1;
+}
+
+/* What Perfetto imports but another viewer draws differently: notes, not problems. */
+static void print_notes(const jstate *st) {
+  sl_check_ctx *c = st->c;
+  if (st->cross_cat)
+    fprintf(c->out,
+            "swimlane: %s: note: %" PRIu64 " arrows join slices of different categories: Chrome "
+            "DevTools pairs flow ends by category, so it cannot draw them (Perfetto does)\n",
+            c->file, st->cross_cat);
+  if (st->dup_names)
+    fprintf(c->out,
+            "swimlane: %s: note: %" PRIu64 " lanes share a thread_name with another lane of "
+            "their process (e.g. \"%s\"): Perfetto shows separate tracks with one name\n",
+            c->file, st->dup_names, sl_cj_str(st, st->dup_example));
+  if (st->backward)
+    fprintf(c->out,
+            "swimlane: %s: note: %" PRIu64 " arrows point back in time (the sink slice begins "
+            "before the source): Perfetto draws them from this JSON, Chrome DevTools and a "
+            ".pftrace cannot\n",
+            c->file, st->backward);
+}
+
 int sl_check_json(sl_check_ctx *c, FILE *fp) {
   jstate st = {.c = c};
   yajl_handle h = yajl_alloc(&callbacks, NULL, &st);
@@ -684,56 +750,8 @@ int sl_check_json(sl_check_ctx *c, FILE *fp) {
     sl_error(c->file, "out of memory");
     return -1;
   }
-  unsigned char buf[1 << 16];
-  uint64_t offset = 0;
-  int first = 1, rc = 0;
-  yajl_status ys = yajl_status_ok;
-  for (;;) {
-    size_t n = fread(buf, 1, sizeof buf, fp);
-    if (n == 0) break;
-    if (first) {
-      first = 0;
-      if (sniff(&st, buf, n) != 0) {
-        rc = -1;
-        goto done;
-      }
-    }
-    ys = yajl_parse(h, buf, n);
-    if (ys != yajl_status_ok) {
-      unsigned char *msg = yajl_get_error(h, 0, buf, n);
-      for (size_t k = strlen((char *)msg); k && (msg[k - 1] == '\n' || msg[k - 1] == ' ');)
-        msg[--k] = 0;
-      sl_error(c->file, "invalid JSON near byte %llu: %s",
-               (unsigned long long)(offset + yajl_get_bytes_consumed(h)), (char *)msg);
-      yajl_free_error(h, msg);
-      rc = -1;
-      goto done;
-    }
-    offset += n;
-  }
-  if (ferror(fp)) {
-    sl_error(c->file, "read error");
-    rc = -1;
-    goto done;
-  }
-  if (first) {
-    sl_error(c->file, "empty file: not a JSON trace");
-    rc = -1;
-    goto done;
-  }
-  ys = yajl_complete_parse(h);
-  if (ys != yajl_status_ok) {
-    /* A bare array may stop after any complete event (Perfetto accepts that);
-    ** anything else cut short is a truncated file. */
-    if (st.form == 2 && st.depth == 1 && !st.in_event) {
-      sl_warn(c->file, "the bare event array is not closed with ']' (Perfetto accepts this)");
-    } else {
-      sl_error(c->file, "truncated JSON: the file ends inside %s after byte %llu",
-               st.in_event ? "a trace event" : "the trace", (unsigned long long)offset);
-      rc = -1;
-      goto done;
-    }
-  }
+  int rc = parse_file(&st, h, fp);
+  if (rc != 0) goto done;
   if (st.form == 1 && !st.saw_events)
     sl_check_problem(c, NULL, "no \"traceEvents\" array: Perfetto finds no events");
   sl_cj_pass_begin_end(&st);
@@ -741,22 +759,7 @@ int sl_check_json(sl_check_ctx *c, FILE *fp) {
   sl_cj_pass_bind_ids(&st);
   sl_cj_pass_flow_ids(&st);
   sl_cj_pass_flows_v2(&st);
-  if (st.cross_cat)
-    fprintf(c->out,
-            "swimlane: %s: note: %" PRIu64 " arrows join slices of different categories: Chrome "
-            "DevTools pairs flow ends by category, so it cannot draw them (Perfetto does)\n",
-            c->file, st.cross_cat);
-  if (st.dup_names)
-    fprintf(c->out,
-            "swimlane: %s: note: %" PRIu64 " lanes share a thread_name with another lane of "
-            "their process (e.g. \"%s\"): Perfetto shows separate tracks with one name\n",
-            c->file, st.dup_names, sl_cj_str(&st, st.dup_example));
-  if (st.backward)
-    fprintf(c->out,
-            "swimlane: %s: note: %" PRIu64 " arrows point back in time (the sink slice begins "
-            "before the source): Perfetto draws them from this JSON, Chrome DevTools and a "
-            ".pftrace cannot\n",
-            c->file, st.backward);
+  print_notes(&st);
   for (size_t i = 0; i < st.nlanes; i++) c->tracks += st.lanes[i].used;
   c->tracks += st.tracks.n;
 done:

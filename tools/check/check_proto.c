@@ -1,6 +1,6 @@
 /*
 ** check_proto.c — validate a Perfetto protobuf trace against the rules trace
-** processor applies silently (ecosystem notes §1.6-§1.7, §2 item 2).
+** processor applies silently (docs/check-trace.md, Protobuf rules).
 **
 ** Packets are read one frame at a time and unpacked with protobuf-c against
 ** swimlane's subset of the trace protos. Per sequence we track whether its

@@ -15,36 +15,11 @@
 #include <unistd.h>
 
 #include "sl_base.h"
+#include "sl_opt.h"
 #include "sl_filekind.h"
 #include "sl_convert.h"
 #include "sl_l3.h"
 #include "sl_phases.h"
-
-static void usage(FILE *out) {
-  fputs("usage: swimlane convert [RECORDS] [-o OUT] [--deps-json F] [--func-names F]\n"
-        "                        [--rules F.lua] [--format json|proto] [--overhead]\n"
-        "                        [--summary-json F] [-v] [-q]\n"
-        "       swimlane convert DFX_DIR [...]  (an L3 run's ranks: swimlane convert DFX_DIR --help)\n"
-        "\n"
-        "Convert a chip swimlane capture to a Perfetto trace and print a per-function\n"
-        "summary. RECORDS defaults to the newest outputs/*/chip_swimlane_records.json;\n"
-        "a sibling deps.json and name_map_*.json are picked up. The default output is\n"
-        "merged_swimlane.json (merged_swimlane.pftrace with --format proto) beside RECORDS.\n"
-        "\n"
-        "  -o, --output OUT   output trace path ('-' = standard output; the report then\n"
-        "                     goes to standard error)\n"
-        "  --deps-json F      dep_gen deps.json (dependency arrows, function ids)\n"
-        "  --func-names F     name_map_<case>.json (function names)\n"
-        "  --rules F.lua      conversion rules script (default lua/convert/default.lua)\n"
-        "  --format FMT       json (Chrome trace, default) or proto (Perfetto protobuf)\n"
-        "  --overhead         add the scheduler-overhead counter tracks (needs deps.json)\n"
-        "  --reference-flows  flow events where the reference writes them (byte parity;\n"
-        "                     Chrome DevTools then binds no arrows)\n"
-        "  --summary-json F   also write the per-function summary as JSON ('-' = stdout)\n"
-        "  -v, --verbose      print the reading / generation details\n"
-        "  -q, --quiet        print only warnings and errors\n",
-        out);
-}
 
 /* "<dir of input>/<name>", keeping a relative input relative like the reference. */
 static char *sibling(const char *input, const char *name) {
@@ -215,62 +190,51 @@ typedef struct convert_args {
   int verbose, overhead, quiet, reference_flows, proto;
 } convert_args;
 
+static convert_args g_args; /* what the table below fills */
+
+static const sl_opt convert_table[] = {
+    {.name = "output", .short_name = 'o', .kind = SL_OPT_STRING, .arg = "OUT", .target = &g_args.output,
+     .help = "output trace path ('-' = standard output; the report then\ngoes to standard error)"},
+    {.name = "deps-json", .kind = SL_OPT_STRING, .arg = "F", .target = &g_args.deps_arg,
+     .help = "dep_gen deps.json (dependency arrows, function ids)"},
+    {.name = "func-names", .kind = SL_OPT_STRING, .arg = "F", .target = &g_args.names_arg,
+     .help = "name_map_<case>.json (function names)"},
+    {.name = "rules", .kind = SL_OPT_STRING, .arg = "F.lua", .target = &g_args.rules_arg,
+     .help = "conversion rules script (default lua/convert/default.lua)"},
+    {.name = "format", .kind = SL_OPT_CHOICE, .choices = "json|proto", .target = &g_args.format,
+     .help = "json (Chrome trace, default) or proto (Perfetto protobuf)"},
+    {.name = "overhead", .kind = SL_OPT_FLAG, .target = &g_args.overhead,
+     .help = "add the scheduler-overhead counter tracks (needs deps.json)"},
+    {.name = "reference-flows", .kind = SL_OPT_FLAG, .target = &g_args.reference_flows,
+     .help = "flow events where the reference writes them (byte parity;\nChrome DevTools then binds no arrows)"},
+    {.name = "summary-json", .kind = SL_OPT_STRING, .arg = "F", .target = &g_args.summary_json,
+     .help = "also write the per-function summary as JSON ('-' = stdout)"},
+    {.name = "verbose", .short_name = 'v', .kind = SL_OPT_FLAG, .target = &g_args.verbose,
+     .help = "print the reading / generation details"},
+    {.name = "quiet", .short_name = 'q', .kind = SL_OPT_FLAG, .target = &g_args.quiet,
+     .help = "print only warnings and errors"},
+    {.name = NULL},
+};
+
+static const sl_opt_spec convert_spec = {
+    .cmd = "convert",
+    .synopsis = "[RECORDS] [options]\nDFX_DIR [...]  (an L3 run's ranks: swimlane convert DFX_DIR --help)",
+    .about = "Convert a chip swimlane capture to a Perfetto trace and print a per-function\n"
+             "summary. RECORDS defaults to the newest outputs/*/chip_swimlane_records.json;\n"
+             "a sibling deps.json and name_map_*.json are picked up. The default output is\n"
+             "merged_swimlane.json (merged_swimlane.pftrace with --format proto) beside RECORDS.",
+    .opts = convert_table,
+    .arg = &g_args.input,
+};
+
 /* -1: go on; else the exit status (0 after --help, 2 on a usage error). */
 static int parse_args(int argc, char **argv, convert_args *o) {
-  *o = (convert_args){.format = "json"};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char **slot = NULL;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-      o->verbose = 1;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      o->quiet = 1;
-    } else if (!strcmp(a, "--overhead")) {
-      o->overhead = 1;
-    } else if (!strcmp(a, "--reference-flows")) {
-      o->reference_flows = 1;
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      slot = &o->output;
-    } else if (!strcmp(a, "--deps-json")) {
-      slot = &o->deps_arg;
-    } else if (!strcmp(a, "--func-names")) {
-      slot = &o->names_arg;
-    } else if (!strcmp(a, "--rules")) {
-      slot = &o->rules_arg;
-    } else if (!strcmp(a, "--format")) {
-      slot = &o->format;
-    } else if (!strcmp(a, "--summary-json")) {
-      slot = &o->summary_json;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "swimlane convert: unknown option '%s'\n", a);
-      usage(stderr);
-      return 2;
-    } else if (!o->input) {
-      o->input = a;
-    } else {
-      fprintf(stderr, "swimlane convert: unexpected argument '%s'\n", a);
-      usage(stderr);
-      return 2;
-    }
-    if (slot) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "swimlane convert: %s needs a value\n", a);
-        return 2;
-      }
-      *slot = argv[++i];
-    }
-  }
-  if (!strcmp(o->format, "proto"))
-    o->proto = 1;
-  else if (strcmp(o->format, "json") != 0) {
-    fprintf(stderr, "swimlane convert: --format must be json or proto (got '%s')\n", o->format);
-    return 2;
-  }
+  g_args = (convert_args){.format = "json"};
+  int rc = sl_opt_parse(&convert_spec, argc, argv);
+  *o = g_args;
+  o->proto = !strcmp(o->format, "proto");
   if (o->quiet) o->verbose = 0;
-  return -1;
+  return rc;
 }
 
 /* One conversion: what it read, what it writes, what it owns (freed by job_free). */

@@ -11,104 +11,96 @@
 #include "sl_diff.h"
 #include "ts_shift.h"
 #include "sl_levels.h"
-
-static void usage(FILE *out) {
-  fprintf(out, "usage: swimlane diff BASE NEW [options]\n"
-        "       swimlane diff BASE... -- NEW... [options]\n"
-        "\n"
-        "Compare captures (chip_swimlane_records.json or .pb, with a sibling deps.json and\n"
-        "name map when present) of one workload: what got slower, where, and whether it is\n"
-        "beyond the run-to-run noise (several captures per side give each delta a spread).\n"
-        "\n"
-        "  -o, --output OUT       write the diff trace (both runs on one time axis)\n"
-        "  --format FMT           report as text (default) or json; 'proto' = protobuf trace\n"
-        "  --trace-format FMT     diff trace as json (default; .pftrace/.pb names: proto) or proto\n"
-        "  --phases               require the scheduler-phase section (level >= %u captures)\n"
-        "  --fail-if BOUND        exit 1 when a delta exceeds BOUND (repeatable):\n"
-        "                         makespan>5%%  MATMUL>10us  MATMUL.latency>3%%  '*.exec>20%%'\n"
-        "                         metrics: contribution exec latency head tail (default exec)\n",
-          SL_MIN_LEVEL_SCHED_PHASE);
-}
+#include "sl_opt.h"
 
 typedef struct opts {
   const char *paths[2][SL_DIFF_MAX_RUNS];
   size_t n[2];
   const char *out, *format, *trace_format;
-  int phases;
+  int phases, dashdash;
   sl_failif bounds[32];
   size_t n_bounds;
 } opts;
+
+static opts g_o; /* what the table below fills */
+
+/* --fail-if BOUND, repeatable. */
+static int add_bound(void *target, const char *value, char *err, size_t errlen) {
+  opts *o = target;
+  if (o->n_bounds == sizeof o->bounds / sizeof o->bounds[0])
+    return snprintf(err, errlen, "at most %zu --fail-if bounds", o->n_bounds), -1;
+  if (sl_failif_parse(value, &o->bounds[o->n_bounds]) != 0)
+    return snprintf(err, errlen, "bad --fail-if '%s' (e.g. makespan>5%%, MATMUL.exec>10us)", value), -1;
+  o->n_bounds++;
+  return 0;
+}
+
+/* BASE... before "--", NEW... after it. */
+static int add_capture(void *ctx, const char *arg, char *err, size_t errlen) {
+  opts *o = ctx;
+  if (!strcmp(arg, "--")) {
+    if (o->dashdash) return snprintf(err, errlen, "'--' given twice"), -1;
+    o->dashdash = 1;
+    return 0;
+  }
+  if (o->n[o->dashdash] == SL_DIFF_MAX_RUNS)
+    return snprintf(err, errlen, "at most %d captures per side", SL_DIFF_MAX_RUNS), -1;
+  o->paths[o->dashdash][o->n[o->dashdash]++] = arg;
+  return 0;
+}
+
+static const sl_opt diff_table[] = {
+    {.name = "output", .short_name = 'o', .kind = SL_OPT_STRING, .arg = "OUT", .target = &g_o.out,
+     .help = "write the diff trace (both runs on one time axis)"},
+    {.name = "format", .kind = SL_OPT_CHOICE, .choices = "text|json|proto", .arg = "FMT", .target = &g_o.format,
+     .help = "report as text (default) or json; 'proto' = protobuf trace"},
+    {.name = "trace-format", .kind = SL_OPT_CHOICE, .choices = "json|proto", .arg = "FMT",
+     .target = &g_o.trace_format, .help = "diff trace as json (default; .pftrace/.pb names: proto) or proto"},
+    {.name = "phases", .kind = SL_OPT_FLAG, .target = &g_o.phases,
+     .help = "require the scheduler-phase section"},
+    {.name = "fail-if", .kind = SL_OPT_CALL, .arg = "BOUND", .call = add_bound, .target = &g_o,
+     .help = "exit 1 when a delta exceeds BOUND (repeatable):\n"
+             "makespan>5%  MATMUL>10us  MATMUL.latency>3%  '*.exec>20%'\n"
+             "metrics: contribution exec latency head tail (default exec)"},
+    {.name = NULL},
+};
+
+static void diff_more_help(FILE *out) {
+  fprintf(out, "--phases needs captures at level >= %u.\n", SL_MIN_LEVEL_SCHED_PHASE);
+}
+
+static const sl_opt_spec diff_spec = {
+    .cmd = "diff",
+    .synopsis = "BASE NEW [options]\nBASE... -- NEW... [options]",
+    .about = "Compare captures (chip_swimlane_records.json or .pb, with a sibling deps.json and\n"
+             "name map when present) of one workload: what got slower, where, and whether it is\n"
+             "beyond the run-to-run noise (several captures per side give each delta a spread).",
+    .opts = diff_table,
+    .on_arg = add_capture,
+    .arg_ctx = &g_o,
+    .dashdash_is_arg = 1,
+    .more_help = diff_more_help,
+};
 
 static int ends_with(const char *s, const char *suf) {
   size_t a = strlen(s), b = strlen(suf);
   return a >= b && !strcmp(s + a - b, suf);
 }
 
-/* 0 ok, 2 usage error (reported), 1 --help printed */
+/* SL_OPT_GO, else the exit status (0 after --help, 2 on a usage error). */
 static int parse(int argc, char **argv, opts *o) {
-  memset(o, 0, sizeof *o);
-  o->format = "text";
-  int side = 0, dashdash = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char **slot = NULL;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      return 1;
-    } else if (!strcmp(a, "--") && !dashdash) {
-      dashdash = 1;
-      side = 1;
-    } else if (!strcmp(a, "--phases")) {
-      o->phases = 1;
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      slot = &o->out;
-    } else if (!strcmp(a, "--format")) {
-      slot = &o->format;
-    } else if (!strcmp(a, "--trace-format")) {
-      slot = &o->trace_format;
-    } else if (!strcmp(a, "--fail-if")) {
-      if (i + 1 >= argc || o->n_bounds == 32) goto bad_value;
-      if (sl_failif_parse(argv[++i], &o->bounds[o->n_bounds++]) != 0) {
-        fprintf(stderr, "swimlane diff: bad --fail-if '%s' (e.g. makespan>5%%, MATMUL.exec>10us)\n",
-                argv[i]);
-        return 2;
-      }
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "swimlane diff: unknown option '%s'\n", a);
-      usage(stderr);
-      return 2;
-    } else if (o->n[side] == SL_DIFF_MAX_RUNS) {
-      fprintf(stderr, "swimlane diff: at most %d captures per side\n", SL_DIFF_MAX_RUNS);
-      return 2;
-    } else {
-      o->paths[side][o->n[side]++] = a;
-    }
-    if (slot) {
-      if (i + 1 >= argc) goto bad_value;
-      *slot = argv[++i];
-    }
-  }
-  if (!dashdash && o->n[0] == 2) { /* BASE NEW */
+  memset(&g_o, 0, sizeof g_o);
+  g_o.format = "text";
+  int rc = sl_opt_parse(&diff_spec, argc, argv);
+  *o = g_o;
+  if (rc != SL_OPT_GO) return rc;
+  if (!o->dashdash && o->n[0] == 2) { /* BASE NEW */
     o->paths[1][0] = o->paths[0][1];
     o->n[0] = o->n[1] = 1;
   }
-  if (!o->n[0] || !o->n[1] || (!dashdash && o->n[0] != 1)) {
-    fputs("swimlane diff: need BASE and NEW captures (or BASE... -- NEW...)\n", stderr);
-    usage(stderr);
-    return 2;
-  }
-  if (strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "proto")) {
-    fprintf(stderr, "swimlane diff: --format must be text, json or proto (got '%s')\n", o->format);
-    return 2;
-  }
-  if (o->trace_format && strcmp(o->trace_format, "json") && strcmp(o->trace_format, "proto")) {
-    fprintf(stderr, "swimlane diff: --trace-format must be json or proto\n");
-    return 2;
-  }
-  return 0;
-bad_value:
-  fprintf(stderr, "swimlane diff: %s needs a value\n", argv[argc - 1]);
-  return 2;
+  if (!o->n[0] || !o->n[1] || (!o->dashdash && o->n[0] != 1))
+    return sl_opt_usage_error("diff", "need BASE and NEW captures (or BASE... -- NEW...)");
+  return SL_OPT_GO;
 }
 
 static int want_proto(const opts *o) {
@@ -153,7 +145,7 @@ static int load_all(const opts *o, sl_diff_run *runs[2]) {
 int sl_cmd_diff(int argc, char **argv) {
   opts o;
   int prc = parse(argc, argv, &o);
-  if (prc) return prc == 1 ? 0 : 2;
+  if (prc != SL_OPT_GO) return prc;
   sl_diff_run *runs[2] = {calloc(o.n[0], sizeof(sl_diff_run)), calloc(o.n[1], sizeof(sl_diff_run))};
   sl_diff_report rep = {0};
   int rc = 1;

@@ -185,7 +185,7 @@ static float bits_f32(uint32_t u) {
   return f;
 }
 
-/* The raw slot bits of a dumped scalar value, per dtype (anchor-l0 §2.4 reversed). */
+/* The raw slot bits of a dumped scalar value, per dtype (the args dump's value encoding, reversed). */
 static int scalar_raw(const char *dtype, yajl_val v, uint64_t *raw, char *err, size_t errlen) {
   if (!strcasecmp(dtype, "FLOAT32")) {
     if (YAJL_IS_NULL(v)) {

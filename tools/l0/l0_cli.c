@@ -7,7 +7,6 @@
 ** traces and the self-check.
 */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <regex.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "../cli/commands.h"
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_opt.h"
 #include "sl_platforms.h"
 
 #define MAX_OVERRIDES 48
@@ -37,34 +37,6 @@ typedef struct options {
   int want[8];
   int nwant;
 } options;
-
-static void usage(FILE *out) {
-  fputs("usage: swimlane l0 --test WORKLOAD --func-id A[,B,C] [options]\n"
-        "\n"
-        "Replay one task of a workload in isolation under the pipe model and write its\n"
-        "per-pipe instruction timeline (Insight trace.json + a Perfetto variant).\n"
-        "\n"
-        "  --test WORKLOAD        workload name (lua/workloads/NAME.lua) or path\n"
-        "  --func-id A[,B,C]      the task's member set (exact func_id set of a task)\n"
-        "  --task-id HEX          which instance (default: the lowest task id)\n"
-        "  --platform P           a2a3sim (default) | a5sim | a2a3 | a5\n"
-        "  --case NAME            case to capture (default: first case listing the platform)\n"
-        "  --dump-json FILE       reuse an args_dump.json instead of capturing one\n"
-        "  --set-arg SLOT=VALUE   override a scalar, or fill an integer tensor (repeatable)\n"
-        "  --restore-arg SLOT     initialize a tensor with its dumped bytes (repeatable)\n"
-        "  --spmd-block-num N     block_num of the SPMD context at slot 48 (default 1)\n"
-        "  -g, --debug-line       compile with -g; trace slices carry source lines\n"
-        "  --no-collect           stop after the smoke build\n"
-        "  --max-time S           wall-clock budget of the replay in seconds (default 1800)\n",
-        out);
-}
-
-static int usage_error(const char *fmt, const char *arg) {
-  fputs("swimlane l0: ", stderr);
-  fprintf(stderr, fmt, arg);
-  fputs("\n(run 'swimlane l0 --help' for the options)\n", stderr);
-  return 2;
-}
 
 static int parse_int(const char *s, long lo, long hi, long *out) {
   char *end;
@@ -87,87 +59,108 @@ static int parse_func_ids(const char *s, int *want, int *n) {
   return *n > 0 ? 0 : -1;
 }
 
-static int parse_options(int argc, char **argv, options *o) {
-  enum { O_TEST = 256, O_FUNC, O_TASK, O_PLAT, O_CASE, O_DUMP, O_SET, O_RESTORE, O_SPMD, O_NOCOL, O_MAXT };
-  static const struct option longs[] = {
-      {"test", required_argument, NULL, O_TEST},     {"func-id", required_argument, NULL, O_FUNC},
-      {"task-id", required_argument, NULL, O_TASK},  {"platform", required_argument, NULL, O_PLAT},
-      {"case", required_argument, NULL, O_CASE},     {"dump-json", required_argument, NULL, O_DUMP},
-      {"set-arg", required_argument, NULL, O_SET},   {"restore-arg", required_argument, NULL, O_RESTORE},
-      {"spmd-block-num", required_argument, NULL, O_SPMD},
-      {"debug-line", no_argument, NULL, 'g'},        {"no-collect", no_argument, NULL, O_NOCOL},
-      {"max-time", required_argument, NULL, O_MAXT}, {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0}};
-  memset(o, 0, sizeof *o);
-  o->platform = sl_platform_default_sim();
-  o->spmd_block_num = 1;
-  o->max_time = 1800;
-  optind = 1;
-  opterr = 0;
-  int c;
-  char err[256];
-  while ((c = getopt_long(argc, argv, "gh", longs, NULL)) != -1) {
-    long v;
-    switch (c) {
-    case O_TEST: o->test = optarg; break;
-    case O_FUNC: o->func_ids = optarg; break;
-    case O_TASK: o->task_id = optarg; break;
-    case O_PLAT: o->platform = optarg; break;
-    case O_CASE: o->case_name = optarg; break;
-    case O_DUMP: o->dump_json = optarg; break;
-    case O_SET:
-      if (o->nset == MAX_OVERRIDES) return usage_error("too many --set-arg%s", "");
-      if (sl_l0_parse_set_arg(optarg, &o->set_slots[o->nset], o->set_values[o->nset], sizeof o->set_values[0], err,
-                           sizeof err) != 0)
-        return usage_error("%s", err);
-      o->nset++;
-      break;
-    case O_RESTORE:
-      if (parse_int(optarg, 0, 49, &v) != 0)
-        return usage_error("--restore-arg SLOT must be in [0, 49] (got '%s')", optarg);
-      if (v >= 48) return usage_error("--restore-arg SLOT %s is an SPMD context slot, not a tensor", optarg);
-      {
-        int dup = 0;
-        for (int i = 0; i < o->nrestore; i++) dup |= o->restore[i] == v;
-        if (!dup && o->nrestore < MAX_OVERRIDES) o->restore[o->nrestore++] = (int)v;
-      }
-      break;
-    case O_SPMD:
-      if (parse_int(optarg, 1, 1 << 20, &v) != 0)
-        return usage_error("--spmd-block-num must be a positive integer (got '%s')", optarg);
-      o->spmd_block_num = (int)v;
-      break;
-    case 'g': o->debug_line = 1; break;
-    case O_NOCOL: o->no_collect = 1; break;
-    case O_MAXT: {
-      char *end;
-      o->max_time = strtod(optarg, &end);
-      if (end == optarg || *end || !(o->max_time > 0) || o->max_time > 86400)
-        return usage_error("--max-time must be seconds in (0, 86400] (got '%s')", optarg);
-      break;
-    }
-    case 'h': usage(stdout); return 0;
-    default: return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
-    }
-  }
-  if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
-  if (!o->test) return usage_error("--test WORKLOAD is required%s", "");
-  if (!o->func_ids) return usage_error("--func-id A[,B,C] is required%s", "");
+static options g_o; /* what the table below fills */
+
+/* --set-arg SLOT=VALUE, repeatable. */
+static int add_set_arg(void *target, const char *value, char *err, size_t errlen) {
+  options *o = target;
+  if (o->nset == MAX_OVERRIDES) return snprintf(err, errlen, "too many --set-arg"), -1;
+  if (sl_l0_parse_set_arg(value, &o->set_slots[o->nset], o->set_values[o->nset], sizeof o->set_values[0], err,
+                          errlen) != 0)
+    return -1;
+  o->nset++;
+  return 0;
+}
+
+/* --restore-arg SLOT, repeatable; a slot given twice counts once. */
+static int add_restore_arg(void *target, const char *value, char *err, size_t errlen) {
+  options *o = target;
+  long v;
+  if (parse_int(value, 0, 49, &v) != 0)
+    return snprintf(err, errlen, "--restore-arg SLOT must be in [0, 49] (got '%s')", value), -1;
+  if (v >= 48) return snprintf(err, errlen, "--restore-arg SLOT %s is an SPMD context slot, not a tensor", value), -1;
+  for (int i = 0; i < o->nrestore; i++)
+    if (o->restore[i] == v) return 0;
+  if (o->nrestore < MAX_OVERRIDES) o->restore[o->nrestore++] = (int)v;
+  return 0;
+}
+
+static int set_max_time(void *target, const char *value, char *err, size_t errlen) {
+  char *end;
+  double t = strtod(value, &end);
+  if (end == value || *end || !(t > 0) || t > 86400)
+    return snprintf(err, errlen, "--max-time must be seconds in (0, 86400] (got '%s')", value), -1;
+  *(double *)target = t;
+  return 0;
+}
+
+static const sl_opt l0_table[] = {
+    {.name = "test", .kind = SL_OPT_STRING, .arg = "WORKLOAD", .target = &g_o.test,
+     .help = "workload name (lua/workloads/NAME.lua) or path"},
+    {.name = "func-id", .kind = SL_OPT_STRING, .arg = "A[,B,C]", .target = &g_o.func_ids,
+     .help = "the task's member set (exact func_id set of a task)"},
+    {.name = "task-id", .kind = SL_OPT_STRING, .arg = "HEX", .target = &g_o.task_id,
+     .help = "which instance (default: the lowest task id)"},
+    {.name = "platform", .kind = SL_OPT_STRING, .arg = "P", .target = &g_o.platform,
+     .help = "the platform (default: the default simulated one)"},
+    {.name = "case", .kind = SL_OPT_STRING, .arg = "NAME", .target = &g_o.case_name,
+     .help = "case to capture (default: first case listing the platform)"},
+    {.name = "dump-json", .kind = SL_OPT_STRING, .arg = "FILE", .target = &g_o.dump_json,
+     .help = "reuse an args_dump.json instead of capturing one"},
+    {.name = "set-arg", .kind = SL_OPT_CALL, .arg = "SLOT=VALUE", .call = add_set_arg, .target = &g_o,
+     .help = "override a scalar, or fill an integer tensor (repeatable)"},
+    {.name = "restore-arg", .kind = SL_OPT_CALL, .arg = "SLOT", .call = add_restore_arg, .target = &g_o,
+     .help = "initialize a tensor with its dumped bytes (repeatable)"},
+    {.name = "spmd-block-num", .kind = SL_OPT_INT, .arg = "N", .lo = 1, .hi = 1 << 20,
+     .target = &g_o.spmd_block_num, .help = "block_num of the SPMD context at slot 48 (default 1)"},
+    {.name = "debug-line", .short_name = 'g', .kind = SL_OPT_FLAG, .target = &g_o.debug_line,
+     .help = "compile with -g; trace slices carry source lines"},
+    {.name = "no-collect", .kind = SL_OPT_FLAG, .target = &g_o.no_collect, .help = "stop after the smoke build"},
+    {.name = "max-time", .kind = SL_OPT_CALL, .arg = "S", .call = set_max_time, .target = &g_o.max_time,
+     .help = "wall-clock budget of the replay in seconds (default 1800)"},
+    {.name = NULL},
+};
+
+static void l0_more_help(FILE *out) {
+  char names[256];
+  fprintf(out, "Platforms: %s.\n", sl_platform_names(names, sizeof names, 0));
+}
+
+static const sl_opt_spec l0_spec = {
+    .cmd = "l0",
+    .synopsis = "--test WORKLOAD --func-id A[,B,C] [options]",
+    .about = "Replay one task of a workload in isolation under the pipe model and write its\n"
+             "per-pipe instruction timeline (Insight trace.json + a Perfetto variant).",
+    .opts = l0_table,
+    .more_help = l0_more_help,
+};
+
+/* After the table: what only the whole command line can tell. */
+static int check_options(options *o) {
+  if (!o->test) return sl_opt_usage_error("l0", "--test WORKLOAD is required");
+  if (!o->func_ids) return sl_opt_usage_error("l0", "--func-id A[,B,C] is required");
   if (parse_func_ids(o->func_ids, o->want, &o->nwant) != 0)
-    return usage_error("--func-id must be a comma-separated list of integers (got '%s')", o->func_ids);
+    return sl_opt_usage_error("l0", "--func-id must be a comma-separated list of integers (got '%s')", o->func_ids);
   for (int i = 0; i < o->nrestore; i++)
     for (int k = 0; k < o->nset; k++)
-      if (o->restore[i] == o->set_slots[k]) {
-        char s[16];
-        snprintf(s, sizeof s, "%d", o->restore[i]);
-        return usage_error("arg slot %s cannot use both --restore-arg and --set-arg", s);
-      }
+      if (o->restore[i] == o->set_slots[k])
+        return sl_opt_usage_error("l0", "arg slot %d cannot use both --restore-arg and --set-arg", o->restore[i]);
   if (!sl_platform_by_name(o->platform)) {
-    char names[256], msg[320];
-    snprintf(msg, sizeof msg, "Unknown platform: %%s. Supported: %s", sl_platform_names(names, sizeof names, 0));
-    return usage_error(msg, o->platform);
+    char names[256];
+    return sl_opt_usage_error("l0", "Unknown platform: %s. Supported: %s", o->platform,
+                              sl_platform_names(names, sizeof names, 0));
   }
-  return -1; /* parsed, go on */
+  return SL_OPT_GO;
+}
+
+static int parse_options(int argc, char **argv, options *o) {
+  memset(&g_o, 0, sizeof g_o);
+  g_o.platform = sl_platform_default_sim();
+  g_o.spmd_block_num = 1;
+  g_o.max_time = 1800;
+  int rc = sl_opt_parse(&l0_spec, argc, argv);
+  *o = g_o;
+  return rc != SL_OPT_GO ? rc : check_options(o);
 }
 
 /* Case name from outputs/<Class>_<Case>_<YYYYMMDD_HHMMSS>/args_dump/args_dump.json. */
@@ -260,6 +253,76 @@ static char *make_ws(const char *label) {
   return strdup(buf);
 }
 
+/* Step 1: the wanted func_id is one of the workload's incores. 0 ok, -1 (reported). */
+static int check_incore(const options *o, const sl_l0_workload *w, const char *wpath) {
+  if (sl_l0_workload_incore(w, o->want[0])) return 0;
+  char list[2048];
+  size_t n = 0;
+  list[0] = '\0';
+  for (int i = 0; i < w->nincores && n < sizeof list; i++)
+    n += (size_t)snprintf(list + n, sizeof list - n, "%s%d=%s(%s)", i ? ", " : "", w->incores[i].func_id,
+                          w->incores[i].name, w->incores[i].core_type);
+  sl_error(wpath, "func_id=%d not found. Available incores: %s", o->want[0], list);
+  return -1;
+}
+
+/* Step 1: the case, given or the first listing the platform (NULL: read from the dump
+** later). 0 ok, -1 (reported). */
+static int pick_case(const options *o, const sl_l0_workload *w, const char *wpath, const char **case_name) {
+  *case_name = o->case_name;
+  if (o->case_name) {
+    const sl_l0_case *c = sl_l0_workload_case(w, o->case_name);
+    if (!c && !o->dump_json) {
+      sl_error(wpath, "no case named %s in this workload", o->case_name);
+      return -1;
+    }
+    if (c) *case_name = c->name;
+  } else if (!o->dump_json) {
+    const sl_l0_case *c = sl_l0_workload_auto_case(w, o->platform);
+    if (!c) {
+      sl_error(wpath, "no case lists platform %s (CASES[*].platforms); pass --case or another --platform",
+               o->platform);
+      return -1;
+    }
+    *case_name = c->name;
+    printf(L0_PREFIX "no --case; auto-pinned first %s case: %s\n", o->platform, *case_name);
+  }
+  return 0;
+}
+
+/* Step 2: the args dump's manifest path (malloc'd): --dump-json, or a fresh capture. */
+static char *args_dump(const options *o, const char *wpath, const char *case_name) {
+  if (o->dump_json) {
+    struct stat st;
+    if (stat(o->dump_json, &st) != 0 || !S_ISREG(st.st_mode)) {
+      sl_error(o->dump_json, "--dump-json not found");
+      return NULL;
+    }
+    return strdup(o->dump_json);
+  }
+  /* sim platforms capture on the simulated chip; onboard names map to their sim twin here */
+  char sim[16];
+  snprintf(sim, sizeof sim, "%s%s", o->platform, strstr(o->platform, "sim") ? "" : "sim");
+  return sl_l0_run_dump(wpath, case_name, sim);
+}
+
+/* Step 3: the plan's members, one incore per func_id of the task's mix. 0 ok, -1 (reported). */
+static int plan_members(sl_l0_plan *p, const sl_l0_workload *w, const sl_l0_task *t, const char *wpath) {
+  for (int i = 0; i < t->nmix; i++) {
+    const sl_l0_incore *ic = sl_l0_workload_incore(w, t->mix[i]);
+    if (!ic) {
+      sl_error(wpath, "dump task %s has func_id %d with no matching incore in this workload", t->task_id, t->mix[i]);
+      return -1;
+    }
+    if (strcmp(ic->core_type, "aic") && strcmp(ic->core_type, "aiv")) {
+      sl_error(wpath, "unsupported core_type %s for func_id %d (only aic/aiv)", ic->core_type, ic->func_id);
+      return -1;
+    }
+    p->members[p->nmembers++] = ic;
+  }
+  return 0;
+}
+
 int sl_cmd_l0(int argc, char **argv) {
   options o;
   int prc = parse_options(argc, argv, &o);
@@ -285,50 +348,12 @@ int sl_cmd_l0(int argc, char **argv) {
     free(wpath);
     return 1;
   }
-  if (!sl_l0_workload_incore(&w, o.want[0])) {
-    char list[2048];
-    size_t n = 0;
-    list[0] = '\0';
-    for (int i = 0; i < w.nincores && n < sizeof list; i++)
-      n += (size_t)snprintf(list + n, sizeof list - n, "%s%d=%s(%s)", i ? ", " : "", w.incores[i].func_id,
-                            w.incores[i].name, w.incores[i].core_type);
-    sl_error(wpath, "func_id=%d not found. Available incores: %s", o.want[0], list);
-    goto out;
-  }
-  const char *case_name = o.case_name;
-  if (case_name) {
-    const sl_l0_case *c = sl_l0_workload_case(&w, case_name);
-    if (!c && !o.dump_json) {
-      sl_error(wpath, "no case named %s in this workload", case_name);
-      goto out;
-    }
-    if (c) case_name = c->name;
-  } else if (!o.dump_json) {
-    const sl_l0_case *c = sl_l0_workload_auto_case(&w, o.platform);
-    if (!c) {
-      sl_error(wpath, "no case lists platform %s (CASES[*].platforms); pass --case or another --platform",
-               o.platform);
-      goto out;
-    }
-    case_name = c->name;
-    printf(L0_PREFIX "no --case; auto-pinned first %s case: %s\n", o.platform, case_name);
-  }
+  const char *case_name;
+  if (check_incore(&o, &w, wpath) != 0 || pick_case(&o, &w, wpath, &case_name) != 0) goto out;
 
   /* step 2: the args dump */
-  if (o.dump_json) {
-    struct stat st;
-    if (stat(o.dump_json, &st) != 0 || !S_ISREG(st.st_mode)) {
-      sl_error(o.dump_json, "--dump-json not found");
-      goto out;
-    }
-    manifest = strdup(o.dump_json);
-  } else {
-    /* sim platforms capture on the simulated chip; onboard names map to their sim twin here */
-    char sim[16];
-    snprintf(sim, sizeof sim, "%s%s", o.platform, strstr(o.platform, "sim") ? "" : "sim");
-    manifest = sl_l0_run_dump(wpath, case_name, sim);
-    if (!manifest) goto out;
-  }
+  manifest = args_dump(&o, wpath, case_name);
+  if (!manifest) goto out;
   if (!case_name) case_name = case_owned = case_from_manifest(manifest, w.class_name);
 
   /* step 3: reconstruct */
@@ -344,18 +369,7 @@ int sl_cmd_l0(int argc, char **argv) {
   p.spmd_block_num = o.spmd_block_num;
   p.debug_line = o.debug_line;
   p.max_time = o.max_time;
-  for (int i = 0; i < t.nmix; i++) {
-    const sl_l0_incore *ic = sl_l0_workload_incore(&w, t.mix[i]);
-    if (!ic) {
-      sl_error(wpath, "dump task %s has func_id %d with no matching incore in this workload", t.task_id, t.mix[i]);
-      goto out;
-    }
-    if (strcmp(ic->core_type, "aic") && strcmp(ic->core_type, "aiv")) {
-      sl_error(wpath, "unsupported core_type %s for func_id %d (only aic/aiv)", ic->core_type, ic->func_id);
-      goto out;
-    }
-    p.members[p.nmembers++] = ic;
-  }
+  if (plan_members(&p, &w, &t, wpath) != 0) goto out;
   print_task(&o, &t, &p);
   for (int i = 0; i < o.nset; i++)
     if (sl_l0_apply_set_arg(&t, o.set_slots[i], o.set_values[i], manifest) != 0) goto out;

@@ -136,7 +136,7 @@ int sl_l0_self_check(const sl_l0_plan *p, const cJSON *trace) {
 
 int sl_l0_collect(const sl_l0_plan *p) {
   char *script = sl_path_join(p->ws, "run_collect.sh");
-  char *argv[] = {"bash", script, NULL};
+  char *argv[] = {(char *)"bash", script, NULL};
   int st = sl_l0_spawn(argv, NULL);
   if (st != 0) {
     if (st == 124 || st == 128 + 9 || st == 128 + 14)

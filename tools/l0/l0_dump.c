@@ -60,16 +60,16 @@ char *sl_l0_run_dump(const char *workload, const char *case_name, const char *pl
   char *argv[16];
   int k = 0;
   argv[k++] = self;
-  argv[k++] = "run";
+  argv[k++] = (char *)"run";
   argv[k++] = (char *)workload;
   if (case_name) {
-    argv[k++] = "--case";
+    argv[k++] = (char *)"--case";
     argv[k++] = (char *)case_name;
   }
-  argv[k++] = "--platform";
+  argv[k++] = (char *)"--platform";
   argv[k++] = (char *)platform;
-  argv[k++] = "--dump-args";
-  argv[k++] = "3";
+  argv[k++] = (char *)"--dump-args";
+  argv[k++] = (char *)"3";
   argv[k] = NULL;
   printf(L0_PREFIX "capturing args: %s run %s%s%s --platform %s --dump-args 3\n", self, workload,
          case_name ? " --case " : "", case_name ? case_name : "", platform);

@@ -253,8 +253,9 @@ int sl_l0_smoke_build(const sl_l0_plan *p) {
   char *log = sl_path_join(p->ws, "build.log");
   char ccdef[1100];
   snprintf(ccdef, sizeof ccdef, "-DCMAKE_C_COMPILER=%s", cc);
-  char *configure[] = {"cmake", "-S", p->ws, "-B", build, "-G", "Ninja", ccdef, NULL};
-  char *make[] = {"cmake", "--build", build, NULL};
+  char *configure[] = {(char *)"cmake", (char *)"-S", p->ws, (char *)"-B", build,
+                       (char *)"-G", (char *)"Ninja", ccdef, NULL};
+  char *make[] = {(char *)"cmake", (char *)"--build", build, NULL};
   int rc = -1;
   if (sl_l0_spawn(configure, log) != 0 || sl_l0_spawn(make, log) != 0) {
     sl_error(log, "smoke build failed (cmake); see this log");

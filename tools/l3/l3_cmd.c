@@ -11,25 +11,88 @@
 
 #include "l3.h"
 #include "sl_base.h"
+#include "sl_opt.h"
 #include "sl_l3.h"
 
-static const char *const value_opts[] = {"-o", "--output", "--dispatch", "--dispatch-id", "--host-log",
-                                         "--rank-pid", "--rules", "--format", "-j", "--jobs",
-                                         "--deps-json", "--func-names", "--max-drift-ppm", "--records", NULL};
+static l3_opts g_o; /* what the table below fills */
 
-static int is_value_opt(const char *a) {
-  for (const char *const *p = value_opts; *p; p++)
-    if (!strcmp(a, *p)) return 1;
+/* --rank-pid R=P[:I], repeatable: kept as given, resolved by the host-log binding. */
+static int add_rank_pid(void *target, const char *value, char *err, size_t errlen) {
+  l3_opts *o = target;
+  if (o->n_rank_pid == L3_MAX_RANKS) return snprintf(err, errlen, "at most %d --rank-pid", L3_MAX_RANKS), -1;
+  o->rank_pid[o->n_rank_pid++] = value;
   return 0;
+}
+
+static int set_max_drift(void *target, const char *value, char *err, size_t errlen) {
+  char *end;
+  double v = strtod(value, &end);
+  if (end == value || *end || !(v > 0 && v <= 10000))
+    return snprintf(err, errlen, "--max-drift-ppm expects a value in (0, 10000], got '%s'", value), -1;
+  *(double *)target = v;
+  return 0;
+}
+
+/* Single-capture options have no meaning here: each rank brings its own. */
+static int per_capture_only(void *target, const char *value, char *err, size_t errlen) {
+  (void)value;
+  snprintf(err, errlen, "%s applies to one capture; the directory form reads each rank's own",
+           (const char *)target);
+  return -1;
+}
+
+static const sl_opt l3_table[] = {
+    {.name = "output", .short_name = 'o', .kind = SL_OPT_STRING, .arg = "OUT", .target = &g_o.output,
+     .help = "the merged trace (default DFX_DIR/l3_swimlane.json)"},
+    {.name = "dispatch", .kind = SL_OPT_STRING, .arg = "dN", .target = &g_o.dispatch,
+     .help = "the local capture index (default: the first one, d0)"},
+    {.name = "dispatch-id", .kind = SL_OPT_STRING, .arg = "R:S", .target = &g_o.dispatch_id,
+     .help = "the submit group run_id:task_slot, resolved per rank through\ndispatch_identity.json"},
+    {.name = "host-log", .kind = SL_OPT_STRING, .arg = "PATH", .target = &g_o.host_log,
+     .help = "where the run's host.<pid>.log files are (default DFX_DIR)"},
+    {.name = "rank-pid", .kind = SL_OPT_CALL, .arg = "R=P[:I]", .call = add_rank_pid, .target = &g_o,
+     .help = "pin rank R to host log pid P (invocation I); repeatable"},
+    {.name = "records", .kind = SL_OPT_CHOICE, .choices = "json|pb", .target = &g_o.records,
+     .help = "which rank capture to read (default: the .json, else the .pb)"},
+    {.name = "jobs", .short_name = 'j', .kind = SL_OPT_INT, .arg = "N", .lo = 1, .hi = 64, .target = &g_o.jobs,
+     .help = "ranks read concurrently (default 2)"},
+    {.name = "rules", .kind = SL_OPT_STRING, .arg = "F.lua", .target = &g_o.rules,
+     .help = "conversion rules script"},
+    {.name = "format", .kind = SL_OPT_CHOICE, .choices = "json|proto", .target = &g_o.format,
+     .help = "json (default) or proto"},
+    {.name = "cross-host", .kind = SL_OPT_FLAG, .target = &g_o.cross_host,
+     .help = "merge ranks of other host clock domains through the dispatcher's\n"
+             "windows and the clock anchors (bound published per rank)"},
+    {.name = "max-drift-ppm", .kind = SL_OPT_CALL, .arg = "A", .call = set_max_drift, .target = &g_o.max_drift_ppm,
+     .help = "assumed bound on the host clocks' relative drift (default 200)"},
+    {.name = "quiet", .short_name = 'q', .kind = SL_OPT_FLAG, .target = &g_o.quiet, .help = "print errors only"},
+    {.name = "deps-json", .kind = SL_OPT_CALL, .arg = "F", .call = per_capture_only, .target = (char *)"--deps-json"},
+    {.name = "func-names", .kind = SL_OPT_CALL, .arg = "F", .call = per_capture_only, .target = (char *)"--func-names"},
+    {.name = "overhead", .kind = SL_OPT_CALL, .call = per_capture_only, .target = (char *)"--overhead"},
+    {.name = NULL},
+};
+
+static const sl_opt_spec l3_spec = {
+    .cmd = "convert",
+    .synopsis = "DFX_DIR [options]",
+    .about = "Merge every rankN/dN capture of one dispatch of a multi-rank run (swimlane run --ranks N)\n"
+             "onto one host timeline. Default output: DFX_DIR/l3_swimlane.json (.pftrace for proto).",
+    .opts = l3_table,
+    .arg = &g_o.root,
+};
+
+/* Is a the option name, alone or as "name=value"? */
+static int is_opt(const char *a, const char *name) {
+  size_t n = strlen(name);
+  return !strncmp(a, name, n) && (a[n] == '\0' || a[n] == '=');
 }
 
 int sl_l3_convert_wanted(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (!strcmp(a, "--dispatch") || !strcmp(a, "--dispatch-id") || !strcmp(a, "--host-log") ||
-        !strcmp(a, "--rank-pid"))
+    if (is_opt(a, "--dispatch") || is_opt(a, "--dispatch-id") || is_opt(a, "--host-log") || is_opt(a, "--rank-pid"))
       return 1;
-    if (is_value_opt(a)) {
+    if (sl_opt_value_follows(l3_table, a)) {
       i++;
       continue;
     }
@@ -39,74 +102,16 @@ int sl_l3_convert_wanted(int argc, char **argv) {
   return 0;
 }
 
-static void usage(FILE *f) {
-  fputs("usage: swimlane convert DFX_DIR [-o OUT] [--dispatch dN | --dispatch-id RUN_ID:TASK_SLOT]\n"
-        "                        [--host-log PATH] [--rank-pid RANK=PID[:INV]]... [-j N]\n"
-        "                        [--records json|pb] [--rules F.lua] [--format json|proto] [-q]\n"
-        "\nMerge every rankN/dN capture of one dispatch of a multi-rank run (swimlane run --ranks N)\n"
-        "onto one host timeline. Default output: DFX_DIR/l3_swimlane.json (.pftrace for proto).\n"
-        "\n  --dispatch dN        the local capture index (default: the first one, d0)\n"
-        "  --dispatch-id R:S    the submit group run_id:task_slot, resolved per rank through\n"
-        "                       dispatch_identity.json\n"
-        "  --host-log PATH      where the run's host.<pid>.log files are (default DFX_DIR)\n"
-        "  --rank-pid R=P[:I]   pin rank R to host log pid P (invocation I)\n"
-        "  --records json|pb    which rank capture to read (default: the .json, else the .pb)\n"
-        "  -j, --jobs N         ranks read concurrently (default 2)\n"
-        "  --cross-host         merge ranks of other host clock domains through the dispatcher's\n"
-        "                       windows and the clock anchors (bound published per rank)\n"
-        "  --max-drift-ppm A    assumed bound on the host clocks' relative drift (default 200)\n"
-        "  -q, --quiet          print errors only\n",
-        f);
-}
-
-static int parse(int argc, char **argv, l3_opts *o) {
-  memset(o, 0, sizeof *o);
-  o->format = "json";
-  o->jobs = 2;
-  o->max_drift_ppm = 200;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout), 1;
-    if (!strcmp(a, "--deps-json") || !strcmp(a, "--func-names") || !strcmp(a, "--overhead")) {
-      sl_error(NULL, "convert: %s applies to one capture; the directory form reads each rank's own", a);
-      return 2;
-    }
-    if (!strcmp(a, "--cross-host")) {
-      o->cross_host = 1;
-      continue;
-    }
-    if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      o->quiet = 1;
-      continue;
-    }
-    if (!is_value_opt(a)) {
-      if (a[0] == '-') return sl_error(NULL, "convert: unknown option '%s'", a), usage(stderr), 2;
-      if (o->root) return sl_error(NULL, "convert: unexpected argument '%s'", a), 2;
-      o->root = a;
-      continue;
-    }
-    if (!v) return sl_error(NULL, "convert: %s needs a value", a), 2;
-    i++;
-    if (!strcmp(a, "-o") || !strcmp(a, "--output")) o->output = v;
-    else if (!strcmp(a, "--dispatch")) o->dispatch = v;
-    else if (!strcmp(a, "--dispatch-id")) o->dispatch_id = v;
-    else if (!strcmp(a, "--host-log")) o->host_log = v;
-    else if (!strcmp(a, "--rules")) o->rules = v;
-    else if (!strcmp(a, "--format")) o->format = v;
-    else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) o->jobs = atoi(v);
-    else if (!strcmp(a, "--max-drift-ppm")) o->max_drift_ppm = atof(v);
-    else if (!strcmp(a, "--records")) o->records = v;
-    else if (o->n_rank_pid < L3_MAX_RANKS) o->rank_pid[o->n_rank_pid++] = v;
-  }
-  if (!o->root) return sl_error(NULL, "convert: the directory form needs DFX_DIR"), 2;
-  if (o->dispatch && o->dispatch_id) return sl_error(NULL, "convert: --dispatch and --dispatch-id exclude each other"), 2;
-  if (o->records && strcmp(o->records, "json") && strcmp(o->records, "pb"))
-    return sl_error(NULL, "convert: --records must be json or pb (got '%s')", o->records), 2;
-  if (strcmp(o->format, "json") && strcmp(o->format, "proto"))
-    return sl_error(NULL, "convert: --format must be json or proto (got '%s')", o->format), 2;
-  if (!(o->max_drift_ppm > 0 && o->max_drift_ppm <= 10000))
-    return sl_error(NULL, "convert: --max-drift-ppm expects a value in (0, 10000]"), 2;
-  if (o->jobs < 1 || o->jobs > 64) return sl_error(NULL, "convert: --jobs expects 1..64"), 2;
+/* 0 ok, else the exit status (0 after --help, 2 on a usage error). *done says which. */
+static int parse(int argc, char **argv, l3_opts *o, int *done) {
+  g_o = (l3_opts){.format = "json", .jobs = 2, .max_drift_ppm = 200};
+  int rc = sl_opt_parse(&l3_spec, argc, argv);
+  *o = g_o;
+  *done = 1;
+  if (rc != SL_OPT_GO) return rc;
+  if (!o->root) return sl_opt_usage_error("convert", "the directory form needs DFX_DIR");
+  if (o->dispatch && o->dispatch_id) return sl_opt_usage_error("convert", "--dispatch and --dispatch-id exclude each other");
+  *done = 0;
   return 0;
 }
 
@@ -134,10 +139,10 @@ static int write_trace(l3_run *run, const char *out_path, int proto) {
 int sl_l3_cmd_convert(int argc, char **argv) {
   l3_run *run = calloc(1, sizeof *run);
   if (!run) return 1;
-  int prc = parse(argc, argv, &run->o);
-  if (prc) {
+  int done, prc = parse(argc, argv, &run->o, &done);
+  if (done) {
     free(run);
-    return prc == 1 ? 0 : prc;
+    return prc;
   }
   int proto = !strcmp(run->o.format, "proto");
   char *out = run->o.output ? strdup(run->o.output)

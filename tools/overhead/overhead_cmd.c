@@ -11,23 +11,37 @@
 
 #include "overhead_model.h"
 #include "sl_base.h"
+#include "sl_opt.h"
 #include "sl_capture.h"
 
 int sl_cmd_sched_overhead(int argc, char **argv);
 
-static void usage(FILE *f) {
-  fprintf(f,
-          "usage: swimlane sched-overhead [RECORDS] [--deps-json F] [--summary-json F]\n"
-          "\n"
-          "Scheduler-overhead analysis of a chip swimlane capture (level >= 3) with the task\n"
-          "DAG from a separately captured deps.json.\n"
-          "\n"
-          "  RECORDS        chip_swimlane_records.json (or .pb); default: the newest\n"
-          "                 outputs/*/chip_swimlane_records.json under the current directory\n"
-          "                 (also accepted as --chip-swimlane-records-json RECORDS)\n"
-          "  --deps-json F  the DAG; default: deps.json beside RECORDS\n"
-          "  --summary-json F  also write the report's numbers as JSON ('-' = stdout)\n");
-}
+typedef struct oh_args {
+  const char *records, *deps_arg, *summary_json;
+} oh_args;
+
+static oh_args g_args; /* what the table below fills */
+
+static const sl_opt oh_table[] = {
+    {.name = "deps-json", .kind = SL_OPT_STRING, .arg = "F", .target = &g_args.deps_arg,
+     .help = "the DAG; default: deps.json beside RECORDS"},
+    {.name = "summary-json", .kind = SL_OPT_STRING, .arg = "F", .target = &g_args.summary_json,
+     .help = "also write the report's numbers as JSON ('-' = stdout)"},
+    {.name = "chip-swimlane-records-json", .kind = SL_OPT_STRING, .arg = "RECORDS", .target = &g_args.records,
+     .help = "RECORDS given as an option"},
+    {.name = NULL},
+};
+
+static const sl_opt_spec oh_spec = {
+    .cmd = "sched-overhead",
+    .synopsis = "[RECORDS] [--deps-json F] [--summary-json F]\nDFX_DIR [--dispatch dN|all]",
+    .about = "Scheduler-overhead analysis of a chip swimlane capture (level >= 3) with the task\n"
+             "DAG from a separately captured deps.json. RECORDS is chip_swimlane_records.json\n"
+             "(or .pb); default: the newest outputs/*/chip_swimlane_records.json under the\n"
+             "current directory.",
+    .opts = oh_table,
+    .arg = &g_args.records,
+};
 
 static int is_file(const char *p) {
   struct stat st;
@@ -45,46 +59,15 @@ static char *sibling_deps(const char *records) {
   return s;
 }
 
-int sl_oh_dir_wanted(int argc, char **argv); /* overhead_dir.c: the L3 directory form */
+int sl_oh_dir_wanted(int argc, char **argv, const sl_opt *file_opts); /* overhead_dir.c: the L3 directory form */
 int sl_oh_cmd_dir(int argc, char **argv);
 
 int sl_cmd_sched_overhead(int argc, char **argv) {
-  if (sl_oh_dir_wanted(argc, argv)) return sl_oh_cmd_dir(argc, argv);
-  const char *records = NULL, *deps_arg = NULL, *summary_json = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--deps-json") || !strcmp(a, "--chip-swimlane-records-json") ||
-               !strcmp(a, "--summary-json")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "swimlane: sched-overhead: %s needs a value\n", a);
-        usage(stderr);
-        return 2;
-      }
-      if (!strcmp(a, "--deps-json"))
-        deps_arg = argv[++i];
-      else if (!strcmp(a, "--summary-json"))
-        summary_json = argv[++i];
-      else
-        records = argv[++i];
-    } else if (!strncmp(a, "--deps-json=", 12)) {
-      deps_arg = a + 12;
-    } else if (!strncmp(a, "--chip-swimlane-records-json=", 29)) {
-      records = a + 29;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "swimlane: sched-overhead: unknown option %s\n", a);
-      usage(stderr);
-      return 2;
-    } else if (!records) {
-      records = a;
-    } else {
-      fprintf(stderr, "swimlane: sched-overhead: unexpected argument %s\n", a);
-      usage(stderr);
-      return 2;
-    }
-  }
+  if (sl_oh_dir_wanted(argc, argv, oh_table)) return sl_oh_cmd_dir(argc, argv);
+  g_args = (oh_args){0};
+  int prc = sl_opt_parse(&oh_spec, argc, argv);
+  if (prc != SL_OPT_GO) return prc;
+  const char *records = g_args.records, *deps_arg = g_args.deps_arg, *summary_json = g_args.summary_json;
   char *auto_path = NULL;
   if (!records) {
     auto_path = sl_find_latest_records(NULL);

@@ -10,9 +10,10 @@
 
 #include "overhead_model.h"
 #include "sl_base.h"
+#include "sl_opt.h"
 #include "sl_l3_dirs.h"
 
-int sl_oh_dir_wanted(int argc, char **argv);
+int sl_oh_dir_wanted(int argc, char **argv, const sl_opt *file_opts);
 int sl_oh_cmd_dir(int argc, char **argv);
 
 typedef struct oh_total {
@@ -24,10 +25,11 @@ typedef struct oh_total {
   double complete_us, dispatch_us, idle_us;
 } oh_total;
 
-int sl_oh_dir_wanted(int argc, char **argv) {
+/* The directory form: --dispatch, or a directory where RECORDS would be. */
+int sl_oh_dir_wanted(int argc, char **argv, const sl_opt *file_opts) {
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--dispatch")) return 1;
-    if (!strcmp(argv[i], "--deps-json") || !strcmp(argv[i], "--chip-swimlane-records-json")) i++;
+    if (!strncmp(argv[i], "--dispatch", 10) && (!argv[i][10] || argv[i][10] == '=')) return 1;
+    if (sl_opt_value_follows(file_opts, argv[i])) i++;
     else if (argv[i][0] != '-' && sl_l3_is_dir(argv[i])) return 1;
   }
   return 0;
@@ -99,16 +101,33 @@ static void print_total(const oh_total *t, const char *which) {
          t->complete_us, t->dispatch_us, t->idle_us);
 }
 
+static const char *g_root, *g_dispatch;
+
+static const sl_opt dir_table[] = {
+    {.name = "dispatch", .kind = SL_OPT_STRING, .arg = "dN|all", .target = &g_dispatch,
+     .help = "which capture of every rank (default d0; all: every one)"},
+    {.name = NULL},
+};
+
+static const sl_opt_spec dir_spec = {
+    .cmd = "sched-overhead",
+    .synopsis = "DFX_DIR [--dispatch dN|all]",
+    .about = "The analysis of every rank's capture of an L3 run (rankN/dK, each with its own\n"
+             "deps.json), then a total over the ranks.",
+    .opts = dir_table,
+    .arg = &g_root,
+};
+
 int sl_oh_cmd_dir(int argc, char **argv) {
-  const char *root = NULL, *dispatch = "d0";
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--dispatch") && i + 1 < argc) dispatch = argv[++i];
-    else if (argv[i][0] == '-' || root) return sl_error(NULL, "sched-overhead: DFX_DIR takes only --dispatch dN|all"), 2;
-    else root = argv[i];
-  }
+  g_root = NULL;
+  g_dispatch = "d0";
+  int prc = sl_opt_parse(&dir_spec, argc, argv);
+  if (prc != SL_OPT_GO) return prc;
+  const char *root = g_root, *dispatch = g_dispatch;
   long dnum = strcmp(dispatch, "all") ? sl_l3_numbered(dispatch, "d") : -1;
-  if (!root || (dnum < 0 && strcmp(dispatch, "all")))
-    return sl_error(NULL, "sched-overhead: usage: sched-overhead DFX_DIR [--dispatch dN|all]"), 2;
+  if (!root) return sl_opt_usage_error("sched-overhead", "no DFX_DIR given");
+  if (dnum < 0 && strcmp(dispatch, "all"))
+    return sl_opt_usage_error("sched-overhead", "--dispatch expects dN or all, got '%s'", dispatch);
   char **dirs, **labels;
   size_t n;
   if (sl_l3_capture_dirs(root, dnum, &dirs, &labels, &n)) return 1;

@@ -56,7 +56,7 @@ typedef struct sl_pool_sizes {
   unsigned readyqueue_size;          /* ready-queue ring size; usable = size-1 (992)  */
 } sl_pool_sizes;
 
-/* How the host reaches the device region (seed 000 §5.2 / §5.3). AUTO = the platform's
+/* How the host reaches the device region (shared memory or the host shadow: docs/a5.md). AUTO = the platform's
 ** `transport` (schema/platforms.lua): a2a3 shares host-registered memory, a5 has none. */
 enum sl_transport { SL_TRANSPORT_AUTO = 0, SL_TRANSPORT_SHARED = 1, SL_TRANSPORT_SHADOW = 2 };
 
@@ -91,7 +91,7 @@ typedef struct sl_collector_config {
   enum sl_transport transport; /* AUTO = the platform's                                   */
   const sl_memops *memops;     /* NULL = the simulator's (memcpy-like word copies)         */
   int test_bulk_writeback;     /* tests only, host-shadow: write the whole mirrored region
-                                  back every tick (the race seed 000 §5.3 forbids)         */
+                                  back every tick (a race with the device writer)         */
 } sl_collector_config;
 
 /* Fill `cfg` with defaults for `platform` (level 4, 2 AIC + 4 AIV, 3 AICPU threads). */
@@ -150,7 +150,7 @@ int sl_collector_export_pb(sl_collector *c, const char *path);
 ** (e.g. "\"host_clock_domain_id\": \"x\"" — the caller's JSON, comma-separated
 ** members, no braces). Appends to earlier calls. JSON export only. 0 ok, -1 no memory. */
 int sl_collector_add_metadata(sl_collector *c, const char *members);
-/* The clock facts of one dispatch of an L3 rank (seed §3.3): the host clock domain,
+/* The clock facts of one dispatch of an L3 rank (docs/l3.md): the host clock domain,
 ** the two clock anchors around the device run (host ns before / after one device
 ** counter read) and the device window in cycles. Written into both exports: the
 ** JSON metadata's host_clock_domain_id / clock_anchors / device_wall and the same

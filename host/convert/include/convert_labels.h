@@ -1,6 +1,6 @@
 /*
 ** convert_labels.h — the text of trace labels: task ids (t7, r1t0), function
-** letters (0_a, 26_aa), task labels and the SPMD suffix (anchor-converter §7).
+** letters (0_a, 26_aa), task labels and the SPMD suffix (as the reference converter names them).
 */
 #ifndef SL_CONVERT_LABELS_H
 #define SL_CONVERT_LABELS_H

@@ -49,7 +49,7 @@ typedef struct sl_func_stat {
 /* Sorted by func_id, malloc'd; *n = 0 and NULL when there are no rows or no memory. */
 sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n);
 
-/* The per-function statistics table and the lines after it (anchor-converter §14). */
+/* The per-function statistics table and the lines after it (docs/convert.md, Output on stdout). */
 void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m);
 /* The capture's task-timing slots (metadata.task_timing_slots, convert_slots.c): one
 ** "device_wall.task_slot_<N> = X us" line each, as `run` prints them; nothing without

@@ -1,6 +1,6 @@
 /*
-** overhead_model.h — the scheduler-overhead model (anchor-converter.md §15,
-** the reference's sched_overhead_analysis): computations separated from the
+** overhead_model.h — the scheduler-overhead model (docs/sched-overhead.md,
+** as the reference's sched_overhead_analysis): computations separated from the
 ** report so tests can check the numbers directly.
 */
 #ifndef SL_OVERHEAD_MODEL_H

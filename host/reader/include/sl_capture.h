@@ -2,11 +2,11 @@
 ** sl_capture.h — the joined, microsecond-domain model of one chip swimlane
 ** capture, and the readers that build it.
 **
-** The on-disk capture (chip_swimlane_records.json, either the seed's format with
+** The on-disk capture (chip_swimlane_records.json, either the current format with
 ** scheduler_tasks / scheduler_records or the reference's older one with
 ** aicpu_tasks / aicpu_scheduler_phases, or the protobuf capture) is streamed,
 ** joined on (core_id, reg_task_id) and converted from cycles to microseconds
-** exactly like the reference's read_perf_data (anchor-converter.md §3). Every
+** exactly like the reference's read_perf_data (docs/reader.md). Every
 ** consumer (convert, sched-overhead, tests) reads this model, never the file.
 **
 ** Layout: struct-of-records arrays with interned strings, so a 1M-task capture
@@ -112,7 +112,7 @@ typedef struct sl_phase_rec {
 } sl_phase_rec;
 
 /* One scheduler thread's stream. In the older format this is one inner list of
-** aicpu_scheduler_phases (index = thread); in the seed's format the stream with
+** aicpu_scheduler_phases (index = thread); in the current format the stream with
 ** scheduler_id == index (gaps are empty streams with has_meta == 0). */
 typedef struct sl_sched_stream {
   size_t first, count;         /* records: capture->phases[first .. first+count) in file order */
@@ -186,7 +186,7 @@ typedef struct sl_clock_sample {
   int64_t idx, before_ns, cycles, after_ns;
 } sl_clock_sample;
 
-/* The device-to-host clock alignment (reference clock_correlation, §4). */
+/* The device-to-host clock alignment (as the reference's clock_correlation). */
 typedef struct sl_clock_alignment {
   int calibrated;
   const char *reason;          /* static text; NULL when calibrated */
@@ -354,7 +354,7 @@ size_t sl_capture_sched_thread_count(const sl_capture *c);
 
 /* ---- deps.json -------------------------------------------------------------------- */
 
-/* The three maps the converter uses from dep_gen's deps.json (anchor-converter §5).
+/* The three maps the converter uses from dep_gen's deps.json (docs/reader.md).
 ** Each map is "None" (has_* == 0) under the reference's rules: file missing (all
 ** three, silently), unreadable/invalid JSON (all three, one warning), `edges` not an
 ** array (edges only, warning), no valid kernel_ids / no tasks (kernel / block). */
@@ -416,7 +416,7 @@ const int64_t *sl_deps_kernel_ids(const sl_deps *d, uint64_t task_id);
 /* block_num of a task, 0 if not in the block map. */
 int64_t sl_deps_block_num(const sl_deps *d, uint64_t task_id);
 
-/* Fill func_id of every task with func_id < 0 from the kernel map (§5): aic ->
+/* Fill func_id of every task with func_id < 0 from the kernel map: aic ->
 ** kids[0] if >= 0; otherwise the first of kids[1], kids[2] that is >= 0. */
 void sl_capture_resolve_func_ids(sl_capture *c, const sl_deps *d);
 /* func_id for a task without an AICore row (predicated_skip marker): first

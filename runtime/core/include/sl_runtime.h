@@ -54,7 +54,7 @@ typedef struct sl_rt_config {
 ** sl_rt_run; ignored unless the runtime is SL_RT_HBG. */
 void sl_rt_use_aicore_scheduler(sl_rt *rt);
 
-/* Runtimes (seed 000 §2): tensormap_and_ringbuffer orchestrates on an AICPU thread
+/* Runtimes (docs/runtimes.md): tensormap_and_ringbuffer orchestrates on an AICPU thread
 ** while the device runs; host_build_graph builds the whole graph on the host first,
 ** uploads it, then the device runs it with a dedicated P (completion) thread. */
 enum { SL_RT_TMR = 0, SL_RT_HBG = 1 };

@@ -103,7 +103,7 @@ void sl_copy_at(sl_pipe pipe, const char *mnemonic, void *dst, const void *src, 
 void sl_mmad_at(float *c, const float *a, const float *b, int m, int k, int n, int accumulate,
                 const char *file, int line);
 
-/* Vector, float32, n elements. */
+/* Vector, float32, n elements. ORDER sl_vop: vop_names (sl_kernel_api.c) follows it. */
 typedef enum sl_vop { SL_VADD, SL_VSUB, SL_VMUL, SL_VDIV, SL_VMAX } sl_vop;
 #define sl_vadd(d, a, b, n) sl_vbinary_at(SL_VADD, d, a, b, n, __FILE__, __LINE__)
 #define sl_vsub(d, a, b, n) sl_vbinary_at(SL_VSUB, d, a, b, n, __FILE__, __LINE__)

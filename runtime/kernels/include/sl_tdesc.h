@@ -1,6 +1,6 @@
 /*
 ** sl_tdesc.h — the one place that knows the field names of the generated
-** 128-byte tensor descriptor (sl_tensor_desc, anchor-l0 §4.2). The runtime and the
+** 128-byte tensor descriptor (sl_tensor_desc; docs/l0.md). The runtime and the
 ** kernel API go through these macros so a schema rename touches one file.
 */
 #ifndef SL_TDESC_H

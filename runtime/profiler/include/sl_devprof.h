@@ -76,7 +76,7 @@ void sl_devprof_flush_orch(sl_devprof *dp);
 /* ---- AICPU lifecycle (extension) ----------------------------------------------------- */
 
 /* Level >= 2, optional: the control-plane timestamps of AICPU thread `thread`
-** (seed 000's aicpu_lifecycle_records). Call once per thread, any time before
+** (the capture's aicpu_lifecycle_records section). Call once per thread, any time before
 ** the thread exits; exported only for threads that called it. */
 void sl_devprof_lifecycle(sl_devprof *dp, int thread, const sl_aicpu_lifecycle_record *rec);
 

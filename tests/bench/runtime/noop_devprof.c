@@ -7,6 +7,7 @@
 
 struct sl_devprof { unsigned level; };
 static struct sl_devprof the_noop = {4};
+sl_devprof *noop_devprof(void); /* bench_capture.c */
 sl_devprof *noop_devprof(void) { return &the_noop; }
 
 unsigned sl_devprof_level(const sl_devprof *dp) { return dp->level; }
