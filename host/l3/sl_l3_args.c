@@ -10,6 +10,7 @@
 
 #include "sl_l3_run.h"
 #include "sl_run_internal.h"
+#include "sl_mem.h"
 
 /* Set while this process is a rank worker: its rounds are single-chip runs, whatever
 ** the workload declares. */
@@ -17,15 +18,14 @@ static int g_in_worker;
 
 /* argv with the declared group's --ranks / --dispatches added where not given. */
 static int run_declared(int argc, char **argv, int ranks, int dispatches, const sl_run_entry *entry) {
-  char **v = calloc((size_t)argc + 5, sizeof *v);
-  if (!v) return 1;
+  char **v = sl_mem_calloc((size_t)argc + 5, sizeof *v);
   memcpy(v, argv, (size_t)argc * sizeof *v);
   int n = argc;
   char rs[16], ds[16];
   snprintf(rs, sizeof rs, "%d", ranks);
   snprintf(ds, sizeof ds, "%d", dispatches);
-  if (!sl_l3_find_opt(argc, argv, "--ranks")) v[n++] = "--ranks", v[n++] = rs;
-  if (dispatches && !sl_l3_find_opt(argc, argv, "--dispatches")) v[n++] = "--dispatches", v[n++] = ds;
+  if (!sl_l3_find_opt(argc, argv, "--ranks")) v[n++] = (char *)"--ranks", v[n++] = rs;
+  if (dispatches && !sl_l3_find_opt(argc, argv, "--dispatches")) v[n++] = (char *)"--dispatches", v[n++] = ds;
   int rc = sl_l3_sched_main(n, v, entry->convert);
   free(v);
   return rc;

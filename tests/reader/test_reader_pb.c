@@ -229,8 +229,8 @@ static void test_pb_unknown_field_extra(void **state) {
   assert_int_equal(c->extras[c->orch[0].extra.first].value, 300);
   sl_capture_free(c);
   /* the capture's own layout names it */
-  cap.schema_fingerprint = "2222222222222222";
-  cap.schema_layout = "OrchPhaseRecord.start_time=u64@1;OrchPhaseRecord.newer=u32@40;";
+  cap.schema_fingerprint = (char *)"2222222222222222";
+  cap.schema_layout = (char *)"OrchPhaseRecord.start_time=u64@1;OrchPhaseRecord.newer=u32@40;";
   len = swimlane__capture__get_packed_size(&cap);
   buf = malloc(len);
   assert_non_null(buf);

@@ -352,8 +352,9 @@ static int emit_others(tracks *ts, const cJSON *events, cJSON *list) {
     if (!strcmp(ph, "X") || !strcmp(ph, "B") || !strcmp(ph, "E")) continue;
     cJSON *copy = cJSON_Duplicate(ev, 1);
     if (!copy) return -1;
-    cJSON *t = cJSON_GetObjectItemCaseSensitive(copy, "ts");
-    if (strcmp(ph, "M") && cJSON_IsNumber(t)) cJSON_SetNumberValue(t, t->valuedouble + L0_PF_ORIGIN_US);
+    cJSON *ts_item = cJSON_GetObjectItemCaseSensitive(copy, "ts");
+    if (strcmp(ph, "M") && cJSON_IsNumber(ts_item))
+      cJSON_SetNumberValue(ts_item, ts_item->valuedouble + L0_PF_ORIGIN_US);
     if (!strcmp(ph, "s") || !strcmp(ph, "t") || !strcmp(ph, "f")) {
       char *p = value_key(cJSON_GetObjectItemCaseSensitive(ev, "pid"));
       char *tk = value_key(cJSON_GetObjectItemCaseSensitive(ev, "tid"));
