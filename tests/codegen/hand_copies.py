@@ -49,6 +49,16 @@ ALLOWED = {
     ("host/run/sl_run_outputs.c", "graph"): "deps.json edge source word / comment",
     ("host/run/sl_run_outputs.c", "level-number"): "the --dump-args level, not a swimlane level",
     ("host/trace/sink_proto.c", "level-number"): "an event's nesting level, not a swimlane level",
+    ("tools/l3/l3_cmd.c", "dispatch"): "the --dispatch option's name",
+    ("tools/overhead/overhead_dir.c", "dispatch"): "the --dispatch option's name",
+    ("tools/overhead/overhead_cmd.c", "level-number"): "help text",
+    ("host/l3merge/l3_place.c", "task_slot"): "dispatch_identity.json / host-log attribute (L3 format), not the lane",
+    ("host/l3merge/l3_xhost.c", "task_slot"): "host-log attribute (L3 log format), not the lane",
+    ("host/l3merge/l3_meta.c", "task_slot"): "dispatch_identity.json key (L3 format), not the lane",
+    ("host/l3merge/l3_host.c", "task_slot"): "dispatch_identity in the merged trace's metadata, not the lane",
+    ("host/l3/sl_l3_worker.c", "task_slot"): "host-log attribute (L3 log format), not the lane",
+    ("host/l3/sl_l3_sched.c", "task_slot"): "host-log attribute (L3 log format), not the lane",
+    ("host/convert/convert_slots.c", "task_timing"): "trace category",
 }
 real = 0
 for h in hits:
