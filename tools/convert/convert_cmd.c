@@ -454,8 +454,13 @@ static void report_done(const convert_job *j) {
   fprintf(out, "  Output: %s\n", j->out_path);
   fprintf(out, "\nTo visualize: Open https://ui.perfetto.dev/ and drag in %s\n", j->out_path);
   sl_convert_print_stats(out, j->cap, j->rules, j->names);
-  fprintf(out, "\nScheduler-overhead deep-dive: run sched_overhead_analysis manually with a "
-               "separately-captured deps.json (--enable-dep-gen).\n");
+  /* The next step, as a command this tool has (the reference names its own script here). */
+  if (j->deps && j->deps->has_edges)
+    fprintf(out, "\nScheduler-overhead deep dive: swimlane sched-overhead %s --deps-json %s\n", j->input,
+            j->deps_path);
+  else
+    fprintf(out, "\nScheduler-overhead deep dive: swimlane sched-overhead %s (task readiness needs the "
+                 "deps.json of run --enable-dep-gen)\n", j->input);
 }
 
 static void job_free(convert_job *j) {
