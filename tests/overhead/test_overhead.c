@@ -68,6 +68,30 @@ static int run_cmd(int argc, char **argv) {
 
 static const sl_read_opts quiet = {1};
 
+/* A capture and its deps.json read, and the report computed from them (paths are freed). */
+typedef struct oh_case {
+  sl_capture *c;
+  sl_deps *d;
+  sl_oh_report r;
+} oh_case;
+
+static void case_load(oh_case *k, char *rec, char *dep) {
+  k->c = sl_capture_read(rec, &quiet);
+  k->d = sl_deps_load(dep);
+  assert_non_null(k->c);
+  assert_non_null(k->d);
+  assert_int_equal(sl_oh_compute(k->c, k->d, &k->r), 0);
+  free(rec);
+  free(dep);
+}
+
+static void case_free(oh_case *k) {
+  sl_oh_report_free(&k->r);
+  sl_deps_free(k->d);
+  sl_capture_free(k->c);
+}
+
+
 /* ---- the small hand-worked capture -----------------------------------------------------------
 ** 1 MHz clock, base = 10 cycles, so times below are cycles - 10 (us):
 **   A (id 1) core 0 aic: dispatch 0, start 0,  end 10, finish 11
@@ -154,23 +178,14 @@ static void test_small_model(void **state) {
 ** ties go to the lowest id, the same path on every run). */
 static void test_critical_tie(void **state) {
   (void)state;
-  char *rec = DATA("tie.json"), *dep = DATA("small_deps.json");
-  sl_capture *c = sl_capture_read(rec, &quiet);
-  sl_deps *d = sl_deps_load(dep);
-  assert_non_null(c);
-  assert_non_null(d);
-  sl_oh_report r;
-  assert_int_equal(sl_oh_compute(c, d, &r), 0);
-  assert_true(r.cp.found);
-  assert_int_equal(r.cp.n_steps, 1);
-  assert_int_equal(r.cp.steps[0].task_id, 2);
-  assert_int_equal(r.cp.hops, 0);
-  assert_float_equal(r.cp.exec, 13.0, 1e-12);
-  sl_oh_report_free(&r);
-  sl_deps_free(d);
-  sl_capture_free(c);
-  free(rec);
-  free(dep);
+  oh_case k;
+  case_load(&k, DATA("tie.json"), DATA("small_deps.json"));
+  assert_true(k.r.cp.found);
+  assert_int_equal(k.r.cp.n_steps, 1);
+  assert_int_equal(k.r.cp.steps[0].task_id, 2);
+  assert_int_equal(k.r.cp.hops, 0);
+  assert_float_equal(k.r.cp.exec, 13.0, 1e-12);
+  case_free(&k);
 }
 
 /* Tasks of one core that share a start are ordered by end, then dispatch (the reference
@@ -178,20 +193,11 @@ static void test_critical_tie(void **state) {
 ** starts at 25, dispatched at 7 while A still ran: one switch gap, 25 - 15 = 10 us. */
 static void test_switch_same_start(void **state) {
   (void)state;
-  char *rec = DATA("same_start.json"), *dep = DATA("small_deps.json");
-  sl_capture *c = sl_capture_read(rec, &quiet);
-  sl_deps *d = sl_deps_load(dep);
-  assert_non_null(c);
-  assert_non_null(d);
-  sl_oh_report r;
-  assert_int_equal(sl_oh_compute(c, d, &r), 0);
-  assert_int_equal(r.sw.n_events[0], 1);
-  assert_float_equal(r.sw.event_sum[0], 10.0, 1e-12);
-  sl_oh_report_free(&r);
-  sl_deps_free(d);
-  sl_capture_free(c);
-  free(rec);
-  free(dep);
+  oh_case k;
+  case_load(&k, DATA("same_start.json"), DATA("small_deps.json"));
+  assert_int_equal(k.r.sw.n_events[0], 1);
+  assert_float_equal(k.r.sw.event_sum[0], 10.0, 1e-12);
+  case_free(&k);
 }
 
 /* ---- the fixture ----------------------------------------------------------------------------
@@ -250,33 +256,26 @@ static void test_nested_phase_idle(void **state) {
 
 static void test_fixture_model(void **state) {
   (void)state;
-  char *rec = FIXTURE("anchor-l4/chip_swimlane_records.json"), *dep = FIXTURE("anchor-l4/deps.json");
-  sl_capture *c = sl_capture_read(rec, &quiet);
-  sl_deps *d = sl_deps_load(dep);
-  sl_oh_report r;
-  assert_int_equal(sl_oh_compute(c, d, &r), 0);
-  assert_int_equal(r.n_threads, 2);
-  assert_int_equal(r.threads[0].finishes + r.threads[1].finishes, 7);
-  assert_int_equal(r.threads[0].pop_hit + r.threads[1].pop_hit, 8);
-  assert_int_equal(r.threads[0].pop_miss + r.threads[1].pop_miss, 11);
-  assert_int_equal(r.threads[0].logical_tasks, 2);
-  assert_int_equal(r.threads[1].logical_tasks, 4);
-  assert_int_equal(r.threads[0].loops, 6);
-  assert_int_equal(r.threads[1].loops, 7);
-  assert_int_equal(r.threads[0].fanout_edges, 4);
-  assert_int_equal(r.threads[1].fanout_edges, 3);
+  oh_case k;
+  case_load(&k, FIXTURE("anchor-l4/chip_swimlane_records.json"), FIXTURE("anchor-l4/deps.json"));
+  assert_int_equal(k.r.n_threads, 2);
+  assert_int_equal(k.r.threads[0].finishes + k.r.threads[1].finishes, 7);
+  assert_int_equal(k.r.threads[0].pop_hit + k.r.threads[1].pop_hit, 8);
+  assert_int_equal(k.r.threads[0].pop_miss + k.r.threads[1].pop_miss, 11);
+  assert_int_equal(k.r.threads[0].logical_tasks, 2);
+  assert_int_equal(k.r.threads[1].logical_tasks, 4);
+  assert_int_equal(k.r.threads[0].loops, 6);
+  assert_int_equal(k.r.threads[1].loops, 7);
+  assert_int_equal(k.r.threads[0].fanout_edges, 4);
+  assert_int_equal(k.r.threads[1].fanout_edges, 3);
   double tails = 0;
-  for (size_t i = 0; i < r.n_tasks; i++) tails += r.tails[i];
+  for (size_t i = 0; i < k.r.n_tasks; i++) tails += k.r.tails[i];
   assert_float_equal(tails, 1.86, 1e-9);
-  assert_int_equal(r.cp.hops, 3);
-  assert_float_equal(r.cp.exec, 4.66, 1e-9);
-  assert_float_equal(r.cp.sched, 3.70, 1e-9);
-  assert_float_equal(r.cp.span, 8.70, 1e-9);
-  sl_oh_report_free(&r);
-  sl_deps_free(d);
-  sl_capture_free(c);
-  free(rec);
-  free(dep);
+  assert_int_equal(k.r.cp.hops, 3);
+  assert_float_equal(k.r.cp.exec, 4.66, 1e-9);
+  assert_float_equal(k.r.cp.sched, 3.70, 1e-9);
+  assert_float_equal(k.r.cp.span, 8.70, 1e-9);
+  case_free(&k);
 }
 
 /* the whole report, byte for byte, against the reference tool's output on the fixture,
