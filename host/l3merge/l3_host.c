@@ -11,6 +11,7 @@
 **                          Placement Bound  the device block at its earliest position
 **                                        and the slack it could slide through
 */
+#include <math.h>
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +103,9 @@ static void emit_bound(const l3_run *run, const l3_rank *r, int64_t pid, sl_trac
   const char *block = r->xhost ? "device block (estimated)" : "device block (anchored)";
   sl_arg args[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("uncertainty_ns", r->bound_ns),
                    SL_ARG_I("anchor_uncertainty_ns", r->anchor_bound_ns), SL_ARG_I("windows", r->windows)};
-  double a = l3_dev_axis_ns(r, 0), b = l3_dev_axis_ns(r, r->wall_dur_ns), u = (double)r->bound_ns;
+  /* whole ns: a viewer rounds ts and dur to ns apiece, and fractional edges would then make
+  ** the block and the uncertainty after it overlap by 1 ns */
+  double a = round(l3_dev_axis_ns(r, 0)), b = round(l3_dev_axis_ns(r, r->wall_dur_ns)), u = (double)r->bound_ns;
   slice(s, pid, TID_PLACEMENT, axis_us(run, a - u), axis_us(run, a), "uncertainty", "placement", args, 4);
   slice(s, pid, TID_PLACEMENT, axis_us(run, a), axis_us(run, b), block, "placement", args, 4);
   slice(s, pid, TID_PLACEMENT, axis_us(run, b), axis_us(run, b + u), "uncertainty", "placement", args, 4);
