@@ -48,7 +48,9 @@ static void fill_name(char *out, size_t n, const char *pat, long long index, lon
 }
 
 static double us(const l3_run *run, int64_t host_ns) { return (double)(host_ns - run->origin_ns) / 1000.0; }
-static double axis_us(const l3_run *run, double axis_ns) { return (axis_ns - (double)run->origin_ns) / 1000.0; }
+/* Whole ns on the axis: a viewer rounds ts and dur to ns apiece, so fractional edges would
+** make a slice and the one that follows it on the lane overlap by 1 ns. */
+static double axis_us(const l3_run *run, double axis_ns) { return (round(axis_ns) - (double)run->origin_ns) / 1000.0; }
 
 /* A slice from t0 to t1 (µs on the axis), ending exactly at t1 (sl_ts_fit_dur). */
 static void slice(sl_trace_sink *s, int64_t pid, int64_t tid, double t0, double t1, const char *name,
@@ -103,8 +105,6 @@ static void emit_bound(const l3_run *run, const l3_rank *r, int64_t pid, sl_trac
   const char *block = r->xhost ? "device block (estimated)" : "device block (anchored)";
   sl_arg args[] = {SL_ARG_I("slack_ns", r->slack_ns), SL_ARG_I("uncertainty_ns", r->bound_ns),
                    SL_ARG_I("anchor_uncertainty_ns", r->anchor_bound_ns), SL_ARG_I("windows", r->windows)};
-  /* whole ns: a viewer rounds ts and dur to ns apiece, and fractional edges would then make
-  ** the block and the uncertainty after it overlap by 1 ns */
   double a = round(l3_dev_axis_ns(r, 0)), b = round(l3_dev_axis_ns(r, r->wall_dur_ns)), u = (double)r->bound_ns;
   slice(s, pid, TID_PLACEMENT, axis_us(run, a - u), axis_us(run, a), "uncertainty", "placement", args, 4);
   slice(s, pid, TID_PLACEMENT, axis_us(run, a), axis_us(run, b), block, "placement", args, 4);
