@@ -373,7 +373,10 @@ void *sl_rt_aisched_main(void *arg) {
     if (pc.dp) sl_devprof_set_core_thread(pc.dp, c->id, s->idx);
     atomic_store_explicit(&c->cond, 0, memory_order_release);
   }
-  if (rt->cfg.dp) sl_devprof_set_sched_core(rt->cfg.dp, s->idx, s->phys_aiv);
+  /* An interrupted run can get here before the leader published the topology (every wait
+  ** above gives way to rt->interrupted): phys_aiv is ours to read only once it is ready. */
+  if (rt->cfg.dp && atomic_load_explicit(&rt->topology_ready, memory_order_acquire))
+    sl_devprof_set_sched_core(rt->cfg.dp, s->idx, s->phys_aiv);
   lc.register_release_end_cycles = sl_rt_now(ck);
   sl_rt_atomic_min(&rt->sched_start, now(&pc));
   schedule(&pc);
