@@ -136,6 +136,32 @@ static void check_p_thread(sl_devprof *dp) {
   assert_true(resolves > 0);
 }
 
+/* The blocks of each sync-start task (ids 0, 2, 4, ...: round k's first submit) were
+** published back to back, all inside one early_dispatch or drain_publish record: none
+** went out before its last block was staged. */
+static void check_sync_published_together(sl_devprof *dp, int rounds) {
+  for (int k = 0; k < rounds; k++) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    int blocks = 0;
+    for (int i = 0; i < fake_ntasks(dp); i++) {
+      const fake_task_rec *r = fake_task(dp, i);
+      if (r->token_raw != (uint64_t)(2 * k)) continue;
+      blocks++;
+      if (r->dispatch < lo) lo = r->dispatch;
+      if (r->dispatch > hi) hi = r->dispatch;
+    }
+    assert_int_equal(blocks, k % 2 ? 4 : 2);
+    int together = 0;
+    for (int i = 0; i < fake_nphases(dp) && !together; i++) {
+      const fake_phase *p = fake_phase_at(dp, i);
+      together = (p->kind == SL_PHASE_EARLY_DISPATCH || p->kind == SL_PHASE_DRAIN_PUBLISH) && p->start <= lo &&
+                 hi <= p->end;
+    }
+    if (!together) fail_msg("sync-start task %d: blocks published over [%llu, %llu], not in one staging record", 2 * k,
+                            (unsigned long long)lo, (unsigned long long)hi);
+  }
+}
+
 static void run_mech(uint64_t freq, int ring, int runtime) {
   sl_devprof *dp = fake_devprof_new(3);
   sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0, runtime, 0, NULL, 0};
@@ -176,6 +202,7 @@ static void run_mech(uint64_t freq, int ring, int runtime) {
     assert_true((r->token_raw & 0x3FF) < 2);
   }
   assert_int_equal(ring1, 3 * m.rounds); /* 1 + 2 blocks per instance */
+  check_sync_published_together(dp, m.rounds);
   if (runtime == SL_RT_HBG) check_p_thread(dp);
   sl_rt_destroy(rt);
   fake_devprof_free(dp);
