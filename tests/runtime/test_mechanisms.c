@@ -193,7 +193,7 @@ static void run_mech(uint64_t freq, int ring, int runtime) {
   assert_int_equal(n, m.rounds);
   assert_int_equal(tasks, 2 * m.rounds);
   /* graph nodes ran under ring-1 ids decoding to their instance; staged blocks of a
-  ** sync-start task all started after the last of them was published */
+  ** sync-start task were published together (check_sync_published_together) */
   int ring1 = 0;
   for (int i = 0; i < fake_ntasks(dp); i++) {
     const fake_task_rec *r = fake_task(dp, i);

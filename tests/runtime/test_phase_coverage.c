@@ -122,12 +122,13 @@ static void test_every_tmr_phase_emitted(void **state) {
   assert_true(ring1_tokens > 0); /* graph nodes ran under their ring-1 ids */
 }
 
-/* Run `wl` at level 4 with deps.json into its own root; the run directory in dir. */
-static void run_with_deps(const char *wl, char *dir, size_t len) {
+/* Run `wl` (its case `kase`, NULL = the default) at level 4 with deps.json into its own
+** root; the run directory in dir. */
+static void run_with_deps(const char *wl, const char *kase, char *dir, size_t len) {
   char root[512];
-  snprintf(root, sizeof root, "%s/deps_%s", tmp_root, wl);
-  const char *argv[] = {"run", wl, "--enable-chip-swimlane", "4", "--enable-dep-gen", "-o", root, "-q"};
-  assert_int_equal(sl_cmd_run(8, (char **)argv), 0);
+  snprintf(root, sizeof root, "%s/deps_%s_%s", tmp_root, wl, kase ? kase : "default");
+  const char *argv[] = {"run", wl, "--enable-chip-swimlane", "4", "--enable-dep-gen", "-o", root, "-q", "--case", kase};
+  assert_int_equal(sl_cmd_run(kase ? 10 : 8, (char **)argv), 0);
   DIR *d = opendir(root);
   assert_non_null(d);
   struct dirent *e;
@@ -141,7 +142,7 @@ static void run_with_deps(const char *wl, char *dir, size_t len) {
 static void test_scope_rings_end_to_end(void **state) {
   (void)state;
   char dir[768], path[1024], trace[1024];
-  run_with_deps("scopes", dir, sizeof dir);
+  run_with_deps("scopes", NULL, dir, sizeof dir);
   snprintf(path, sizeof path, "%s/deps.json", dir);
   char *deps = sl_test_read_file(path, NULL);
   assert_non_null(deps);
@@ -167,7 +168,7 @@ static void test_scope_rings_end_to_end(void **state) {
 static void test_graph_nodes_in_deps(void **state) {
   (void)state;
   char dir[768], path[1024], trace[1024];
-  run_with_deps("graph_exec", dir, sizeof dir);
+  run_with_deps("graph_exec", NULL, dir, sizeof dir);
   snprintf(path, sizeof path, "%s/deps.json", dir);
   char *deps = sl_test_read_file(path, NULL);
   assert_non_null(deps);
@@ -186,12 +187,46 @@ static void test_graph_nodes_in_deps(void **state) {
   free(t);
 }
 
+/* deps.json of each hazards case: the edge that orders the hazard, with its kind and
+** overlap ("covered" when the later access lies inside the earlier one), besides the
+** explicit edge from the slow SPIN task (0) to the held-back access (1). */
+static void test_hazard_edge_kinds(void **state) {
+  (void)state;
+  static const struct { const char *kase, *edges; } want[] = {
+      {"raw", "0>1 explicit - 1>2 raw covered"},
+      {"war", "0>1 explicit - 1>2 war covered"},
+      {"waw", "0>1 explicit - 1>2 waw covered"},
+      /* A writes columns 2..5, R reads 0..3, W writes 3..7 of one matrix */
+      {"views", "0>1 explicit - 1>2 raw other 1>3 waw other 2>3 war other"},
+  };
+  for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+    char dir[768], path[1024], got[512] = "";
+    run_with_deps("hazards", want[k].kase, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/deps.json", dir);
+    char *text = sl_test_read_file(path, NULL);
+    assert_non_null(text);
+    cJSON *j = cJSON_Parse(text), *e;
+    free(text);
+    assert_non_null(j);
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "edges")) {
+      const cJSON *ov = cJSON_GetObjectItem(e, "overlap");
+      size_t n = strlen(got);
+      snprintf(got + n, sizeof got - n, "%s%s>%s %s %s", n ? " " : "", cJSON_GetObjectItem(e, "pred")->valuestring,
+               cJSON_GetObjectItem(e, "succ")->valuestring, cJSON_GetObjectItem(e, "kind")->valuestring,
+               ov ? ov->valuestring : "-");
+    }
+    cJSON_Delete(j);
+    if (strcmp(got, want[k].edges)) fail_msg("hazards %s: edges '%s', expected '%s'", want[k].kase, got, want[k].edges);
+  }
+}
+
 int main(void) {
   snprintf(tmp_root, sizeof tmp_root, "/tmp/sl_phase_cov_%d", (int)getpid());
   mkdir(tmp_root, 0777);
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_tmr_phase_emitted),
                                      cmocka_unit_test(test_scope_rings_end_to_end),
-                                     cmocka_unit_test(test_graph_nodes_in_deps)};
+                                     cmocka_unit_test(test_graph_nodes_in_deps),
+                                     cmocka_unit_test(test_hazard_edge_kinds)};
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
