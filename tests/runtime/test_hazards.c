@@ -24,7 +24,9 @@
 enum { HZ_BUFS = 3, HZ_DIM = 8, HZ_TASKS = 24, HZ_GRAPHS = 1500 };
 
 typedef struct hz_view { int buf, r0, c0; } hz_view;
-typedef struct hz_task { hz_view a, b, o; int rows, cols, blocks, mul; } hz_task;
+/* inout: o is declared inout (the kernel still only writes it): the same hazards, an
+** inout meeting a writer is RAW */
+typedef struct hz_task { hz_view a, b, o; int rows, cols, blocks, mul, inout; } hz_task;
 
 typedef struct hz_graph {
   unsigned seed;
@@ -57,6 +59,7 @@ static void make_graph(hz_graph *g) {
     t->o = pick(s, ob, t->rows, t->cols);
     t->blocks = t->rows > 1 && next(s) % 4 == 0 ? 2 : 1;
     t->mul = next(s) % 5 == 0;
+    t->inout = next(s) % 4 == 0;
   }
 }
 
@@ -73,7 +76,7 @@ static int hz_orch(void *p, sl_rt *rt) {
     if (!g->bufs[b]) return -1;
     for (int i = 0; i < HZ_DIM * HZ_DIM; i++) ((float *)g->bufs[b]->data)[i] = init_value(b, i);
   }
-  static const sl_arg_dir dirs[3] = {SL_ARG_IN, SL_ARG_IN, SL_ARG_OUT};
+  static const sl_arg_dir dirs[2][3] = {{SL_ARG_IN, SL_ARG_IN, SL_ARG_OUT}, {SL_ARG_IN, SL_ARG_IN, SL_ARG_INOUT}};
   for (int k = 0; k < HZ_TASKS; k++) {
     const hz_task *t = &g->t[k];
     sl_rt_tensor args[3] = {view(g->bufs[t->a.buf], t->a, t->rows, t->cols),
@@ -85,7 +88,7 @@ static int hz_orch(void *p, sl_rt *rt) {
     s.kernel_ids[1] = t->mul;
     s.fns[1] = sl_kernel_find(t->mul ? "mul" : "add");
     s.tensors = args;
-    s.dirs = dirs;
+    s.dirs = dirs[t->inout];
     s.ntensors = 3;
     s.block_num = t->blocks;
     s.predicate = 1;
@@ -126,7 +129,9 @@ static void check_graph(const char *name, unsigned seed, const hz_graph *g, cons
     const sl_rt_edge *x = sl_rt_edge_at(rt, e);
     assert_true(x->pred < x->succ && x->succ < HZ_TASKS);
     assert_int_equal(x->source, 2);
-    int want = x->arg < 2 ? SL_TM_RAW : x->prod_arg == 2 ? SL_TM_WAW : SL_TM_WAR;
+    int want = x->arg < 2 || (x->prod_arg == 2 && g->t[x->succ].inout) ? SL_TM_RAW
+               : x->prod_arg == 2                                        ? SL_TM_WAW
+                                                                         : SL_TM_WAR;
     if (x->hazard != want)
       fail_msg("%s graph %u: edge %llu>%llu (arg %d, producer arg %d) kind %d, expected %d", name, seed,
                (unsigned long long)x->pred, (unsigned long long)x->succ, x->arg, x->prod_arg, x->hazard, want);
