@@ -190,6 +190,10 @@ void sl_rt_vretire_unstarted(sl_rt *rt, int cores, int sched, int last_started) 
 }
 
 int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
+  if (rt->aicore_sched && rt->cfg.vclock) { /* its loops never yield a virtual-clock turn: it would hang */
+    snprintf(rt->err, sizeof rt->err, "the AICore Scheduler (host_build_graph on a5) has no virtual-clock mode: use --clock wall");
+    return -1;
+  }
   if (rt->cfg.runtime == SL_RT_HBG) return sl_rt_hbg_run(rt, orch, ctx);
   int cores = 0, sched = 0, rc = 0;
   if (rt->cfg.vclock) {

@@ -12,7 +12,7 @@ sw() { timeout 120 "$swl" "$@"; } # a hung binary must not outlive the test
 # every shipped workload (lua/workloads/), bench_flat in its small golden case;
 # workload[:case][+runtime|+drops]; the folder is workload[-case][-runtime|-drops]
 workloads="mixed_example spmd_multiblock:mix paged_attention vector_example async_dma bench_flat:tiny
-  fanout graph_exec hazards scopes slowdown_example sync_start spmd_multiblock:aiv
+  fanout graph_exec hazards hazards:raw hazards:waw hazards:views scopes slowdown_example sync_start spmd_multiblock:aiv
   vector_example+hbg mixed_example+drops"
 # +drops: tiny pools (--pool-records 2) and a stalled collector, so every pool drops and the
 # exact counts show in both captures, the health line (summary.txt) and the trace's

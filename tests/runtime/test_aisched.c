@@ -217,11 +217,29 @@ static void sync_start_is_refused(void **state) {
   fake_devprof_free(dp);
 }
 
+/* Under the virtual clock the AICore Scheduler would wait forever for a turn it never
+** takes: the run is refused up front, with what to do instead, and nothing runs. */
+static void virtual_clock_is_refused(void **state) {
+  (void)state;
+  static const sl_vclock_model m = {2, 1, 3, 5, 2, 2, 20, 50, 1, 64};
+  sl_rt_config cfg = {1000000000, 2, 4, 2, 0, NULL, 0, 0, 0, SL_RT_HBG, 0, &m, 0};
+  sl_rt *rt = sl_rt_create(&cfg);
+  assert_non_null(rt);
+  sl_rt_use_aicore_scheduler(rt);
+  fan f;
+  memset(&f, 0, sizeof f);
+  assert_int_equal(sl_rt_run(rt, fan_orch, &f), -1);
+  assert_non_null(strstr(sl_rt_last_error(rt), "--clock wall"));
+  assert_int_equal(sl_rt_get_stats(rt).tasks, 0);
+  sl_rt_destroy(rt);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(aicore_scheduler_phases_and_lifecycle),
       cmocka_unit_test(level2_has_lifecycle_no_phases),
       cmocka_unit_test(sync_start_is_refused),
+      cmocka_unit_test(virtual_clock_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

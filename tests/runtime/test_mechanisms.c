@@ -20,7 +20,7 @@
 #include "sl_phases.h"
 #include "sl_runtime.h"
 
-enum { N = 64 };
+enum { N = 64, ASYNC_US = 500 };
 
 static sl_rt_tensor vec(sl_rt_buffer *b) { return rt_test_view(b, 4, N / 4, N / 4, 0); }
 
@@ -61,7 +61,7 @@ static int mech_orch(void *p, sl_rt *rt) {
     static const sl_arg_dir io[3] = {SL_ARG_IN, SL_ARG_IN, SL_ARG_INOUT};
     s = add_task(b, 1);
     s.dirs = io;
-    s.async_us = 50;
+    s.async_us = ASYNC_US;
     if (sl_rt_submit_task(rt, &s) == UINT64_MAX) return -1;
   }
   /* graph: node 0 x0 += one; node 1 (after 0) x0 += one, 2 blocks */
@@ -136,6 +136,49 @@ static void check_p_thread(sl_devprof *dp) {
   assert_true(resolves > 0);
 }
 
+/* The blocks of each sync-start task (ids 0, 2, 4, ...: round k's first submit) were
+** published back to back, all inside one early_dispatch or drain_publish record: none
+** went out before its last block was staged. */
+static void check_sync_published_together(sl_devprof *dp, int rounds) {
+  for (int k = 0; k < rounds; k++) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    int blocks = 0;
+    for (int i = 0; i < fake_ntasks(dp); i++) {
+      const fake_task_rec *r = fake_task(dp, i);
+      if (r->token_raw != (uint64_t)(2 * k)) continue;
+      blocks++;
+      if (r->dispatch < lo) lo = r->dispatch;
+      if (r->dispatch > hi) hi = r->dispatch;
+    }
+    assert_int_equal(blocks, k % 2 ? 4 : 2);
+    int together = 0;
+    for (int i = 0; i < fake_nphases(dp) && !together; i++) {
+      const fake_phase *p = fake_phase_at(dp, i);
+      together = (p->kind == SL_PHASE_EARLY_DISPATCH || p->kind == SL_PHASE_DRAIN_PUBLISH) && p->start <= lo &&
+                 hi <= p->end;
+    }
+    if (!together) fail_msg("sync-start task %d: blocks published over [%llu, %llu], not in one staging record", 2 * k,
+                            (unsigned long long)lo, (unsigned long long)hi);
+  }
+}
+
+/* Round 0's async task (id 1, ASYNC_US) writes x[0], which the first graph instance (task
+** 2 * rounds) reads: its nodes (ring 1, (1 << 32) | (instance << 10) | node) were
+** dispatched only after the wait landed, ASYNC_US of device time after the task's FIN,
+** not at the FIN. */
+static void check_async_gates(sl_devprof *dp, uint64_t freq, int rounds) {
+  uint64_t fin = 0, first_node = UINT64_MAX;
+  for (int i = 0; i < fake_ntasks(dp); i++) {
+    const fake_task_rec *r = fake_task(dp, i);
+    if (r->token_raw == 1) fin = r->finish;
+    if (r->token_raw >> 10 == ((1ull << 22) | (uint64_t)(2 * rounds)) && r->dispatch < first_node) first_node = r->dispatch;
+  }
+  assert_true(fin > 0 && first_node != UINT64_MAX);
+  if (first_node < fin + ASYNC_US * freq / 1000000u)
+    fail_msg("a consumer of the async task was dispatched %llu cycles after its FIN, before the %llu-cycle wait landed",
+             (unsigned long long)(first_node - fin), (unsigned long long)(ASYNC_US * freq / 1000000u));
+}
+
 static void run_mech(uint64_t freq, int ring, int runtime) {
   sl_devprof *dp = fake_devprof_new(3);
   sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0, runtime, 0, NULL, 0};
@@ -167,7 +210,7 @@ static void run_mech(uint64_t freq, int ring, int runtime) {
   assert_int_equal(n, m.rounds);
   assert_int_equal(tasks, 2 * m.rounds);
   /* graph nodes ran under ring-1 ids decoding to their instance; staged blocks of a
-  ** sync-start task all started after the last of them was published */
+  ** sync-start task were published together (check_sync_published_together) */
   int ring1 = 0;
   for (int i = 0; i < fake_ntasks(dp); i++) {
     const fake_task_rec *r = fake_task(dp, i);
@@ -176,6 +219,8 @@ static void run_mech(uint64_t freq, int ring, int runtime) {
     assert_true((r->token_raw & 0x3FF) < 2);
   }
   assert_int_equal(ring1, 3 * m.rounds); /* 1 + 2 blocks per instance */
+  check_sync_published_together(dp, m.rounds);
+  check_async_gates(dp, freq, m.rounds);
   if (runtime == SL_RT_HBG) check_p_thread(dp);
   sl_rt_destroy(rt);
   fake_devprof_free(dp);

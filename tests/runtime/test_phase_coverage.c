@@ -4,7 +4,10 @@
 ** not a copied list) appears in some level-4 capture `swimlane run` makes from a
 ** shipped workload (every .lua file of lua/workloads, default case); every inner-phase
 ** record lies inside a record of one of its schema parents on the same stream;
-** graph workloads show ring-1 node ids on the AICores.
+** graph workloads show ring-1 node ids on the AICores. With two host_build_graph runs
+** (a2a3 P thread, a5 AICore Scheduler) every phase of the table is emitted. Scopes'
+** ring ids and graph node ids reach deps.json and the trace labels; each hazards case
+** has its ordering edge, with its kind, in deps.json.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,7 +51,7 @@ static int has_parent(const sl_phase_info *p, const cJSON *r) {
   return 0;
 }
 
-static void scan_capture(const char *path, const char *wl) {
+static void scan_capture(const char *path, const char *wl, int tmr) {
   char *text = sl_test_read_file(path, NULL);
   assert_non_null(text);
   cJSON *j = cJSON_Parse(text);
@@ -61,7 +64,7 @@ static void scan_capture(const char *path, const char *wl) {
       const sl_phase_info *p = sl_phase_by_name(cJSON_GetObjectItem(r, "kind")->valuestring);
       assert_non_null(p);
       seen[p->id]++;
-      if (p->role == SL_PHASE_ROLE_INNER && !has_parent(p, r))
+      if (tmr && p->role == SL_PHASE_ROLE_INNER && !has_parent(p, r))
         fail_msg("%s: a %s record outside every %s record", wl, p->name, p->parents);
     }
   }
@@ -73,11 +76,19 @@ static void scan_capture(const char *path, const char *wl) {
   cJSON_Delete(j);
 }
 
-static void run_workload(const char *wl) {
+/* Run `wl` at level 4 (TMR, or with `extra`: a case / runtime / platform, NULL-ended)
+** and count the phases of its capture. */
+static void run_workload(const char *wl, const char *const *extra) {
   char root[512], path[1024];
+  const char *argv[16] = {"run", wl, "--enable-chip-swimlane", "4", "-o", root, "-q"};
+  int argc = 7;
   snprintf(root, sizeof root, "%s/%s", tmp_root, wl);
-  const char *argv[] = {"run", wl, "--enable-chip-swimlane", "4", "-o", root, "-q"};
-  assert_int_equal(sl_cmd_run(7, (char **)argv), 0);
+  for (; extra && *extra && argc < 16; extra++, argc++) {
+    size_t n = strlen(root);
+    snprintf(root + n, sizeof root - n, "_%s", *extra);
+    argv[argc] = *extra;
+  }
+  assert_int_equal(sl_cmd_run(argc, (char **)argv), 0);
   DIR *d = opendir(root);
   assert_non_null(d);
   struct dirent *e;
@@ -85,7 +96,7 @@ static void run_workload(const char *wl) {
   while ((e = readdir(d)))
     if (e->d_name[0] != '.') {
       snprintf(path, sizeof path, "%s/%s/chip_swimlane_records.json", root, e->d_name);
-      scan_capture(path, wl);
+      scan_capture(path, wl, !extra);
       found++;
     }
   closedir(d);
@@ -106,7 +117,7 @@ static void test_every_tmr_phase_emitted(void **state) {
     if (n < 5 || strcmp(e->d_name + n - 4, ".lua")) continue;
     char name[256];
     snprintf(name, sizeof name, "%.*s", (int)(n - 4), e->d_name);
-    run_workload(name);
+    run_workload(name, NULL);
     workloads++;
   }
   closedir(d);
@@ -122,12 +133,29 @@ static void test_every_tmr_phase_emitted(void **state) {
   assert_true(ring1_tokens > 0); /* graph nodes ran under their ring-1 ids */
 }
 
-/* Run `wl` at level 4 with deps.json into its own root; the run directory in dir. */
-static void run_with_deps(const char *wl, char *dir, size_t len) {
+/* The rest of the schema's phases come from host_build_graph: the a2a3 P thread's
+** resolve_standalone, the a5 AICore Scheduler's bootstrap / state_probe / refill and
+** worksteal (1000 consumers made ready on one scheduler: the other one steals). With
+** the TMR runs above, every phase of the generated table is emitted by a shipped
+** workload. */
+static void test_every_schema_phase_emitted(void **state) {
+  (void)state;
+  static const char *const a2_hbg[] = {"--runtime", "hbg", "--platform", "a2a3sim", NULL};
+  static const char *const a5_hbg[] = {"--runtime", "hbg", "--platform", "a5sim", "--case", "wide", NULL};
+  run_workload("fanout", a2_hbg);
+  run_workload("fanout", a5_hbg);
+  for (unsigned i = 0; i < sl_phase_table_len; i++)
+    if (!seen[sl_phase_table[i].id])
+      fail_msg("phase %s (schema) is never emitted by a shipped workload", sl_phase_table[i].name);
+}
+
+/* Run `wl` (its case `kase`, NULL = the default) at level 4 with deps.json into its own
+** root; the run directory in dir. */
+static void run_with_deps(const char *wl, const char *kase, char *dir, size_t len) {
   char root[512];
-  snprintf(root, sizeof root, "%s/deps_%s", tmp_root, wl);
-  const char *argv[] = {"run", wl, "--enable-chip-swimlane", "4", "--enable-dep-gen", "-o", root, "-q"};
-  assert_int_equal(sl_cmd_run(8, (char **)argv), 0);
+  snprintf(root, sizeof root, "%s/deps_%s_%s", tmp_root, wl, kase ? kase : "default");
+  const char *argv[] = {"run", wl, "--enable-chip-swimlane", "4", "--enable-dep-gen", "-o", root, "-q", "--case", kase};
+  assert_int_equal(sl_cmd_run(kase ? 10 : 8, (char **)argv), 0);
   DIR *d = opendir(root);
   assert_non_null(d);
   struct dirent *e;
@@ -141,7 +169,7 @@ static void run_with_deps(const char *wl, char *dir, size_t len) {
 static void test_scope_rings_end_to_end(void **state) {
   (void)state;
   char dir[768], path[1024], trace[1024];
-  run_with_deps("scopes", dir, sizeof dir);
+  run_with_deps("scopes", NULL, dir, sizeof dir);
   snprintf(path, sizeof path, "%s/deps.json", dir);
   char *deps = sl_test_read_file(path, NULL);
   assert_non_null(deps);
@@ -167,7 +195,7 @@ static void test_scope_rings_end_to_end(void **state) {
 static void test_graph_nodes_in_deps(void **state) {
   (void)state;
   char dir[768], path[1024], trace[1024];
-  run_with_deps("graph_exec", dir, sizeof dir);
+  run_with_deps("graph_exec", NULL, dir, sizeof dir);
   snprintf(path, sizeof path, "%s/deps.json", dir);
   char *deps = sl_test_read_file(path, NULL);
   assert_non_null(deps);
@@ -186,12 +214,47 @@ static void test_graph_nodes_in_deps(void **state) {
   free(t);
 }
 
+/* deps.json of each hazards case: the edge that orders the hazard, with its kind and
+** overlap ("covered" when the later access lies inside the earlier one), besides the
+** explicit edge from the slow SPIN task (0) to the held-back access (1). */
+static void test_hazard_edge_kinds(void **state) {
+  (void)state;
+  static const struct { const char *kase, *edges; } want[] = {
+      {"raw", "0>1 explicit - 1>2 raw covered"},
+      {"war", "0>1 explicit - 1>2 war covered"},
+      {"waw", "0>1 explicit - 1>2 waw covered"},
+      /* A writes columns 2..5, R reads 0..3, W writes 3..7 of one matrix */
+      {"views", "0>1 explicit - 1>2 raw other 1>3 waw other 2>3 war other"},
+  };
+  for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+    char dir[768], path[1024], got[512] = "";
+    run_with_deps("hazards", want[k].kase, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/deps.json", dir);
+    char *text = sl_test_read_file(path, NULL);
+    assert_non_null(text);
+    cJSON *j = cJSON_Parse(text), *e;
+    free(text);
+    assert_non_null(j);
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "edges")) {
+      const cJSON *ov = cJSON_GetObjectItem(e, "overlap");
+      size_t n = strlen(got);
+      snprintf(got + n, sizeof got - n, "%s%s>%s %s %s", n ? " " : "", cJSON_GetObjectItem(e, "pred")->valuestring,
+               cJSON_GetObjectItem(e, "succ")->valuestring, cJSON_GetObjectItem(e, "kind")->valuestring,
+               ov ? ov->valuestring : "-");
+    }
+    cJSON_Delete(j);
+    if (strcmp(got, want[k].edges)) fail_msg("hazards %s: edges '%s', expected '%s'", want[k].kase, got, want[k].edges);
+  }
+}
+
 int main(void) {
   snprintf(tmp_root, sizeof tmp_root, "/tmp/sl_phase_cov_%d", (int)getpid());
   mkdir(tmp_root, 0777);
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_tmr_phase_emitted),
+                                     cmocka_unit_test(test_every_schema_phase_emitted),
                                      cmocka_unit_test(test_scope_rings_end_to_end),
-                                     cmocka_unit_test(test_graph_nodes_in_deps)};
+                                     cmocka_unit_test(test_graph_nodes_in_deps),
+                                     cmocka_unit_test(test_hazard_edge_kinds)};
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);

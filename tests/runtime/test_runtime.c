@@ -310,6 +310,55 @@ static void check_phase_order(sl_devprof *dp, int nthreads) {
   }
 }
 
+/* The record of `kind` on `thread` holding cycle `at` (in (start, end] when `open_start`,
+** else [start, end]); NULL if none. */
+static const fake_phase *phase_holding(sl_devprof *dp, int thread, uint32_t kind, uint64_t at, int open_start) {
+  for (int i = 0; i < fake_nphases(dp); i++) {
+    const fake_phase *p = fake_phase_at(dp, i);
+    if (p->thread == thread && p->kind == kind && (open_start ? p->start < at : p->start <= at) && at <= p->end)
+      return p;
+  }
+  return NULL;
+}
+
+/* Seed 000 §3.2: a subtask's dispatch_time is its own stamp, taken when its publication
+** completed, inside the dispatch phase that published it (not the phase's start shared
+** by the whole batch); its finish_time is when completion processing of its FIN began,
+** inside a complete phase of the same thread, the first FIN of each pass opening it.
+** Under the virtual clock every publication costs time, so the stamps of one batch are
+** distinct, all after the phase's start, and each dispatch phase holds exactly the
+** subtasks it counts. */
+static void check_task_stamps(sl_devprof *dp, int exact) {
+  int nphases = fake_nphases(dp), *held = calloc((size_t)nphases + 1, sizeof *held);
+  assert_non_null(held);
+  for (int i = 0; i < fake_ntasks(dp); i++) {
+    const fake_task_rec *r = fake_task(dp, i);
+    const fake_phase *d = phase_holding(dp, r->disp_thread, SL_PHASE_DISPATCH, r->dispatch, exact);
+    if (!d) fail_msg("core %d reg %u: dispatch_time %llu outside every dispatch phase of thread %d", r->core,
+                     (unsigned)r->reg, (unsigned long long)r->dispatch, r->disp_thread);
+    held[d - fake_phase_at(dp, 0)]++;
+    if (!phase_holding(dp, r->disp_thread, SL_PHASE_COMPLETE, r->finish, 0))
+      fail_msg("core %d reg %u: finish_time %llu outside every complete phase of thread %d", r->core,
+               (unsigned)r->reg, (unsigned long long)r->finish, r->disp_thread);
+    for (int k = 0; exact && k < i; k++) {
+      const fake_task_rec *o = fake_task(dp, k);
+      if (o->disp_thread == r->disp_thread && o->dispatch == r->dispatch)
+        fail_msg("cores %d and %d share dispatch_time %llu", o->core, r->core, (unsigned long long)r->dispatch);
+    }
+  }
+  for (int i = 0; i < nphases; i++) {
+    const fake_phase *p = fake_phase_at(dp, i);
+    if (exact && p->kind == SL_PHASE_DISPATCH) assert_int_equal(held[i], p->tasks);
+    if (p->kind != SL_PHASE_COMPLETE) continue;
+    int opened = 0; /* some FIN of this pass was stamped at the phase's start */
+    for (int k = 0; k < fake_ntasks(dp) && !opened; k++)
+      opened = fake_task(dp, k)->disp_thread == p->thread && fake_task(dp, k)->finish == p->start;
+    if (!opened) fail_msg("a complete phase [%llu, %llu] starts at no FIN", (unsigned long long)p->start,
+                          (unsigned long long)p->end);
+  }
+  free(held);
+}
+
 static void check_results(chain_ctx *c) {
   float want = (float)(c->links + (c->spmd_blocks ? 1 : 0) + (c->with_mix ? 1 : 0));
   for (int i = 0; i < c->n; i++) assert_float_equal(((float *)c->x->data)[i], want, 0.0);
@@ -390,6 +439,7 @@ static void test_run_level4(void **state) {
   }
   assert_int_equal(hits, 20 + 11 + 1); /* a MIX block is one pop */
   check_phase_order(dp, 2);
+  check_task_stamps(dp, g_vclock != NULL);
   assert_int_equal(hits, st.pop_hit);
   assert_int_equal(misses, st.pop_miss);
   assert_int_equal(fake_norch(dp), 24);
