@@ -133,6 +133,10 @@ static void put_host_capture(mbuf *b, const sl_capture *c) {
   put(b, "\n  }");
 }
 
+int sl_host_cross_domain(const sl_capture *c) {
+  return !c->host_mode || (c->host_capture.complete && c->align.calibrated);
+}
+
 /* The trace's top-level metadata of a host-mode capture (a JSON object), malloc'd. */
 char *sl_host_timeline_json(const sl_capture *c) {
   mbuf b = {0};
@@ -146,7 +150,7 @@ char *sl_host_timeline_json(const sl_capture *c) {
   put(&b, ",\n  \"host_capture\": ");
   put_host_capture(&b, c);
   put(&b, ",\n  \"host_records_complete\": %s,\n  \"cross_domain_latency_available\": %s",
-      complete ? "true" : "false", complete && c->align.calibrated ? "true" : "false");
+      complete ? "true" : "false", sl_host_cross_domain(c) ? "true" : "false");
   if (!c->align.calibrated) {
     char f[32];
     sl_fmt_pyfloat(f, c->host_composite_end_us);

@@ -58,6 +58,10 @@ def threads(trace):
     return {(e["pid"], e["tid"]): e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "thread_name"}
 
 
+def flows(trace, name):
+    return [e for e in trace["traceEvents"] if e.get("ph") == "s" and e.get("name") == name]
+
+
 def slices(trace, pid=None):
     return [e for e in trace["traceEvents"] if e.get("ph") == "X" and (pid is None or e["pid"] == pid)]
 
@@ -135,6 +139,9 @@ check(any(e["name"].startswith("resolve(") for e in p_lane) and any(e["name"].st
 host_end = max(e["ts"] + e["dur"] for e in slices(trace, 1))
 dev_start = min(e["ts"] for e in slices(trace) if e["pid"] != 1)
 check(host_end <= dev_start, f"host timeline ({host_end}) before the device timeline ({dev_start})")
+# calibrated and complete: the host submit and the device dispatch share one axis, so
+# each dispatched kernel task gets its submit→dispatch arrow (anchor-converter §11.7)
+check(len(flows(trace, "submit\u2192dispatch")) == 5, f"submit→dispatch arrows: {len(flows(trace, 'submit→dispatch'))}")
 h2d = [e for e in slices(trace, 1) if e["tid"] == 4100]
 check([e["args"]["bytes"] for e in h2d] == [u["detail"] for u in up], "H2D bars carry the bytes")
 # the .pb capture carries the host sections and the anchors: the same trace, both formats
@@ -158,6 +165,7 @@ t2, _, _ = convert(noanc)
 m2 = t2["metadata"]
 check(m2["layout"] == "causal_composite" and m2["clock_alignment"]["reason"] == "missing_clock_anchors" and
       m2["cross_domain_gap_unknown"] is True, f"no anchors: {m2}")
+check(not flows(t2, "submit\u2192dispatch"), "uncalibrated: a submit→dispatch arrow across the unknown gap")
 seam = m2["logical_seam_us"]
 check(min(e["ts"] for e in slices(t2) if e["pid"] != 1) >= seam, "uncalibrated: device block after the seam")
 
@@ -273,6 +281,8 @@ for name, edit, errs in [("mismatch", count_mismatch, ["expected_record_count_mi
     hc4 = t4["metadata"]["host_capture"]
     check(t4["metadata"]["trace_status"] == "partial" and hc4.get("converter_validation_errors") == errs,
           f"{name}: {hc4} (want {errs})")
+    check(t4["metadata"]["cross_domain_latency_available"] is False and not flows(t4, "submit\u2192dispatch"),
+          f"{name}: partial host records, yet submit→dispatch arrows")
 
 # ---- the reference's worked example (anchor-converter §4) -----------------------------
 worked = {"chip_swimlane_level": 1,
