@@ -9,6 +9,7 @@ import copy
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -157,7 +158,12 @@ for fmt, ext in (("json", ".json"), ("proto", ".pftrace")):
 rc, log = sh("check-trace", tpath)
 check(rc == 0, f"check-trace: {log[-300:]}")
 rc, log = sh("sched-overhead", rec)
-check(rc == 0 and "resolve" in log, f"sched-overhead on the HBG capture: rc {rc} {log[-300:]}")
+# the P thread's standalone phases are in the budget (seed 000 §3.3): resolve_standalone as
+# "resolve (outer phase)", with its summed time, and dummy
+res_us = sum(r["end_cycles"] - r["start_cycles"] for r in outer if r["kind"] == "resolve_standalone") * 1e6 / md["clock_freq_hz"]
+m = re.search(r"^  resolve \(outer phase\) +([0-9.]+) ", log, re.M)
+check(rc == 0 and m and abs(float(m.group(1)) - res_us) <= 0.05 + 1e-9 and "  dummy (outer phase)" in log,
+      f"sched-overhead on the HBG capture: rc {rc}, resolve {m and m.group(1)} vs {res_us:.2f} us: {log[-300:]}")
 
 # ---- no anchors: causal composite -----------------------------------------------------
 noanc = edited(rec, "noanchors", lambda c: c["metadata"].pop("clock_anchors"))
