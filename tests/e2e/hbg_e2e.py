@@ -290,6 +290,42 @@ for name, edit, errs in [("mismatch", count_mismatch, ["expected_record_count_mi
     check(t4["metadata"]["cross_domain_latency_available"] is False and not flows(t4, "submit\u2192dispatch"),
           f"{name}: partial host records, yet submit→dispatch arrows")
 
+# ---- host mode from any one of its three signs (anchor-converter §3) ---------------------
+def only_source(c):  # orchestrator_source alone: no host records at all
+    c["metadata"].pop("host_capture")
+    c.pop("host_orchestrator_phases")
+    c.pop("host_device_uploads")
+
+
+def only_records(c):  # the host records alone (a legacy capture: no host_capture status)
+    c["metadata"].pop("host_capture")
+    c["metadata"].pop("orchestrator_source")
+
+
+def only_status(c):  # metadata.host_capture alone
+    c["metadata"].pop("orchestrator_source")
+    c.pop("host_orchestrator_phases")
+    c.pop("host_device_uploads")
+
+
+legacy = {"status": "unknown", "recorded_records": 6, "dropped_records": None, "error": "legacy_capture_status_missing"}
+for name, edit, want_hc, missing in [("only_source", only_source, dict(legacy, recorded_records=0), True),
+                                     ("only_records", only_records, legacy, False),
+                                     ("only_status", only_status, None, True)]:
+    t6, _, _ = convert(edited(rec, name, edit))
+    m6 = t6["metadata"] if t6 else {}
+    hc6 = m6.get("host_capture", {})
+    check(m6.get("layout") == "clock_aligned" and m6.get("trace_status") == "partial" and
+          m6.get("host_records_complete") is False and m6.get("host_records_missing", False) is missing,
+          f"{name}: not read as host mode, or not partial: {m6}")
+    if want_hc:
+        check(hc6 == want_hc, f"{name}: host_capture {hc6} (want {want_hc})")
+    else:  # the status says 6 records; none are there
+        check(hc6.get("converter_validation_errors") == ["recorded_record_count_mismatch", "expected_record_count_mismatch"],
+              f"{name}: host_capture {hc6}")
+    has_host_lanes = any(p == 1 for p, _ in procs(t6)) if t6 else None
+    check(has_host_lanes is not missing, f"{name}: host lanes {procs(t6) if t6 else None}")
+
 # ---- the reference's worked example (anchor-converter §4) -----------------------------
 worked = {"chip_swimlane_level": 1,
           "metadata": {"clock_freq_hz": 1000000000, "num_cores": 1, "core_types": ["aiv"],
