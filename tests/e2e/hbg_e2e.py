@@ -131,6 +131,12 @@ if t_us:
           f"device_uptime_us: uncertainty {t_us['metadata']['clock_alignment']} vs {tm['clock_alignment']}")
 else:
     check(False, "device_uptime_us capture did not convert")
+# a host timestamp quantization adds to the bound, not to the anchors' own uncertainty
+q_cap = edited(rec, "quant250", lambda c: c["metadata"].update(host_timestamp_quantization_ns=250))
+t_q, _, _ = convert(q_cap)
+al, alq = tm["clock_alignment"], (t_q["metadata"]["clock_alignment"] if t_q else {})
+check(alq.get("anchor_uncertainty_ns") == al["anchor_uncertainty_ns"] and alq.get("host_timestamp_quantization_ns") == 250
+      and alq.get("max_uncertainty_ns") == al["anchor_uncertainty_ns"] + 250, f"quantization 250: {alq} vs {al}")
 pn, tn = procs(trace), threads(trace)
 check((1, "Host Orchestrator") in pn and (1, "Host Prepare") in pn, f"host processes {pn}")
 check(tn.get((1, 4000)) == "Host_0" and tn.get((1, 4100)) == "H2D", "Host_0 and H2D lanes")

@@ -99,6 +99,18 @@ for w, case, plats in cases:
 check(both + refused == pairs and both >= 26 + 16, f"only {both} of {pairs} case/platform pairs ran on both runtimes")
 check(refused <= 7, f"{refused} a5sim HBG refusals (sync_start x3, graph_exec x2, async_dma x2 expected)")
 
+# HBG has no task ring (the ring_id of its task ids is an id space): with --ring 1 the host
+# still builds the whole graph before the device starts, where TMR's submits wait for releases
+out = os.path.join(WORK, "ring1")
+rc, log = run("scopes", "--runtime", "hbg", "--ring", "1", "--enable-chip-swimlane", "4", "--no-convert", "-q", "-o", out)
+check(rc == 0, f"scopes --runtime hbg --ring 1: rc {rc}: {log[-300:]}")
+r1 = capture(out) if rc == 0 else None
+if r1:
+    hrecs = [r for t in r1["host_orchestrator_phases"] for r in t]
+    check(len(hrecs) == 8 and len({r["task_id"] >> 32 for r in hrecs}) == 3 and
+          max(r["end_host_ns"] for r in hrecs) <= r1["host_device_uploads"][0]["start_host_ns"],
+          "--ring 1: the graph (8 records, 3 id spaces) is not built whole before the upload")
+
 # the result check runs under HBG: a workload expecting the wrong result fails there
 src = open(os.path.join(os.environ.get("SWIMLANE_HOME", "."), "lua/workloads/vector_example.lua")).read()
 bad = os.path.join(WORK, "wrong_check.lua")
