@@ -353,6 +353,16 @@ check(bar["ts"] == 1.447 and t5["metadata"]["clock_alignment"]["anchor_uncertain
 tmr = json.load(open(run_capture("tmr", "--clock-anchors")))
 check(len(tmr["metadata"]["clock_anchors"]["samples"]) == 6 and "orchestrator_source" not in tmr["metadata"],
       "TMR --clock-anchors: anchors only")
+# TMR opens before kernel launch (and the orchestrator thread): every device timestamp,
+# the orchestrator's included, lies inside the anchors' interval
+ts = [v for r in tmr["aicore_tasks"] for v in (r[3] - r[5], r[3], r[4])]
+ts += [v for r in tmr["scheduler_tasks"]["records"] for v in r[2:4]]
+ts += [r[k] for st in tmr["scheduler_records"]["streams"] for r in st["records"] for k in ("start_cycles", "end_cycles")]
+ts += [r[k] for t in tmr["aicpu_orchestrator_phases"] for r in t for k in ("start_cycles", "end_cycles")]
+tsm = tmr["metadata"]["clock_anchors"]["samples"]
+lo = max(x["device_cycles"] for x in tsm if x["position"] == "pre_host_orchestration")
+hi = min(x["device_cycles"] for x in tsm if x["position"] == "post_device_execution")
+check(len(ts) > 40 and lo <= min(ts) and max(ts) <= hi, f"TMR anchors [{lo}, {hi}] vs device timestamps [{min(ts)}, {max(ts)}]")
 check("clock_anchors" not in json.load(open(run_capture("tmr0")))["metadata"], "TMR: no anchors by default")
 
 # ---- an interrupted HBG run: a readable capture marked truncated ----------------------
