@@ -131,6 +131,32 @@ if t_us:
           f"device_uptime_us: uncertainty {t_us['metadata']['clock_alignment']} vs {tm['clock_alignment']}")
 else:
     check(False, "device_uptime_us capture did not convert")
+# every Worker View bar sits where the reference's mapping puts its AICore receive time
+# (anchor-converter §4: integer math truncating toward zero, best (rtt, idx) sample per position)
+def tdiv(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def best(pos):
+    return min((x for x in anc["samples"] if x["position"] == pos),
+               key=lambda x: (x["host_after_ns"] - x["host_before_ns"], x["sample_idx"]))
+
+
+def mid(x):
+    return x["host_before_ns"] + (x["host_after_ns"] - x["host_before_ns"]) // 2
+
+
+def ref_us(cyc):
+    a, b, f = best("pre_host_orchestration"), best("post_device_execution"), md["clock_freq_hz"]
+    delta, span = cyc - a["device_cycles"], b["device_cycles"] - a["device_cycles"]
+    corr = tdiv((mid(b) - (mid(a) + tdiv(span * 10**9, f))) * delta, span)
+    return (mid(a) + tdiv(delta * 10**9, f) + corr - md["host_orchestration_origin_ns"]) / 1000.0
+
+
+want_ts = sorted(ref_us(r[3] - r[5]) for r in cap["aicore_tasks"])
+got_ts = sorted(e["ts"] for e in slices(trace, 4) if e["tid"] < 19000)
+check(want_ts == got_ts and len(got_ts) == 5, f"calibrated Worker View bars {got_ts} vs the reference mapping {want_ts}")
 # a host timestamp quantization adds to the bound, not to the anchors' own uncertainty
 q_cap = edited(rec, "quant250", lambda c: c["metadata"].update(host_timestamp_quantization_ns=250))
 t_q, _, _ = convert(q_cap)
