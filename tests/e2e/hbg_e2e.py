@@ -310,13 +310,25 @@ _, log, out = convert(path, expect_rc=1)
 check("$.host_device_uploads[0]: invalid host device upload: origin=" in log and log.startswith("swimlane: " + path),
       f"upload: message {log[-300:]}")
 check(not os.path.exists(out), "upload: no half-written trace")
+def edited_hc(name, edit):
+    c = json.load(open(rec))
+    edit(c)
+    return c["metadata"]["host_capture"]
+
+
 for name, edit, errs in [("mismatch", count_mismatch, ["expected_record_count_mismatch"]),
+                         ("nostatus", lambda c: c["metadata"]["host_capture"].pop("status"), None),
+                         ("nullcounts", lambda c: c["metadata"]["host_capture"].update(dropped_records=None), None),
                          ("recorded", set_key(lambda c: c["metadata"]["host_capture"], "recorded_records", 2),
                           ["recorded_record_count_mismatch"]),
                          ("noexpected", lambda c: c["metadata"]["host_capture"].pop("expected_records"),
                           ["expected_record_count_missing"])]:
     t4, _, _ = convert(edited(rec, name, edit))
     hc4 = t4["metadata"]["host_capture"]
+    # the capture's object copied, key for key, plus the converter's findings
+    want4 = edited_hc(name, edit)
+    check({k: v for k, v in hc4.items() if k != "converter_validation_errors"} == want4 and
+          list(hc4)[:len(want4)] == list(want4), f"{name}: host_capture {hc4} is not a copy of {want4}")
     check(t4["metadata"]["trace_status"] == "partial" and hc4.get("converter_validation_errors") == errs,
           f"{name}: {hc4} (want {errs})")
     check(t4["metadata"]["cross_domain_latency_available"] is False and not flows(t4, "submit\u2192dispatch"),
