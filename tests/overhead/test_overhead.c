@@ -86,6 +86,22 @@ static void case_load(oh_case *k, char *rec, char *dep) {
   free(dep);
 }
 
+/* The same for a capture given as text, with a deps.json without edges. */
+static void case_load_mem(oh_case *k, const char *name, const char *json) {
+  char dep[64];
+  snprintf(dep, sizeof dep, "/tmp/sl_oh_deps.%d.json", (int)getpid());
+  FILE *f = fopen(dep, "w");
+  assert_non_null(f);
+  fputs("{\"tasks\": [], \"edges\": []}", f);
+  fclose(f);
+  k->c = sl_capture_read_mem(name, json, strlen(json), &quiet);
+  k->d = sl_deps_load(dep);
+  unlink(dep);
+  assert_non_null(k->c);
+  assert_non_null(k->d);
+  assert_int_equal(sl_oh_compute(k->c, k->d, &k->r), 0);
+}
+
 static void case_free(oh_case *k) {
   sl_oh_report_free(&k->r);
   sl_deps_free(k->d);
@@ -230,29 +246,17 @@ static void test_nested_phase_idle(void **state) {
       "  {\"kind\": \"complete\", \"start_cycles\": 15, \"end_cycles\": 25, \"loop_iter\": 1, \"tasks_processed\": 1},"
       "  {\"kind\": \"complete\", \"start_cycles\": 28, \"end_cycles\": 29, \"loop_iter\": 2, \"tasks_processed\": 1}"
       " ]]}";
-  char dep[64];
-  snprintf(dep, sizeof dep, "/tmp/sl_oh_deps.%d.json", (int)getpid());
-  FILE *f = fopen(dep, "w");
-  assert_non_null(f);
-  fputs("{\"tasks\": [], \"edges\": []}", f);
-  fclose(f);
-  sl_capture *c = sl_capture_read_mem("nested.json", json, strlen(json), &quiet);
-  sl_deps *d = sl_deps_load(dep);
-  unlink(dep);
-  assert_non_null(c);
-  assert_non_null(d);
-  sl_oh_report r;
-  assert_int_equal(sl_oh_compute(c, d, &r), 0);
-  assert_int_equal(r.n_threads, 2);
-  assert_float_equal(r.threads[0].idle_us, 5.0, 1e-12);
-  assert_float_equal(r.threads[0].complete_us, 20.0, 1e-12);
-  assert_float_equal(r.threads[0].dispatch_us, 3.0, 1e-12);
-  assert_float_equal(r.threads[1].idle_us, 3.0, 1e-12);
-  assert_float_equal(r.threads[1].complete_us, 11.0, 1e-12);
-  assert_float_equal(r.threads[1].dispatch_us, 10.0, 1e-12);
-  sl_oh_report_free(&r);
-  sl_deps_free(d);
-  sl_capture_free(c);
+  oh_case k;
+  case_load_mem(&k, "nested.json", json);
+  const sl_oh_report *r = &k.r;
+  assert_int_equal(r->n_threads, 2);
+  assert_float_equal(r->threads[0].idle_us, 5.0, 1e-12);
+  assert_float_equal(r->threads[0].complete_us, 20.0, 1e-12);
+  assert_float_equal(r->threads[0].dispatch_us, 3.0, 1e-12);
+  assert_float_equal(r->threads[1].idle_us, 3.0, 1e-12);
+  assert_float_equal(r->threads[1].complete_us, 11.0, 1e-12);
+  assert_float_equal(r->threads[1].dispatch_us, 10.0, 1e-12);
+  case_free(&k);
 }
 
 /* The scheduler budget (seed 000 §3.3): every outer phase, and resolve unless a TMR
@@ -274,21 +278,10 @@ static void test_budget_resolve(void **state) {
       PH("resolve_standalone", 10, 15) ", " PH("async_poll", 16, 17) ", " PH("dummy", 18, 20) ", "
       PH("resolve_standalone", 22, 23) "]]}";
 #undef PH
-  char dep[64];
-  snprintf(dep, sizeof dep, "/tmp/sl_oh_deps.%d.json", (int)getpid());
-  FILE *f = fopen(dep, "w");
-  assert_non_null(f);
-  fputs("{\"tasks\": [], \"edges\": []}", f);
-  fclose(f);
-  sl_capture *c = sl_capture_read_mem("budget.json", json, strlen(json), &quiet);
-  sl_deps *d = sl_deps_load(dep);
-  unlink(dep);
-  assert_non_null(c);
-  assert_non_null(d);
-  sl_oh_report r;
-  assert_int_equal(sl_oh_compute(c, d, &r), 0);
-  assert_int_equal(r.n_threads, 2);
-  const sl_oh_thread *t = &r.threads[0], *p = &r.threads[1];
+  oh_case k;
+  case_load_mem(&k, "budget.json", json);
+  assert_int_equal(k.r.n_threads, 2);
+  const sl_oh_thread *t = &k.r.threads[0], *p = &k.r.threads[1];
   assert_float_equal(t->complete_us, 20.0, 1e-12);
   assert_float_equal(t->other_us[SL_PHASE_DUMMY], 10.0, 1e-12);
   assert_float_equal(t->other_us[SL_PHASE_RESOLVE], 2.0, 1e-12); /* the nested two are not counted */
@@ -299,9 +292,7 @@ static void test_budget_resolve(void **state) {
   assert_float_equal(p->other_us[SL_PHASE_DUMMY], 2.0, 1e-12);
   assert_float_equal(p->idle_us, 4.0, 1e-12);
   assert_float_equal(p->total_us, 13.0, 1e-12);
-  sl_oh_report_free(&r);
-  sl_deps_free(d);
-  sl_capture_free(c);
+  case_free(&k);
 }
 
 static void test_fixture_model(void **state) {

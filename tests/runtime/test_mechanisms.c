@@ -136,15 +136,22 @@ static void check_p_thread(sl_devprof *dp) {
   assert_true(resolves > 0);
 }
 
-static void run_mech(uint64_t freq, int ring, int runtime) {
-  sl_devprof *dp = fake_devprof_new(3);
-  sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0, runtime, 0, NULL, 0};
+/* 6 rounds of mech_orch at level 3 on 2 AIC + 4 AIV, 2 schedulers, recorded into *dp. */
+static sl_rt *mech_run(uint64_t freq, int ring, int runtime, const sl_vclock_model *vc, mech *m, sl_devprof **dp) {
+  *dp = fake_devprof_new(3);
+  sl_rt_config cfg = {freq, 2, 4, 2, 3, *dp, ring, 0, 0, runtime, 0, vc, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
+  memset(m, 0, sizeof *m);
+  m->rounds = 6;
+  assert_int_equal(sl_rt_run(rt, mech_orch, m), 0);
+  return rt;
+}
+
+static void run_mech(uint64_t freq, int ring, int runtime) {
+  sl_devprof *dp;
   mech m;
-  memset(&m, 0, sizeof m);
-  m.rounds = 6;
-  assert_int_equal(sl_rt_run(rt, mech_orch, &m), 0);
+  sl_rt *rt = mech_run(freq, ring, runtime, NULL, &m, &dp);
   /* x[k] = 2 + 1; x[0] then gets 2 per graph instance */
   for (int k = 0; k < m.rounds; k++)
     for (int i = 0; i < N; i++)
@@ -210,14 +217,9 @@ static void test_mechanisms_hbg(void **state) {
 static void test_hbg_poll_sum(void **state) {
   (void)state;
   static const sl_vclock_model k_model = {5, 3, 3, 5, 2, 2, 20, 50, 1, 64};
-  sl_devprof *dp = fake_devprof_new(3);
-  sl_rt_config cfg = {50000000, 2, 4, 2, 3, dp, 0, 0, 0, SL_RT_HBG, 0, &k_model, 0};
-  sl_rt *rt = sl_rt_create(&cfg);
-  assert_non_null(rt);
+  sl_devprof *dp;
   mech m;
-  memset(&m, 0, sizeof m);
-  m.rounds = 6;
-  assert_int_equal(sl_rt_run(rt, mech_orch, &m), 0);
+  sl_rt *rt = mech_run(50000000, 0, SL_RT_HBG, &k_model, &m, &dp);
   uint64_t empty_sum = 0, last_iter = 0, landing = 0, landed = 0, empty = 0, gaps = 0, prev_end = 0;
   for (int i = 0; i < fake_nphases(dp); i++) {
     const fake_phase *p = fake_phase_at(dp, i);
