@@ -63,8 +63,21 @@ def work(cap, host):
     return sorted(r[1] for r in cap["aicore_tasks"]), [r.get("task_id") for t in orch for r in t]
 
 
+def schema_runtimes():
+    """phase name -> the runtimes the schema says emit it (swimlane schema's phases table)."""
+    p = subprocess.run([SWL, "schema"], capture_output=True, text=True, timeout=60)
+    rows = re.findall(r"^ +\d+ (\S+) +\S+ +\S+ +((?:tmr|hbg)(?:\+(?:tmr|hbg))*) ", p.stdout, re.M)
+    check(p.returncode == 0 and len(rows) > 10, f"swimlane schema: rc {p.returncode}, {len(rows)} phase rows")
+    return {name: set(rts.split("+")) for name, rts in rows}
+
+
+def kinds(cap):
+    return {r["kind"] for st in cap.get("scheduler_records", {}).get("streams", []) for r in st["records"]}
+
+
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
+RUNTIMES = schema_runtimes()
 cases = listing()
 check(len({w for w, _, _ in cases}) >= 12 and len(cases) >= 27, f"run --list: only {len(cases)} cases")
 both = refused = pairs = 0
@@ -87,6 +100,10 @@ for w, case, plats in cases:
         if not caps.get("tmr") or not caps.get("hbg"):
             continue
         t, h = caps["tmr"], caps["hbg"]
+        # the schema says which runtimes emit each phase: the captures agree
+        for rt, cap in (("tmr", t), ("hbg", h)):
+            bad = sorted(k for k in kinds(cap) if rt not in RUNTIMES.get(k, set()))
+            check(not bad, f"{tag} --runtime {rt}: phases the schema does not list for {rt}: {bad}")
         check(t["metadata"].get("runtime") == "tensormap_and_ringbuffer" and
               h["metadata"].get("runtime") == "host_build_graph", f"{tag}: metadata.runtime")
         hc = h["metadata"].get("host_capture", {})
