@@ -107,6 +107,9 @@ void sl_emit_host_prepare(sl_ctx *x);
 /* convert_slots.c: the Task Timing Slots view (metadata.task_timing_slots). */
 void sl_emit_task_slots(sl_ctx *x);
 char *sl_host_timeline_json(const sl_capture *c);
+/* Are host and device on one axis with every host record present (the metadata's
+** cross_domain_latency_available)? Always 1 for a device-orchestrated capture. */
+int sl_host_cross_domain(const sl_capture *c);
 /* --overhead counters (convert_overhead.c). */
 void sl_emit_overhead(sl_ctx *x);
 

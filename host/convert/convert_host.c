@@ -113,24 +113,41 @@ static void put_host_capture(mbuf *b, const sl_capture *c) {
         c->n_host_records);
     return;
   }
-  put(b, "{\n    \"status\": ");
-  put_str(b, h->status == SL_STR_NONE ? "unknown" : sl_str_get(c, h->status));
-#define INT_OR_NULL(k, has, v)                                   \
-  if (has) put(b, ",\n    \"%s\": %" PRId64, k, v);             \
-  else put(b, ",\n    \"%s\": null", k);
-  INT_OR_NULL("expected_records", h->has_expected, h->expected)
-  INT_OR_NULL("recorded_records", h->has_recorded, h->recorded)
-  if (h->has_pool) put(b, ",\n    \"pool_records\": %" PRId64, h->pool);
-  INT_OR_NULL("dropped_records", h->has_dropped, h->dropped)
+  /* the capture's object copied (anchor-converter §3): the keys it has, a missing status
+  ** stays missing (it reads as "unknown"), a value that is not a count or a string as null */
+  const char *sep = "";
+  put(b, "{");
+  if (h->seen & SL_HC_STATUS) {
+    put(b, "\n    \"status\": ");
+    put_str(b, h->status == SL_STR_NONE ? NULL : sl_str_get(c, h->status));
+    sep = ",";
+  }
+#define INT_OR_NULL(k, bit, has, v)                                   \
+  if (h->seen & bit) {                                                \
+    if (has) put(b, "%s\n    \"%s\": %" PRId64, sep, k, v);          \
+    else put(b, "%s\n    \"%s\": null", sep, k);                     \
+    sep = ",";                                                        \
+  }
+  INT_OR_NULL("expected_records", SL_HC_EXPECTED, h->has_expected, h->expected)
+  INT_OR_NULL("recorded_records", SL_HC_RECORDED, h->has_recorded, h->recorded)
+  INT_OR_NULL("pool_records", SL_HC_POOL, h->has_pool, h->pool)
+  INT_OR_NULL("dropped_records", SL_HC_DROPPED, h->has_dropped, h->dropped)
 #undef INT_OR_NULL
-  put(b, ",\n    \"error\": ");
-  put_str(b, h->error == SL_STR_NONE ? NULL : sl_str_get(c, h->error));
+  if (h->seen & SL_HC_ERROR) {
+    put(b, "%s\n    \"error\": ", sep);
+    put_str(b, h->error == SL_STR_NONE ? NULL : sl_str_get(c, h->error));
+    sep = ",";
+  }
   if (h->n_validation) {
-    put(b, ",\n    \"converter_validation_errors\": [");
+    put(b, "%s\n    \"converter_validation_errors\": [", sep);
     for (int i = 0; i < h->n_validation; i++) put(b, "%s\n      \"%s\"", i ? "," : "", h->validation[i]);
     put(b, "\n    ]");
   }
   put(b, "\n  }");
+}
+
+int sl_host_cross_domain(const sl_capture *c) {
+  return !c->host_mode || (c->host_capture.complete && c->align.calibrated);
 }
 
 /* The trace's top-level metadata of a host-mode capture (a JSON object), malloc'd. */
@@ -146,7 +163,7 @@ char *sl_host_timeline_json(const sl_capture *c) {
   put(&b, ",\n  \"host_capture\": ");
   put_host_capture(&b, c);
   put(&b, ",\n  \"host_records_complete\": %s,\n  \"cross_domain_latency_available\": %s",
-      complete ? "true" : "false", complete && c->align.calibrated ? "true" : "false");
+      complete ? "true" : "false", sl_host_cross_domain(c) ? "true" : "false");
   if (!c->align.calibrated) {
     char f[32];
     sl_fmt_pyfloat(f, c->host_composite_end_us);

@@ -272,14 +272,25 @@ static int host_scalar(parser *p, const frame *f, const scalar *v) {
     if (key_is(f, "detail")) return v->t != T_NUM ? 1 : want_u64(p, v, &p->up.bytes);
     return 1;
   case C_HOST_CAPTURE:
-    if (key_is(f, "status")) return v->t != T_STR ? 1 : want_str(p, v, &hc->status, 0);
-    if (key_is(f, "error")) return v->t != T_STR ? 1 : want_str(p, v, &hc->error, 0);
-#define HC_INT(k, has, val) \
-    if (key_is(f, k)) { if (v->t == T_NULL) return 1; hc->has = 1; return want_i64(p, v, &hc->val); }
-    HC_INT("expected_records", has_expected, expected)
-    HC_INT("recorded_records", has_recorded, recorded)
-    HC_INT("pool_records", has_pool, pool)
-    HC_INT("dropped_records", has_dropped, dropped)
+    if (key_is(f, "status")) {
+      hc->seen |= SL_HC_STATUS;
+      return v->t != T_STR ? 1 : want_str(p, v, &hc->status, 0);
+    }
+    if (key_is(f, "error")) {
+      hc->seen |= SL_HC_ERROR;
+      return v->t != T_STR ? 1 : want_str(p, v, &hc->error, 0);
+    }
+#define HC_INT(k, bit, has, val)                        \
+    if (key_is(f, k)) {                                 \
+      hc->seen |= bit;                                  \
+      if (v->t == T_NULL) return 1;                     \
+      hc->has = 1;                                      \
+      return want_i64(p, v, &hc->val);                  \
+    }
+    HC_INT("expected_records", SL_HC_EXPECTED, has_expected, expected)
+    HC_INT("recorded_records", SL_HC_RECORDED, has_recorded, recorded)
+    HC_INT("pool_records", SL_HC_POOL, has_pool, pool)
+    HC_INT("dropped_records", SL_HC_DROPPED, has_dropped, dropped)
 #undef HC_INT
     return 1;
   case C_ANCHORS:

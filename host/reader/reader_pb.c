@@ -178,6 +178,7 @@ static int pb_host(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
     const Swimlane__HostCapture *h = md->host_capture;
     sl_host_capture *hc = &c->host_capture;
     hc->present = 1;
+    hc->seen = SL_HC_ALL; /* the message has every field */
     hc->status = intern_opt(c, h->status);
     hc->error = intern_opt(c, h->error);
     hc->has_expected = hc->has_recorded = hc->has_pool = hc->has_dropped = 1;

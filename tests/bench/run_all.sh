@@ -139,6 +139,27 @@ if b=$(bench_bin bench_prof_writer) && [ -n "$b" ]; then
           "$ns ns/record" "$base ns/record" "${r}× (median; range $range)"
     done
 fi
+# ---- clock anchors: what sampling them costs an HBG launch (docs/runtimes.md) ----
+# per launch: for each position, first sample's host_before_ns to last sample's host_after_ns
+anc_runs=$ROUNDS
+[ $QUICK = 1 ] && anc_runs=2
+for i in $(seq "$anc_runs"); do
+  SWIMLANE_HOME=$ROOT "$SWL" run vector_example --runtime hbg --enable-chip-swimlane 4 --no-convert -q \
+    -o "$W/anchors/$i" >/dev/null
+done
+anc=$(python3 - "$W/anchors" <<'PY'
+import glob, json, sys
+cost, cold = [], []
+for f in glob.glob(sys.argv[1] + "/*/*/chip_swimlane_records.json"):
+    s = json.load(open(f))["metadata"]["clock_anchors"]["samples"]
+    per = [[x for x in s if x["position"] == p] for p in ("pre_host_orchestration", "post_device_execution")]
+    cost.append(sum(p[-1]["host_after_ns"] - p[0]["host_before_ns"] for p in per) / 1000)
+    cold.append(per[0][0]["rtt_ns"] / 1000)
+print("%.2f–%.2f µs|%.2f–%.2f µs" % (min(cost), max(cost), min(cold), max(cold)))
+PY
+)
+row "clock anchors per HBG launch, 2 × 3 samples (\`run vector_example --runtime hbg --enable-chip-swimlane 4\`, $anc_runs runs)" \
+    "${anc%%|*}" "seed's ClockCorrelationProvider: 475–696 µs" "cold first sample's round trip ${anc#*|}; the simulated counter is one \`clock_gettime\`"
 echo
 echo "Command: tests/bench/run_all.sh $ALL_ARGS (sizes: $SIZES${REF:+, reference: $REF up to $REF_MAX tasks})."
 echo "Wall times on a shared machine are noisy: compare the ratios, which come from one run."

@@ -16,6 +16,7 @@ for want in '`convert` 300 tasks, JSON .* s wall .* MB \| I/O floor: [0-9.]+ s \
             'capture overhead: level 4 vs level 0 .*median [0-9.]+×.*CPU median [0-9.]+×.* records dropped' \
             'zero-drop record rate.*M records/s' \
             'device writer: generated writer .sl_write_aicpu_task.*ns/record \| [0-9.]+ ns/record \| [0-9.]+×' \
-            'device writer: AICore hooks.*ns/record \| [0-9.]+ ns/record \| [0-9.]+×'; do
+            'device writer: AICore hooks.*ns/record \| [0-9.]+ ns/record \| [0-9.]+×' \
+            'clock anchors per HBG launch.* \| [0-9.]+–[0-9.]+ µs \| .* round trip [0-9.]+–[0-9.]+ µs'; do
   grep -Eq -- "$want" <<<"$out" || { echo "smoke_run_all.sh: no row matching: $want" >&2; exit 1; }
 done

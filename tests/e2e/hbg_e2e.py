@@ -9,6 +9,7 @@ import copy
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -56,6 +57,10 @@ def procs(trace):
 
 def threads(trace):
     return {(e["pid"], e["tid"]): e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "thread_name"}
+
+
+def flows(trace, name):
+    return [e for e in trace["traceEvents"] if e.get("ph") == "s" and e.get("name") == name]
 
 
 def slices(trace, pid=None):
@@ -126,6 +131,38 @@ if t_us:
           f"device_uptime_us: uncertainty {t_us['metadata']['clock_alignment']} vs {tm['clock_alignment']}")
 else:
     check(False, "device_uptime_us capture did not convert")
+# every Worker View bar sits where the reference's mapping puts its AICore receive time
+# (anchor-converter §4: integer math truncating toward zero, best (rtt, idx) sample per position)
+def tdiv(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def best(pos):
+    return min((x for x in anc["samples"] if x["position"] == pos),
+               key=lambda x: (x["host_after_ns"] - x["host_before_ns"], x["sample_idx"]))
+
+
+def mid(x):
+    return x["host_before_ns"] + (x["host_after_ns"] - x["host_before_ns"]) // 2
+
+
+def ref_us(cyc):
+    a, b, f = best("pre_host_orchestration"), best("post_device_execution"), md["clock_freq_hz"]
+    delta, span = cyc - a["device_cycles"], b["device_cycles"] - a["device_cycles"]
+    corr = tdiv((mid(b) - (mid(a) + tdiv(span * 10**9, f))) * delta, span)
+    return (mid(a) + tdiv(delta * 10**9, f) + corr - md["host_orchestration_origin_ns"]) / 1000.0
+
+
+want_ts = sorted(ref_us(r[3] - r[5]) for r in cap["aicore_tasks"])
+got_ts = sorted(e["ts"] for e in slices(trace, 4) if e["tid"] < 19000)
+check(want_ts == got_ts and len(got_ts) == 5, f"calibrated Worker View bars {got_ts} vs the reference mapping {want_ts}")
+# a host timestamp quantization adds to the bound, not to the anchors' own uncertainty
+q_cap = edited(rec, "quant250", lambda c: c["metadata"].update(host_timestamp_quantization_ns=250))
+t_q, _, _ = convert(q_cap)
+al, alq = tm["clock_alignment"], (t_q["metadata"]["clock_alignment"] if t_q else {})
+check(alq.get("anchor_uncertainty_ns") == al["anchor_uncertainty_ns"] and alq.get("host_timestamp_quantization_ns") == 250
+      and alq.get("max_uncertainty_ns") == al["anchor_uncertainty_ns"] + 250, f"quantization 250: {alq} vs {al}")
 pn, tn = procs(trace), threads(trace)
 check((1, "Host Orchestrator") in pn and (1, "Host Prepare") in pn, f"host processes {pn}")
 check(tn.get((1, 4000)) == "Host_0" and tn.get((1, 4100)) == "H2D", "Host_0 and H2D lanes")
@@ -135,6 +172,9 @@ check(any(e["name"].startswith("resolve(") for e in p_lane) and any(e["name"].st
 host_end = max(e["ts"] + e["dur"] for e in slices(trace, 1))
 dev_start = min(e["ts"] for e in slices(trace) if e["pid"] != 1)
 check(host_end <= dev_start, f"host timeline ({host_end}) before the device timeline ({dev_start})")
+# calibrated and complete: the host submit and the device dispatch share one axis, so
+# each dispatched kernel task gets its submit→dispatch arrow (anchor-converter §11.7)
+check(len(flows(trace, "submit\u2192dispatch")) == 5, f"submit→dispatch arrows: {len(flows(trace, 'submit→dispatch'))}")
 h2d = [e for e in slices(trace, 1) if e["tid"] == 4100]
 check([e["args"]["bytes"] for e in h2d] == [u["detail"] for u in up], "H2D bars carry the bytes")
 # the .pb capture carries the host sections and the anchors: the same trace, both formats
@@ -147,10 +187,16 @@ for fmt, ext in (("json", ".json"), ("proto", ".pftrace")):
         check(rc == 0, f"convert {os.path.basename(src)} --format {fmt}: {log[-300:]}")
         outs.append(open(out, "rb").read() if rc == 0 else b"")
     check(outs[0] == outs[1] and outs[0], f"--format {fmt}: the .pb capture's trace differs from the JSON capture's")
-rc, log = sh("check-trace", tpath)
-check(rc == 0, f"check-trace: {log[-300:]}")
+for tr in (tpath, rec + ".same.pftrace"):
+    rc, log = sh("check-trace", tr)
+    check(rc == 0 and "warning" not in log, f"check-trace {os.path.basename(tr)}: {log[-300:]}")
 rc, log = sh("sched-overhead", rec)
-check(rc == 0 and "resolve" in log, f"sched-overhead on the HBG capture: rc {rc} {log[-300:]}")
+# the P thread's standalone phases are in the budget (seed 000 §3.3): resolve_standalone as
+# "resolve (outer phase)", with its summed time, and dummy
+res_us = sum(r["end_cycles"] - r["start_cycles"] for r in outer if r["kind"] == "resolve_standalone") * 1e6 / md["clock_freq_hz"]
+m = re.search(r"^  resolve \(outer phase\) +([0-9.]+) ", log, re.M)
+check(rc == 0 and m and abs(float(m.group(1)) - res_us) <= 0.05 + 1e-9 and "  dummy (outer phase)" in log,
+      f"sched-overhead on the HBG capture: rc {rc}, resolve {m and m.group(1)} vs {res_us:.2f} us: {log[-300:]}")
 
 # ---- no anchors: causal composite -----------------------------------------------------
 noanc = edited(rec, "noanchors", lambda c: c["metadata"].pop("clock_anchors"))
@@ -158,6 +204,7 @@ t2, _, _ = convert(noanc)
 m2 = t2["metadata"]
 check(m2["layout"] == "causal_composite" and m2["clock_alignment"]["reason"] == "missing_clock_anchors" and
       m2["cross_domain_gap_unknown"] is True, f"no anchors: {m2}")
+check(not flows(t2, "submit\u2192dispatch"), "uncalibrated: a submit→dispatch arrow across the unknown gap")
 seam = m2["logical_seam_us"]
 check(min(e["ts"] for e in slices(t2) if e["pid"] != 1) >= seam, "uncalibrated: device block after the seam")
 
@@ -264,15 +311,65 @@ _, log, out = convert(path, expect_rc=1)
 check("$.host_device_uploads[0]: invalid host device upload: origin=" in log and log.startswith("swimlane: " + path),
       f"upload: message {log[-300:]}")
 check(not os.path.exists(out), "upload: no half-written trace")
+def edited_hc(name, edit):
+    c = json.load(open(rec))
+    edit(c)
+    return c["metadata"]["host_capture"]
+
+
 for name, edit, errs in [("mismatch", count_mismatch, ["expected_record_count_mismatch"]),
+                         ("nostatus", lambda c: c["metadata"]["host_capture"].pop("status"), None),
+                         ("nullcounts", lambda c: c["metadata"]["host_capture"].update(dropped_records=None), None),
                          ("recorded", set_key(lambda c: c["metadata"]["host_capture"], "recorded_records", 2),
                           ["recorded_record_count_mismatch"]),
                          ("noexpected", lambda c: c["metadata"]["host_capture"].pop("expected_records"),
                           ["expected_record_count_missing"])]:
     t4, _, _ = convert(edited(rec, name, edit))
     hc4 = t4["metadata"]["host_capture"]
+    # the capture's object copied, key for key, plus the converter's findings
+    want4 = edited_hc(name, edit)
+    check({k: v for k, v in hc4.items() if k != "converter_validation_errors"} == want4 and
+          list(hc4)[:len(want4)] == list(want4), f"{name}: host_capture {hc4} is not a copy of {want4}")
     check(t4["metadata"]["trace_status"] == "partial" and hc4.get("converter_validation_errors") == errs,
           f"{name}: {hc4} (want {errs})")
+    check(t4["metadata"]["cross_domain_latency_available"] is False and not flows(t4, "submit\u2192dispatch"),
+          f"{name}: partial host records, yet submit→dispatch arrows")
+
+# ---- host mode from any one of its three signs (anchor-converter §3) ---------------------
+def only_source(c):  # orchestrator_source alone: no host records at all
+    c["metadata"].pop("host_capture")
+    c.pop("host_orchestrator_phases")
+    c.pop("host_device_uploads")
+
+
+def only_records(c):  # the host records alone (a legacy capture: no host_capture status)
+    c["metadata"].pop("host_capture")
+    c["metadata"].pop("orchestrator_source")
+
+
+def only_status(c):  # metadata.host_capture alone
+    c["metadata"].pop("orchestrator_source")
+    c.pop("host_orchestrator_phases")
+    c.pop("host_device_uploads")
+
+
+legacy = {"status": "unknown", "recorded_records": 6, "dropped_records": None, "error": "legacy_capture_status_missing"}
+for name, edit, want_hc, missing in [("only_source", only_source, dict(legacy, recorded_records=0), True),
+                                     ("only_records", only_records, legacy, False),
+                                     ("only_status", only_status, None, True)]:
+    t6, _, _ = convert(edited(rec, name, edit))
+    m6 = t6["metadata"] if t6 else {}
+    hc6 = m6.get("host_capture", {})
+    check(m6.get("layout") == "clock_aligned" and m6.get("trace_status") == "partial" and
+          m6.get("host_records_complete") is False and m6.get("host_records_missing", False) is missing,
+          f"{name}: not read as host mode, or not partial: {m6}")
+    if want_hc:
+        check(hc6 == want_hc, f"{name}: host_capture {hc6} (want {want_hc})")
+    else:  # the status says 6 records; none are there
+        check(hc6.get("converter_validation_errors") == ["recorded_record_count_mismatch", "expected_record_count_mismatch"],
+              f"{name}: host_capture {hc6}")
+    has_host_lanes = any(p == 1 for p, _ in procs(t6)) if t6 else None
+    check(has_host_lanes is not missing, f"{name}: host lanes {procs(t6) if t6 else None}")
 
 # ---- the reference's worked example (anchor-converter §4) -----------------------------
 worked = {"chip_swimlane_level": 1,
@@ -295,6 +392,16 @@ check(bar["ts"] == 1.447 and t5["metadata"]["clock_alignment"]["anchor_uncertain
 tmr = json.load(open(run_capture("tmr", "--clock-anchors")))
 check(len(tmr["metadata"]["clock_anchors"]["samples"]) == 6 and "orchestrator_source" not in tmr["metadata"],
       "TMR --clock-anchors: anchors only")
+# TMR opens before kernel launch (and the orchestrator thread): every device timestamp,
+# the orchestrator's included, lies inside the anchors' interval
+ts = [v for r in tmr["aicore_tasks"] for v in (r[3] - r[5], r[3], r[4])]
+ts += [v for r in tmr["scheduler_tasks"]["records"] for v in r[2:4]]
+ts += [r[k] for st in tmr["scheduler_records"]["streams"] for r in st["records"] for k in ("start_cycles", "end_cycles")]
+ts += [r[k] for t in tmr["aicpu_orchestrator_phases"] for r in t for k in ("start_cycles", "end_cycles")]
+tsm = tmr["metadata"]["clock_anchors"]["samples"]
+lo = max(x["device_cycles"] for x in tsm if x["position"] == "pre_host_orchestration")
+hi = min(x["device_cycles"] for x in tsm if x["position"] == "post_device_execution")
+check(len(ts) > 40 and lo <= min(ts) and max(ts) <= hi, f"TMR anchors [{lo}, {hi}] vs device timestamps [{min(ts)}, {max(ts)}]")
 check("clock_anchors" not in json.load(open(run_capture("tmr0")))["metadata"], "TMR: no anchors by default")
 
 # ---- an interrupted HBG run: a readable capture marked truncated ----------------------

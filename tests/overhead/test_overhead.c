@@ -18,6 +18,7 @@
 
 #include "overhead_model.h"
 #include "sl_capture.h"
+#include "sl_phases.h"
 
 int sl_cmd_sched_overhead(int argc, char **argv);
 
@@ -83,6 +84,22 @@ static void case_load(oh_case *k, char *rec, char *dep) {
   assert_int_equal(sl_oh_compute(k->c, k->d, &k->r), 0);
   free(rec);
   free(dep);
+}
+
+/* The same for a capture given as text, with a deps.json without edges. */
+static void case_load_mem(oh_case *k, const char *name, const char *json) {
+  char dep[64];
+  snprintf(dep, sizeof dep, "/tmp/sl_oh_deps.%d.json", (int)getpid());
+  FILE *f = fopen(dep, "w");
+  assert_non_null(f);
+  fputs("{\"tasks\": [], \"edges\": []}", f);
+  fclose(f);
+  k->c = sl_capture_read_mem(name, json, strlen(json), &quiet);
+  k->d = sl_deps_load(dep);
+  unlink(dep);
+  assert_non_null(k->c);
+  assert_non_null(k->d);
+  assert_int_equal(sl_oh_compute(k->c, k->d, &k->r), 0);
 }
 
 static void case_free(oh_case *k) {
@@ -229,29 +246,53 @@ static void test_nested_phase_idle(void **state) {
       "  {\"kind\": \"complete\", \"start_cycles\": 15, \"end_cycles\": 25, \"loop_iter\": 1, \"tasks_processed\": 1},"
       "  {\"kind\": \"complete\", \"start_cycles\": 28, \"end_cycles\": 29, \"loop_iter\": 2, \"tasks_processed\": 1}"
       " ]]}";
-  char dep[64];
-  snprintf(dep, sizeof dep, "/tmp/sl_oh_deps.%d.json", (int)getpid());
-  FILE *f = fopen(dep, "w");
-  assert_non_null(f);
-  fputs("{\"tasks\": [], \"edges\": []}", f);
-  fclose(f);
-  sl_capture *c = sl_capture_read_mem("nested.json", json, strlen(json), &quiet);
-  sl_deps *d = sl_deps_load(dep);
-  unlink(dep);
-  assert_non_null(c);
-  assert_non_null(d);
-  sl_oh_report r;
-  assert_int_equal(sl_oh_compute(c, d, &r), 0);
-  assert_int_equal(r.n_threads, 2);
-  assert_float_equal(r.threads[0].idle_us, 5.0, 1e-12);
-  assert_float_equal(r.threads[0].complete_us, 20.0, 1e-12);
-  assert_float_equal(r.threads[0].dispatch_us, 3.0, 1e-12);
-  assert_float_equal(r.threads[1].idle_us, 3.0, 1e-12);
-  assert_float_equal(r.threads[1].complete_us, 11.0, 1e-12);
-  assert_float_equal(r.threads[1].dispatch_us, 10.0, 1e-12);
-  sl_oh_report_free(&r);
-  sl_deps_free(d);
-  sl_capture_free(c);
+  oh_case k;
+  case_load_mem(&k, "nested.json", json);
+  const sl_oh_report *r = &k.r;
+  assert_int_equal(r->n_threads, 2);
+  assert_float_equal(r->threads[0].idle_us, 5.0, 1e-12);
+  assert_float_equal(r->threads[0].complete_us, 20.0, 1e-12);
+  assert_float_equal(r->threads[0].dispatch_us, 3.0, 1e-12);
+  assert_float_equal(r->threads[1].idle_us, 3.0, 1e-12);
+  assert_float_equal(r->threads[1].complete_us, 11.0, 1e-12);
+  assert_float_equal(r->threads[1].dispatch_us, 10.0, 1e-12);
+  case_free(&k);
+}
+
+/* The scheduler budget (seed 000 §3.3): every outer phase, and resolve unless a TMR
+** complete or dummy contains it; the HBG P thread's resolve_standalone is an outer phase.
+** Thread 0 (TMR): complete [10, 30] with a resolve [12, 14] inside, dummy [40, 50] with a
+** resolve [42, 44] inside, dispatch [55, 56], a lone resolve [60, 62]: resolve 2 (the lone
+** one), idle 10 + 5 + 4. Thread 1 (HBG P): resolve_standalone [10, 15], async_poll [16, 17],
+** dummy [18, 20], resolve_standalone [22, 23]: resolve 6, idle 1 + 1 + 2. */
+static void test_budget_resolve(void **state) {
+  (void)state;
+#define PH(k, s, e) "{\"kind\": \"" k "\", \"start_cycles\": " #s ", \"end_cycles\": " #e ", \"loop_iter\": 1, \"tasks_processed\": 1}"
+  static const char json[] =
+      "{\"chip_swimlane_level\": 3, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 2,"
+      " \"core_types\": [\"aic\", \"aiv\"], \"core_to_thread\": [0, 1]},"
+      " \"aicore_tasks\": [[0, 1, 1, 10, 20, 0], [1, 2, 1, 12, 22, 0]],"
+      " \"aicpu_tasks\": [[0, 1, 10, 21], [1, 1, 12, 23]],"
+      " \"aicpu_scheduler_phases\": [[" PH("complete", 10, 30) ", " PH("resolve", 12, 14) ", " PH("dummy", 40, 50) ", "
+      PH("resolve", 42, 44) ", " PH("dispatch", 55, 56) ", " PH("resolve", 60, 62) "], ["
+      PH("resolve_standalone", 10, 15) ", " PH("async_poll", 16, 17) ", " PH("dummy", 18, 20) ", "
+      PH("resolve_standalone", 22, 23) "]]}";
+#undef PH
+  oh_case k;
+  case_load_mem(&k, "budget.json", json);
+  assert_int_equal(k.r.n_threads, 2);
+  const sl_oh_thread *t = &k.r.threads[0], *p = &k.r.threads[1];
+  assert_float_equal(t->complete_us, 20.0, 1e-12);
+  assert_float_equal(t->other_us[SL_PHASE_DUMMY], 10.0, 1e-12);
+  assert_float_equal(t->other_us[SL_PHASE_RESOLVE], 2.0, 1e-12); /* the nested two are not counted */
+  assert_float_equal(t->idle_us, 19.0, 1e-12);
+  assert_float_equal(t->total_us, 52.0, 1e-12);
+  assert_float_equal(p->other_us[SL_PHASE_RESOLVE_STANDALONE], 6.0, 1e-12);
+  assert_float_equal(p->async_poll_us, 1.0, 1e-12);
+  assert_float_equal(p->other_us[SL_PHASE_DUMMY], 2.0, 1e-12);
+  assert_float_equal(p->idle_us, 4.0, 1e-12);
+  assert_float_equal(p->total_us, 13.0, 1e-12);
+  case_free(&k);
 }
 
 static void test_fixture_model(void **state) {
@@ -408,6 +449,7 @@ int main(void) {
     cmocka_unit_test(test_critical_tie),
     cmocka_unit_test(test_switch_same_start),
       cmocka_unit_test(test_nested_phase_idle),
+      cmocka_unit_test(test_budget_resolve),
     cmocka_unit_test(test_fixture_model),
     cmocka_unit_test(test_fixture_report_text),
     cmocka_unit_test(test_errors),

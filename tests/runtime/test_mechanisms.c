@@ -179,15 +179,22 @@ static void check_async_gates(sl_devprof *dp, uint64_t freq, int rounds) {
              (unsigned long long)(first_node - fin), (unsigned long long)(ASYNC_US * freq / 1000000u));
 }
 
-static void run_mech(uint64_t freq, int ring, int runtime) {
-  sl_devprof *dp = fake_devprof_new(3);
-  sl_rt_config cfg = {freq, 2, 4, 2, 3, dp, ring, 0, 0, runtime, 0, NULL, 0};
+/* 6 rounds of mech_orch at level 3 on 2 AIC + 4 AIV, 2 schedulers, recorded into *dp. */
+static sl_rt *mech_run(uint64_t freq, int ring, int runtime, const sl_vclock_model *vc, mech *m, sl_devprof **dp) {
+  *dp = fake_devprof_new(3);
+  sl_rt_config cfg = {freq, 2, 4, 2, 3, *dp, ring, 0, 0, runtime, 0, vc, 0};
   sl_rt *rt = sl_rt_create(&cfg);
   assert_non_null(rt);
+  memset(m, 0, sizeof *m);
+  m->rounds = 6;
+  assert_int_equal(sl_rt_run(rt, mech_orch, m), 0);
+  return rt;
+}
+
+static void run_mech(uint64_t freq, int ring, int runtime) {
+  sl_devprof *dp;
   mech m;
-  memset(&m, 0, sizeof m);
-  m.rounds = 6;
-  assert_int_equal(sl_rt_run(rt, mech_orch, &m), 0);
+  sl_rt *rt = mech_run(freq, ring, runtime, NULL, &m, &dp);
   /* x[k] = 2 + 1; x[0] then gets 2 per graph instance */
   for (int k = 0; k < m.rounds; k++)
     for (int i = 0; i < N; i++)
@@ -246,6 +253,44 @@ static void test_mechanisms_hbg(void **state) {
   }
 }
 
+/* async_poll(0) is the exact sum of the empty polls it stands for, not a wall-clock
+** envelope (seed 000 §3.2): under the virtual clock an empty poll costs one clock read
+** between its two reads, P runs one poll per loop iteration, and the last record is
+** flushed in P's last iteration, so the empty records' durations add up to
+** read x (P's iterations - the polls that landed waits). An envelope would also hold
+** the idle polls (k_model.poll) between them. */
+static void test_hbg_poll_sum(void **state) {
+  (void)state;
+  static const sl_vclock_model k_model = {5, 3, 3, 5, 2, 2, 20, 50, 1, 64};
+  sl_devprof *dp;
+  mech m;
+  sl_rt *rt = mech_run(50000000, 0, SL_RT_HBG, &k_model, &m, &dp);
+  uint64_t empty_sum = 0, last_iter = 0, landing = 0, landed = 0, empty = 0, gaps = 0, prev_end = 0;
+  for (int i = 0; i < fake_nphases(dp); i++) {
+    const fake_phase *p = fake_phase_at(dp, i);
+    if (p->thread != 2) continue;
+    if (p->loop_iter > last_iter) last_iter = p->loop_iter;
+    if (p->kind != SL_PHASE_ASYNC_POLL) {
+      if (p->kind == SL_PHASE_RESOLVE_STANDALONE || p->kind == SL_PHASE_DUMMY) prev_end = p->end;
+      continue;
+    }
+    if (p->tasks) {
+      landing++;
+      landed += p->tasks;
+    } else {
+      empty++;
+      empty_sum += p->end - p->start;
+      gaps += p->start > prev_end; /* idle time before it, left out of its duration */
+    }
+    prev_end = p->end;
+  }
+  assert_true(empty > 1 && gaps > 0);
+  assert_int_equal(landed, m.rounds); /* every async wait landed in some poll */
+  assert_int_equal(empty_sum, k_model.read * (last_iter - landing));
+  sl_rt_destroy(rt);
+  fake_devprof_free(dp);
+}
+
 static void test_mechanism_errors(void **state) {
   (void)state;
   sl_rt_config cfg = {50000000, 2, 4, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0, NULL, 0};
@@ -272,6 +317,7 @@ int main(void) {
       cmocka_unit_test(test_mechanisms_a2a3),
       cmocka_unit_test(test_mechanisms_a5),
       cmocka_unit_test(test_mechanisms_hbg),
+      cmocka_unit_test(test_hbg_poll_sum),
       cmocka_unit_test(test_mechanism_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -198,8 +198,15 @@ typedef struct sl_clock_alignment {
 } sl_clock_alignment;
 
 /* metadata.host_capture and the reader's verdict on it. */
+/* sl_host_capture.seen: the keys the object holds (whatever their value), in the order
+** the trace's copy of it lists them */
+enum {
+  SL_HC_STATUS = 1, SL_HC_EXPECTED = 2, SL_HC_RECORDED = 4, SL_HC_POOL = 8, SL_HC_DROPPED = 16, SL_HC_ERROR = 32,
+  SL_HC_ALL = 63
+};
 typedef struct sl_host_capture {
   int present;                 /* the object was in the metadata */
+  unsigned seen;               /* SL_HC_* bits: the trace copies these keys, omits the others */
   sl_str status, error;        /* NONE when absent / null */
   int has_expected, has_recorded, has_pool, has_dropped;
   int64_t expected, recorded, pool, dropped;
