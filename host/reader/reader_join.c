@@ -11,16 +11,6 @@
 #include "sl_base.h"
 #include "sl_levels.h"
 
-const char *const sl_lifecycle_keys[SL_LC_FIELD_COUNT] = {
-  "handshake_start_cycles", "handshake_complete_cycles",
-  "config_start_cycles", "topology_complete_cycles",
-  "context_publish_start_cycles", "context_publish_complete_cycles",
-  "bootstrap_wait_start_cycles", "bootstrap_complete_cycles",
-  "register_release_start_cycles", "register_release_end_cycles",
-  "exit_signal_start_cycles", "exit_signal_end_cycles",
-  "exit_wait_start_cycles", "exit_wait_end_cycles",
-};
-
 void sl_raw_free(sl_raw *raw) {
   free(raw->aicore);
   free(raw->stask);

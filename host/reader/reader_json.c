@@ -224,11 +224,10 @@ static int maybe_extra(parser *p, const frame *f, enum sl_read_kind kind, int fi
   return add_extra(p, sp, key, strlen(key), v);
 }
 
-/* A lifecycle record's span field (enum sl_lifecycle_field), or -1: the span fields follow
-** aicpu_thread_id in the generated table. */
+/* A lifecycle record's span field (SL_LC_FIELD, sl_capture.h), or -1. */
 static int lc_field(const frame *f) {
   int fi = field_of(f, SL_READ_AICPU_LIFECYCLE_RECORD);
-  int i = fi - SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES;
+  int i = fi - SL_LC_FIRST_RF;
   return fi >= 0 && i >= 0 && i < SL_LC_FIELD_COUNT ? i : -1;
 }
 

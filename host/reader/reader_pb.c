@@ -449,9 +449,8 @@ static int pb_lifecycle(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) 
     memset(l, 0, sizeof *l);
     l->aicpu_thread_id = (int64_t)v[SL_RF_AICPU_LIFECYCLE_RECORD_AICPU_THREAD_ID];
     if (sl_grow((void **)&raw->lc_cycles, &raw->cap_lc_cycles, c->n_lifecycle, sizeof *raw->lc_cycles) != 0) return -1;
-    /* the span fields follow the thread id in the table, in enum sl_lifecycle_field order */
-    for (int k = 0; k < SL_LC_FIELD_COUNT; k++)
-      raw->lc_cycles[c->n_lifecycle - 1][k] = v[SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES + k];
+    /* the span fields, a range of the generated table (sl_capture.h SL_LC_FIELD) */
+    for (int k = 0; k < SL_LC_FIELD_COUNT; k++) raw->lc_cycles[c->n_lifecycle - 1][k] = v[SL_LC_FIRST_RF + k];
     l->present = (1u << SL_LC_FIELD_COUNT) - 1;
     if (pb_extras(c, SL_READ_AICPU_LIFECYCLE_RECORD, r, v, -1, &l->extra) != 0) return -1;
   }

@@ -394,7 +394,7 @@ static void test_pb_metadata_health_lifecycle(void **state) {
   assert_int_equal(sl_capture_dropped(j), 0);
   assert_int_equal(j->n_lifecycle, 1);
   /* a null field is absent, like a missing one */
-  assert_int_equal(j->lifecycle[0].present, (1u << SL_LC_HANDSHAKE_START) | (1u << SL_LC_EXIT_WAIT_END));
+  assert_int_equal(j->lifecycle[0].present, (1u << SL_LC_FIELD(HANDSHAKE_START)) | (1u << SL_LC_FIELD(EXIT_WAIT_END)));
   sl_capture_free(j);
 }
 

@@ -25,6 +25,7 @@
 
 #include "sl_err.h"
 #include "sl_intern.h"
+#include "sl_read_fields.h"
 
 /* ---- interned strings --------------------------------------------------------- */
 
@@ -149,22 +150,23 @@ typedef struct sl_orch_thread {
 
 /* ---- a5 HBG AICPU lifecycle records -------------------------------------------- */
 
-enum sl_lifecycle_field {
-  SL_LC_HANDSHAKE_START, SL_LC_HANDSHAKE_COMPLETE,
-  SL_LC_CONFIG_START, SL_LC_TOPOLOGY_COMPLETE,
-  SL_LC_CONTEXT_PUBLISH_START, SL_LC_CONTEXT_PUBLISH_COMPLETE,
-  SL_LC_BOOTSTRAP_WAIT_START, SL_LC_BOOTSTRAP_COMPLETE,
-  SL_LC_REGISTER_RELEASE_START, SL_LC_REGISTER_RELEASE_END,
-  SL_LC_EXIT_SIGNAL_START, SL_LC_EXIT_SIGNAL_END,
-  SL_LC_EXIT_WAIT_START, SL_LC_EXIT_WAIT_END,
-  SL_LC_FIELD_COUNT
-};
-/* On-disk key of each field, e.g. "handshake_start_cycles". */
-extern const char *const sl_lifecycle_keys[SL_LC_FIELD_COUNT];
+/* The span fields of a lifecycle record are the fields of the generated read table from
+** handshake_start_cycles to exit_wait_end_cycles (schema/records.lua aicpu_lifecycle_record),
+** in table order: us[i] / present bit i is table field SL_LC_FIRST_RF + i. A field the schema
+** adds after them is an extra of the record (shown in the trace args). */
+#define SL_LC_FIRST_RF SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES
+/* The span index of a field by its generated name: SL_LC_FIELD(EXIT_WAIT_END). */
+#define SL_LC_FIELD(F) (SL_RF_AICPU_LIFECYCLE_RECORD_##F##_CYCLES - SL_LC_FIRST_RF)
+enum { SL_LC_FIELD_COUNT = SL_LC_FIELD(EXIT_WAIT_END) + 1 };
+_Static_assert(SL_LC_FIELD_COUNT > 0 && SL_LC_FIELD_COUNT <= 32, "lifecycle presence is a 32-bit mask");
+/* On-disk key of span field i, e.g. "handshake_start_cycles" (from the generated table). */
+static inline const char *sl_lifecycle_key(int i) {
+  return sl_read_records[SL_READ_AICPU_LIFECYCLE_RECORD].fields[SL_LC_FIRST_RF + i].key;
+}
 
 typedef struct sl_lifecycle_rec {
   int64_t aicpu_thread_id;
-  double us[SL_LC_FIELD_COUNT];  /* converted; 0.0 when absent or zero */
+  double us[SL_LC_FIELD_COUNT];  /* span fields (SL_LC_FIELD), converted; 0.0 when absent or zero */
   uint32_t present;              /* bit i set: field i was in the record */
   sl_extra_span extra;
 } sl_lifecycle_rec;
