@@ -226,20 +226,20 @@ static void warn_unknown_phases(const char *name, const sl_capture *c) {
 static int check_header(sl_raw *raw, sl_capture *c) {
   const char *name = raw->name;
   if (!raw->has_level) {
-    sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
+    (void)sl_err_set(raw->err, name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
     return -1;
   }
   if (raw->level < SL_LEVEL_AICORE_TIMING || raw->level > (int64_t)SL_LEVEL_MAX) {
-    sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: %lld (expected 1, 2, 3, or 4)",
+    (void)sl_err_set(raw->err, name, "$.chip_swimlane_level: unsupported chip_swimlane_level: %lld (expected 1, 2, 3, or 4)",
              (long long)raw->level);
     return -1;
   }
   c->level = (int)raw->level;
   if (!raw->has_clock || raw->clock <= 0) {
     if (raw->has_clock)
-      sl_error(name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: %lld", (long long)raw->clock);
+      (void)sl_err_set(raw->err, name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: %lld", (long long)raw->clock);
     else
-      sl_error(name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: None");
+      (void)sl_err_set(raw->err, name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: None");
     return -1;
   }
   c->clock_freq_hz = (uint64_t)raw->clock;
@@ -248,18 +248,18 @@ static int check_header(sl_raw *raw, sl_capture *c) {
   /* every row must name a known core */
   uint64_t known = raw->has_core_types ? c->n_core_types : c->num_cores >= 0 ? (uint64_t)c->num_cores : 0;
   if ((raw->n_aicore || raw->n_stask) && !raw->has_core_types && c->num_cores < 0) {
-    sl_error(name, "$.metadata.core_types: missing (the records name cores but the metadata lists none)");
+    (void)sl_err_set(raw->err, name, "$.metadata.core_types: missing (the records name cores but the metadata lists none)");
     return -1;
   }
   for (size_t i = 0; i < raw->n_aicore; i++)
     if (raw->aicore[i].core >= known) {
-      sl_error(name, "$.aicore_tasks[%zu][0]: core %llu is not in metadata.core_types (%llu cores)",
+      (void)sl_err_set(raw->err, name, "$.aicore_tasks[%zu][0]: core %llu is not in metadata.core_types (%llu cores)",
                raw->aicore[i].row, (unsigned long long)raw->aicore[i].core, (unsigned long long)known);
       return -1;
     }
   for (size_t i = 0; i < raw->n_stask; i++)
     if (raw->stask[i].core >= known) {
-      sl_error(name, "$.%s[%zu][0]: core %llu is not in metadata.core_types (%llu cores)", raw->sched_tasks_key,
+      (void)sl_err_set(raw->err, name, "$.%s[%zu][0]: core %llu is not in metadata.core_types (%llu cores)", raw->sched_tasks_key,
                raw->stask[i].row, (unsigned long long)raw->stask[i].core, (unsigned long long)known);
       return -1;
     }
@@ -340,7 +340,7 @@ static int join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
 
 int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   const char *name = raw->name;
-  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
+  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet, raw->err) != 0)
     return -1;
   if (check_header(raw, c) != 0) return -1;
   c->base_cycles = base_of(raw, c);
@@ -398,6 +398,6 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   }
   return 0;
 oom:
-  sl_error(name, "out of memory");
+  (void)sl_err_set(raw->err, name, "out of memory");
   return -1;
 }

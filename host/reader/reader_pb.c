@@ -327,7 +327,7 @@ static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture 
     for (size_t s = 0; s < m->n_scheduler_records; s++)
       if (m->scheduler_records[s]->scheduler_id > max) max = m->scheduler_records[s]->scheduler_id;
     if (max > 65535) {
-      sl_error(name, "scheduler_records: scheduler_id %u out of range", max);
+      (void)sl_err_set(raw->err, name, "scheduler_records: scheduler_id %u out of range", max);
       return -2;
     }
     c->n_streams = (size_t)max + 1;
@@ -341,7 +341,7 @@ static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture 
       const Swimlane__SchedPhaseStream *st = m->scheduler_records[s];
       sl_sched_stream *out = &c->streams[st->scheduler_id];
       if (out->has_meta) {
-        sl_error(name, "scheduler_records[%zu]: duplicate scheduler_id %u", s, st->scheduler_id);
+        (void)sl_err_set(raw->err, name, "scheduler_records[%zu]: duplicate scheduler_id %u", s, st->scheduler_id);
         return -2;
       }
       out->has_meta = 1;
@@ -376,7 +376,7 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   size_t n_orch_threads = m->num_orch_phase_threads;
   if (m->n_orchestrator_phases > n_orch_threads) n_orch_threads = m->n_orchestrator_phases;
   if (n_orch_threads > 65536) {
-    sl_error(name, "orchestrator_phases: %zu threads", n_orch_threads);
+    (void)sl_err_set(raw->err, name, "orchestrator_phases: %zu threads", n_orch_threads);
     return -2;
   }
   if (n_orch_threads) {
@@ -476,13 +476,13 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
 int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len) {
   Swimlane__Capture *m = swimlane__capture__unpack(NULL, len, data);
   if (!m) {
-    sl_error(raw->name, "not a JSON capture and not a valid protobuf capture (swimlane.Capture): "
+    (void)sl_err_set(raw->err, raw->name, "not a JSON capture and not a valid protobuf capture (swimlane.Capture): "
                         "truncated or corrupt data");
     return -1;
   }
   int rc = convert(raw, c, m);
   swimlane__capture__free_unpacked(m, NULL);
-  if (rc == -1) sl_error(raw->name, "out of memory");
+  if (rc == -1) (void)sl_err_set(raw->err, raw->name, "out of memory");
   return rc ? -1 : 0;
 }
 

@@ -31,7 +31,7 @@ static const char *layout_value(const char *layout, const char *key, size_t klen
 
 /* Compares every entry of `theirs` with ours; counts differences that read fine and
 ** reports (once) the first that would be misread. Returns -1 when the capture is refused. */
-static int compare_layouts(const char *name, const char *theirs, int *changes) {
+static int compare_layouts(const char *name, const char *theirs, int *changes, sl_err *err) {
   const char *ours = SL_SCHEMA_LAYOUT;
   for (const char *p = theirs; *p;) {
     const char *end = strchr(p, ';');
@@ -48,7 +48,7 @@ static int compare_layouts(const char *name, const char *theirs, int *changes) {
         if (is_phase) {
           (*changes)++;
         } else {
-          sl_error(name, "field %.*s was %.*s when captured, this build reads %.*s: refusing to misread "
+          (void)sl_err_set(err, name, "field %.*s was %.*s when captured, this build reads %.*s: refusing to misread "
                          "it (convert with a swimlane built from the capture's schema, or give the "
                          "changed field a new name and pb number)",
                    (int)klen, p, (int)vlen_t, eq + 1, (int)vlen_o, vo);
@@ -71,7 +71,7 @@ static int compare_layouts(const char *name, const char *theirs, int *changes) {
   return 0;
 }
 
-int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int quiet) {
+int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int quiet, sl_err *err) {
   if (!fingerprint || !*fingerprint) return 0; /* the reference's captures carry none */
   if (!strcmp(fingerprint, SL_SCHEMA_FINGERPRINT)) return 0;
   if (!layout || !*layout) {
@@ -82,7 +82,7 @@ int sl_schema_check(const char *name, const char *fingerprint, const char *layou
     return 0;
   }
   int changes = 0;
-  if (compare_layouts(name, layout, &changes) != 0) return -1;
+  if (compare_layouts(name, layout, &changes, err) != 0) return -1;
   if (quiet) return 0;
   if (changes == 0)
     sl_warn(name, "schema fingerprint %s differs from this build's %s but the capture's layout is "

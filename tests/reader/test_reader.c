@@ -398,16 +398,23 @@ static void test_extras_every_record_kind(void **state) {
   sl_capture *c = read_str("{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 5, 1, 500, 900, 20]],"
                            " \"aicpu_tasks\": [[0, 1, 450, 950, 1]],"
                            " \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, \"records\": ["
-                           "{\"start_cycles\": 460, \"end_cycles\": 470, \"kind\": \"dispatch\", \"new_ph\": 3}]}]},"
+                           "{\"start_cycles\": 460, \"end_cycles\": 470, \"kind\": \"dispatch\", \"new_ph\": 3}],"
+                           " \"metrics\": [{\"record_index\": 0, \"pop_hit\": 1, \"pop_miss\": 2, \"new_metric\": 6}]}]},"
                            " \"aicpu_orchestrator_phases\": [[{\"start_cycles\": 400, \"end_cycles\": 440, \"task_id\": 5,"
                            " \"submit_idx\": 0, \"new_orch\": -4, \"new_str\": \"x\"}]],"
                            " \"aicpu_lifecycle_records\": [{\"aicpu_thread_id\": 0, \"handshake_start_cycles\": 410,"
                            " \"new_lc\": 9}]}");
   assert_non_null(c);
   const sl_phase_rec *p = phase_at(c, 0, 0);
-  assert_int_equal(p->extra.n, 1);
+  /* a key of the record and a key of its metrics object (a field only the metrics writer
+  ** prints): both extras of the phase, record keys first */
+  assert_int_equal(p->extra.n, 2);
   assert_string_equal(sl_str_get(c, c->extras[p->extra.first].key), "new_ph");
   assert_int_equal(c->extras[p->extra.first].value, 3);
+  assert_string_equal(sl_str_get(c, c->extras[p->extra.first + 1].key), "new_metric");
+  assert_int_equal(c->extras[p->extra.first + 1].value, 6);
+  assert_int_equal(p->pop_hit, 1); /* the metrics fields the reader knows still merge */
+  assert_int_equal(p->pop_miss, 2);
   assert_int_equal(c->orch[0].extra.n, 1); /* strings are not integer fields: not carried */
   assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "new_orch");
   assert_int_equal(c->extras[c->orch[0].extra.first].value, -4);
@@ -540,6 +547,18 @@ static void test_bad_inputs(void **state) {
     if (c || !strstr(err, bad_cases[i].expect) || strncmp(err, "swimlane: mem.json: ", 20) != 0)
       fail_msg("case '%s': got %s, stderr '%s', want '%s'", bad_cases[i].name, c ? "a capture" : "NULL", err,
                bad_cases[i].expect);
+    sl_capture_free(c);
+    /* the library form returns the same first error and prints nothing (sl_err.h) */
+    sl_err e = SL_ERR_INIT;
+    err_begin();
+    c = sl_capture_load_mem("mem.json", bad_cases[i].json, strlen(bad_cases[i].json), &quiet, &e);
+    err = err_end();
+    char whole[1024];
+    snprintf(whole, sizeof whole, "%s: %s\n", e.file ? e.file : "(null)", e.msg ? e.msg : "(none)"); /* as printed */
+    if (c || *err || !strstr(whole, bad_cases[i].expect) || !e.file || strcmp(e.file, "mem.json") != 0)
+      fail_msg("case '%s' (sl_capture_load_mem): got %s, stderr '%s', error '%s', want '%s'", bad_cases[i].name,
+               c ? "a capture" : "NULL", err, whole, bad_cases[i].expect);
+    sl_err_clear(&e);
     sl_capture_free(c);
   }
 }
