@@ -340,7 +340,8 @@ static int join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
 
 int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
   const char *name = raw->name;
-  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet, raw->err) != 0)
+  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout),
+                      c->format != SL_FORMAT_PROTOBUF, quiet, raw->err) != 0)
     return -1;
   if (check_header(raw, c) != 0) return -1;
   c->base_cycles = base_of(raw, c);

@@ -510,10 +510,13 @@ static int sc_row(parser *p, const frame *f, const scalar *v) {
   const sl_read_record *rr = &sl_read_records[kind];
   char exp[32];
   if (f->idx >= rr->n_columns) {
-    /* a capture of another schema (a newer writer's column): its value is carried by position */
+    /* a capture of another schema (a newer writer's column): carried under the name the
+    ** capture's own layout gives it (as a .pb field number is), else by position */
     if (!foreign_schema(p)) return fail(p, "too many columns (expected %s)", cols_expected(exp, sizeof exp, kind));
-    int n = snprintf(exp, sizeof exp, "column_%zu", f->idx);
-    return add_extra(p, &p->row_extra, exp, (size_t)n, v);
+    char nm[64];
+    size_t n = sl_layout_column_name(sl_str_get(p->c, p->raw->layout), rr->proto, f->idx, nm, sizeof nm);
+    if (!n) n = (size_t)snprintf(nm, sizeof nm, "column_%zu", f->idx);
+    return add_extra(p, &p->row_extra, nm, n, v);
   }
   if (!want_u64(p, v, &p->row[f->idx])) return 0;
   int fi = sl_read_field_by_column(rr, (unsigned)f->idx);

@@ -100,7 +100,12 @@ int sl_host_finish(sl_raw *raw, sl_capture *c);
 double sl_host_device_us(const sl_capture *c, uint64_t cycles); /* the calibrated map */
 
 /* The capture's layout against this build's (reader_schema.c): 0 = read it (after at
-** most one note on stderr), -1 = refused (the reason on *err). */
-int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int quiet, sl_err *err);
+** most one note on stderr), -1 = refused (the reason on *err). json: a JSON capture (its row
+** columns are checked too). */
+int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int json, int quiet,
+                    sl_err *err);
+/* The name a newer writer gave JSON column `col` of row record `proto`, from the capture's own
+** layout ("columns.<proto>=a,b,..."); 0 when the layout does not say (out: NUL-terminated). */
+size_t sl_layout_column_name(const char *layout, const char *proto, size_t col, char *out, size_t cap);
 
 #endif
