@@ -284,6 +284,8 @@ static int pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStream
     char buf[32];
     int n = snprintf(buf, sizeof buf, "kind_%u", kind);
     if (sl_phase_classify(c, p, buf, (size_t)n) != 0) return -1;
+    if (sl_phase_id_is_retired(kind)) /* as a retired name in JSON: kept, never drawn, no warning */
+      p->flags = (p->flags & ~(uint32_t)SL_PH_UNKNOWN) | SL_PH_RETIRED;
   }
   p->loop_iter = (int64_t)PH(LOOP_ITER);
   p->tasks_processed = (int64_t)PH(TASKS_PROCESSED);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sl_capture.h"
+#include "sl_phases.h"
 #include "swimlane_capture.pb-c.h"
 
 static const sl_read_opts quiet = {1};
@@ -284,6 +285,23 @@ static void test_pb_unknown_phase_id(void **state) {
   assert_string_equal(sl_str_get(c, c->phases[0].phase), "kind_9999");
   assert_int_equal(c->phases[0].phase_id, SL_PHASE_ID_UNKNOWN);
   assert_true(c->phases[0].flags & SL_PH_UNKNOWN);
+  sl_capture_free(c);
+  /* a retired id (phases.lua retired) is what a retired name is in JSON: kept, flagged
+  ** retired (never drawn, no unknown-kind warning), not unknown */
+  uint32_t retired = 0;
+  while (retired < 4096 && !sl_phase_id_is_retired(retired)) retired++;
+  assert_true(retired < 4096);
+  rec.kind = retired;
+  len = swimlane__capture__get_packed_size(&cap);
+  buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(&cap, buf);
+  c = sl_capture_read_mem("retired.pb", buf, len, &quiet);
+  free(buf);
+  assert_non_null(c);
+  assert_int_equal(c->phases[0].phase_id, SL_PHASE_ID_UNKNOWN);
+  assert_true(c->phases[0].flags & SL_PH_RETIRED);
+  assert_false(c->phases[0].flags & SL_PH_UNKNOWN);
   sl_capture_free(c);
 }
 
