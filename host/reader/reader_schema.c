@@ -59,10 +59,26 @@ static int columns_compatible(const char *a, size_t na, const char *b, size_t nb
   return na == nb || (na > nb ? a[n] : b[n]) == ',';
 }
 
+/* The differences that read fine: how many, and the first (named in the note). */
+typedef struct layout_diff {
+  int n;
+  const char *first;
+  size_t first_len;
+  const char *how; /* "only in the capture", "not in the capture", "changed" */
+} layout_diff;
+
+static void changed(layout_diff *d, const char *key, size_t klen, const char *how) {
+  if (d->n++ == 0) {
+    d->first = key;
+    d->first_len = klen;
+    d->how = how;
+  }
+}
+
 /* Compares every entry of `theirs` with ours; counts differences that read fine and
 ** reports (once) the first that would be misread. Returns -1 when the capture is refused.
 ** The JSON row columns matter to JSON captures only (a .pb reads by field number). */
-static int compare_layouts(const char *name, const char *theirs, int json, int *changes, sl_err *err) {
+static int compare_layouts(const char *name, const char *theirs, int json, layout_diff *d, sl_err *err) {
   const char *ours = SL_SCHEMA_LAYOUT;
   for (const char *p = theirs; *p;) {
     const char *end = strchr(p, ';');
@@ -83,10 +99,10 @@ static int compare_layouts(const char *name, const char *theirs, int json, int *
                          (int)(klen - 8), p + 8, (int)vlen_t, eq + 1, (int)vlen_o, vo);
         return -1;
       } else if (!vo) {
-        (*changes)++; /* a field this build no longer has: skipped */
+        changed(d, p, klen, "only in the capture"); /* a field this build lacks: an extra, or skipped */
       } else if (vlen_o != vlen_t || memcmp(vo, eq + 1, vlen_t) != 0) {
         if (is_phase || is_columns) { /* a kind renamed; columns appended (compatible, above) */
-          (*changes)++;
+          changed(d, p, klen, "changed");
         } else {
           (void)sl_err_set(err, name, "field %.*s was %.*s when captured, this build reads %.*s: refusing to misread "
                          "it (convert with a swimlane built from the capture's schema, or give the "
@@ -105,7 +121,8 @@ static int compare_layouts(const char *name, const char *theirs, int json, int *
     size_t n = end ? (size_t)(end - p) : strlen(p), vlen = 0;
     const char *eq = memchr(p, '=', n);
     int is_columns = n > 8 && memcmp(p, "columns.", 8) == 0;
-    if (eq && !(is_columns && !json) && !layout_value(theirs, p, (size_t)(eq - p), &vlen)) (*changes)++;
+    if (eq && !(is_columns && !json) && !layout_value(theirs, p, (size_t)(eq - p), &vlen))
+      changed(d, p, (size_t)(eq - p), "not in the capture");
     if (!end) break;
     p = end + 1;
   }
@@ -123,15 +140,16 @@ int sl_schema_check(const char *name, const char *fingerprint, const char *layou
               fingerprint, SL_SCHEMA_FINGERPRINT);
     return 0;
   }
-  int changes = 0;
-  if (compare_layouts(name, layout, json, &changes, err) != 0) return -1;
+  layout_diff d = {0, NULL, 0, NULL};
+  if (compare_layouts(name, layout, json, &d, err) != 0) return -1;
   if (quiet) return 0;
-  if (changes == 0)
+  if (d.n == 0)
     sl_warn(name, "schema fingerprint %s differs from this build's %s but the capture's layout is "
                   "the same; reading it", fingerprint, SL_SCHEMA_FINGERPRINT);
   else
     sl_warn(name, "captured under another schema (fingerprint %s, this build %s): %d field(s) or "
-                  "phase(s) differ, none that would be misread; reading by field name and number",
-            fingerprint, SL_SCHEMA_FINGERPRINT, changes);
+                  "phase(s) differ (first %.*s, %s), none that would be misread; reading by field name "
+                  "and number",
+            fingerprint, SL_SCHEMA_FINGERPRINT, d.n, (int)d.first_len, d.first, d.how);
   return 0;
 }

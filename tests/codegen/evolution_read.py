@@ -88,8 +88,8 @@ for row in r["scheduler_tasks"]["records"]:
 for rec in r["aicpu_orchestrator_phases"][0]:
     rec["newer_key"] = 6
 rc, err, out = convert(r, "newer")
-if rc != 0 or err.count("fingerprint") != 1 or not out:
-    fail(f"a newer schema's capture did not read with one note: exit {rc}, {err!r}")
+if rc != 0 or err.count("fingerprint") != 1 or not out or "(first columns.AicpuTaskRecord, changed)" not in err:
+    fail(f"a newer schema's capture did not read with one note naming its first difference: exit {rc}, {err!r}")
 t = json.load(open(f"{tmp}/newer.trace.json"))
 ev = t["traceEvents"] if isinstance(t, dict) else t
 tasks = [e for e in ev if e.get("ph") == "X" and "taskId" in e.get("args", {})]
