@@ -19,6 +19,17 @@
 
 static const sl_read_opts quiet = {1};
 
+/* A hand-built capture packed with protobuf-c and read back (quietly) as `name`. */
+static sl_capture *read_packed(const Swimlane__Capture *cap, const char *name) {
+  size_t len = swimlane__capture__get_packed_size(cap);
+  uint8_t *buf = malloc(len);
+  assert_non_null(buf);
+  swimlane__capture__pack(cap, buf);
+  sl_capture *c = sl_capture_read_mem(name, buf, len, &quiet);
+  free(buf);
+  return c;
+}
+
 static uint8_t *pack_sample(size_t *len) {
   Swimlane__Metadata md = SWIMLANE__METADATA__INIT;
   char *types[2] = {(char *)"aic", (char *)"aiv"};
@@ -176,12 +187,7 @@ static void test_pb_orch_stream_order(void **state) {
   cap.n_orchestrator_phases = NS;
   cap.orchestrator_phases = stp;
   cap.num_orch_phase_threads = 5;
-  size_t len = swimlane__capture__get_packed_size(&cap);
-  uint8_t *buf = malloc(len);
-  assert_non_null(buf);
-  swimlane__capture__pack(&cap, buf);
-  sl_capture *c = sl_capture_read_mem("orch.pb", buf, len, &quiet);
-  free(buf);
+  sl_capture *c = read_packed(&cap, "orch.pb");
   assert_non_null(c);
   assert_int_equal(c->n_orch_threads, 5);
   const int want_stream[4] = {1, 3, 2, 0}; /* thread ids 2, 2, 5, 7 */
@@ -217,12 +223,7 @@ static void test_pb_unknown_field_extra(void **state) {
   cap.metadata = &md;
   cap.n_orchestrator_phases = 1;
   cap.orchestrator_phases = &stp;
-  size_t len = swimlane__capture__get_packed_size(&cap);
-  uint8_t *buf = malloc(len);
-  assert_non_null(buf);
-  swimlane__capture__pack(&cap, buf);
-  sl_capture *c = sl_capture_read_mem("newer.pb", buf, len, &quiet);
-  free(buf);
+  sl_capture *c = read_packed(&cap, "newer.pb");
   assert_non_null(c);
   assert_int_equal(c->n_orch, 1);
   assert_int_equal(c->orch[0].extra.n, 1);
@@ -232,12 +233,7 @@ static void test_pb_unknown_field_extra(void **state) {
   /* the capture's own layout names it */
   cap.schema_fingerprint = (char *)"2222222222222222";
   cap.schema_layout = (char *)"OrchPhaseRecord.start_time=u64@1;OrchPhaseRecord.newer=u32@40;";
-  len = swimlane__capture__get_packed_size(&cap);
-  buf = malloc(len);
-  assert_non_null(buf);
-  swimlane__capture__pack(&cap, buf);
-  c = sl_capture_read_mem("newer.pb", buf, len, &quiet);
-  free(buf);
+  c = read_packed(&cap, "newer.pb");
   assert_non_null(c);
   assert_int_equal(c->orch[0].extra.n, 1);
   assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "newer");
@@ -245,12 +241,7 @@ static void test_pb_unknown_field_extra(void **state) {
   /* JSON columns in another order refuse that capture's JSON (schema_evolution_read), never
   ** its .pb, which is read by field number */
   cap.schema_layout = (char *)"OrchPhaseRecord.newer=u32@40;columns.AicpuTaskRecord=core_id,finish_time,dispatch_time";
-  len = swimlane__capture__get_packed_size(&cap);
-  buf = malloc(len);
-  assert_non_null(buf);
-  swimlane__capture__pack(&cap, buf);
-  c = sl_capture_read_mem("reordered.pb", buf, len, &quiet);
-  free(buf);
+  c = read_packed(&cap, "reordered.pb");
   assert_non_null(c);
   assert_int_equal(c->n_orch, 1);
   sl_capture_free(c);
@@ -274,12 +265,7 @@ static void test_pb_unknown_phase_id(void **state) {
   cap.metadata = &md;
   cap.n_scheduler_records = 1;
   cap.scheduler_records = &stp;
-  size_t len = swimlane__capture__get_packed_size(&cap);
-  uint8_t *buf = malloc(len);
-  assert_non_null(buf);
-  swimlane__capture__pack(&cap, buf);
-  sl_capture *c = sl_capture_read_mem("unknown.pb", buf, len, &quiet);
-  free(buf);
+  sl_capture *c = read_packed(&cap, "unknown.pb");
   assert_non_null(c);
   assert_int_equal(c->n_phases, 1);
   assert_string_equal(sl_str_get(c, c->phases[0].phase), "kind_9999");
@@ -292,12 +278,7 @@ static void test_pb_unknown_phase_id(void **state) {
   while (retired < 4096 && !sl_phase_id_is_retired(retired)) retired++;
   assert_true(retired < 4096);
   rec.kind = retired;
-  len = swimlane__capture__get_packed_size(&cap);
-  buf = malloc(len);
-  assert_non_null(buf);
-  swimlane__capture__pack(&cap, buf);
-  c = sl_capture_read_mem("retired.pb", buf, len, &quiet);
-  free(buf);
+  c = read_packed(&cap, "retired.pb");
   assert_non_null(c);
   assert_int_equal(c->phases[0].phase_id, SL_PHASE_ID_UNKNOWN);
   assert_true(c->phases[0].flags & SL_PH_RETIRED);
