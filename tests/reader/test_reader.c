@@ -809,6 +809,19 @@ static void test_namemap(void **state) {
   err = err_end();
   assert_null(m);
   assert_non_null(strstr(err, "nm.json: $: truncated JSON"));
+  /* the library form keeps the error and prints nothing */
+  sl_err e = SL_ERR_INIT;
+  err_begin();
+  m = sl_namemap_open_mem("nm.json", "{\"callable_id_to_name\": {\"1\": 5}}", 33, &e);
+  err = err_end();
+  assert_null(m);
+  assert_string_equal(err, "");
+  assert_string_equal(e.file, "nm.json");
+  assert_string_equal(e.msg, "$.callable_id_to_name.1: expected a string name");
+  sl_err_clear(&e);
+  assert_null(sl_namemap_open("/nonexistent/name_map_x.json", &e));
+  assert_string_equal(e.msg, "Func names JSON not found");
+  sl_err_clear(&e);
 }
 
 static void write_file(const char *path, const char *text) {

@@ -442,7 +442,11 @@ typedef struct sl_namemap {
   char **names;
 } sl_namemap;
 
-/* Load a name map; on error prints "swimlane: <path>: <what>" and returns NULL. */
+/* Load a name map; on error returns NULL with the first error on *err (err may be NULL),
+** printing nothing. */
+sl_namemap *sl_namemap_open(const char *path, sl_err *err);
+sl_namemap *sl_namemap_open_mem(const char *name, const void *data, size_t len, sl_err *err);
+/* The same for a command: the error printed ("swimlane: <path>: <what>"). */
 sl_namemap *sl_namemap_load(const char *path);
 sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len);
 void sl_namemap_free(sl_namemap *m);
