@@ -225,13 +225,15 @@ static void warn_unknown_phases(const char *name, const sl_capture *c) {
 /* The level, the clock and the cores every row names. 0 ok, -1 reported. */
 static int check_header(sl_raw *raw, sl_capture *c) {
   const char *name = raw->name;
+  char lv[64];
   if (!raw->has_level) {
-    (void)sl_err_set(raw->err, name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
+    (void)sl_err_set(raw->err, name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected %s)",
+                     sl_levels_accepted(lv, sizeof lv));
     return -1;
   }
   if (raw->level < SL_LEVEL_AICORE_TIMING || raw->level > (int64_t)SL_LEVEL_MAX) {
-    (void)sl_err_set(raw->err, name, "$.chip_swimlane_level: unsupported chip_swimlane_level: %lld (expected 1, 2, 3, or 4)",
-             (long long)raw->level);
+    (void)sl_err_set(raw->err, name, "$.chip_swimlane_level: unsupported chip_swimlane_level: %lld (expected %s)",
+                     (long long)raw->level, sl_levels_accepted(lv, sizeof lv));
     return -1;
   }
   c->level = (int)raw->level;

@@ -309,7 +309,9 @@ static int sc_root(parser *p, const frame *f, const scalar *v) {
   sl_raw *raw = p->raw;
   if (key_is(f, "chip_swimlane_level")) {
     raw->has_level = 1;
-    if (v->t != T_NUM) return fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", type_name(v->t));
+    char lv[64];
+    if (v->t != T_NUM)
+      return fail(p, "unsupported chip_swimlane_level: %s (expected %s)", type_name(v->t), sl_levels_accepted(lv, sizeof lv));
     return want_i64(p, v, &raw->level);
   }
   if (key_is(f, "aicore_tasks") || key_is(f, "aicpu_tasks") || key_is(f, "scheduler_tasks") ||
@@ -672,7 +674,9 @@ static int child_root(parser *p, const frame *f, int is_map) {
   }
   if (key_is(f, "host_device_uploads")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 9); return C_UPLOADS; }
   if (key_is(f, "chip_swimlane_level")) {
-    fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", is_map ? "an object" : "an array");
+    char lv[64];
+    fail(p, "unsupported chip_swimlane_level: %s (expected %s)", is_map ? "an object" : "an array",
+         sl_levels_accepted(lv, sizeof lv));
     return -1;
   }
   return C_SKIP;
