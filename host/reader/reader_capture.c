@@ -55,7 +55,8 @@ static int looks_like_json(const unsigned char *d, size_t n) {
 }
 
 static sl_capture *finish(sl_raw *raw, sl_capture *c, int rc, const sl_read_opts *opts) {
-  if (rc == 0) rc = sl_raw_finish(raw, c, opts && opts->quiet);
+  (void)opts;
+  if (rc == 0) rc = sl_raw_finish(raw, c);
   sl_raw_free(raw);
   if (rc != 0) {
     sl_capture_free(c);
@@ -118,21 +119,24 @@ sl_capture *sl_capture_load(const char *path, const sl_read_opts *opts, sl_err *
   return finish(&raw, c, rc, opts);
 }
 
-/* The command-side forms: the error printed ("swimlane: <file>: <what>") and dropped. */
+/* The command-side forms: the error printed ("swimlane: <file>: <what>") and dropped, the
+** warnings printed unless quiet. */
+static sl_capture *printed(sl_capture *c, sl_err *err, const sl_read_opts *opts) {
+  sl_err_print(err);
+  sl_err_clear(err);
+  if (c && !(opts && opts->quiet))
+    for (size_t i = 0; i < c->n_warnings; i++) sl_warn(c->path, "%s", c->warnings[i]);
+  return c;
+}
+
 sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len, const sl_read_opts *opts) {
   sl_err err = SL_ERR_INIT;
-  sl_capture *c = sl_capture_load_mem(name, data, len, opts, &err);
-  sl_err_print(&err);
-  sl_err_clear(&err);
-  return c;
+  return printed(sl_capture_load_mem(name, data, len, opts, &err), &err, opts);
 }
 
 sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
   sl_err err = SL_ERR_INIT;
-  sl_capture *c = sl_capture_load(path, opts, &err);
-  sl_err_print(&err);
-  sl_err_clear(&err);
-  return c;
+  return printed(sl_capture_load(path, opts, &err), &err, opts);
 }
 
 char *sl_find_latest_records(const char *dir) {

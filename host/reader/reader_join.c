@@ -206,20 +206,20 @@ static int count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
 
 /* Phase kinds this build's schema does not know (a newer writer, or a typo) are kept but
 ** not drawn: say so once, naming the first such record. */
-static void warn_unknown_phases(const char *name, const sl_capture *c) {
+static int warn_unknown_phases(sl_capture *c) {
   size_t n = 0, first = 0;
   for (size_t i = 0; i < c->n_phases; i++)
     if ((c->phases[i].flags & SL_PH_UNKNOWN) && n++ == 0) first = i;
-  if (!n) return;
+  if (!n) return 0;
   size_t stream = 0, rec = first;
   for (size_t s = 0; s < c->n_streams; s++)
     if (first >= c->streams[s].first && first < c->streams[s].first + c->streams[s].count) {
       stream = s;
       rec = first - c->streams[s].first;
     }
-  sl_warn(name, "%zu scheduler phase record(s) of kinds this build's schema does not have, first "
-                "'%s' (stream %zu, record %zu): not drawn (schema/phases.lua)",
-          n, sl_str_get(c, c->phases[first].phase), stream, rec);
+  return add_warning(c, sl_strdupf("%zu scheduler phase record(s) of kinds this build's schema does not "
+                                    "have, first '%s' (stream %zu, record %zu): not drawn (schema/phases.lua)",
+                                    n, sl_str_get(c, c->phases[first].phase), stream, rec));
 }
 
 /* The level, the clock and the cores every row names. 0 ok, -1 reported. */
@@ -340,11 +340,13 @@ static int join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
   return 0;
 }
 
-int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
+int sl_raw_finish(sl_raw *raw, sl_capture *c) {
   const char *name = raw->name;
+  char *note = NULL;
   if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout),
-                      c->format != SL_FORMAT_PROTOBUF, quiet, raw->err) != 0)
+                      c->format != SL_FORMAT_PROTOBUF, &note, raw->err) != 0)
     return -1;
+  if (note && add_warning(c, note) != 0) goto oom;
   if (check_header(raw, c) != 0) return -1;
   c->base_cycles = base_of(raw, c);
   if (raw->host_mode && sl_host_align(raw, c)) return -1;
@@ -395,10 +397,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
     void *p = realloc(c->orch, c->n_orch * sizeof *c->orch);
     if (p) c->orch = p;
   }
-  if (!quiet) {
-    for (size_t i = 0; i < c->n_warnings; i++) sl_warn(name, "%s", c->warnings[i]);
-    warn_unknown_phases(name, c);
-  }
+  if (warn_unknown_phases(c) != 0) goto oom;
   return 0;
 oom:
   (void)sl_err_set(raw->err, name, "out of memory");

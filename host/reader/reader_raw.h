@@ -77,8 +77,8 @@ int sl_extra_add(sl_capture *c, sl_extra_span *sp, const char *key, size_t klen,
 /* One span holding a's then b's extras (copied when both are non-empty). 0 / -1 OOM. */
 int sl_extra_join(sl_capture *c, sl_extra_span *out, sl_extra_span a, sl_extra_span b);
 
-/* Validate + join + convert. 0 ok; -1 error (on raw->err). */
-int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet);
+/* Validate + join + convert; warnings into capture->warnings. 0 ok; -1 error (on raw->err). */
+int sl_raw_finish(sl_raw *raw, sl_capture *c);
 void sl_raw_free(sl_raw *raw);
 
 /* Parsers: 0 ok, -1 error (on raw->err). */
@@ -99,10 +99,10 @@ int sl_host_align(sl_raw *raw, sl_capture *c);
 int sl_host_finish(sl_raw *raw, sl_capture *c);
 double sl_host_device_us(const sl_capture *c, uint64_t cycles); /* the calibrated map */
 
-/* The capture's layout against this build's (reader_schema.c): 0 = read it (after at
-** most one note on stderr), -1 = refused (the reason on *err). json: a JSON capture (its row
-** columns are checked too). */
-int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int json, int quiet,
+/* The capture's layout against this build's (reader_schema.c): 0 = read it (*note: at most
+** one note for capture->warnings, malloc'd, or NULL), -1 = refused (the reason on *err).
+** json: a JSON capture (its row columns are checked too). */
+int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int json, char **note,
                     sl_err *err);
 /* The name a newer writer gave JSON column `col` of row record `proto`, from the capture's own
 ** layout ("columns.<proto>=a,b,..."); 0 when the layout does not say (out: NUL-terminated). */

@@ -14,6 +14,7 @@
 #include "reader_raw.h"
 #include "sl_base.h"
 #include "sl_generated_gate.h"
+#include "sl_mem.h"
 
 /* The value of `key=` in a ";"-separated layout, as pointer + length; NULL if absent. */
 static const char *layout_value(const char *layout, const char *key, size_t klen, size_t *vlen) {
@@ -129,27 +130,26 @@ static int compare_layouts(const char *name, const char *theirs, int json, layou
   return 0;
 }
 
-int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int json, int quiet,
+int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int json, char **note,
                     sl_err *err) {
+  *note = NULL;
   if (!fingerprint || !*fingerprint) return 0; /* the reference's captures carry none */
   if (!strcmp(fingerprint, SL_SCHEMA_FINGERPRINT)) return 0;
   if (!layout || !*layout) {
-    if (!quiet)
-      sl_warn(name, "captured under schema fingerprint %s, this build reads %s and the capture "
-                    "carries no layout: reading it by field name",
-              fingerprint, SL_SCHEMA_FINGERPRINT);
+    *note = sl_mem_printf("captured under schema fingerprint %s, this build reads %s and the capture "
+                          "carries no layout: reading it by field name",
+                          fingerprint, SL_SCHEMA_FINGERPRINT);
     return 0;
   }
   layout_diff d = {0, NULL, 0, NULL};
   if (compare_layouts(name, layout, json, &d, err) != 0) return -1;
-  if (quiet) return 0;
   if (d.n == 0)
-    sl_warn(name, "schema fingerprint %s differs from this build's %s but the capture's layout is "
-                  "the same; reading it", fingerprint, SL_SCHEMA_FINGERPRINT);
+    *note = sl_mem_printf("schema fingerprint %s differs from this build's %s but the capture's layout is "
+                          "the same; reading it", fingerprint, SL_SCHEMA_FINGERPRINT);
   else
-    sl_warn(name, "captured under another schema (fingerprint %s, this build %s): %d field(s) or "
-                  "phase(s) differ (first %.*s, %s), none that would be misread; reading by field name "
-                  "and number",
-            fingerprint, SL_SCHEMA_FINGERPRINT, d.n, (int)d.first_len, d.first, d.how);
+    *note = sl_mem_printf("captured under another schema (fingerprint %s, this build %s): %d field(s) or "
+                          "phase(s) differ (first %.*s, %s), none that would be misread; reading by field "
+                          "name and number",
+                          fingerprint, SL_SCHEMA_FINGERPRINT, d.n, (int)d.first_len, d.first, d.how);
   return 0;
 }

@@ -424,6 +424,34 @@ static void test_extras_every_record_kind(void **state) {
   sl_capture_free(c);
 }
 
+/* Warnings are data too: the library form keeps them on capture->warnings (a foreign schema
+** fingerprint's note, an unknown phase kind) and prints nothing; the command form prints them. */
+static void test_warnings_returned(void **state) {
+  (void)state;
+  const char *j = "{\"chip_swimlane_level\": 3, \"metadata\": {\"clock_freq_hz\": 1000000000, \"num_cores\": 1,"
+                  " \"core_types\": [\"aic\"], \"schema_fingerprint\": \"0000000000000000\"},"
+                  " \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, \"records\": ["
+                  "{\"start_cycles\": 10, \"end_cycles\": 20, \"kind\": \"no_such_phase\"}]}]}}";
+  sl_err e = SL_ERR_INIT;
+  err_begin();
+  sl_capture *c = sl_capture_load_mem("warn.json", j, strlen(j), NULL, &e);
+  const char *err = err_end();
+  assert_non_null(c);
+  assert_null(e.msg);
+  assert_string_equal(err, "");
+  assert_int_equal(c->n_warnings, 2);
+  assert_non_null(strstr(c->warnings[0], "schema fingerprint 0000000000000000"));
+  assert_non_null(strstr(c->warnings[1], "'no_such_phase' (stream 0, record 0)"));
+  sl_capture_free(c);
+  err_begin();
+  c = sl_capture_read_mem("warn.json", j, strlen(j), NULL);
+  err = err_end();
+  assert_non_null(c);
+  assert_non_null(strstr(err, "swimlane: warning: warn.json: captured under schema fingerprint 0000000000000000"));
+  assert_non_null(strstr(err, "swimlane: warning: warn.json: 1 scheduler phase record(s) of kinds"));
+  sl_capture_free(c);
+}
+
 /* The lifecycle span fields the reader converts to times are the schema's 64-bit cycle
 ** stamps (the range of the generated table sl_capture.h names); every field is found again
 ** by its .pb number and its JSON place. */
@@ -902,6 +930,7 @@ int main(void) {
     cmocka_unit_test(test_phase_presence),
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_extras_every_record_kind),
+    cmocka_unit_test(test_warnings_returned),
     cmocka_unit_test(test_read_table),
     cmocka_unit_test(test_bad_inputs),
     cmocka_unit_test(test_missing_file),

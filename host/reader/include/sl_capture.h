@@ -332,20 +332,20 @@ static inline const char *sl_str_get(const sl_capture *c, sl_str s) {
 /* ---- reading -------------------------------------------------------------------- */
 
 typedef struct sl_read_opts {
-  int quiet;   /* don't print warnings to stderr (they stay in capture->warnings) */
+  int quiet;   /* sl_capture_read*: don't print the warnings (they stay in capture->warnings) */
 } sl_read_opts;
 
 /* Read a capture: JSON (either format) or the protobuf capture (detected by content).
 ** On error returns NULL with the first error on *err (file = the capture, msg =
 ** "<JSON path>: <what>"; sl_err.h), prints nothing and leaves nothing behind; err may be
-** NULL. Warnings (e.g. unmatched scheduler rows, a foreign schema fingerprint) go to stderr
-** unless opts->quiet (the unmatched-row ones also stay in capture->warnings). opts may be NULL. */
+** NULL. Warnings (unmatched scheduler rows, a foreign schema fingerprint, unknown phase
+** kinds) are kept on capture->warnings, not printed. opts may be NULL. */
 sl_capture *sl_capture_load(const char *path, const sl_read_opts *opts, sl_err *err);
 /* Same, from memory (used by the fuzz targets); `name` names the input in errors. */
 sl_capture *sl_capture_load_mem(const char *name, const void *data, size_t len,
                                 const sl_read_opts *opts, sl_err *err);
 /* The forms for a command: the same, printing the error ("swimlane: <path>: <JSON path>:
-** <what>") to stderr. */
+** <what>") and, unless opts->quiet, each warning ("swimlane: warning: <path>: ...") to stderr. */
 sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts);
 sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len,
                                 const sl_read_opts *opts);
