@@ -3,7 +3,8 @@
 ** reads and writes, and its fingerprint.
 **
 ** SL_SCHEMA_LAYOUT lists every capture field as "<message>.<field path>=<type>@<pb>"
-** (arrays: "<type>x<n>@<pb>,<pb>,..."), every container field and every phase id's name,
+** (arrays: "<type>x<n>@<pb>,<pb>,..."), the JSON columns of every row record
+** ("columns.<message>=<name>,..."), every container field and every phase id's name,
 ** ";"-separated. SL_SCHEMA_FINGERPRINT is FNV-1a 64 of that text: it changes when a
 ** record layout, a field id, a wire type or a phase id changes, never for colours,
 ** labels or prose. Captures carry both; readers compare them on read (reader_schema.c).
@@ -30,6 +31,17 @@ function M.describe(model)
           out[#out + 1] = string.format("%s.%s=%s@%s", rec.spec.proto, leaf.path, ty, table.concat(nums, ","))
         end
       end
+    end
+  end
+  -- the JSON columns of each row record, in order (context columns by their name): a JSON
+  -- capture describes its own rows, so a reader names a newer writer's extra columns and
+  -- refuses a reordering that would misread them
+  for _, rec in ipairs(model.records) do
+    local ex = rec.spec.export
+    if rec.spec.proto and ex and ex.shape == "row" then
+      local cols = {}
+      for i, c in ipairs(ex.columns) do cols[i] = c.ctx or c.field or c.compose or c.phase_name or c.orch_phase_name end
+      out[#out + 1] = string.format("columns.%s=%s", rec.spec.proto, table.concat(cols, ","))
     end
   end
   for _, msg in ipairs(model.capture) do

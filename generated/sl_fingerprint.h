@@ -7,7 +7,7 @@
 #ifndef SL_FINGERPRINT_H
 #define SL_FINGERPRINT_H
 
-#define SL_SCHEMA_FINGERPRINT "f1cef029c8399896"
+#define SL_SCHEMA_FINGERPRINT "4cb81b00555028af"
 /* what the generator emits; hand-written code checks it (sl_generated_gate.h) */
 #define SL_GENERATED_FORMAT 3
 /* every capture field: "<message>.<path>=<type>@<pb>", ";"-separated */
@@ -52,6 +52,8 @@
   "AicpuLifecycleRecord.exit_signal_end_cycles=u64@13;" \
   "AicpuLifecycleRecord.exit_wait_start_cycles=u64@14;" \
   "AicpuLifecycleRecord.exit_wait_end_cycles=u64@15;" \
+  "columns.AicpuTaskRecord=core_id,reg_task_id,dispatch_time,finish_time,member;" \
+  "columns.AicoreTaskRecord=core_id,task_token_raw,reg_task_id,start_time,end_time,receive_to_start_cycles;" \
   "PoolAccount.name=string@1;" \
   "PoolAccount.total=uint64@2;" \
   "PoolAccount.collected=uint64@3;" \

@@ -111,7 +111,7 @@ const char sl_schema_lua[] =
   "      size = 1,\n"
   "    },\n"
   "  },\n"
-  "  fingerprint = \"f1cef029c8399896\",\n"
+  "  fingerprint = \"4cb81b00555028af\",\n"
   "  host_phases = {\n"
   "    {\n"
   "      bytes = \"the device image allocated and zeroed (graph + tensors)\",\n"

@@ -1106,8 +1106,8 @@ static void emit_lifecycle(sl_ctx *x) {
       if (!sl_rules_lifecycle_span(x->r, s, &label, &sk, &ek)) continue;
       int si = -1, ei = -1;
       for (int f = 0; f < SL_LC_FIELD_COUNT; f++) {
-        if (!strcmp(sl_lifecycle_keys[f], sk)) si = f;
-        if (!strcmp(sl_lifecycle_keys[f], ek)) ei = f;
+        if (!strcmp(sl_lifecycle_key(f), sk)) si = f;
+        if (!strcmp(sl_lifecycle_key(f), ek)) ei = f;
       }
       if (si < 0 || ei < 0) continue;
       if (!(lc->present & (1u << si)) || !(lc->present & (1u << ei))) continue;

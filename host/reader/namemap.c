@@ -29,21 +29,21 @@ void sl_namemap_free(sl_namemap *m) {
   free(m);
 }
 
-sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) {
+sl_namemap *sl_namemap_open_mem(const char *name, const void *data, size_t len, sl_err *err) {
   cJSON *root = cJSON_ParseWithLength(data, len);
   if (!root) {
     /* let yajl tell a truncated file from a malformed one, with its message */
     yajl_handle h = yajl_alloc(NULL, NULL, NULL);
     if (!h) sl_mem_fail(0);
     if (len == 0) {
-      sl_error(name, "$: empty file");
+      (void)sl_err_set(err, name, "$: empty file");
     } else if (yajl_parse(h, data, len) == yajl_status_ok && yajl_complete_parse(h) != yajl_status_ok) {
-      sl_error(name, "$: truncated JSON");
+      (void)sl_err_set(err, name, "$: truncated JSON");
     } else {
       unsigned char *m = yajl_get_error(h, 0, data, len);
       char *nl = m ? strchr((char *)m, '\n') : NULL;
       if (nl) *nl = 0;
-      sl_error(name, "$: invalid JSON: %s", m ? (char *)m : "parse error");
+      (void)sl_err_set(err, name, "$: invalid JSON: %s", m ? (char *)m : "parse error");
       if (m) yajl_free_error(h, m);
     }
     yajl_free(h);
@@ -53,7 +53,7 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
   m->path = sl_mem_strdup(name);
   m->level = -1;
   if (!cJSON_IsObject(root)) {
-    sl_error(name, "$: expected a JSON object");
+    (void)sl_err_set(err, name, "$: expected a JSON object");
     goto fail;
   }
   const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(root, "level");
@@ -62,7 +62,7 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
   const cJSON *orch = cJSON_GetObjectItemCaseSensitive(root, "orchestrator_name");
   if (orch && !cJSON_IsNull(orch)) {
     if (!cJSON_IsString(orch)) {
-      sl_error(name, "$.orchestrator_name: expected a string or null");
+      (void)sl_err_set(err, name, "$.orchestrator_name: expected a string or null");
       goto fail;
     }
     m->orchestrator_name = sl_mem_strdup(orch->valuestring);
@@ -70,7 +70,7 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
   const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "callable_id_to_name");
   if (map && !cJSON_IsNull(map)) {
     if (!cJSON_IsObject(map)) {
-      sl_error(name, "$.callable_id_to_name: expected an object");
+      (void)sl_err_set(err, name, "$.callable_id_to_name: expected an object");
       goto fail;
     }
     size_t n = (size_t)cJSON_GetArraySize(map);
@@ -79,7 +79,7 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
     const cJSON *e;
     cJSON_ArrayForEach(e, map) {
       if (!cJSON_IsString(e)) {
-        sl_error(name, "$.callable_id_to_name.%s: expected a string name", e->string);
+        (void)sl_err_set(err, name, "$.callable_id_to_name.%s: expected a string name", e->string);
         goto fail;
       }
       /* a repeated key keeps its first position and the last value, like a Python dict */
@@ -103,26 +103,39 @@ fail:
   return NULL;
 }
 
-sl_namemap *sl_namemap_load(const char *path) {
+sl_namemap *sl_namemap_open(const char *path, sl_err *err) {
   struct stat st;
   if (stat(path, &st) != 0) {
-    sl_error(path, "Func names JSON not found");
+    (void)sl_err_set(err, path, "Func names JSON not found");
     return NULL;
   }
   if (S_ISDIR(st.st_mode)) {
-    sl_error(path, "is a directory, expected a name map");
+    (void)sl_err_set(err, path, "is a directory, expected a name map");
     return NULL;
   }
   size_t len;
   char *data;
-  sl_err err = SL_ERR_INIT;
-  if (sl_file_read(path, &data, &len, &err) != SL_OK) {
-    (void)sl_err_report(&err);
-    return NULL;
-  }
-  sl_namemap *m = sl_namemap_load_mem(path, data, len);
+  if (sl_file_read(path, &data, &len, err) != SL_OK) return NULL;
+  sl_namemap *m = sl_namemap_open_mem(path, data, len, err);
   free(data);
   return m;
+}
+
+/* The commands' forms: the error printed. */
+static sl_namemap *printed(sl_namemap *m, sl_err *err) {
+  sl_err_print(err);
+  sl_err_clear(err);
+  return m;
+}
+
+sl_namemap *sl_namemap_load(const char *path) {
+  sl_err err = SL_ERR_INIT;
+  return printed(sl_namemap_open(path, &err), &err);
+}
+
+sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) {
+  sl_err err = SL_ERR_INIT;
+  return printed(sl_namemap_open_mem(name, data, len, &err), &err);
 }
 
 const char *sl_namemap_lookup(const sl_namemap *m, int64_t func_id) {

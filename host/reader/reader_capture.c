@@ -55,7 +55,8 @@ static int looks_like_json(const unsigned char *d, size_t n) {
 }
 
 static sl_capture *finish(sl_raw *raw, sl_capture *c, int rc, const sl_read_opts *opts) {
-  if (rc == 0) rc = sl_raw_finish(raw, c, opts && opts->quiet);
+  (void)opts;
+  if (rc == 0) rc = sl_raw_finish(raw, c);
   sl_raw_free(raw);
   if (rc != 0) {
     sl_capture_free(c);
@@ -64,11 +65,13 @@ static sl_capture *finish(sl_raw *raw, sl_capture *c, int rc, const sl_read_opts
   return c;
 }
 
-sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len, const sl_read_opts *opts) {
+sl_capture *sl_capture_load_mem(const char *name, const void *data, size_t len, const sl_read_opts *opts,
+                                sl_err *err) {
   sl_capture *c = capture_new(name);
   sl_raw raw;
   memset(&raw, 0, sizeof raw);
   raw.name = c->path;
+  raw.err = err;
   int rc;
   if (looks_like_json(data, len)) {
     rc = sl_parse_json(&raw, c, NULL, data, len);
@@ -80,16 +83,16 @@ sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len, 
   return finish(&raw, c, rc, opts);
 }
 
-sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
+sl_capture *sl_capture_load(const char *path, const sl_read_opts *opts, sl_err *err) {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    sl_error(path, "cannot open: %s", strerror(errno));
+    (void)sl_err_set(err, path, "cannot open: %s", strerror(errno));
     return NULL;
   }
   struct stat st;
   if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
     fclose(f);
-    sl_error(path, "is a directory, expected a chip_swimlane_records file");
+    (void)sl_err_set(err, path, "is a directory, expected a chip_swimlane_records file");
     return NULL;
   }
   /* peek at the first bytes to tell JSON from protobuf */
@@ -99,12 +102,8 @@ sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
     fclose(f);
     size_t len = 0;
     char *data;
-    sl_err err = SL_ERR_INIT;
-    if (sl_file_read(path, &data, &len, &err) != SL_OK) {
-      (void)sl_err_report(&err);
-      return NULL;
-    }
-    sl_capture *c = sl_capture_read_mem(path, data, len, opts);
+    if (sl_file_read(path, &data, &len, err) != SL_OK) return NULL;
+    sl_capture *c = sl_capture_load_mem(path, data, len, opts, err);
     free(data);
     return c;
   }
@@ -113,10 +112,31 @@ sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
   sl_raw raw;
   memset(&raw, 0, sizeof raw);
   raw.name = c->path;
+  raw.err = err;
   int rc = sl_parse_json(&raw, c, f, NULL, 0);
   if (rc == 0) sl_health_from_json_file(c, f);
   fclose(f);
   return finish(&raw, c, rc, opts);
+}
+
+/* The command-side forms: the error printed ("swimlane: <file>: <what>") and dropped, the
+** warnings printed unless quiet. */
+static sl_capture *printed(sl_capture *c, sl_err *err, const sl_read_opts *opts) {
+  sl_err_print(err);
+  sl_err_clear(err);
+  if (c && !(opts && opts->quiet))
+    for (size_t i = 0; i < c->n_warnings; i++) sl_warn(c->path, "%s", c->warnings[i]);
+  return c;
+}
+
+sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len, const sl_read_opts *opts) {
+  sl_err err = SL_ERR_INIT;
+  return printed(sl_capture_load_mem(name, data, len, opts, &err), &err, opts);
+}
+
+sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
+  sl_err err = SL_ERR_INIT;
+  return printed(sl_capture_load(path, opts, &err), &err, opts);
 }
 
 char *sl_find_latest_records(const char *dir) {

@@ -32,11 +32,10 @@ const uint64_t sl_read_used[SL_READ_KIND_COUNT] = {
   [SL_READ_ORCH_PHASE_RECORD] = BIT(SL_RF_ORCH_PHASE_RECORD_START_TIME) | BIT(SL_RF_ORCH_PHASE_RECORD_END_TIME) |
                                 BIT(SL_RF_ORCH_PHASE_RECORD_TASK_ID) | BIT(SL_RF_ORCH_PHASE_RECORD_SUBMIT_IDX) |
                                 BIT(SL_RF_ORCH_PHASE_RECORD_KIND),
-  /* aicpu_thread_id and the SL_LC_FIELD_COUNT span fields that follow it */
-  [SL_READ_AICPU_LIFECYCLE_RECORD] = (BIT(SL_LC_FIELD_COUNT + 1) - 1) << SL_RF_AICPU_LIFECYCLE_RECORD_AICPU_THREAD_ID,
+  /* aicpu_thread_id and the SL_LC_FIELD_COUNT span fields (sl_capture.h) */
+  [SL_READ_AICPU_LIFECYCLE_RECORD] = BIT(SL_RF_AICPU_LIFECYCLE_RECORD_AICPU_THREAD_ID) |
+                                     ((BIT(SL_LC_FIELD_COUNT) - 1) << SL_LC_FIRST_RF),
 };
-_Static_assert(SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES == SL_RF_AICPU_LIFECYCLE_RECORD_AICPU_THREAD_ID + 1,
-               "lifecycle spans follow the thread id");
 
 int sl_read_is_extra(enum sl_read_kind kind, int field) {
   return field < 0 || !(sl_read_used[kind] & BIT(field));

@@ -98,7 +98,7 @@ int sl_host_align(sl_raw *raw, sl_capture *c) {
   const char *name = raw->name;
   c->host_mode = 1;
   if (c->n_orch) {
-    sl_error(name, "$.aicpu_orchestrator_phases: both AICPU and host orchestrator phases are present; "
+    (void)sl_err_set(raw->err, name, "$.aicpu_orchestrator_phases: both AICPU and host orchestrator phases are present; "
                    "clock-domain source is ambiguous");
     return -1;
   }
@@ -128,7 +128,7 @@ int sl_host_align(sl_raw *raw, sl_capture *c) {
 static int host_us(sl_raw *raw, const char *what, size_t i, uint64_t start, uint64_t end, int64_t origin,
                    double *s_us, double *e_us) {
   if ((int64_t)start < origin || end < start) {
-    sl_error(raw->name, "$.%s[%zu]: invalid %s: origin=%lld, start=%llu, end=%llu",
+    (void)sl_err_set(raw->err, raw->name, "$.%s[%zu]: invalid %s: origin=%lld, start=%llu, end=%llu",
              strcmp(what, "host orchestrator phase") ? "host_device_uploads" : "host_orchestrator_phases", i, what,
              (long long)origin, (unsigned long long)start, (unsigned long long)end);
     return -1;

@@ -11,16 +11,6 @@
 #include "sl_base.h"
 #include "sl_levels.h"
 
-const char *const sl_lifecycle_keys[SL_LC_FIELD_COUNT] = {
-  "handshake_start_cycles", "handshake_complete_cycles",
-  "config_start_cycles", "topology_complete_cycles",
-  "context_publish_start_cycles", "context_publish_complete_cycles",
-  "bootstrap_wait_start_cycles", "bootstrap_complete_cycles",
-  "register_release_start_cycles", "register_release_end_cycles",
-  "exit_signal_start_cycles", "exit_signal_end_cycles",
-  "exit_wait_start_cycles", "exit_wait_end_cycles",
-};
-
 void sl_raw_free(sl_raw *raw) {
   free(raw->aicore);
   free(raw->stask);
@@ -216,40 +206,42 @@ static int count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
 
 /* Phase kinds this build's schema does not know (a newer writer, or a typo) are kept but
 ** not drawn: say so once, naming the first such record. */
-static void warn_unknown_phases(const char *name, const sl_capture *c) {
+static int warn_unknown_phases(sl_capture *c) {
   size_t n = 0, first = 0;
   for (size_t i = 0; i < c->n_phases; i++)
     if ((c->phases[i].flags & SL_PH_UNKNOWN) && n++ == 0) first = i;
-  if (!n) return;
+  if (!n) return 0;
   size_t stream = 0, rec = first;
   for (size_t s = 0; s < c->n_streams; s++)
     if (first >= c->streams[s].first && first < c->streams[s].first + c->streams[s].count) {
       stream = s;
       rec = first - c->streams[s].first;
     }
-  sl_warn(name, "%zu scheduler phase record(s) of kinds this build's schema does not have, first "
-                "'%s' (stream %zu, record %zu): not drawn (schema/phases.lua)",
-          n, sl_str_get(c, c->phases[first].phase), stream, rec);
+  return add_warning(c, sl_strdupf("%zu scheduler phase record(s) of kinds this build's schema does not "
+                                    "have, first '%s' (stream %zu, record %zu): not drawn (schema/phases.lua)",
+                                    n, sl_str_get(c, c->phases[first].phase), stream, rec));
 }
 
 /* The level, the clock and the cores every row names. 0 ok, -1 reported. */
 static int check_header(sl_raw *raw, sl_capture *c) {
   const char *name = raw->name;
+  char lv[64];
   if (!raw->has_level) {
-    sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected 1, 2, 3, or 4)");
+    (void)sl_err_set(raw->err, name, "$.chip_swimlane_level: unsupported chip_swimlane_level: None (expected %s)",
+                     sl_levels_accepted(lv, sizeof lv));
     return -1;
   }
   if (raw->level < SL_LEVEL_AICORE_TIMING || raw->level > (int64_t)SL_LEVEL_MAX) {
-    sl_error(name, "$.chip_swimlane_level: unsupported chip_swimlane_level: %lld (expected 1, 2, 3, or 4)",
-             (long long)raw->level);
+    (void)sl_err_set(raw->err, name, "$.chip_swimlane_level: unsupported chip_swimlane_level: %lld (expected %s)",
+                     (long long)raw->level, sl_levels_accepted(lv, sizeof lv));
     return -1;
   }
   c->level = (int)raw->level;
   if (!raw->has_clock || raw->clock <= 0) {
     if (raw->has_clock)
-      sl_error(name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: %lld", (long long)raw->clock);
+      (void)sl_err_set(raw->err, name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: %lld", (long long)raw->clock);
     else
-      sl_error(name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: None");
+      (void)sl_err_set(raw->err, name, "$.metadata.clock_freq_hz: metadata missing/zero clock_freq_hz: None");
     return -1;
   }
   c->clock_freq_hz = (uint64_t)raw->clock;
@@ -258,18 +250,18 @@ static int check_header(sl_raw *raw, sl_capture *c) {
   /* every row must name a known core */
   uint64_t known = raw->has_core_types ? c->n_core_types : c->num_cores >= 0 ? (uint64_t)c->num_cores : 0;
   if ((raw->n_aicore || raw->n_stask) && !raw->has_core_types && c->num_cores < 0) {
-    sl_error(name, "$.metadata.core_types: missing (the records name cores but the metadata lists none)");
+    (void)sl_err_set(raw->err, name, "$.metadata.core_types: missing (the records name cores but the metadata lists none)");
     return -1;
   }
   for (size_t i = 0; i < raw->n_aicore; i++)
     if (raw->aicore[i].core >= known) {
-      sl_error(name, "$.aicore_tasks[%zu][0]: core %llu is not in metadata.core_types (%llu cores)",
+      (void)sl_err_set(raw->err, name, "$.aicore_tasks[%zu][0]: core %llu is not in metadata.core_types (%llu cores)",
                raw->aicore[i].row, (unsigned long long)raw->aicore[i].core, (unsigned long long)known);
       return -1;
     }
   for (size_t i = 0; i < raw->n_stask; i++)
     if (raw->stask[i].core >= known) {
-      sl_error(name, "$.%s[%zu][0]: core %llu is not in metadata.core_types (%llu cores)", raw->sched_tasks_key,
+      (void)sl_err_set(raw->err, name, "$.%s[%zu][0]: core %llu is not in metadata.core_types (%llu cores)", raw->sched_tasks_key,
                raw->stask[i].row, (unsigned long long)raw->stask[i].core, (unsigned long long)known);
       return -1;
     }
@@ -348,10 +340,13 @@ static int join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
   return 0;
 }
 
-int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
+int sl_raw_finish(sl_raw *raw, sl_capture *c) {
   const char *name = raw->name;
-  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout), quiet) != 0)
+  char *note = NULL;
+  if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout),
+                      c->format != SL_FORMAT_PROTOBUF, &note, raw->err) != 0)
     return -1;
+  if (note && add_warning(c, note) != 0) goto oom;
   if (check_header(raw, c) != 0) return -1;
   c->base_cycles = base_of(raw, c);
   if (raw->host_mode && sl_host_align(raw, c)) return -1;
@@ -402,12 +397,9 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet) {
     void *p = realloc(c->orch, c->n_orch * sizeof *c->orch);
     if (p) c->orch = p;
   }
-  if (!quiet) {
-    for (size_t i = 0; i < c->n_warnings; i++) sl_warn(name, "%s", c->warnings[i]);
-    warn_unknown_phases(name, c);
-  }
+  if (warn_unknown_phases(c) != 0) goto oom;
   return 0;
 oom:
-  sl_error(name, "out of memory");
+  (void)sl_err_set(raw->err, name, "out of memory");
   return -1;
 }

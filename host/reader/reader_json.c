@@ -49,6 +49,7 @@ typedef struct metric {
   int has_index, has_pop, shared_bits;
   int64_t pop_hit, pop_miss, s_start[3], s_end[3];
   size_t pos;
+  sl_extra_span extra;    /* fields only the metrics object carries: extras of the record */
 } metric;
 
 typedef struct pending_stream {
@@ -118,7 +119,7 @@ __attribute__((format(printf, 2, 3))) static int fail(parser *p, const char *fmt
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  sl_error(p->raw->name, "%s: %s", path, msg);
+  (void)sl_err_set(p->raw->err, p->raw->name, "%s: %s", path, msg);
   p->failed = 1;
   return 0;
 }
@@ -224,11 +225,10 @@ static int maybe_extra(parser *p, const frame *f, enum sl_read_kind kind, int fi
   return add_extra(p, sp, key, strlen(key), v);
 }
 
-/* A lifecycle record's span field (enum sl_lifecycle_field), or -1: the span fields follow
-** aicpu_thread_id in the generated table. */
+/* A lifecycle record's span field (SL_LC_FIELD, sl_capture.h), or -1. */
 static int lc_field(const frame *f) {
   int fi = field_of(f, SL_READ_AICPU_LIFECYCLE_RECORD);
-  int i = fi - SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES;
+  int i = fi - SL_LC_FIRST_RF;
   return fi >= 0 && i >= 0 && i < SL_LC_FIELD_COUNT ? i : -1;
 }
 
@@ -320,7 +320,9 @@ static int sc_root(parser *p, const frame *f, const scalar *v) {
   sl_raw *raw = p->raw;
   if (key_is(f, "chip_swimlane_level")) {
     raw->has_level = 1;
-    if (v->t != T_NUM) return fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", type_name(v->t));
+    char lv[64];
+    if (v->t != T_NUM)
+      return fail(p, "unsupported chip_swimlane_level: %s (expected %s)", type_name(v->t), sl_levels_accepted(lv, sizeof lv));
     return want_i64(p, v, &raw->level);
   }
   if (key_is(f, "aicore_tasks") || key_is(f, "aicpu_tasks") || key_is(f, "scheduler_tasks") ||
@@ -415,6 +417,23 @@ static int sc_phase(parser *p, const frame *f, const scalar *v) {
   }
 }
 
+/* A field of a phase's metrics object (the seed format's second object per record),
+** routed by the generated read table like the record's own keys: the ones the reader knows
+** merge into the record, every other integer is an extra of it. */
+static int sc_metric(parser *p, const frame *f, const scalar *v) {
+  if (key_is(f, "record_index")) { /* the metrics writer's context column: the join key */
+    p->mt.has_index = 1;
+    return want_u64(p, v, &p->mt.record_index);
+  }
+  if (v->t == T_NULL) return 1;
+  int fi = field_of(f, SL_READ_SCHED_PHASE_RECORD);
+  if (fi == SL_RF_SCHED_PHASE_RECORD_POP_HIT || fi == SL_RF_SCHED_PHASE_RECORD_POP_MISS) {
+    p->mt.has_pop = 1;
+    return want_i64(p, v, fi == SL_RF_SCHED_PHASE_RECORD_POP_HIT ? &p->mt.pop_hit : &p->mt.pop_miss);
+  }
+  return maybe_extra(p, f, SL_READ_SCHED_PHASE_RECORD, fi, &p->mt.extra, v);
+}
+
 /* A scheduler stream's identity fields. */
 static int sc_stream(parser *p, const frame *f, const scalar *v) {
   sl_sched_stream *s = &p->cur.s;
@@ -504,10 +523,13 @@ static int sc_row(parser *p, const frame *f, const scalar *v) {
   const sl_read_record *rr = &sl_read_records[kind];
   char exp[32];
   if (f->idx >= rr->n_columns) {
-    /* a capture of another schema (a newer writer's column): its value is carried by position */
+    /* a capture of another schema (a newer writer's column): carried under the name the
+    ** capture's own layout gives it (as a .pb field number is), else by position */
     if (!foreign_schema(p)) return fail(p, "too many columns (expected %s)", cols_expected(exp, sizeof exp, kind));
-    int n = snprintf(exp, sizeof exp, "column_%zu", f->idx);
-    return add_extra(p, &p->row_extra, exp, (size_t)n, v);
+    char nm[64];
+    size_t n = sl_layout_column_name(sl_str_get(p->c, p->raw->layout), rr->proto, f->idx, nm, sizeof nm);
+    if (!n) n = (size_t)snprintf(nm, sizeof nm, "column_%zu", f->idx);
+    return add_extra(p, &p->row_extra, nm, n, v);
   }
   if (!want_u64(p, v, &p->row[f->idx])) return 0;
   int fi = sl_read_field_by_column(rr, (unsigned)f->idx);
@@ -555,16 +577,7 @@ static int on_scalar(parser *p, const scalar *v) {
   case C_PHASE:
     return sc_phase(p, f, v);
   case C_METRIC:
-    if (key_is(f, "record_index")) {
-      p->mt.has_index = 1;
-      return want_u64(p, v, &p->mt.record_index);
-    }
-    if (key_is(f, "pop_hit") || key_is(f, "pop_miss")) {
-      if (v->t == T_NULL) return 1;
-      p->mt.has_pop = 1;
-      return want_i64(p, v, key_is(f, "pop_hit") ? &p->mt.pop_hit : &p->mt.pop_miss);
-    }
-    return 1;
+    return sc_metric(p, f, v);
   case C_SHARED:
     if (f->idx < 3 && !want_i64(p, v, &p->sh[f->idx])) return 0;
     p->sh_n = f->idx + 1;
@@ -672,7 +685,9 @@ static int child_root(parser *p, const frame *f, int is_map) {
   }
   if (key_is(f, "host_device_uploads")) { WANT(!is_map, "an array"); ONCE(p->seen_root, 9); return C_UPLOADS; }
   if (key_is(f, "chip_swimlane_level")) {
-    fail(p, "unsupported chip_swimlane_level: %s (expected 1, 2, 3, or 4)", is_map ? "an object" : "an array");
+    char lv[64];
+    fail(p, "unsupported chip_swimlane_level: %s (expected %s)", is_map ? "an object" : "an array",
+         sl_levels_accepted(lv, sizeof lv));
     return -1;
   }
   return C_SKIP;
@@ -913,6 +928,7 @@ static int finish_stream(parser *p) {
       memcpy(r->shared_at_end, m->s_end, sizeof m->s_end);
       r->flags |= SL_PH_HAS_SHARED;
     }
+    if (m->extra.n && sl_extra_join(c, &r->extra, r->extra, m->extra) != 0) return oom(p);
   }
   for (size_t i = 0; i < p->n_pend; i++)
     if (p->pend[i].idx == cur->idx) return fail(p, "duplicate scheduler_id %lld", (long long)cur->idx);
@@ -1181,14 +1197,14 @@ static int report_yajl(parser *p, yajl_handle h, const unsigned char *chunk, siz
   path_of(p, path, sizeof path);
   const char *m = (const char *)msg;
   if (at_end && p->depth > 0)
-    sl_error(p->raw->name, "%s: truncated JSON (the file ends inside this value)", path);
+    (void)sl_err_set(p->raw->err, p->raw->name, "%s: truncated JSON (the file ends inside this value)", path);
   else if (at_end && top_is_scalar(p))
-    sl_error(p->raw->name, "$: empty or truncated JSON");
+    (void)sl_err_set(p->raw->err, p->raw->name, "$: empty or truncated JSON");
   else {
     char text[256];
     snprintf(text, sizeof text, "%s", m ? m : "parse error");
     text[strcspn(text, "\r\n")] = 0;
-    sl_error(p->raw->name, "%s: invalid JSON at byte %zu: %s", path, p->offset + yajl_get_bytes_consumed(h), text);
+    (void)sl_err_set(p->raw->err, p->raw->name, "%s: invalid JSON at byte %zu: %s", path, p->offset + yajl_get_bytes_consumed(h), text);
   }
   if (msg) yajl_free_error(h, msg);
   return -1;
@@ -1209,7 +1225,7 @@ static int build_streams(parser *p) {
   if (!c->n_streams) return 0;
   c->streams = calloc(c->n_streams, sizeof *c->streams);
   if (!c->streams) {
-    sl_error(p->raw->name, "out of memory");
+    (void)sl_err_set(p->raw->err, p->raw->name, "out of memory");
     return -1;
   }
   for (size_t i = 0; i < c->n_streams; i++) {
@@ -1224,7 +1240,7 @@ static int build_streams(parser *p) {
 int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *data, size_t len) {
   parser *p = calloc(1, sizeof *p);
   if (!p) {
-    sl_error(raw->name, "out of memory");
+    (void)sl_err_set(raw->err, raw->name, "out of memory");
     return -1;
   }
   p->raw = raw;
@@ -1234,7 +1250,7 @@ int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *dat
   yajl_handle h = yajl_alloc(&callbacks, NULL, p);
   if (!h) {
     free(p);
-    sl_error(raw->name, "out of memory");
+    (void)sl_err_set(raw->err, raw->name, "out of memory");
     return -1;
   }
   int rc = 0;
@@ -1243,14 +1259,14 @@ int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *dat
     enum { CHUNK = 1 << 18 };
     unsigned char *buf = malloc(CHUNK);
     if (!buf) {
-      sl_error(raw->name, "out of memory");
+      (void)sl_err_set(raw->err, raw->name, "out of memory");
       rc = -1;
     }
     while (rc == 0) {
       size_t n = fread(buf, 1, CHUNK, fp);
       if (n == 0) {
         if (ferror(fp)) {
-          sl_error(raw->name, "read error");
+          (void)sl_err_set(raw->err, raw->name, "read error");
           rc = -1;
         }
         break;
@@ -1266,12 +1282,12 @@ int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *dat
   }
   if (rc == 0) {
     if (total == 0) {
-      sl_error(raw->name, "$: empty file");
+      (void)sl_err_set(raw->err, raw->name, "$: empty file");
       rc = -1;
     } else if (yajl_complete_parse(h) != yajl_status_ok) {
       rc = report_yajl(p, h, (const unsigned char *)"", 0, 1);
     } else if (top_is_scalar(p)) {
-      sl_error(raw->name, "$: expected a JSON object at the top level");
+      (void)sl_err_set(raw->err, raw->name, "$: expected a JSON object at the top level");
       rc = -1;
     }
   }

@@ -285,6 +285,8 @@ static int pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStream
     char buf[32];
     int n = snprintf(buf, sizeof buf, "kind_%u", kind);
     if (sl_phase_classify(c, p, buf, (size_t)n) != 0) return -1;
+    if (sl_phase_id_is_retired(kind)) /* as a retired name in JSON: kept, never drawn, no warning */
+      p->flags = (p->flags & ~(uint32_t)SL_PH_UNKNOWN) | SL_PH_RETIRED;
   }
   p->loop_iter = (int64_t)PH(LOOP_ITER);
   p->tasks_processed = (int64_t)PH(TASKS_PROCESSED);
@@ -328,7 +330,7 @@ static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture 
     for (size_t s = 0; s < m->n_scheduler_records; s++)
       if (m->scheduler_records[s]->scheduler_id > max) max = m->scheduler_records[s]->scheduler_id;
     if (max > 65535) {
-      sl_error(name, "scheduler_records: scheduler_id %u out of range", max);
+      (void)sl_err_set(raw->err, name, "scheduler_records: scheduler_id %u out of range", max);
       return -2;
     }
     c->n_streams = (size_t)max + 1;
@@ -342,7 +344,7 @@ static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture 
       const Swimlane__SchedPhaseStream *st = m->scheduler_records[s];
       sl_sched_stream *out = &c->streams[st->scheduler_id];
       if (out->has_meta) {
-        sl_error(name, "scheduler_records[%zu]: duplicate scheduler_id %u", s, st->scheduler_id);
+        (void)sl_err_set(raw->err, name, "scheduler_records[%zu]: duplicate scheduler_id %u", s, st->scheduler_id);
         return -2;
       }
       out->has_meta = 1;
@@ -377,7 +379,7 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   size_t n_orch_threads = m->num_orch_phase_threads;
   if (m->n_orchestrator_phases > n_orch_threads) n_orch_threads = m->n_orchestrator_phases;
   if (n_orch_threads > 65536) {
-    sl_error(name, "orchestrator_phases: %zu threads", n_orch_threads);
+    (void)sl_err_set(raw->err, name, "orchestrator_phases: %zu threads", n_orch_threads);
     return -2;
   }
   if (n_orch_threads) {
@@ -450,9 +452,8 @@ static int pb_lifecycle(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) 
     memset(l, 0, sizeof *l);
     l->aicpu_thread_id = (int64_t)v[SL_RF_AICPU_LIFECYCLE_RECORD_AICPU_THREAD_ID];
     if (sl_grow((void **)&raw->lc_cycles, &raw->cap_lc_cycles, c->n_lifecycle, sizeof *raw->lc_cycles) != 0) return -1;
-    /* the span fields follow the thread id in the table, in enum sl_lifecycle_field order */
-    for (int k = 0; k < SL_LC_FIELD_COUNT; k++)
-      raw->lc_cycles[c->n_lifecycle - 1][k] = v[SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES + k];
+    /* the span fields, a range of the generated table (sl_capture.h SL_LC_FIELD) */
+    for (int k = 0; k < SL_LC_FIELD_COUNT; k++) raw->lc_cycles[c->n_lifecycle - 1][k] = v[SL_LC_FIRST_RF + k];
     l->present = (1u << SL_LC_FIELD_COUNT) - 1;
     if (pb_extras(c, SL_READ_AICPU_LIFECYCLE_RECORD, r, v, -1, &l->extra) != 0) return -1;
   }
@@ -478,13 +479,13 @@ static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
 int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len) {
   Swimlane__Capture *m = swimlane__capture__unpack(NULL, len, data);
   if (!m) {
-    sl_error(raw->name, "not a JSON capture and not a valid protobuf capture (swimlane.Capture): "
+    (void)sl_err_set(raw->err, raw->name, "not a JSON capture and not a valid protobuf capture (swimlane.Capture): "
                         "truncated or corrupt data");
     return -1;
   }
   int rc = convert(raw, c, m);
   swimlane__capture__free_unpacked(m, NULL);
-  if (rc == -1) sl_error(raw->name, "out of memory");
+  if (rc == -1) (void)sl_err_set(raw->err, raw->name, "out of memory");
   return rc ? -1 : 0;
 }
 

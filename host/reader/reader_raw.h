@@ -28,6 +28,7 @@ typedef struct sl_raw_sched_task {
 
 typedef struct sl_raw {
   const char *name;              /* file name for messages */
+  sl_err *err;                   /* the first error is kept here (sl_err.h); the reader prints none */
   int has_level;
   int64_t level;
   int has_clock;
@@ -76,11 +77,11 @@ int sl_extra_add(sl_capture *c, sl_extra_span *sp, const char *key, size_t klen,
 /* One span holding a's then b's extras (copied when both are non-empty). 0 / -1 OOM. */
 int sl_extra_join(sl_capture *c, sl_extra_span *out, sl_extra_span a, sl_extra_span b);
 
-/* Validate + join + convert. 0 ok; -1 error already printed. */
-int sl_raw_finish(sl_raw *raw, sl_capture *c, int quiet);
+/* Validate + join + convert; warnings into capture->warnings. 0 ok; -1 error (on raw->err). */
+int sl_raw_finish(sl_raw *raw, sl_capture *c);
 void sl_raw_free(sl_raw *raw);
 
-/* Parsers: 0 ok, -1 error printed. */
+/* Parsers: 0 ok, -1 error (on raw->err). */
 /* JSON: `fp` is streamed in chunks when non-NULL, else data[0..len) is parsed. */
 int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *data, size_t len);
 int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len);
@@ -92,14 +93,19 @@ void sl_health_from_json_file(sl_capture *c, FILE *f);
 void sl_capture_add_task_slot(sl_capture *c, uint32_t slot, uint64_t dispatch_cycles, uint64_t finish_cycles);
 
 /* reader_host.c: host mode after the device join: validate the host sections, align
-** the clocks, convert the host records (0 ok, -1 error printed). The alignment must be
+** the clocks, convert the host records (0 ok, -1 error on raw->err). The alignment must be
 ** known before device timestamps are converted: sl_host_align runs first. */
 int sl_host_align(sl_raw *raw, sl_capture *c);
 int sl_host_finish(sl_raw *raw, sl_capture *c);
 double sl_host_device_us(const sl_capture *c, uint64_t cycles); /* the calibrated map */
 
-/* The capture's layout against this build's (reader_schema.c): 0 = read it (after at
-** most one note on stderr), -1 = refused (reported). */
-int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int quiet);
+/* The capture's layout against this build's (reader_schema.c): 0 = read it (*note: at most
+** one note for capture->warnings, malloc'd, or NULL), -1 = refused (the reason on *err).
+** json: a JSON capture (its row columns are checked too). */
+int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int json, char **note,
+                    sl_err *err);
+/* The name a newer writer gave JSON column `col` of row record `proto`, from the capture's own
+** layout ("columns.<proto>=a,b,..."); 0 when the layout does not say (out: NUL-terminated). */
+size_t sl_layout_column_name(const char *layout, const char *proto, size_t col, char *out, size_t cap);
 
 #endif

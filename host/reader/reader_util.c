@@ -1,10 +1,14 @@
 /*
-** reader_util.c — exact integers (and sl_grow, the old name of sl_array_grow).
+** reader_util.c — exact integers, the accepted levels for messages (and sl_grow, the old
+** name of sl_array_grow).
 */
 #include "reader_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sl_levels.h"
 
 int sl_grow(void **arr, size_t *cap, size_t need, size_t esz) {
   *arr = sl_array_grow(*arr, cap, need, esz);
@@ -42,4 +46,13 @@ int sl_normalize_id(const char *s, size_t len, uint64_t *out) {
   if (neg && mag > (uint64_t)1 << 63) return -1; /* below int64 range: treated as unparsable */
   *out = neg ? (uint64_t)0 - mag : mag;
   return 0;
+}
+
+const char *sl_levels_accepted(char *buf, size_t cap) {
+  size_t n = 0;
+  buf[0] = 0;
+  for (unsigned v = SL_LEVEL_AICORE_TIMING; v <= SL_LEVEL_MAX && n < cap; v++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s%u", v == SL_LEVEL_AICORE_TIMING ? "" : ", ",
+                          v == SL_LEVEL_MAX && v > SL_LEVEL_AICORE_TIMING ? "or " : "", v);
+  return buf;
 }

@@ -390,7 +390,16 @@ void *sl_rt_aisched_main(void *arg) {
   inbox_owner = NULL;
   if (rt->cfg.dp) {
     sl_devprof_flush_scheduler(rt->cfg.dp, s->idx, s->cores, s->ncores);
-    if (rt->cfg.level >= SL_LEVEL_AICPU_TIMING) sl_devprof_lifecycle(rt->cfg.dp, s->idx, &lc);
+    /* the stamps above into the record through its generated writer (level gate, padding) */
+    sl_aicpu_lifecycle_record rec;
+    if (sl_write_lifecycle(rt->cfg.level, &rec, lc.aicpu_thread_id, lc.handshake_start_cycles,
+                           lc.handshake_complete_cycles, lc.config_start_cycles, lc.topology_complete_cycles,
+                           lc.context_publish_start_cycles, lc.context_publish_complete_cycles,
+                           lc.bootstrap_wait_start_cycles, lc.bootstrap_complete_cycles,
+                           lc.register_release_start_cycles, lc.register_release_end_cycles,
+                           lc.exit_signal_start_cycles, lc.exit_signal_end_cycles, lc.exit_wait_start_cycles,
+                           lc.exit_wait_end_cycles))
+      sl_devprof_lifecycle(rt->cfg.dp, s->idx, &rec);
   }
   return NULL;
 }

@@ -6,8 +6,9 @@ and the trace's content checked.
   phase_existing_lane  acid_probe drawn on Sched_N (the lane the schema names)
   phase_new_lane       acid_lane_probe drawn on the new lane Acid_N at tid 33000 + 10 N
   orch_phase           orchestrator records of the new kind orch_acid drawn acid(...) in yellow
-  record_field         the new fields shown in the trace args: acid_extra (scheduler phase
-                       record) on every scheduler slice, acid_task_extra (AICPU task record)
+  record_field         the new fields shown in the trace args: acid_extra and the metrics-only
+                       acid_metric (scheduler phase record) on every scheduler slice,
+                       acid_task_extra (AICPU task record)
                        on every task slice of the worker and AICPU views
   rename_alias         reclaim drawn (never release) from fresh and old captures
   old_captures_read    today's committed captures still read after the additive edit
@@ -145,6 +146,9 @@ elif case == "record_field":
         if not bars or any(e["args"].get("acid_extra") != 7 for e in bars):
             fail(f"{fmt}: scheduler slices without args.acid_extra = 7: "
                  f"{[e['args'] for e in bars if e['args'].get('acid_extra') != 7][:2]}")
+        if any(e["args"].get("acid_metric") != 5 for e in bars):
+            fail(f"{fmt}: scheduler slices without args.acid_metric = 5 (a metrics-only field): "
+                 f"{[e['args'] for e in bars if e['args'].get('acid_metric') != 5][:2]}")
         tasks = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "event" and "taskId" in e.get("args", {})]
         views = {e["pid"] for e in tasks}
         if len(views) < 2 or any(e["args"].get("acid_task_extra") != 11 for e in tasks):

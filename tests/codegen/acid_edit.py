@@ -48,14 +48,20 @@ if kind == "additive":
     # a new record field in the spare bytes, exported, written by the runtime as 7
     edit("schema/records.lua", '{ name = "_pad", type = "u32", count = 4, offset = 48 },',
          '{ name = "acid_extra", type = "u32", offset = 48, pb = 16 },\n'
-         '        { name = "_pad", type = "u32", count = 3, offset = 52 },')
+         '        { name = "acid_metric", type = "u32", offset = 52, pb = 18 },\n'
+         '        { name = "_pad", type = "u32", count = 2, offset = 56 },')
+    # acid_metric is exported only in the phase's metrics object (the seed format's second
+    # object per record), written by the runtime as 5
+    edit("schema/records.lua", '{ key = "shared_at_end", field = "shared_depth_at_end" } } } },',
+         '{ key = "shared_at_end", field = "shared_depth_at_end" },\n'
+         '                              { key = "acid_metric", field = "acid_metric" } } } },')
     edit("schema/records.lua", '{ key = "task_id", compose = "task_id", when = "task" } } },',
          '{ key = "task_id", compose = "task_id", when = "task" },\n'
          '                             { key = "acid_extra", field = "acid_extra" } } },')
     # the runtime's call sites pass it: every per-phase writer call goes through SL_RT_PHASE
     # (the new scalar follows tasks_processed), and the generic profiler entry the tests use
-    edit("runtime/core/sl_rt_phase.h", "(pc)->iter, (uint32_t)(n),", "(pc)->iter, (uint32_t)(n), 7u,")
-    edit("runtime/profiler/sl_devprof.c", "depth_end ? depth_end : zeros);", "depth_end ? depth_end : zeros, 7u);")
+    edit("runtime/core/sl_rt_phase.h", "(pc)->iter, (uint32_t)(n),", "(pc)->iter, (uint32_t)(n), 7u, 5u,")
+    edit("runtime/profiler/sl_devprof.c", "depth_end ? depth_end : zeros);", "depth_end ? depth_end : zeros, 7u, 5u);")
     # a new field of the AICPU task record (its spare bytes), exported as a row column; the
     # one call site of its writer passes 11
     edit("schema/records.lua", '      },\n      export = { section = "scheduler_tasks.records"',

@@ -76,20 +76,42 @@ if rc != 0 or "'acid_nope' (stream 0, record 2)" not in err:
 # a capture of a newer schema: one more AICPU task column and one more orchestrator key
 r = fresh()
 r["metadata"]["schema_fingerprint"] = "2" * 16
-r["metadata"]["schema_layout"] += ";AicpuTaskRecord.newer_col=u32@5;OrchPhaseRecord.newer_key=u32@6"
+lay = r["metadata"]["schema_layout"]
+cols = "columns.AicpuTaskRecord=core_id,reg_task_id,dispatch_time,finish_time,member"
+if cols not in lay:
+    fail(f"the fixture's layout does not describe its scheduler-task columns ({cols})")
+# the newer writer appends its column and says so in its layout (as its .pb names field 5)
+r["metadata"]["schema_layout"] = lay.replace(cols, cols + ",newer_col") + \
+    ";AicpuTaskRecord.newer_col=u32@5;OrchPhaseRecord.newer_key=u32@6"
 for row in r["scheduler_tasks"]["records"]:
     row.append(5)
 for rec in r["aicpu_orchestrator_phases"][0]:
     rec["newer_key"] = 6
 rc, err, out = convert(r, "newer")
-if rc != 0 or err.count("fingerprint") != 1 or not out:
-    fail(f"a newer schema's capture did not read with one note: exit {rc}, {err!r}")
+if rc != 0 or err.count("fingerprint") != 1 or not out or "(first columns.AicpuTaskRecord, changed)" not in err:
+    fail(f"a newer schema's capture did not read with one note naming its first difference: exit {rc}, {err!r}")
 t = json.load(open(f"{tmp}/newer.trace.json"))
 ev = t["traceEvents"] if isinstance(t, dict) else t
 tasks = [e for e in ev if e.get("ph") == "X" and "taskId" in e.get("args", {})]
 orch = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "orchestrator"]
-if not tasks or any(e["args"].get("column_5") != 5 for e in tasks):
-    fail("the newer task column is not in every task slice's args")
+if not tasks or any(e["args"].get("newer_col") != 5 for e in tasks):
+    fail("the newer task column is not in every task slice's args under the name the capture gives it")
+# a newer capture whose layout does not describe its columns: the column by position
+r["metadata"]["schema_layout"] = lay + ";AicpuTaskRecord.newer_col=u32@5"
+rc, err, out = convert(r, "newer_undescribed")
+t = json.load(open(f"{tmp}/newer_undescribed.trace.json")) if out else []
+ev = t["traceEvents"] if isinstance(t, dict) else t
+tasks = [e for e in ev if e.get("ph") == "X" and "taskId" in e.get("args", {})]
+if rc != 0 or not tasks or any(e["args"].get("column_5") != 5 for e in tasks):
+    fail(f"an undescribed newer column is not carried as column_5: exit {rc}, {err!r}")
+# a writer whose columns are in another order would be misread by position: refused, named
+r = fresh()
+r["metadata"]["schema_fingerprint"] = "3" * 16
+r["metadata"]["schema_layout"] = lay.replace(cols, "columns.AicpuTaskRecord=core_id,reg_task_id,finish_time,dispatch_time,member")
+rc, err, out = convert(r, "reordered")
+if rc == 0 or "JSON columns of AicpuTaskRecord" not in err or out:
+    fail(f"reordered JSON columns were not refused by name: exit {rc}, {err!r}, output left {out}")
+# (its .pb is read by field number: test_pb_columns_reordered, test_reader_pb)
 if not orch or any(e["args"].get("newer_key") != 6 for e in orch):
     fail("the newer orchestrator key is not in every orchestrator slice's args")
 # the same extra column under this build's own fingerprint is a malformed row, refused

@@ -380,12 +380,12 @@ static void test_lifecycle(void **state) {
   assert_int_equal(c->n_lifecycle, 1);
   const sl_lifecycle_rec *l = &c->lifecycle[0];
   assert_int_equal(l->aicpu_thread_id, 1);
-  assert_int_equal(l->present, (1u << SL_LC_HANDSHAKE_START) | (1u << SL_LC_HANDSHAKE_COMPLETE) | (1u << SL_LC_EXIT_WAIT_END));
-  assert_true(l->us[SL_LC_HANDSHAKE_START] == 0.0);
-  assert_true(l->us[SL_LC_HANDSHAKE_COMPLETE] == 20 * (1e6 / 1e9));
-  assert_true(l->us[SL_LC_EXIT_WAIT_END] == 910 * (1e6 / 1e9));
-  assert_true(l->us[SL_LC_CONFIG_START] == 0.0);
-  assert_string_equal(sl_lifecycle_keys[SL_LC_EXIT_WAIT_END], "exit_wait_end_cycles");
+  assert_int_equal(l->present, (1u << SL_LC_FIELD(HANDSHAKE_START)) | (1u << SL_LC_FIELD(HANDSHAKE_COMPLETE)) | (1u << SL_LC_FIELD(EXIT_WAIT_END)));
+  assert_true(l->us[SL_LC_FIELD(HANDSHAKE_START)] == 0.0);
+  assert_true(l->us[SL_LC_FIELD(HANDSHAKE_COMPLETE)] == 20 * (1e6 / 1e9));
+  assert_true(l->us[SL_LC_FIELD(EXIT_WAIT_END)] == 910 * (1e6 / 1e9));
+  assert_true(l->us[SL_LC_FIELD(CONFIG_START)] == 0.0);
+  assert_string_equal(sl_lifecycle_key(SL_LC_FIELD(EXIT_WAIT_END)), "exit_wait_end_cycles");
   assert_true(c->tasks[0].dispatch_us == 350 * (1e6 / 1e9));
   assert_int_equal(c->tasks[0].ring_id, 1);
   sl_capture_free(c);
@@ -398,16 +398,23 @@ static void test_extras_every_record_kind(void **state) {
   sl_capture *c = read_str("{\"chip_swimlane_level\": 4, " META ", \"aicore_tasks\": [[0, 5, 1, 500, 900, 20]],"
                            " \"aicpu_tasks\": [[0, 1, 450, 950, 1]],"
                            " \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, \"records\": ["
-                           "{\"start_cycles\": 460, \"end_cycles\": 470, \"kind\": \"dispatch\", \"new_ph\": 3}]}]},"
+                           "{\"start_cycles\": 460, \"end_cycles\": 470, \"kind\": \"dispatch\", \"new_ph\": 3}],"
+                           " \"metrics\": [{\"record_index\": 0, \"pop_hit\": 1, \"pop_miss\": 2, \"new_metric\": 6}]}]},"
                            " \"aicpu_orchestrator_phases\": [[{\"start_cycles\": 400, \"end_cycles\": 440, \"task_id\": 5,"
                            " \"submit_idx\": 0, \"new_orch\": -4, \"new_str\": \"x\"}]],"
                            " \"aicpu_lifecycle_records\": [{\"aicpu_thread_id\": 0, \"handshake_start_cycles\": 410,"
                            " \"new_lc\": 9}]}");
   assert_non_null(c);
   const sl_phase_rec *p = phase_at(c, 0, 0);
-  assert_int_equal(p->extra.n, 1);
+  /* a key of the record and a key of its metrics object (a field only the metrics writer
+  ** prints): both extras of the phase, record keys first */
+  assert_int_equal(p->extra.n, 2);
   assert_string_equal(sl_str_get(c, c->extras[p->extra.first].key), "new_ph");
   assert_int_equal(c->extras[p->extra.first].value, 3);
+  assert_string_equal(sl_str_get(c, c->extras[p->extra.first + 1].key), "new_metric");
+  assert_int_equal(c->extras[p->extra.first + 1].value, 6);
+  assert_int_equal(p->pop_hit, 1); /* the metrics fields the reader knows still merge */
+  assert_int_equal(p->pop_miss, 2);
   assert_int_equal(c->orch[0].extra.n, 1); /* strings are not integer fields: not carried */
   assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "new_orch");
   assert_int_equal(c->extras[c->orch[0].extra.first].value, -4);
@@ -417,13 +424,48 @@ static void test_extras_every_record_kind(void **state) {
   sl_capture_free(c);
 }
 
-/* The generated read table and the reader's own lifecycle order agree; every field is found
-** again by its .pb number and its JSON place. */
+/* Warnings are data too: the library form keeps them on capture->warnings (a foreign schema
+** fingerprint's note, an unknown phase kind) and prints nothing; the command form prints them. */
+static void test_warnings_returned(void **state) {
+  (void)state;
+  const char *j = "{\"chip_swimlane_level\": 3, \"metadata\": {\"clock_freq_hz\": 1000000000, \"num_cores\": 1,"
+                  " \"core_types\": [\"aic\"], \"schema_fingerprint\": \"0000000000000000\"},"
+                  " \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, \"records\": ["
+                  "{\"start_cycles\": 10, \"end_cycles\": 20, \"kind\": \"no_such_phase\"}]}]}}";
+  sl_err e = SL_ERR_INIT;
+  err_begin();
+  sl_capture *c = sl_capture_load_mem("warn.json", j, strlen(j), NULL, &e);
+  const char *err = err_end();
+  assert_non_null(c);
+  assert_null(e.msg);
+  assert_string_equal(err, "");
+  assert_int_equal(c->n_warnings, 2);
+  assert_non_null(strstr(c->warnings[0], "schema fingerprint 0000000000000000"));
+  assert_non_null(strstr(c->warnings[1], "'no_such_phase' (stream 0, record 0)"));
+  sl_capture_free(c);
+  err_begin();
+  c = sl_capture_read_mem("warn.json", j, strlen(j), NULL);
+  err = err_end();
+  assert_non_null(c);
+  assert_non_null(strstr(err, "swimlane: warning: warn.json: captured under schema fingerprint 0000000000000000"));
+  assert_non_null(strstr(err, "swimlane: warning: warn.json: 1 scheduler phase record(s) of kinds"));
+  sl_capture_free(c);
+}
+
+/* The lifecycle span fields the reader converts to times are the schema's 64-bit cycle
+** stamps (the range of the generated table sl_capture.h names); every field is found again
+** by its .pb number and its JSON place. */
 static void test_read_table(void **state) {
   (void)state;
   const sl_read_record *lc = &sl_read_records[SL_READ_AICPU_LIFECYCLE_RECORD];
-  for (int i = 0; i < SL_LC_FIELD_COUNT; i++)
-    assert_string_equal(lc->fields[SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES + i].key, sl_lifecycle_keys[i]);
+  assert_int_equal(SL_LC_FIELD_COUNT, 14);
+  for (int i = 0; i < SL_LC_FIELD_COUNT; i++) {
+    const char *k = sl_lifecycle_key(i);
+    size_t n = strlen(k);
+    assert_true(n > 7 && !strcmp(k + n - 7, "_cycles"));
+    assert_int_equal(lc->fields[SL_LC_FIRST_RF + i].bytes, 8);
+    assert_int_equal(lc->fields[SL_LC_FIRST_RF + i].is_signed, 0);
+  }
   for (int k = 0; k < SL_READ_KIND_COUNT; k++) {
     const sl_read_record *r = &sl_read_records[k];
     for (uint32_t i = 0; i < r->n_fields; i++) {
@@ -533,6 +575,18 @@ static void test_bad_inputs(void **state) {
     if (c || !strstr(err, bad_cases[i].expect) || strncmp(err, "swimlane: mem.json: ", 20) != 0)
       fail_msg("case '%s': got %s, stderr '%s', want '%s'", bad_cases[i].name, c ? "a capture" : "NULL", err,
                bad_cases[i].expect);
+    sl_capture_free(c);
+    /* the library form returns the same first error and prints nothing (sl_err.h) */
+    sl_err e = SL_ERR_INIT;
+    err_begin();
+    c = sl_capture_load_mem("mem.json", bad_cases[i].json, strlen(bad_cases[i].json), &quiet, &e);
+    err = err_end();
+    char whole[1024];
+    snprintf(whole, sizeof whole, "%s: %s\n", e.file ? e.file : "(null)", e.msg ? e.msg : "(none)"); /* as printed */
+    if (c || *err || !strstr(whole, bad_cases[i].expect) || !e.file || strcmp(e.file, "mem.json") != 0)
+      fail_msg("case '%s' (sl_capture_load_mem): got %s, stderr '%s', error '%s', want '%s'", bad_cases[i].name,
+               c ? "a capture" : "NULL", err, whole, bad_cases[i].expect);
+    sl_err_clear(&e);
     sl_capture_free(c);
   }
 }
@@ -783,6 +837,19 @@ static void test_namemap(void **state) {
   err = err_end();
   assert_null(m);
   assert_non_null(strstr(err, "nm.json: $: truncated JSON"));
+  /* the library form keeps the error and prints nothing */
+  sl_err e = SL_ERR_INIT;
+  err_begin();
+  m = sl_namemap_open_mem("nm.json", "{\"callable_id_to_name\": {\"1\": 5}}", 33, &e);
+  err = err_end();
+  assert_null(m);
+  assert_string_equal(err, "");
+  assert_string_equal(e.file, "nm.json");
+  assert_string_equal(e.msg, "$.callable_id_to_name.1: expected a string name");
+  sl_err_clear(&e);
+  assert_null(sl_namemap_open("/nonexistent/name_map_x.json", &e));
+  assert_string_equal(e.msg, "Func names JSON not found");
+  sl_err_clear(&e);
 }
 
 static void write_file(const char *path, const char *text) {
@@ -863,6 +930,7 @@ int main(void) {
     cmocka_unit_test(test_phase_presence),
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_extras_every_record_kind),
+    cmocka_unit_test(test_warnings_returned),
     cmocka_unit_test(test_read_table),
     cmocka_unit_test(test_bad_inputs),
     cmocka_unit_test(test_missing_file),

@@ -27,6 +27,10 @@ int sl_parse_int(const char *s, size_t len, int *neg, uint64_t *mag);
 ** values wrapped modulo 2^64. -1 when not parseable. */
 int sl_normalize_id(const char *s, size_t len, uint64_t *out);
 
+/* "1, 2, 3, or 4": the capture levels the reader accepts (SL_LEVEL_AICORE_TIMING up to
+** SL_LEVEL_MAX, generated/sl_levels.h), for messages. Returns buf. */
+const char *sl_levels_accepted(char *buf, size_t cap);
+
 /* Formatted string (sl_mem_printf; the old name, for reader_join.c). */
 #define sl_strdupf sl_mem_printf
 

@@ -25,6 +25,7 @@
 
 #include "sl_err.h"
 #include "sl_intern.h"
+#include "sl_read_fields.h"
 
 /* ---- interned strings --------------------------------------------------------- */
 
@@ -149,22 +150,23 @@ typedef struct sl_orch_thread {
 
 /* ---- a5 HBG AICPU lifecycle records -------------------------------------------- */
 
-enum sl_lifecycle_field {
-  SL_LC_HANDSHAKE_START, SL_LC_HANDSHAKE_COMPLETE,
-  SL_LC_CONFIG_START, SL_LC_TOPOLOGY_COMPLETE,
-  SL_LC_CONTEXT_PUBLISH_START, SL_LC_CONTEXT_PUBLISH_COMPLETE,
-  SL_LC_BOOTSTRAP_WAIT_START, SL_LC_BOOTSTRAP_COMPLETE,
-  SL_LC_REGISTER_RELEASE_START, SL_LC_REGISTER_RELEASE_END,
-  SL_LC_EXIT_SIGNAL_START, SL_LC_EXIT_SIGNAL_END,
-  SL_LC_EXIT_WAIT_START, SL_LC_EXIT_WAIT_END,
-  SL_LC_FIELD_COUNT
-};
-/* On-disk key of each field, e.g. "handshake_start_cycles". */
-extern const char *const sl_lifecycle_keys[SL_LC_FIELD_COUNT];
+/* The span fields of a lifecycle record are the fields of the generated read table from
+** handshake_start_cycles to exit_wait_end_cycles (schema/records.lua aicpu_lifecycle_record),
+** in table order: us[i] / present bit i is table field SL_LC_FIRST_RF + i. A field the schema
+** adds after them is an extra of the record (shown in the trace args). */
+#define SL_LC_FIRST_RF SL_RF_AICPU_LIFECYCLE_RECORD_HANDSHAKE_START_CYCLES
+/* The span index of a field by its generated name: SL_LC_FIELD(EXIT_WAIT_END). */
+#define SL_LC_FIELD(F) (SL_RF_AICPU_LIFECYCLE_RECORD_##F##_CYCLES - SL_LC_FIRST_RF)
+enum { SL_LC_FIELD_COUNT = SL_LC_FIELD(EXIT_WAIT_END) + 1 };
+_Static_assert(SL_LC_FIELD_COUNT > 0 && SL_LC_FIELD_COUNT <= 32, "lifecycle presence is a 32-bit mask");
+/* On-disk key of span field i, e.g. "handshake_start_cycles" (from the generated table). */
+static inline const char *sl_lifecycle_key(int i) {
+  return sl_read_records[SL_READ_AICPU_LIFECYCLE_RECORD].fields[SL_LC_FIRST_RF + i].key;
+}
 
 typedef struct sl_lifecycle_rec {
   int64_t aicpu_thread_id;
-  double us[SL_LC_FIELD_COUNT];  /* converted; 0.0 when absent or zero */
+  double us[SL_LC_FIELD_COUNT];  /* span fields (SL_LC_FIELD), converted; 0.0 when absent or zero */
   uint32_t present;              /* bit i set: field i was in the record */
   sl_extra_span extra;
 } sl_lifecycle_rec;
@@ -337,15 +339,21 @@ static inline const char *sl_str_get(const sl_capture *c, sl_str s) {
 /* ---- reading -------------------------------------------------------------------- */
 
 typedef struct sl_read_opts {
-  int quiet;   /* don't print warnings to stderr (they stay in capture->warnings) */
+  int quiet;   /* sl_capture_read*: don't print the warnings (they stay in capture->warnings) */
 } sl_read_opts;
 
 /* Read a capture: JSON (either format) or the protobuf capture (detected by content).
-** On error prints "swimlane: <path>: <JSON path>: <what>" to stderr and returns NULL.
-** Warnings (e.g. unmatched scheduler rows) go to stderr unless opts->quiet.
-** opts may be NULL. */
-sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts);
+** On error returns NULL with the first error on *err (file = the capture, msg =
+** "<JSON path>: <what>"; sl_err.h), prints nothing and leaves nothing behind; err may be
+** NULL. Warnings (unmatched scheduler rows, a foreign schema fingerprint, unknown phase
+** kinds) are kept on capture->warnings, not printed. opts may be NULL. */
+sl_capture *sl_capture_load(const char *path, const sl_read_opts *opts, sl_err *err);
 /* Same, from memory (used by the fuzz targets); `name` names the input in errors. */
+sl_capture *sl_capture_load_mem(const char *name, const void *data, size_t len,
+                                const sl_read_opts *opts, sl_err *err);
+/* The forms for a command: the same, printing the error ("swimlane: <path>: <JSON path>:
+** <what>") and, unless opts->quiet, each warning ("swimlane: warning: <path>: ...") to stderr. */
+sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts);
 sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len,
                                 const sl_read_opts *opts);
 void sl_capture_free(sl_capture *c);
@@ -441,7 +449,11 @@ typedef struct sl_namemap {
   char **names;
 } sl_namemap;
 
-/* Load a name map; on error prints "swimlane: <path>: <what>" and returns NULL. */
+/* Load a name map; on error returns NULL with the first error on *err (err may be NULL),
+** printing nothing. */
+sl_namemap *sl_namemap_open(const char *path, sl_err *err);
+sl_namemap *sl_namemap_open_mem(const char *name, const void *data, size_t len, sl_err *err);
+/* The same for a command: the error printed ("swimlane: <path>: <what>"). */
 sl_namemap *sl_namemap_load(const char *path);
 sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len);
 void sl_namemap_free(sl_namemap *m);
