@@ -147,6 +147,10 @@ static const bad_case bad_cases[] = {
     {WRAP("{\"ph\":\"C\",\"name\":\"q\",\"pid\":1,\"ts\":1}"), "counter without an args object"},
     {WRAP(X("first", 1, "0", "10") "," X("second", 1, "5", "10")),
      "slice \"second\" overlaps \"first\" [0.000, 10.000] (event #0)"},
+    /* sub-ns µs (the L0 a5 trace before issue 17): touching in µs, but Perfetto rounds ts
+    ** and dur apiece, 1.0006 -> 1001 ns + 0.9998 -> 1000 ns ends at 2001, after 2.0004 -> 2000 */
+    {WRAP(X("a", 1, "1.0006", "0.9998") "," X("b", 1, "2.0004", "1")),
+     "slice \"b\" overlaps \"a\" [1.001, 2.001] (event #0)"},
     {WRAP(X("a", 1, "0", "1") ","
                               "{\"ph\":\"s\",\"cat\":\"flow\",\"name\":\"d\",\"id\":1,\"pid\":1,"
                               "\"tid\":1,\"ts\":5},"
@@ -336,15 +340,10 @@ static void test_bind_id_disagreeing_with_position_warns(void **state) {
 static void test_devtools_float_overlap_warns(void **state) {
   (void)state;
   check_result r = check_text(WRAP(
-      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":2.765,\"dur\":4.2330000000000005},"
-      "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":6.998,\"dur\":1},"
-      "{\"ph\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":2,\"ts\":2.765,\"dur\":4.233},"
-      "{\"ph\":\"X\",\"name\":\"d\",\"pid\":1,\"tid\":2,\"ts\":6.998,\"dur\":1},"
-      "{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":2,\"ts\":7.5,\"dur\":0.498},"
-      "{\"ph\":\"X\",\"name\":\"f\",\"pid\":1,\"tid\":3,\"ts\":1,\"dur\":5.998},"
-      "{\"ph\":\"X\",\"name\":\"g\",\"pid\":1,\"tid\":3,\"ts\":2.765,\"dur\":4.2330000000000005},"
-      "{\"ph\":\"X\",\"name\":\"h\",\"pid\":1,\"tid\":4,\"ts\":\"2.765\",\"dur\":4.2330000000000005},"
-      "{\"ph\":\"X\",\"name\":\"i\",\"pid\":1,\"tid\":4,\"ts\":6.998,\"dur\":1}"));
+      X("a", 1, "2.765", "4.2330000000000005") "," X("b", 1, "6.998", "1") ","
+      X("c", 2, "2.765", "4.233") "," X("d", 2, "6.998", "1") "," X("e", 2, "7.5", "0.498") ","
+      X("f", 3, "1", "5.998") "," X("g", 3, "2.765", "4.2330000000000005") ","
+      X("h", 4, "\"2.765\"", "4.2330000000000005") "," X("i", 4, "6.998", "1")));
   assert_int_equal(r.rc, 0);
   assert_int_equal(r.problems, 0);
   assert_int_equal(r.warnings, 2);
