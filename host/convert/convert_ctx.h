@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "sl_convert.h"
+#include "ts_shift.h"
 
 #define SL_NO_EVENT UINT64_MAX
 
@@ -87,6 +88,15 @@ static inline int64_t sl_core_tid(const sl_ctx *x, uint32_t core) {
 }
 static inline int64_t sl_sched_tid(const sl_ctx *x, int64_t thread) {
   return x->sched_base + thread * x->sched_stride;
+}
+
+/* A slice's dur from its start and end (µs). Under --reference-flows the reference's
+** end - start (its bytes); else the duration with ts + dur == end exactly, or the double
+** just below when none reaches it (sl_ts_fit_dur): end - start carries the subtraction's
+** rounding, and a slice whose ts + dur then lands an ulp past the next slice's ts on its
+** lane — the same ns — is one Chrome DevTools drops from the tree (check-trace warns). */
+static inline double sl_slice_dur(const sl_ctx *x, double start, double end) {
+  return x->o->reference_flows ? end - start : sl_ts_fit_dur(start, end);
 }
 
 /* Logical task of an id, NULL if it has no task rows. */

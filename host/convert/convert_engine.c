@@ -488,7 +488,7 @@ static void graph_draw(sl_ctx *x, const graph_inst *gi, size_t ng, size_t nlanes
         SL_ARG_S("synthetic_id_layout", "ring1:(outer_task_id << 10) | node_index"),
     };
     sl_slice ev = {.pid = x->pid_graph, .tid = x->graph_base + g->lane, .ts = g->prep_start,
-                   .dur = g->exec_end - g->prep_start, .name = name, .cat = "graph_execution",
+                   .dur = sl_slice_dur(x, g->prep_start, g->exec_end), .name = name, .cat = "graph_execution",
                    .cname = "rail_animation", .args = a, .nargs = sizeof a / sizeof *a};
     sl_sink_slice(x->s, &ev);
   }
@@ -620,7 +620,7 @@ static void emit_worker_bars(sl_ctx *x) {
       char *label = sl_ctx_task_label(x, t->func_id, t->task_id, gr->spmd);
       if (!label) break;
       double ts = t->receive_us;
-      double dur = t->end_us - ts;
+      double dur = sl_slice_dur(x, ts, t->end_us);
       sl_arg a[7 + SL_PH_MAX_EXTRA] = {
           SL_ARG_S("event-hint", hint),
           SL_ARG_S("fanout-hint", fanout),
@@ -744,7 +744,7 @@ out2:
                (long long)t->func_id, t->core_id);
       char *label = sl_ctx_task_label(x, t->func_id, t->task_id, gr->spmd);
       if (!label) break;
-      double dur = t->finish_us - t->dispatch_us;
+      double dur = sl_slice_dur(x, t->dispatch_us, t->finish_us);
       sl_arg a[5 + SL_PH_MAX_EXTRA] = {
           SL_ARG_S("event-hint", hint),
           SL_ARG_D("dispatch-time-us", arg_at_us(x, t->dispatch_us)),
@@ -817,7 +817,7 @@ static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int
                         const sl_phase_style *st) {
   char td[32], namebuf[64];
   int has_id = (p->flags & SL_PH_HAS_TASK_ID) != 0;
-  double dur = p->end_us - p->start_us;
+  double dur = sl_slice_dur(x, p->start_us, p->end_us);
   if (!(dur >= 0.02)) dur = 0.02; /* max(end - start, 0.02) */
   int64_t tid = x->aicpu_base + thread;
   uint64_t eid = x->event_id++;
@@ -949,7 +949,7 @@ static void emit_scheduler(sl_ctx *x) {
       if (hbg_core && (p->flags & SL_PH_HAS_TASK_ID)) a[na++] = SL_ARG_U("task_id", p->task_id);
       na = extra_args(x, p->extra, a, na);
       sl_slice ev = {.pid = x->pid_sched, .tid = tid, .ts = p->start_us,
-                     .dur = p->end_us - p->start_us, .name = name, .cat = "scheduler",
+                     .dur = sl_slice_dur(x, p->start_us, p->end_us), .name = name, .cat = "scheduler",
                      .cname = st->cname, .args = a, .nargs = na};
       sl_sink_slice(x->s, &ev);
       if ((p->flags & SL_PH_HAS_SHARED) && (p->phase_id == SL_PHASE_COMPLETE || p->phase_id == SL_PHASE_DISPATCH)) {
@@ -1039,7 +1039,7 @@ static void emit_orchestrator(sl_ctx *x) {
       if ((o->flags & SL_ORCH_HAS_TASK_ID) && o->task_id_signed >= 0)
         a[2] = SL_ARG_U("task_id", o->task_id);
       sl_slice ev = {.pid = x->pid_orch, .tid = tid, .ts = o->start_us,
-                     .dur = o->end_us - o->start_us, .name = name, .cat = "orchestrator",
+                     .dur = sl_slice_dur(x, o->start_us, o->end_us), .name = name, .cat = "orchestrator",
                      .cname = sl_rules_orch_color(x->r, ph), .args = a, .nargs = extra_args(x, o->extra, a, 3)};
       sl_sink_slice(x->s, &ev);
       if (strcmp(ph, SL_ORCH_PHASE_DEFAULT) != 0 || !has_id) continue;
@@ -1067,7 +1067,7 @@ static void emit_orchestrator(sl_ctx *x) {
       }
       int predicated = id_in(preds, npred, id);
       if (regular || dummy || predicated) continue;
-      double dur = o->end_us - o->start_us;
+      double dur = sl_slice_dur(x, o->start_us, o->end_us);
       if (!(dur >= 0.02)) dur = 0.02;
       int64_t atid = x->aicpu_base + (int64_t)x->nthreads + (int64_t)th;
       uint64_t eid = x->event_id++;
@@ -1114,7 +1114,7 @@ static void emit_lifecycle(sl_ctx *x) {
       if (lc->us[si] <= 0 && lc->us[ei] <= 0) continue;
       sl_arg a[1 + SL_PH_MAX_EXTRA] = {SL_ARG_I("aicpu_thread_id", lc->aicpu_thread_id)};
       sl_slice ev = {.pid = x->pid_life, .tid = tid, .ts = lc->us[si],
-                     .dur = lc->us[ei] - lc->us[si], .name = label, .cat = "lifecycle",
+                     .dur = sl_slice_dur(x, lc->us[si], lc->us[ei]), .name = label, .cat = "lifecycle",
                      .cname = "generic_work", .args = a, .nargs = extra_args(x, lc->extra, a, 1)};
       sl_sink_slice(x->s, &ev);
     }

@@ -40,7 +40,7 @@ void sl_emit_host_prepare(sl_ctx *x) {
   for (size_t i = 0; i < c->n_uploads; i++) {
     const sl_upload_rec *u = &c->uploads[i];
     const char *ph = u->phase == SL_STR_NONE ? "upload" : sl_str_get(c, u->phase);
-    double dur = u->end_us - u->start_us;
+    double dur = sl_slice_dur(x, u->start_us, u->end_us);
     sl_arg a[] = {SL_ARG_U("bytes", u->bytes)};
     sl_slice ev = {.pid = x->pid_orch, .tid = tid, .ts = u->start_us, .dur = dur > 0 ? dur : 0.0, .name = ph,
                    .cat = "host_h2d", .cname = upload_cname(u->phase == SL_STR_NONE ? NULL : ph), .args = a,

@@ -37,7 +37,7 @@ void sl_emit_task_slots(sl_ctx *x) {
     sl_sink_thread_name(x->s, v->pid, tid, name);
     sl_arg a[] = {SL_ARG_I("slot", s->slot), SL_ARG_U("dispatch_cycles", s->dispatch_cycles),
                   SL_ARG_U("finish_cycles", s->finish_cycles), SL_ARG_D("span_us", span_us(c, s))};
-    sl_slice ev = {.pid = v->pid, .tid = tid, .ts = s->start_us, .dur = s->end_us - s->start_us, .name = name,
+    sl_slice ev = {.pid = v->pid, .tid = tid, .ts = s->start_us, .dur = sl_slice_dur(x, s->start_us, s->end_us), .name = name,
                    .cat = "task_timing", .cname = "generic_work", .args = a, .nargs = 4};
     sl_sink_slice(x->s, &ev);
   }

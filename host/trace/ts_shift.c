@@ -31,12 +31,12 @@ static void s_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t id
 }
 static void s_slice(sl_trace_sink *s, const sl_slice *ev) {
   sl_slice e = *ev;
-  /* Move the end too and take dur as the difference: a slice that ended exactly where the
+  /* Move the end too and take dur as the one reaching it exactly: a slice that ended exactly where the
   ** next one starts still does after the shift (adding `by` to ts alone rounds differently
   ** for the two, and DevTools drops the slice that then overlaps its neighbour by an ulp). */
   double end = ev->ts + ev->dur + SHIFT(s)->by;
   e.ts += SHIFT(s)->by;
-  e.dur = end - e.ts;
+  e.dur = sl_ts_fit_dur(e.ts, end); /* end - e.ts may round so that e.ts + e.dur != end */
   sl_sink_slice(SHIFT(s)->inner, &e);
 }
 static void s_counter(sl_trace_sink *s, const sl_counter *ev) {

@@ -378,6 +378,56 @@ static void test_sched_view_lanes(void **state) {
   h_cleanup(dir);
 }
 
+/* Three tasks back to back on one core at 50 MHz (0.02 µs a cycle): t2 ends at cycle 1347
+** where t3 begins, both in the Worker and the scheduler view. end - start rounds up for
+** t2 (7.9400000000000013 as ts + dur against t3's ts 7.94), which Chrome DevTools read as
+** an overlap and dropped t3 from the tree; the default output's dur reaches the end
+** exactly or stops at the double below it (1.48 + d cannot round to 7.94 here: sl_ts_fit_dur),
+** --reference-flows keeps the reference's end - start. */
+static const char *TOUCH_JSON =
+    "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 1,"
+    " \"core_types\": [\"aiv\"]},"
+    " \"aicore_tasks\": [[0, 1, 1, 1000, 1024, 0], [0, 2, 2, 1024, 1347, 0], [0, 3, 3, 1347, 1377, 0]],"
+    " \"aicpu_tasks\": [[0, 1, 1000, 1024], [0, 2, 1024, 1347], [0, 3, 1347, 1377]]}";
+
+static const cJSON *x_event(cJSON *trace, const char *name, double pid) {
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(trace)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (ph && !strcmp(ph, "X") && nm && !strcmp(nm, name) && h_num(e, "pid") == pid) return e;
+  }
+  return NULL;
+}
+
+static void test_touching_slices_exact(void **state) {
+  (void)state;
+  char *dir = h_scratch("touch");
+  h_write("chip_swimlane_records.json", TOUCH_JSON);
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json",
+                  (char *)"--reference-flows", NULL};
+  for (int ref = 0; ref < 2; ref++) {
+    char *out = NULL, *err = NULL;
+    assert_int_equal(h_convert(ref ? 5 : 4, argv, &out, &err), 0);
+    cJSON *t = h_trace("t.json");
+    assert_non_null(t);
+    for (double pid = 3; pid <= 4; pid++) {
+      const cJSON *a = x_event(t, "task(t2)", pid), *b = x_event(t, "task(t3)", pid);
+      assert_non_null(a);
+      assert_non_null(b);
+      double end = h_num(a, "ts") + h_num(a, "dur"), next = h_num(b, "ts");
+      assert_true(llround(end * 1000) == llround(next * 1000)); /* one ns for Perfetto */
+      if (ref) /* the reference's bytes: end - start, one ulp past t3's start */
+        assert_true(end > next);
+      else /* at t3's start, or (when no dur reaches it exactly) the double just below */
+        assert_true(end <= next && nextafter(end, INFINITY) >= next);
+    }
+    cJSON_Delete(t);
+    free(out);
+    free(err);
+  }
+  h_cleanup(dir);
+}
+
 /* SPMD task 1 (block_num 2) on cores 0 and 1; core 1 starts first, so both views
 ** anchor the arrow to task 2 on core 1 — one arrow, not two. Task 3 has two rows
 ** with equal starts: the smaller core id wins. */
@@ -882,6 +932,7 @@ int main(void) {
       cmocka_unit_test(test_json_escape),
       cmocka_unit_test(test_json_sink_writer),
       cmocka_unit_test(test_sched_view_lanes),
+      cmocka_unit_test(test_touching_slices_exact),
       cmocka_unit_test(test_spmd_anchor),
       cmocka_unit_test(test_flow_boundaries),
       cmocka_unit_test(test_seed_hbg_views),

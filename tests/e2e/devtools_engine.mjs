@@ -13,7 +13,8 @@
 //   - with --parse-only (the L0 Insight-format traces, whose pipelined requests share
 //     one lane by Insight's convention: the perfetto-friendly copy is the one for
 //     DevTools and Perfetto), only that the engine parses the file.
-// Prints one JSON line per file: {file, x, entries, in_tree, flows}.
+// Prints one JSON line per file: {file, x, entries, in_tree, flows, problems} (+ path when
+// it has problems, for devtools_engine.sh to keep the file and ask check-trace about it).
 //   node devtools_engine.mjs ENGINE_DIR [--flows | --flows-if-deps] [--bounds] [--parse-only] TRACE.json...
 // ENGINE_DIR holds node_modules/@paulirish/trace_engine (installed by tools/dev.sh).
 import fs from 'node:fs';
@@ -71,7 +72,8 @@ for (const file of files) {
     problems.push(`engine error: ${String(e && e.message || e)}`);
   }
   if (parseOnly) problems.splice(0, problems.length, ...problems.filter(p => p.startsWith('engine error')));
-  console.log(JSON.stringify({file: path.basename(file), x, entries, in_tree: inTree, flows, problems: problems.slice(0, 5)}));
+  console.log(JSON.stringify({file: path.basename(file), x, entries, in_tree: inTree, flows, problems: problems.slice(0, 5),
+                              ...(problems.length ? {path: file} : {})}));
   if (problems.length) failed++;
 }
 process.exit(failed ? 1 : 0);

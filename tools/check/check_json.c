@@ -31,8 +31,9 @@ static int is_int_text(const char *s, size_t l) {
 
 /* Microseconds text -> ns the way Perfetto does it: exact for integers, else
 ** llround(us * 1000) on a double. 0 if not a number. */
-static int us_text_to_ns(const char *s, size_t l, int64_t *ns) {
+static int us_text_to_ns(const char *s, size_t l, int64_t *ns, double *us) {
   char buf[64];
+  *us = NAN;
   if (l == 0 || l >= sizeof buf) return 0;
   memcpy(buf, s, l);
   buf[l] = 0;
@@ -41,18 +42,22 @@ static int us_text_to_ns(const char *s, size_t l, int64_t *ns) {
     long long v = strtoll(buf, NULL, 10);
     if (errno || v > INT64_MAX / 1000 || v < INT64_MIN / 1000) return 0;
     *ns = (int64_t)v * 1000;
+    *us = strtod(buf, NULL);
     return 1;
   }
   char *end;
   double d = strtod(buf, &end);
   if (*end || !isfinite(d) || fabs(d) > 9.2e15) return 0;
   *ns = (int64_t)llround(d * 1000.0);
+  *us = d;
   return 1;
 }
 
-static void set_time(time_val *t, const char *s, size_t l) {
+/* kind 'n': a JSON number (DevTools computes with it); 's': a numeric string */
+static void set_time(time_val *t, const char *s, size_t l, int kind) {
   t->has = 1;
-  t->ok = us_text_to_ns(s, l, &t->ns);
+  t->ok = us_text_to_ns(s, l, &t->ns, &t->us);
+  if (kind != 'n') t->us = NAN;
 }
 
 static void set_lane_num(lane_val *v, const char *s, size_t l) {
@@ -191,6 +196,8 @@ static void add_slice(jstate *st, uint32_t ln, int64_t start, int64_t end) {
                                        .cat = st->ev.has_cat ? st->ev.cat : UINT32_MAX,
                                        .start = start,
                                        .end = end,
+                                       .fts = st->ev.ts.us,
+                                       .fend = st->ev.ts.us + st->ev.dur.us,
                                        .ev = st->ev.index,
                                        .has_xid = st->ev.id.has && st->ev.id.ok,
                                        .xid = st->ev.id.v};
@@ -456,7 +463,7 @@ static void field_value(jstate *st, char kind, const char *s, size_t l, int bval
   case F_DUR: {
     time_val *t = st->ev_field == F_TS ? &e->ts : &e->dur;
     if (kind == 'n' || kind == 's')
-      set_time(t, s, l);
+      set_time(t, s, l, kind);
     else
       t->has = 1, t->ok = 0;
     break;
@@ -756,6 +763,7 @@ int sl_check_json(sl_check_ctx *c, FILE *fp) {
     sl_check_problem(c, NULL, "no \"traceEvents\" array: Perfetto finds no events");
   sl_cj_pass_begin_end(&st);
   sl_cj_pass_lanes(&st);
+  sl_cj_pass_devtools_tree(&st);
   sl_cj_pass_bind_ids(&st);
   sl_cj_pass_flow_ids(&st);
   sl_cj_pass_flows_v2(&st);

@@ -44,6 +44,7 @@ typedef struct lane_val {
 typedef struct time_val {
   int has, ok;
   int64_t ns;
+  double us; /* the number as Chrome DevTools reads it (NaN: a string or no number) */
 } time_val;
 
 typedef struct jev {
@@ -83,6 +84,7 @@ typedef struct jslice {
   int has_xid; /* an X event's own "id" (what bind_id may name) */
   uint64_t xid;
   int64_t start, end;
+  double fts, fend; /* DevTools' view: ts and ts + dur in double (NaN: not a JSON number) */
   uint64_t ev;
 } jslice;
 
@@ -181,6 +183,7 @@ static inline const char *sl_cj_str(const jstate *st, uint32_t id) {
 /* The whole-trace passes, run in this order after the last event. */
 void sl_cj_pass_begin_end(jstate *st);
 void sl_cj_pass_lanes(jstate *st);
+void sl_cj_pass_devtools_tree(jstate *st);
 void sl_cj_pass_bind_ids(jstate *st);
 void sl_cj_pass_flow_ids(jstate *st);
 void sl_cj_pass_flows_v2(jstate *st);

@@ -174,6 +174,63 @@ void sl_cj_pass_lanes(jstate *st) {
   st->c->slices += st->nslices;
 }
 
+/* Chrome DevTools builds each thread's tree from the JSON numbers themselves: sorted by
+** ts, then the longer first, each slice is the child of the open one it starts inside
+** and ends within, computing every end as ts + dur in double (TreeHelpers.treify). A
+** slice that starts inside the open one and ends after it is left out of the tree. When
+** Perfetto's nanoseconds nest the two (or put one after the other) that overlap is
+** floating-point only — an end ts + dur one ulp past the next slice's ts, though both
+** are the same ns — and DevTools drops a slice Perfetto shows (a warning; overlaps in
+** ns are pass_lanes' problem already). */
+typedef struct dt_slice {
+  double ts, end;
+  uint32_t lane, i; /* i: index in st->slices */
+} dt_slice;
+
+static int cmp_dt(const void *a, const void *b) {
+  const dt_slice *x = a, *y = b;
+  if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  if (x->end != y->end) return x->end > y->end ? -1 : 1; /* longer first */
+  return x->i < y->i ? -1 : x->i > y->i;                  /* then file order (stable) */
+}
+
+void sl_cj_pass_devtools_tree(jstate *st) {
+  dt_slice *v = NULL;
+  size_t n = 0, cap = 0;
+  for (size_t i = 0; i < st->nslices; i++) {
+    const jslice *s = &st->slices[i];
+    if (!(s->fts == s->fts && s->fend == s->fend)) continue; /* NaN: a string ts or dur */
+    sl_vec_grow((void **)&v, &cap, n + 1, sizeof *v);
+    v[n++] = (dt_slice){.ts = s->fts, .end = s->fend, .lane = s->lane, .i = (uint32_t)i};
+  }
+  sl_vec_sort(v, n, sizeof *v, cmp_dt);
+  size_t *stack = NULL, depth = 0, scap = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (k == 0 || v[k].lane != v[k - 1].lane) depth = 0;
+    while (depth && v[k].ts >= v[stack[depth - 1]].end) depth--;
+    if (depth && v[k].end > v[stack[depth - 1]].end) {
+      const dt_slice *pd = &v[stack[depth - 1]];
+      const jslice *s = &st->slices[v[k].i], *p = &st->slices[pd->i];
+      if (s->start >= p->end || s->end <= p->end) {
+        sl_check_loc loc = sl_cj_rec_loc(st, s->ev, s->lane, s->start);
+        sl_check_warning(st->c, &loc,
+                         "Chrome DevTools drops slice \"%s\" from its thread's tree: its end "
+                         "ts + dur = %.17g passes the end of \"%s\" (event #%" PRIu64
+                         ", ts + dur = %.17g) in floating point, though Perfetto's nanoseconds "
+                         "%s; write dur so that ts + dur is exactly the end",
+                         sl_cj_str(st, s->name), v[k].end, sl_cj_str(st, p->name), p->ev, pd->end,
+                         s->start >= p->end ? "put it after that slice" : "nest the two");
+      }
+      continue;
+    }
+    sl_vec_grow((void **)&stack, &scap, depth + 1, sizeof *stack);
+    stack[depth++] = k;
+  }
+  free(stack);
+  free(v);
+}
+
 /* A bind_id on an 's'/'f' event is ignored by Perfetto (it binds v1 flows by
 ** position). Writers put it there to say which slice they mean; a slice by that
 ** id that does not hold the flow end means JSON readers and our protobuf

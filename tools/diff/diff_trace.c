@@ -10,6 +10,10 @@
 #include "convert_labels.h"
 #include "sl_diff.h"
 #include "sl_lanes.h"
+#include "ts_shift.h"
+
+/* the Worker View task slices' category, which the matched flows carry too */
+static const char TASK_CAT[] = "task";
 
 enum { PID_WORKER = 1, PID_SCHED = 2, PID_ORCH = 3, PID_STRIDE = 10, PID_DIFF = 30 };
 
@@ -83,7 +87,7 @@ static int emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64_
     char *label = sl_task_label(sl_diff_func_name(r, t->func_id, fname), t->task_id, 0);
     sl_arg args[] = {SL_ARG_I("func_id", t->func_id), SL_ARG_U("task_id", t->task_id)};
     sl_slice ev = {.pid = pid, .tid = row_tid[i], .ts = t->start_us, .dur = t->duration_us,
-                   .name = label ? label : fname, .cat = "task", .has_id = 1,
+                   .name = label ? label : fname, .cat = TASK_CAT, .has_id = 1,
                    .id = slice_id(side, i), .args = args, .nargs = 2};
     sl_sink_slice(s, &ev);
     free(label);
@@ -110,7 +114,7 @@ static int emit_stream(sl_trace_sink *s, int64_t pid, size_t lane, const char *l
     char tl[32], name[64];
     if (orch) snprintf(name, sizeof name, "submit(%s)", sl_tdisp(tl, c->orch[i].task_id));
     const char *nm = orch ? name : sl_str_get(c, c->phases[i].phase);
-    sl_slice ev = {.pid = pid, .tid = sub_tid(lane, k), .ts = a, .dur = b - a,
+    sl_slice ev = {.pid = pid, .tid = sub_tid(lane, k), .ts = a, .dur = sl_ts_fit_dur(a, b),
                    .name = nm ? nm : "phase", .cat = orch ? "orchestrator" : "scheduler"};
     sl_sink_slice(s, &ev);
   }
@@ -148,17 +152,18 @@ static int emit_run(sl_trace_sink *s, const sl_diff_run *r, int side, int64_t *r
   return 0;
 }
 
-/* One end of a matched-task flow: the middle of the task's first row. */
+/* One end of a matched-task flow: the start of the task's first row. Chrome DevTools binds
+** a flow event only to a slice with exactly its ts (and pid, tid, cat); Perfetto binds one
+** at a slice's start to that slice too. */
 typedef struct flow_end {
   int side;
   size_t row;
-  double mid;
+  double at;
 } flow_end;
 
 static flow_end end_of(const sl_diff_run *r, int side, size_t task) {
   size_t row = r->tasks[task].first_row;
-  const sl_task *t = &r->cap->tasks[row];
-  return (flow_end){side, row, t->start_us + t->duration_us / 2};
+  return (flow_end){side, row, r->cap->tasks[row].start_us};
 }
 
 /* A flow between the two slices of each matched task, from the earlier to the later. */
@@ -166,14 +171,15 @@ static void emit_flows(sl_trace_sink *s, const sl_diff_run *b, const sl_diff_run
                        const sl_diff_match *m, int64_t *const tids[2]) {
   for (size_t i = 0; i < m->n_pairs; i++) {
     flow_end e[2] = {end_of(b, 0, m->pairs[i][0]), end_of(n, 1, m->pairs[i][1])};
-    int first = e[1].mid < e[0].mid;
+    int first = e[1].at < e[0].at;
     const flow_end *src = &e[first], *dst = &e[!first];
-    sl_flow fs = {.phase = 's', .id = i + 1, .name = "matched", .cat = "diff",
+    /* the category of the task slices both ends sit on, so DevTools pairs and binds them */
+    sl_flow fs = {.phase = 's', .id = i + 1, .name = "matched", .cat = TASK_CAT,
                   .pid = src->side * PID_STRIDE + PID_WORKER, .tid = tids[src->side][src->row],
-                  .ts = src->mid, .has_bind_id = 1, .bind_id = slice_id(src->side, src->row)};
-    sl_flow ff = {.phase = 'f', .id = i + 1, .name = "matched", .cat = "diff",
+                  .ts = src->at, .has_bind_id = 1, .bind_id = slice_id(src->side, src->row)};
+    sl_flow ff = {.phase = 'f', .id = i + 1, .name = "matched", .cat = TASK_CAT,
                   .pid = dst->side * PID_STRIDE + PID_WORKER, .tid = tids[dst->side][dst->row],
-                  .ts = dst->mid, .bp_enclosing = 1, .has_bind_id = 1,
+                  .ts = dst->at, .bp_enclosing = 1, .has_bind_id = 1,
                   .bind_id = slice_id(dst->side, dst->row)};
     sl_sink_flow(s, &fs);
     sl_sink_flow(s, &ff);
