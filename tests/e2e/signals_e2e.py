@@ -2,8 +2,8 @@
 """signals_e2e.py SWIMLANE WORKDIR — Ctrl-C and kill during `run` and `convert` (issue 12,
 deliverable 3), each signal sent at a point the test waits for, not after a sleep:
 
-- run (tensormap runtime) with SIGINT and SIGTERM, sent once the workload has started
-  submitting (it writes a marker file, then submits forever): exit 128 + signal; the run
+- run (tensormap runtime) with SIGINT and SIGTERM, sent once the workload's first task
+  has run (the workload then writes a marker file and submits forever): exit 128 + signal; the run
   folder holds the capture in both formats and no temporary; the capture is marked
   truncated and every pool balances (collected + dropped == total); convert reads the JSON
   and the .pb alike, prints the TRUNCATED health line with exactly the capture's counts,
@@ -56,8 +56,9 @@ def interrupted_run(sig):
     with open(wl, "w") as f:
         f.write(f"""local w = dofile({json.dumps(HOME + '/lua/workloads/bench_flat.lua')})
 w.orchestrate = function(rt, p)
-  local c = rt:tensor{{ shape = {{ 1 }}, dtype = 'int64' }}
+  local c = rt:tensor{{ shape = {{ 1 }}, dtype = 'int64', init = 'zeros' }}
   rt:submit{{ func = 0, args = {{ c }}, scalars = {{ 1 }} }}
+  while c:get(0) < 1 do end -- the first task ran: the capture has a task to show
   io.open({json.dumps(marker)}, 'w'):close()
   while true do rt:submit{{ func = 0, args = {{ c }}, scalars = {{ 1 }} }} end
 end
