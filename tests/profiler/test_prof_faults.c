@@ -138,66 +138,59 @@ static uint64_t finish_and_check(sl_collector *c, int want_drops_everywhere) {
   return dropped;
 }
 
+/* The harness's config with tiny pools; each test then sets its fault. */
+static sl_collector_config faulted(void) {
+  sl_collector_config cfg;
+  harness_config(&cfg, &base, 4);
+  harness_tiny_pools(&cfg);
+  return cfg;
+}
+
+/* Run the device against a collector made from cfg (host threads started or not), then
+** finish_and_check; returns the total dropped. */
+static uint64_t run_faulted(const sl_collector_config *cfg, int start_host, int want_drops_everywhere) {
+  sl_collector *c = sl_collector_create(cfg);
+  assert_non_null(c);
+  if (start_host) assert_int_equal(sl_collector_start(c), 0);
+  harness_run(sl_collector_device(c), &base);
+  uint64_t dropped = finish_and_check(c, want_drops_everywhere);
+  sl_collector_destroy(c);
+  return dropped;
+}
+
 /* The collector stalls on every buffer (a host that cannot keep up mid-run). */
 static void stalled_collector(void **state) {
   (void)state;
-  sl_collector_config cfg;
-  harness_config(&cfg, &base, 4);
-  harness_tiny_pools(&cfg);
+  sl_collector_config cfg = faulted();
   cfg.test_collect_delay_us = 2000;
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
-  harness_run(sl_collector_device(c), &base);
-  finish_and_check(c, 0); /* drops are likely, not certain: the check holds either way */
-  sl_collector_destroy(c);
+  run_faulted(&cfg, 1, 0); /* drops are likely, not certain: the check holds either way */
 }
 
 /* The collector's drain threads die a few buffers into the run (no last pass): what
-** they took is kept, the rest is dropped on the device or left in the ready queues. */
+** they took is kept, what they left queued is collected at the stop, the rest is
+** dropped on the device. */
 static void killed_collector(void **state) {
   (void)state;
-  sl_collector_config cfg;
-  harness_config(&cfg, &base, 4);
-  harness_tiny_pools(&cfg);
+  sl_collector_config cfg = faulted();
   cfg.test_drain_dies_after = 3;
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
-  harness_run(sl_collector_device(c), &base);
-  uint64_t dropped = finish_and_check(c, 1);
-  assert_true(dropped > 0);
-  sl_collector_destroy(c);
+  assert_true(run_faulted(&cfg, 1, 1) > 0);
 }
 
 /* No host thread ever drains: every pool's free queue runs dry. */
 static void starved_free_queues(void **state) {
   (void)state;
-  sl_collector_config cfg;
-  harness_config(&cfg, &base, 4);
-  harness_tiny_pools(&cfg);
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  harness_run(sl_collector_device(c), &base);
-  finish_and_check(c, 1);
-  sl_collector_destroy(c);
+  sl_collector_config cfg = faulted();
+  run_faulted(&cfg, 0, 1);
 }
 
 /* One-record buffers: every write races a rotation. */
 static void writers_race_rotation(void **state) {
   (void)state;
-  sl_collector_config cfg;
-  harness_config(&cfg, &base, 4);
-  harness_tiny_pools(&cfg);
+  sl_collector_config cfg = faulted();
   cfg.sizes.prof_buffer_size = 1;
   cfg.sizes.aicore_buffer_size = 1;
   cfg.sizes.phase_records = 1;
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
-  harness_run(sl_collector_device(c), &base);
-  finish_and_check(c, 0);
-  sl_collector_destroy(c);
+  run_faulted(&cfg, 1, 0);
 }
 
 int main(void) {
