@@ -1,11 +1,9 @@
 --[[
-** load.lua — read schema/*.lua as data and fingerprint it.
+** load.lua — read schema/*.lua as data.
 **
 ** Each file is run in an empty environment: it can build tables but cannot reach
 ** any library, so a schema file is data whatever it contains.
 --]]
-local util = require("util")
-
 local M = {}
 
 M.FILES = { "records", "phases", "lanes", "levels", "platforms", "dtypes" }
@@ -34,38 +32,6 @@ function M.load(dir)
     schema[name] = value
   end
   return schema
-end
-
--- Canonical text of a data value: sorted keys, integers as integers.
-local function canon(v, out)
-  local t = type(v)
-  if t == "table" then
-    out[#out + 1] = "{"
-    for _, k in ipairs(util.sorted_keys(v)) do
-      canon(k, out)
-      out[#out + 1] = "="
-      canon(v[k], out)
-      out[#out + 1] = ","
-    end
-    out[#out + 1] = "}"
-  elseif t == "string" then
-    out[#out + 1] = string.format("%q", v)
-  elseif t == "number" then
-    out[#out + 1] = math.type(v) == "integer" and string.format("%d", v) or string.format("%.17g", v)
-  else
-    out[#out + 1] = tostring(v)
-  end
-end
-
--- FNV-1a 64 over the canonical text of every schema file (comments and layout of
--- the files do not matter, their data does). Lua integers wrap, as FNV needs.
-function M.fingerprint(schema)
-  local out = {}
-  for _, name in ipairs(M.FILES) do
-    out[#out + 1] = name
-    canon(schema[name], out)
-  end
-  return util.fnv1a64(table.concat(out))
 end
 
 return M

@@ -137,7 +137,7 @@ local function main(argv)
     eprint(lerr)
     return 1
   end
-  local model, errors = model_mod.build(schema, load.fingerprint(schema))
+  local model, errors = model_mod.build(schema)
   if not model then
     for _, e in ipairs(errors) do eprint(e) end
     eprint(string.format("%d schema error(s); nothing written", #errors))
@@ -145,7 +145,6 @@ local function main(argv)
   end
   -- the fingerprint captures carry: of the capture layout only (not colours or prose)
   local fp = require("emit_fingerprint")
-  model.data_fingerprint = model.fingerprint
   model.layout_text = fp.describe(model)
   model.fingerprint = fp.hash(model.layout_text)
   local fingerprint = model.fingerprint

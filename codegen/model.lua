@@ -768,10 +768,10 @@ local function build_phases(schema, model, err)
 end
 
 -- Returns model or nil, list of error lines.
-function M.build(schema, fingerprint)
+function M.build(schema)
   local errors = {}
   local function err(file, who, msg) errors[#errors + 1] = string.format("%s: %s: %s", file, who, msg) end
-  local model = { fingerprint = fingerprint, schema = schema, runtime_names = RUNTIME_NAMES }
+  local model = { schema = schema, runtime_names = RUNTIME_NAMES }
   for _, name in ipairs({ "records", "phases", "lanes", "levels", "platforms", "dtypes" }) do
     local list_key = ({ records = "records", phases = "phases", lanes = "lanes", levels = "levels",
                         platforms = "platforms", dtypes = "dtypes" })[name]

@@ -56,8 +56,11 @@ function M.cstr(s)
   return '"' .. e .. '"'
 end
 
--- FNV-1a 64 of a string as 16 hex digits (Lua integers wrap, as FNV needs).
+-- FNV-1a 64 of a string as 16 hex digits (Lua integers wrap, as FNV needs). The C host
+-- (codegen/sl_gen_host.c) has the same function: byte by byte in Lua it was half of a
+-- `swimlane schema` run; the Lua one serves states without the host (tests).
 function M.fnv1a64(text)
+  if slgen and slgen.fnv1a64 then return slgen.fnv1a64(text) end
   local h = -3750763034362895579 -- 0xcbf29ce484222325
   for i = 1, #text do
     h = h ~ text:byte(i)

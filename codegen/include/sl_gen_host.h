@@ -11,4 +11,13 @@
 int sl_gen_run(const char *prog, const char *codegen_dir, const char *default_schema,
                const char *default_out, int argc, char **argv);
 
+/* The same in steps, for many runs on one state (the schema fuzz target): open makes
+** the state and compiles main.lua (NULL on error, printed); each call runs it with
+** argv under a fresh instruction budget, the codegen modules required once. */
+struct lua_State;
+struct lua_State *sl_gen_open(const char *prog, const char *codegen_dir, const char *default_schema,
+                              const char *default_out);
+int sl_gen_call(struct lua_State *L, int argc, char **argv);
+void sl_gen_close(struct lua_State *L);
+
 #endif

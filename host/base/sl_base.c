@@ -167,9 +167,19 @@ static void lua_limit_from_env(void) {
   if (!*end) g_lua_limit = v;
 }
 
+/* The count of the state's main thread: a coroutine has its own extra space (a copy
+** made when it was created), and counting there would give every coroutine a fresh
+** budget. */
+static unsigned long long *budget_used(lua_State *L) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  lua_State *main_thread = lua_tothread(L, -1);
+  lua_pop(L, 1);
+  return lua_getextraspace(main_thread ? main_thread : L);
+}
+
 static void count_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
-  unsigned long long *used = lua_getextraspace(L);
+  unsigned long long *used = budget_used(L);
   *used += SL_LUA_HOOK_STEP;
   if (*used > g_lua_limit) {
     char msg[128]; /* lua_pushfstring has no %llu */

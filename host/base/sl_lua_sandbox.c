@@ -4,7 +4,10 @@
 ** not run programs (os.execute, io.popen), load C code (package.loadlib, C
 ** searchers), load precompiled bytecode (it can crash the VM), remove or rename
 ** files, exit the process, or write files outside the output folder the running
-** command declared (sl_lua_set_write_dir; none = no writes at all).
+** command declared (sl_lua_set_write_dir; none = no writes at all). Of the debug
+** library only debug.traceback is left: the rest reaches what the sandbox hides
+** (debug.getupvalue(io.open, 1) is the unconfined io.open, debug.sethook() turns
+** the instruction budget off).
 */
 #include <errno.h>
 #include <lauxlib.h>
@@ -59,6 +62,23 @@ static void clear_field(lua_State *L, const char *table, const char *field) {
   lua_pop(L, 1);
 }
 
+/* debug = {traceback = debug.traceback}, for the global and for require("debug"). */
+static void keep_traceback_only(lua_State *L) {
+  lua_createtable(L, 0, 1);
+  lua_getglobal(L, "debug");
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "traceback");
+    lua_setfield(L, -3, "traceback");
+  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, -1);
+  lua_setglobal(L, "debug");
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_insert(L, -2);
+  lua_setfield(L, -2, "debug");
+  lua_pop(L, 1);
+}
+
 /* Text-only load / loadfile / dofile (the environment argument kept as given). */
 static const char prelude[] =
     "local rawload, rawloadfile, select = load, loadfile, select\n"
@@ -83,6 +103,7 @@ int sl_lua_sandbox(lua_State *L) {
   clear_field(L, "io", "output"); /* io.output("file") would open it for writing */
   clear_field(L, "io", "tmpfile");
   clear_field(L, "package", "loadlib");
+  keep_traceback_only(L);
   lua_getglobal(L, "package");
   lua_pushliteral(L, "");
   lua_setfield(L, -2, "cpath");

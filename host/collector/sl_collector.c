@@ -194,7 +194,10 @@ int sl_collector_start(sl_collector *c) {
 int sl_collector_stop(sl_collector *c) {
   if (!c || !c->dp || c->stopped) return 0;
   if (c->started) sl_coll_threads_stop(c);
-  else sl_coll_drain_sync(c);
+  /* The last pass is the stopping thread's too: a host thread that died (or stalled past
+  ** the end) leaves buffers in the ready queues, and their records are collected here
+  ** rather than left unaccounted. After a normal stop the queues are already empty. */
+  sl_coll_drain_sync(c);
   sl_coll_final_mirror(c); /* the device is done: the host view becomes complete */
   c->stopped = 1;
   return 0;

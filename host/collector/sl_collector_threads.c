@@ -204,6 +204,7 @@ static void *drain_main(void *arg) {
   sl_shard *s = arg;
   sl_collector *c = s->c;
   name_thread("sl-drain", s->index);
+  size_t taken = 0;
   while (atomic_load(&c->running)) {
     uint32_t seen = sl_bell_read(&c->dp->host_bell);
     sl_coll_tick_begin(c);
@@ -212,6 +213,8 @@ static void *drain_main(void *arg) {
     size_t n = drain_pass(s);
     if (!n) topup_owned(s);
     sl_coll_tick_end(c);
+    taken += n;
+    if (c->cfg.test_drain_dies_after && taken >= c->cfg.test_drain_dies_after) return NULL; /* killed */
     if (n) continue;
     if (atomic_load(&c->running)) bell_sleep(c, &c->dp->host_bell, seen);
   }

@@ -1,9 +1,10 @@
 /*
 ** test_prof_faults.c — the capture under faults, end to end: a collector that
-** stalls mid-run, a host that never drains (every pool's free queue starved), and
+** stalls mid-run, one whose drain threads die mid-run, a host that never drains (every pool's free queue starved), and
 ** writers racing rotations of one-record buffers. Each capture must still be
 ** written and read back (JSON and protobuf), account exactly (collected + dropped
-** == total on all four pools), and convert's health line must show the loss.
+** == total on all four pools), and convert must show the loss: in its health line and
+** in the trace's "records dropped" counter.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,10 @@
 #include "sl_capture.h"
 #include "sl_collector_internal.h"
 #include "sl_convert.h"
+#include "sl_file.h"
+
+#include <cjson/cJSON.h>
+#include <unistd.h>
 
 static const harness_cfg base = {.sched_threads = 2, .cores_per_thread = 2, .tasks_per_core = 200,
                                  .phases_per_round = 2, .orch_submits = 300, .fin_before_commit = 1};
@@ -39,6 +44,48 @@ static char *health_line(const char *path) {
   assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
   fclose(f);
   return s;
+}
+
+/* convert's trace of the capture at path: one "records dropped" counter with each pool's
+** drops (and truncated 0) when anything was lost, none when nothing was. */
+static void trace_shows_loss(const char *path, const sl_collector *c) {
+  char trace[160];
+  snprintf(trace, sizeof trace, "%s.trace.json", path);
+  char *argv[] = {(char *)"convert", (char *)path, (char *)"-o", trace, (char *)"-q", NULL};
+  assert_int_equal(sl_cmd_convert(5, argv), 0);
+  size_t len;
+  char *text = NULL;
+  sl_err err = SL_ERR_INIT;
+  assert_int_equal(sl_file_read(trace, &text, &len, &err), SL_OK);
+  cJSON *root = cJSON_Parse(text);
+  free(text);
+  assert_non_null(root);
+  const cJSON *ev, *counter = NULL;
+  int counters = 0;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(root, "traceEvents")) {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
+    if (cJSON_IsString(name) && !strcmp(name->valuestring, "records dropped")) {
+      counter = ev;
+      counters++;
+    }
+  }
+  uint64_t lost = 0;
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) lost += sl_collector_account(c, k).dropped;
+  assert_int_equal(counters, lost ? 1 : 0);
+  if (counter) {
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(counter, "args");
+    int pools = 0;
+    for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
+      const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, sl_coll_pool_name(k));
+      assert_true(cJSON_IsNumber(v));
+      assert_int_equal((uint64_t)v->valuedouble, sl_collector_account(c, k).dropped);
+      pools++;
+    }
+    assert_int_equal(cJSON_GetArraySize(args), pools + 1); /* the pools and "truncated" */
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(args, "truncated")->valueint, 0);
+  }
+  cJSON_Delete(root);
+  assert_int_equal(unlink(trace), 0);
 }
 
 /* Finish the capture into a fresh folder and check everything a user relies on.
@@ -84,60 +131,72 @@ static uint64_t finish_and_check(sl_collector *c, int want_drops_everywhere) {
     assert_non_null(strstr(h, want));
   }
   free(h);
+  trace_shows_loss(json, c);
   char cmd[160];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   assert_int_equal(system(cmd), 0);
   return dropped;
 }
 
-/* The collector stalls on every buffer (a host that cannot keep up mid-run). */
-static void stalled_collector(void **state) {
-  (void)state;
+/* The harness's config with tiny pools; each test then sets its fault. */
+static sl_collector_config faulted(void) {
   sl_collector_config cfg;
   harness_config(&cfg, &base, 4);
   harness_tiny_pools(&cfg);
-  cfg.test_collect_delay_us = 2000;
-  sl_collector *c = sl_collector_create(&cfg);
+  return cfg;
+}
+
+/* Run the device against a collector made from cfg (host threads started or not), then
+** finish_and_check; returns the total dropped. */
+static uint64_t run_faulted(const sl_collector_config *cfg, int start_host, int want_drops_everywhere) {
+  sl_collector *c = sl_collector_create(cfg);
   assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
+  if (start_host) assert_int_equal(sl_collector_start(c), 0);
   harness_run(sl_collector_device(c), &base);
-  finish_and_check(c, 0); /* drops are likely, not certain: the check holds either way */
+  uint64_t dropped = finish_and_check(c, want_drops_everywhere);
   sl_collector_destroy(c);
+  return dropped;
+}
+
+/* The collector stalls on every buffer (a host that cannot keep up mid-run). */
+static void stalled_collector(void **state) {
+  (void)state;
+  sl_collector_config cfg = faulted();
+  cfg.test_collect_delay_us = 2000;
+  run_faulted(&cfg, 1, 0); /* drops are likely, not certain: the check holds either way */
+}
+
+/* The collector's drain threads die a few buffers into the run (no last pass): what
+** they took is kept, what they left queued is collected at the stop, the rest is
+** dropped on the device. */
+static void killed_collector(void **state) {
+  (void)state;
+  sl_collector_config cfg = faulted();
+  cfg.test_drain_dies_after = 3;
+  assert_true(run_faulted(&cfg, 1, 1) > 0);
 }
 
 /* No host thread ever drains: every pool's free queue runs dry. */
 static void starved_free_queues(void **state) {
   (void)state;
-  sl_collector_config cfg;
-  harness_config(&cfg, &base, 4);
-  harness_tiny_pools(&cfg);
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  harness_run(sl_collector_device(c), &base);
-  finish_and_check(c, 1);
-  sl_collector_destroy(c);
+  sl_collector_config cfg = faulted();
+  run_faulted(&cfg, 0, 1);
 }
 
 /* One-record buffers: every write races a rotation. */
 static void writers_race_rotation(void **state) {
   (void)state;
-  sl_collector_config cfg;
-  harness_config(&cfg, &base, 4);
-  harness_tiny_pools(&cfg);
+  sl_collector_config cfg = faulted();
   cfg.sizes.prof_buffer_size = 1;
   cfg.sizes.aicore_buffer_size = 1;
   cfg.sizes.phase_records = 1;
-  sl_collector *c = sl_collector_create(&cfg);
-  assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
-  harness_run(sl_collector_device(c), &base);
-  finish_and_check(c, 0);
-  sl_collector_destroy(c);
+  run_faulted(&cfg, 1, 0);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stalled_collector),
+      cmocka_unit_test(killed_collector),
       cmocka_unit_test(starved_free_queues),
       cmocka_unit_test(writers_race_rotation),
   };

@@ -86,6 +86,9 @@ typedef struct sl_collector_config {
   uint64_t backpressure_timeout_ns; /* give-up bound for a blocked producer; 0 = 30 s     */
   int fixed_buffers;           /* 1 = never allocate buffers beyond the initial pools      */
   unsigned test_collect_delay_us;   /* tests only: sleep per collected buffer (slow host)  */
+  unsigned test_drain_dies_after;   /* tests only: each drain thread ends for good, without
+                                       its last pass, once it has taken this many buffers
+                                       (a collector thread killed mid-run)               */
   int host_shards;             /* drain + collector thread pairs; 0 = auto (one per AICPU
                                   thread, at most half the host CPUs, at least 1)          */
   enum sl_transport transport; /* AUTO = the platform's                                   */
