@@ -106,15 +106,15 @@ static void free_shards(sl_collector *c) {
     sl_shard *s = &c->shards[i];
     pthread_mutex_destroy(&s->handoff.mu);
     pthread_cond_destroy(&s->handoff.cv);
-    free(s->handoff.items);
+    sl_mem_free(s->handoff.items);
     for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
       if (s->records[k])
         for (int j = 0; j < sl_devprof_pool_count(c->dp, k); j++) sl_vec_free(&s->records[k][j]);
-      free(s->records[k]);
-      free(s->collected[k]);
+      sl_mem_free(s->records[k]);
+      sl_mem_free(s->collected[k]);
     }
   }
-  free(c->shards);
+  sl_mem_free(c->shards);
   c->shards = NULL;
 }
 
@@ -227,15 +227,15 @@ void sl_collector_destroy(sl_collector *c) {
     sl_coll_transport_free(c);
     sl_devprof_destroy(c->dp);
   }
-  free(c->core_to_thread);
-  free(c->core_types);
-  free(c->extra_metadata);
-  free(c->extra_sections);
-  free((void *)c->host.recs);
-  free((void *)c->host.uploads);
-  free((void *)c->host.anchors);
-  free(c->dclock);
-  free(c);
+  sl_mem_free(c->core_to_thread);
+  sl_mem_free(c->core_types);
+  sl_mem_free(c->extra_metadata);
+  sl_mem_free(c->extra_sections);
+  sl_mem_free((void *)c->host.recs);
+  sl_mem_free((void *)c->host.uploads);
+  sl_mem_free((void *)c->host.anchors);
+  sl_mem_free(c->dclock);
+  sl_mem_free(c);
 }
 
 static void *dup_array(const void *src, size_t n, size_t size) {
@@ -251,9 +251,9 @@ int sl_collector_set_host(sl_collector *c, const sl_coll_host *h) {
   copy.recs = dup_array(h->recs, h->nrecs, sizeof *h->recs);
   copy.uploads = dup_array(h->uploads, h->nuploads, sizeof *h->uploads);
   copy.anchors = dup_array(h->anchors, h->nanchors, sizeof *h->anchors);
-  free((void *)c->host.recs);
-  free((void *)c->host.uploads);
-  free((void *)c->host.anchors);
+  sl_mem_free((void *)c->host.recs);
+  sl_mem_free((void *)c->host.uploads);
+  sl_mem_free((void *)c->host.anchors);
   c->host = copy;
   c->has_host = 1;
   return 0;

@@ -57,8 +57,8 @@ static int sim_reg_shadow(void *ctx, void *dev, size_t bytes, void **host) {
 
 static void sim_free(void *ctx, void *dev, void *host) {
   (void)ctx;
-  if (host && host != dev) free(host);
-  free(dev);
+  if (host && host != dev) sl_mem_free(host);
+  sl_mem_free(dev);
 }
 
 /* Word copies (8 bytes where both ends allow, else 4). */
@@ -165,7 +165,7 @@ void sl_coll_transport_free(sl_collector *c) {
   if (!c->ops.alloc) return; /* never initialised */
   if (c->hv && c->hv != c->dp) sl_devprof_destroy(c->hv);
   c->hv = NULL;
-  free(c->spans);
+  sl_mem_free(c->spans);
   c->spans = NULL;
   c->nspans = 0;
   sl_map_free(&c->bufmap.map);

@@ -27,7 +27,7 @@ static int run_declared(int argc, char **argv, int ranks, int dispatches, const 
   if (!sl_l3_find_opt(argc, argv, "--ranks")) v[n++] = (char *)"--ranks", v[n++] = rs;
   if (dispatches && !sl_l3_find_opt(argc, argv, "--dispatches")) v[n++] = (char *)"--dispatches", v[n++] = ds;
   int rc = sl_l3_sched_main(n, v, entry->convert);
-  free(v);
+  sl_mem_free(v);
   return rc;
 }
 

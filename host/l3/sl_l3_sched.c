@@ -25,6 +25,7 @@
 #include "sl_l3_run.h"
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
+#include "sl_mem.h"
 
 #define SL_L3_MAX_RANKS SL_WORKLOAD_MAX_RANKS
 
@@ -144,7 +145,7 @@ static char *case_root(const l3_opts *o) {
     char *dir = sl_path_join(o->out_root, rel);
     if (!dir || mkdir(dir, 0777) == 0) return dir;
     if (errno != EEXIST) sl_error(dir, "cannot create the L3 case directory: %s", strerror(errno));
-    free(dir);
+    sl_mem_free(dir);
     if (errno != EEXIST) return NULL;
   }
   return NULL;
@@ -192,8 +193,8 @@ static int spawn_rank(rank_proc *p, int r, int argc, char **argv, const char *ro
     execv("/proc/self/exe", full);
     _exit(127);
   }
-  free(full);
-  free(args);
+  sl_mem_free(full);
+  sl_mem_free(args);
   close(cmd[0]);
   close(rep[1]);
   if (pid < 0) return close(cmd[1]), close(rep[0]), sl_error(NULL, "run: fork: %s", strerror(errno)), -1;
@@ -283,9 +284,9 @@ static int stop_ranks(rank_proc *p, int n) {
 static int merge_ranks(const l3_opts *o, const char *root, int (*convert)(int, char **)) {
   char *d0 = sl_path_join(root, "rank0/d0");
   char *rec = d0 ? sl_l3_records_path(d0, NULL) : NULL;
-  free(d0);
+  sl_mem_free(d0);
   if (!rec) return 0; /* no chip swimlane: nothing to merge */
-  free(rec);
+  sl_mem_free(rec);
   if (o->no_convert || !convert) {
     if (!o->quiet) printf("swimlane: merge them with: swimlane convert %s\n", root);
     return 0;
@@ -331,6 +332,6 @@ int sl_l3_sched_main(int argc, char **argv, int (*convert)(int argc, char **argv
   }
   if (rc == 0 && !o.quiet) printf("swimlane: L3 run: %d ranks x %d dispatches, outputs in %s\n", o.ranks, o.dispatches, root);
   if (rc == 0) rc = merge_ranks(&o, root, convert);
-  free(root);
+  sl_mem_free(root);
   return rc;
 }

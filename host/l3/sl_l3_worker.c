@@ -21,6 +21,7 @@
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
 #include "sl_runtime.h"
+#include "sl_mem.h"
 
 /* One clock anchor sample: host ns before and after one device counter read. */
 typedef struct anchor {
@@ -150,7 +151,7 @@ static int write_sidecar(const char *dir, const char *name, const char *fmt, ...
   char *p = sl_path_join(dir, name);
   sl_outfile of;
   if (!p || sl_outfile_open(&of, p)) {
-    free(p);
+    sl_mem_free(p);
     return -1;
   }
   va_list ap;
@@ -158,7 +159,7 @@ static int write_sidecar(const char *dir, const char *name, const char *fmt, ...
   vfprintf(of.fp, fmt, ap);
   va_end(ap);
   int rc = sl_outfile_commit(&of);
-  free(p);
+  sl_mem_free(p);
   return rc;
 }
 
@@ -200,7 +201,7 @@ static int move_round_dir(const char *tmp, const char *dst) {
   closedir(d);
   int rc = src ? 1 : 0;
   if (src && rename(src, dst)) rc = -1, sl_error(dst, "cannot move the rank's capture here: %s", strerror(errno));
-  free(src);
+  sl_mem_free(src);
   rmdir(tmp);
   return rc;
 }
@@ -312,6 +313,6 @@ int sl_l3_worker_main(int argc, char **argv, const sl_run_entry *entry) {
   if (cmd) fclose(cmd);
   if (reply) fclose(reply);
   if (w.log) fclose(w.log);
-  free(w.argv);
+  sl_mem_free(w.argv);
   return rc;
 }

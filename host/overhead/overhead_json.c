@@ -9,6 +9,7 @@
 
 #include "overhead_model.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 /* count / mean / min / max of xs[0..n) */
 static cJSON *dist(const double *xs, size_t n) {
@@ -99,6 +100,6 @@ int sl_oh_write_json(const char *path, const sl_capture *c, const sl_oh_report *
     fputc('\n', of.fp);
     rc = sl_outfile_commit(&of);
   }
-  free(text);
+  sl_mem_free(text);
   return rc;
 }

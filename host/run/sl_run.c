@@ -21,6 +21,7 @@
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
 #include "sl_ticker.h"
+#include "sl_mem.h"
 
 typedef struct run_opts {
   const char *workload, *case_name, *platform, *out_root;
@@ -196,10 +197,10 @@ static char *make_out_dir(const char *root, const char *klass, const char *kase)
     int e = errno;
     if (e != EEXIST) {
       sl_error(dir, "cannot create output directory: %s", strerror(e));
-      free(dir);
+      sl_mem_free(dir);
       return NULL;
     }
-    free(dir);
+    sl_mem_free(dir);
   }
   sl_error(root, "cannot find a free output directory name");
   return NULL;
@@ -264,16 +265,16 @@ static int write_round_files(const run_opts *o, sl_workload *wl, sl_rt *rt, cons
   snprintf(name, sizeof name, "name_map_%s.json", case_name);
   char *p = sl_path_join(out_dir, name);
   if (!p || sl_write_name_map(wl, p)) rc = 1;
-  free(p);
+  sl_mem_free(p);
   if (o->dep_gen) {
     p = sl_path_join(out_dir, "deps.json");
     if (!p || sl_write_deps_json(rt, p)) rc = 1;
-    free(p);
+    sl_mem_free(p);
   }
   if (o->dump_args) {
     p = sl_path_join(out_dir, "args_dump");
     if (!p || sl_write_args_dump(rt, o->dump_args, p)) rc = 1;
-    free(p);
+    sl_mem_free(p);
   }
   if (sl_run_write_device_log(timing, out_dir)) rc = 1;
   return rc;
@@ -389,7 +390,7 @@ static int convert_capture(const char *out_dir, int quiet) {
   char *argv[] = {(char *)"convert", rec, quiet ? (char *)"-q" : NULL, NULL};
   fflush(stdout);
   int rc = sl_run_convert(quiet ? 3 : 2, argv);
-  free(rec);
+  sl_mem_free(rec);
   return rc == 0 ? 0 : 1;
 }
 
@@ -474,7 +475,7 @@ static int run_single(int argc, char **argv) {
   if (g_sigint && rc == 0) rc = 128 + (int)g_sigint;
   if (out_dir && !o.quiet) printf("swimlane: outputs in %s\n", out_dir);
   if (rc == 0 && level > SL_LEVEL_DISABLED && out_dir && !o.no_convert && sl_run_convert) rc = convert_capture(out_dir, o.quiet);
-  free(out_dir);
+  sl_mem_free(out_dir);
   sl_workload_free(&wl);
   return rc;
 }
@@ -488,6 +489,6 @@ int sl_cmd_run(int argc, char **argv) {
   int rc = sl_l3_run_maybe(n, v, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook,
                                                   .convert = sl_run_convert});
   if (rc < 0) rc = run_single(n, v);
-  free(v);
+  sl_mem_free(v);
   return rc;
 }

@@ -11,6 +11,7 @@
 
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 char *sl_l0_read_file(const char *path, size_t *len) {
   FILE *fp = fopen(path, "rb");
@@ -19,14 +20,14 @@ char *sl_l0_read_file(const char *path, size_t *len) {
     return NULL;
   }
   size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
+  char *buf = sl_mem_alloc(cap);
   while (buf) {
     size_t got = fread(buf + n, 1, cap - n - 1, fp);
     n += got;
     if (n + 1 < cap) break;
-    char *nb = realloc(buf, cap * 2);
+    char *nb = sl_mem_realloc(buf, cap * 2);
     if (!nb) {
-      free(buf);
+      sl_mem_free(buf);
       buf = NULL;
       break;
     }
@@ -37,7 +38,7 @@ char *sl_l0_read_file(const char *path, size_t *len) {
   fclose(fp);
   if (!buf || bad) {
     sl_error(path, bad ? "read error" : "out of memory");
-    free(buf);
+    sl_mem_free(buf);
     return NULL;
   }
   buf[n] = '\0';
@@ -58,7 +59,7 @@ int sl_l0_write_json(const char *path, const cJSON *doc) {
     fputc('\n', of.fp);
     rc = sl_outfile_commit(&of);
   }
-  free(text);
+  sl_mem_free(text);
   return rc;
 }
 

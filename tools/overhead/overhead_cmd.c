@@ -13,6 +13,7 @@
 #include "sl_base.h"
 #include "sl_opt.h"
 #include "sl_capture.h"
+#include "sl_mem.h"
 
 int sl_cmd_sched_overhead(int argc, char **argv);
 
@@ -50,9 +51,9 @@ static int is_file(const char *p) {
 
 static char *sibling_deps(const char *records) {
   const char *slash = strrchr(records, '/');
-  if (!slash) return strdup("deps.json");
+  if (!slash) return sl_mem_strdup("deps.json");
   size_t n = (size_t)(slash - records);
-  char *s = malloc(n + sizeof "/deps.json");
+  char *s = sl_mem_alloc(n + sizeof "/deps.json");
   if (!s) return NULL;
   memcpy(s, records, n);
   strcpy(s + n, "/deps.json");
@@ -93,11 +94,11 @@ int sl_cmd_sched_overhead(int argc, char **argv) {
   c = sl_capture_read(records, NULL);
   if (!c) goto out;
   if (deps_arg) {
-    deps_path = strdup(deps_arg);
+    deps_path = sl_mem_strdup(deps_arg);
   } else {
     deps_path = sibling_deps(records);
     if (deps_path && !is_file(deps_path)) {
-      free(deps_path);
+      sl_mem_free(deps_path);
       deps_path = NULL;
     }
   }
@@ -134,7 +135,7 @@ out:
   sl_oh_report_free(&rep);
   sl_deps_free(d);
   sl_capture_free(c);
-  free(deps_path);
-  free(auto_path);
+  sl_mem_free(deps_path);
+  sl_mem_free(auto_path);
   return rc;
 }

@@ -12,6 +12,7 @@
 #include "sl_base.h"
 #include "sl_opt.h"
 #include "sl_l3_dirs.h"
+#include "sl_mem.h"
 
 int sl_oh_dir_wanted(int argc, char **argv, const sl_opt *file_opts);
 int sl_oh_cmd_dir(int argc, char **argv);
@@ -61,8 +62,8 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
   int rc = -1;
   if (!records || !deps_path) {
     sl_error(dir, "out of memory");
-    free(records);
-    free(deps_path);
+    sl_mem_free(records);
+    sl_mem_free(deps_path);
     return -1;
   }
   printf("\n=== %s ===\nPerf data:  %s\nDeps JSON:  %s\n", label, records, deps_path);
@@ -84,8 +85,8 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
   sl_oh_report_free(&rep);
   sl_deps_free(d);
   sl_capture_free(c);
-  free(records);
-  free(deps_path);
+  sl_mem_free(records);
+  sl_mem_free(deps_path);
   return rc;
 }
 
