@@ -47,7 +47,6 @@ static void distribution(FILE *f, const char *label, const double *in, size_t n)
     return;
   }
   double *v = sl_mem_alloc(n * sizeof *v);
-  if (!v) return;
   memcpy(v, in, n * sizeof *v);
   qsort(v, n, sizeof *v, cmp_double);
   fprintf(f, "  %s distribution (N=%zu):\n", label, n);

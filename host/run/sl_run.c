@@ -484,7 +484,6 @@ int sl_cmd_run(int argc, char **argv) {
   /* the L3 hand-over scans argv itself: give it every value as its own argument */
   int n;
   char **v = sl_opt_split_values(run_table, argc, argv, &n);
-  if (!v) return sl_error(NULL, "out of memory"), 1;
   /* --ranks N, or one rank of such a run */
   int rc = sl_l3_run_maybe(n, v, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook,
                                                   .convert = sl_run_convert});

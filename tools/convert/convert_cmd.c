@@ -27,7 +27,6 @@ static char *sibling(const char *input, const char *name) {
   const char *slash = strrchr(input, '/');
   if (!slash) return sl_mem_strdup(name);
   char *d = sl_mem_strndup(input, (size_t)(slash - input + 1));
-  if (!d) return NULL;
   size_t n = strlen(d) + strlen(name) + 1;
   char *p = sl_mem_alloc(n);
   if (p) snprintf(p, n, "%s%s", d, name);
@@ -109,7 +108,6 @@ static size_t unique_cores(const sl_capture *c) {
   for (size_t i = 0; i < c->n_tasks; i++)
     if (c->tasks[i].core_id + 1u > maxc) maxc = c->tasks[i].core_id + 1u;
   unsigned char *seen = sl_mem_calloc(maxc ? maxc : 1, 1);
-  if (!seen) return 0;
   for (size_t i = 0; i < c->n_tasks; i++)
     if (!seen[c->tasks[i].core_id]++) n++;
   sl_mem_free(seen);

@@ -49,7 +49,6 @@ static int cmp_keyed(const void *x, const void *y) {
 
 static keyed *keys_of(const sl_diff_task *t, size_t n, sl_match_rule rule) {
   keyed *k = sl_mem_alloc((n ? n : 1) * sizeof *k);
-  if (!k) return NULL;
   for (size_t i = 0; i < n; i++) {
     k[i] = (keyed){.func_id = t[i].func_id, .index = i};
     k[i].a = rule == SL_MATCH_ID ? t[i].task_id : t[i].depth;
@@ -68,12 +67,6 @@ int sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n,
   m->pairs = sl_mem_alloc((cap ? cap : 1) * sizeof *m->pairs);
   m->base_to_cur = sl_mem_alloc((nb ? nb : 1) * sizeof *m->base_to_cur);
   m->cur_to_base = sl_mem_alloc((nn ? nn : 1) * sizeof *m->cur_to_base);
-  if (!kb || !kn || !m->pairs || !m->base_to_cur || !m->cur_to_base) {
-    sl_mem_free(kb);
-    sl_mem_free(kn);
-    sl_diff_match_free(m);
-    return -1;
-  }
   for (size_t i = 0; i < nb; i++) m->base_to_cur[i] = SIZE_MAX;
   for (size_t j = 0; j < nn; j++) m->cur_to_base[j] = SIZE_MAX;
   size_t i = 0, j = 0;

@@ -166,7 +166,6 @@ static int add_func_id(int64_t **ids, size_t *n, int64_t id) {
   for (size_t i = 0; i < *n; i++)
     if ((*ids)[i] == id) return 0;
   int64_t *v = sl_mem_realloc(*ids, (*n + 1) * sizeof *v);
-  if (!v) return -1;
   v[(*n)++] = id;
   *ids = v;
   return 0;
@@ -187,11 +186,6 @@ static int build_funcs(const side *b, const side *n, int has_deps, sl_diff_repor
   if (n->n > most) most = n->n;
   double *xb = sl_mem_alloc((most + 1) * sizeof *xb), *xn = sl_mem_alloc((most + 1) * sizeof *xn);
   rep->funcs = sl_mem_calloc(nid ? nid : 1, sizeof *rep->funcs);
-  if (!xb || !xn || !rep->funcs) {
-    sl_mem_free(xb);
-    sl_mem_free(xn);
-    goto oom;
-  }
   rep->n_funcs = nid;
   for (size_t f = 0; f < nid; f++) {
     sl_diff_func_row *row = &rep->funcs[f];
@@ -264,21 +258,12 @@ static int build_phases(const side *b, const side *n, sl_diff_report *rep) {
         size_t k = 0;
         while (k < nn && strcmp(names[k], pn) != 0) k++;
         if (k < nn) continue;
-        const char **v = sl_mem_realloc(names, (nn + 1) * sizeof *v);
-        if (!v) {
-          sl_mem_free(names);
-          return -1;
-        }
-        names = v;
+        names = sl_mem_realloc(names, (nn + 1) * sizeof *names);
         names[nn++] = pn;
       }
     }
   }
-  rep->phases = sl_mem_calloc(nn ? nn : 1, sizeof *rep->phases);
-  if (!rep->phases) {
-    sl_mem_free(names);
-    return -1;
-  }
+  rep->phases = sl_mem_calloc(nn, sizeof *rep->phases);
   rep->n_phases = nn;
   for (size_t k = 0; k < nn; k++) named_delta(b, n, names[k], &rep->phases[k]);
   sl_mem_free(names);
@@ -314,7 +299,6 @@ static int build_path(const sl_diff_run *own, const sl_diff_run *other, const sl
                       int in_new, const run_path *rp, sl_diff_path *out) {
   const sl_oh_critical *cp = &rp->oh.cp;
   out->steps = sl_mem_calloc(cp->n_steps ? cp->n_steps : 1, sizeof *out->steps);
-  if (!out->steps) return -1;
   out->n = cp->n_steps;
   out->span = cp->span;
   for (size_t i = 0; i < cp->n_steps; i++) /* the model walks back from the end: root first here */
@@ -333,7 +317,6 @@ static int cmp_moved(const void *a, const void *b) {
 static int build_moved(sl_diff_report *rep) {
   size_t cap = rep->path_base.n + rep->path_cur.n;
   rep->moved = sl_mem_calloc(cap ? cap : 1, sizeof *rep->moved);
-  if (!rep->moved) return -1;
   for (int s = 0; s < 2; s++) {
     const sl_diff_path *p = s ? &rep->path_cur : &rep->path_base;
     for (size_t i = 0; i < p->n; i++) {
@@ -384,7 +367,6 @@ static int side_init(side *s, sl_diff_run *runs, size_t n, int has_deps) {
   s->stats = sl_mem_calloc(n, sizeof *s->stats);
   s->n_stats = sl_mem_calloc(n, sizeof *s->n_stats);
   s->paths = sl_mem_calloc(n, sizeof *s->paths);
-  if (!s->stats || !s->n_stats || !s->paths) return -1;
   for (size_t i = 0; i < n; i++) {
     s->stats[i] = sl_convert_func_stats(runs[i].cap, &s->n_stats[i]);
     if (!s->stats[i]) return -1;

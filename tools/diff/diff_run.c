@@ -110,7 +110,6 @@ static int compute_depths(sl_diff_run *r) {
 /* ordinal: rank within (func_id, depth) by task id */
 static int compute_ordinals(sl_diff_run *r) {
   sl_diff_task **v = sl_mem_alloc((r->n_tasks ? r->n_tasks : 1) * sizeof *v);
-  if (!v) return -1;
   for (size_t i = 0; i < r->n_tasks; i++) v[i] = &r->tasks[i];
   qsort(v, r->n_tasks, sizeof *v, cmp_position);
   for (size_t i = 0; i < r->n_tasks; i++) {
@@ -143,7 +142,6 @@ int sl_diff_run_index(sl_diff_run *r) {
   sl_mem_free(r->tasks);
   r->n_tasks = 0;
   r->tasks = sl_mem_alloc((c->n_tasks ? c->n_tasks : 1) * sizeof *r->tasks);
-  if (!r->tasks) goto oom;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     r->tasks[i] = (sl_diff_task){.func_id = t->func_id, .task_id = t->task_id,

@@ -29,7 +29,6 @@ static int lane_for(lanes *l, double start, double end, size_t *out) {
       return 0;
     }
   double *v = sl_mem_realloc(l->last_end, (l->n + 1) * sizeof *v);
-  if (!v) return -1;
   l->last_end = v;
   v[l->n] = end;
   *out = l->n++;
@@ -68,7 +67,6 @@ static int emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64_
   for (size_t i = 0; i < c->n_tasks; i++)
     if (c->tasks[i].core_id + 1u > ncores) ncores = c->tasks[i].core_id + 1u;
   lanes *per = sl_mem_calloc(ncores ? ncores : 1, sizeof *per);
-  if (!per) return -1;
   int rc = 0;
   for (size_t i = 0; i < c->n_tasks && rc == 0; i++) {
     const sl_task *t = &c->tasks[i];
@@ -196,7 +194,6 @@ static int cmp_busy(const void *a, const void *b) {
 static int emit_busy(sl_trace_sink *s, const sl_diff_run *b, const sl_diff_run *n) {
   size_t total = 2 * (b->cap->n_tasks + n->cap->n_tasks), k = 0;
   busy_ev *ev = sl_mem_alloc((total ? total : 1) * sizeof *ev);
-  if (!ev) return -1;
   for (int side = 0; side < 2; side++) {
     const sl_capture *c = side ? n->cap : b->cap;
     for (size_t i = 0; i < c->n_tasks; i++) {

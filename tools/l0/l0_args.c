@@ -488,14 +488,10 @@ int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const
   snprintf(t->task_id, sizeof t->task_id, "0x%016" PRIx64, chosen);
 
   yajl_val *by_slot = sl_mem_calloc(L0_ARG_SLOTS, sizeof *by_slot);
-  if (!by_slot) return -1;
   int rc = collect_slots(m, args, &wanted, chosen, t, by_slot);
   int n = 0;
   for (int s = 0; s < L0_ARG_SLOTS; s++) n += by_slot[s] != NULL;
-  if (rc == 0) {
-    t->args = sl_mem_calloc((size_t)(n ? n : 1), sizeof *t->args);
-    if (!t->args) rc = -1;
-  }
+  if (rc == 0) t->args = sl_mem_calloc((size_t)n, sizeof *t->args);
   char err[512];
   for (int s = 0; s < L0_ARG_SLOTS && rc == 0; s++) {
     if (!by_slot[s]) continue;

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../cli/commands.h"
 #include "l0_internal.h"
 #include "sl_base.h"
 #include "sl_opt.h"
@@ -324,6 +323,7 @@ static int plan_members(sl_l0_plan *p, const sl_l0_workload *w, const sl_l0_task
   return 0;
 }
 
+int sl_cmd_l0(int argc, char **argv); /* declared for the CLI in tools/cli/commands.h */
 int sl_cmd_l0(int argc, char **argv) {
   options o;
   int prc = parse_options(argc, argv, &o);

@@ -30,7 +30,6 @@ static void list_dumps(dump_list *l) {
     snprintf(p, sizeof p, "outputs/%s/args_dump/args_dump.json", e->d_name);
     if (access(p, F_OK) != 0) continue;
     char **np = sl_mem_realloc(l->paths, (size_t)(l->n + 1) * sizeof *np);
-    if (!np) break;
     l->paths = np;
     l->paths[l->n++] = sl_mem_strdup(p);
   }

@@ -84,7 +84,6 @@ static track *find_track(tracks *ts, const char *pid_s, const char *tid_s, int c
   if (ts->n == ts->cap) {
     size_t cap = ts->cap ? ts->cap * 2 : 16;
     track *p = sl_mem_realloc(ts->t, cap * sizeof *p);
-    if (!p) return NULL;
     ts->t = p;
     ts->cap = cap;
   }
@@ -105,7 +104,6 @@ static int push_ival(track *t, ival v) {
   if (t->n == t->cap) {
     size_t cap = t->cap ? t->cap * 2 : 64;
     ival *p = sl_mem_realloc(t->iv, cap * sizeof *p);
-    if (!p) return -1;
     t->iv = p;
     t->cap = cap;
   }
@@ -117,7 +115,6 @@ static int push_be(track *t, be_part b) {
   if (t->nbe == t->capbe) {
     size_t cap = t->capbe ? t->capbe * 2 : 64;
     be_part *p = sl_mem_realloc(t->be, cap * sizeof *p);
-    if (!p) return -1;
     t->be = p;
     t->capbe = cap;
   }
@@ -183,12 +180,7 @@ static int assign_lanes(track *t) {
     int k = 0;
     while (k < lanes && !(lane_end[k] <= t->iv[i].ts + EPS)) k++;
     if (k == lanes) {
-      double *p = sl_mem_realloc(lane_end, (size_t)(lanes + 1) * sizeof *p);
-      if (!p) {
-        sl_mem_free(lane_end);
-        return -1;
-      }
-      lane_end = p;
+      lane_end = sl_mem_realloc(lane_end, (size_t)(lanes + 1) * sizeof *lane_end);
       lanes++;
     }
     lane_end[k] = t->iv[i].end;
@@ -269,13 +261,7 @@ static int scan_sort(pf_scan *st, const cJSON *ev, const cJSON *pid, const cJSON
   size_t k = 0;
   while (k < st->nsorts && (strcmp(st->sorts[k].pid_s, p) || strcmp(st->sorts[k].tid_s, t))) k++;
   if (k == st->nsorts) {
-    sort_entry *q = sl_mem_realloc(st->sorts, (st->nsorts + 1) * sizeof *q);
-    if (!q) {
-      sl_mem_free(p);
-      sl_mem_free(t);
-      return -1;
-    }
-    st->sorts = q;
+    st->sorts = sl_mem_realloc(st->sorts, (st->nsorts + 1) * sizeof *st->sorts);
     st->sorts[st->nsorts++] = (sort_entry){p, t, pid, tid, 0};
   } else {
     sl_mem_free(p);

@@ -25,7 +25,6 @@ static yajl_val get(yajl_val obj, const char *key) {
 static unsigned char *scatter(const sl_l0_arg *a, const unsigned char *logical) {
   size_t es = (size_t)a->dt->size;
   unsigned char *phys = sl_mem_calloc(1, a->alloc_bytes ? a->alloc_bytes : 1);
-  if (!phys) return NULL;
   uint64_t numel = 1;
   for (int i = 0; i < a->ndims; i++) numel *= (uint64_t)a->shape[i];
   for (uint64_t lin = 0; lin < numel; lin++) {
@@ -107,7 +106,6 @@ int sl_l0_restore_args(const sl_l0_manifest *m, sl_l0_task *t, const int *slots,
       goto out;
     }
     unsigned char *logical = sl_mem_alloc(a->bin_size);
-    if (!logical) goto out;
     size_t got = 0;
     if (fseeko(fp, (off_t)a->bin_offset, SEEK_SET) == 0) got = fread(logical, 1, a->bin_size, fp);
     if (got != a->bin_size) {

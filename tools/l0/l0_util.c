@@ -21,17 +21,11 @@ char *sl_l0_read_file(const char *path, size_t *len) {
   }
   size_t cap = 1 << 16, n = 0;
   char *buf = sl_mem_alloc(cap);
-  while (buf) {
+  for (;;) {
     size_t got = fread(buf + n, 1, cap - n - 1, fp);
     n += got;
     if (n + 1 < cap) break;
-    char *nb = sl_mem_realloc(buf, cap * 2);
-    if (!nb) {
-      sl_mem_free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
+    buf = sl_mem_realloc(buf, cap * 2);
     cap *= 2;
   }
   int bad = ferror(fp);

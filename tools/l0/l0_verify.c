@@ -73,7 +73,6 @@ static const char *str(const cJSON *o, const char *key) {
 static int collect(verifier *v, const cJSON *events) {
   size_t cap = (size_t)cJSON_GetArraySize(events) + 1;
   v->it = sl_mem_calloc(cap, sizeof *v->it);
-  if (!v->it) return -1;
   const cJSON *ev;
   cJSON_ArrayForEach(ev, events) {
     const char *ph = str(ev, "ph"), *pid = str(ev, "pid");
@@ -157,12 +156,6 @@ static void check_limit(verifier *v, const char *pid, const char *tid, double li
   size_t n = 0;
   for (size_t i = 0; i < v->n; i++) n += v->it[i].kind == K_OP && !strcmp(v->it[i].pid, pid) && !strcmp(v->it[i].tid, tid);
   double *starts = sl_mem_alloc((n + 1) * sizeof *starts), *ends = sl_mem_alloc((n + 1) * sizeof *ends);
-  if (!starts || !ends) {
-    sl_mem_free(starts);
-    sl_mem_free(ends);
-    fail(v, "out of memory checking %s %s", pid, tid);
-    return;
-  }
   size_t k = 0;
   for (size_t i = 0; i < v->n; i++)
     if (v->it[i].kind == K_OP && !strcmp(v->it[i].pid, pid) && !strcmp(v->it[i].tid, tid)) {

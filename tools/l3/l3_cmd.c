@@ -139,7 +139,6 @@ static int write_trace(l3_run *run, const char *out_path, int proto) {
 
 int sl_l3_cmd_convert(int argc, char **argv) {
   l3_run *run = sl_mem_calloc(1, sizeof *run);
-  if (!run) return 1;
   int done, prc = parse(argc, argv, &run->o, &done);
   if (done) {
     sl_mem_free(run);

@@ -54,7 +54,6 @@ static char *sibling_deps(const char *records) {
   if (!slash) return sl_mem_strdup("deps.json");
   size_t n = (size_t)(slash - records);
   char *s = sl_mem_alloc(n + sizeof "/deps.json");
-  if (!s) return NULL;
   memcpy(s, records, n);
   strcpy(s + n, "/deps.json");
   return s;
