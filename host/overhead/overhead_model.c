@@ -575,17 +575,14 @@ static void compute_critical(const ids *I, const sl_deps *d, double w0, sl_oh_cr
 
 /* ---- driver -------------------------------------------------------------------------------- */
 
-int sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r) {
+sl_status sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r, sl_err *err) {
   memset(r, 0, sizeof *r);
   ids I = {0};
   core_groups g = {0};
   double *ready = NULL;
   r->n_tasks = c->n_tasks;
-  if (!c->n_tasks) return 0;
-  if (build_types(c, &r->oh) != 0) {
-    sl_error(c->path, "more than %d core types", SL_OH_MAX_TYPES);
-    return -1;
-  }
+  if (!c->n_tasks) return SL_OK;
+  if (build_types(c, &r->oh) != 0) return sl_err_set(err, c->path, "more than %d core types", SL_OH_MAX_TYPES);
   r->oh.w0 = c->tasks[0].start_us;
   r->oh.w1 = c->tasks[0].end_us;
   for (size_t i = 1; i < c->n_tasks; i++) {
@@ -611,7 +608,7 @@ int sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r) {
   groups_free(&g);
   sl_mem_free(I.rows);
   sl_map_free(&I.index);
-  return 0;
+  return SL_OK;
 }
 
 void sl_oh_report_free(sl_oh_report *r) {

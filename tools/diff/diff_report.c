@@ -68,7 +68,8 @@ typedef struct run_path {
 
 static int path_of(const sl_diff_run *r, run_path *p) {
   memset(p, 0, sizeof *p);
-  if (sl_oh_compute(r->cap, r->deps, &p->oh) != 0) return -1;
+  sl_err err = SL_ERR_INIT;
+  if (sl_oh_compute(r->cap, r->deps, &p->oh, &err) != SL_OK) return sl_err_report(&err), -1;
   for (size_t i = 0; i < p->oh.cp.n_steps; i++) {
     p->exec += p->oh.cp.steps[i].exec;
     p->waits += p->oh.cp.steps[i].sched;

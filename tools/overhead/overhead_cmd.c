@@ -120,15 +120,20 @@ int sl_cmd_sched_overhead(int argc, char **argv) {
     sl_error(deps_path, "failed to read deps.json: %s", d->status == SL_DEPS_MISSING ? strerror(ENOENT) : d->error);
     goto out;
   }
-  if (sl_oh_compute(c, d, &rep) != 0) goto out;
+  sl_err err = SL_ERR_INIT;
+  if (sl_oh_compute(c, d, &rep, &err) != SL_OK) goto failed;
   if (sl_oh_print(stdout, c, &rep) != 0) {
     fflush(stdout);
     sl_error(records, "perf JSON has no aicpu_scheduler_phases \xe2\x80\x94 rerun the case with "
                       "--enable-chip-swimlane so phase data is captured.");
     goto out;
   }
-  if (summary_json && sl_oh_write_json(summary_json, c, &rep) != 0) goto out;
+  if (summary_json && sl_oh_write_json(summary_json, c, &rep, &err) != SL_OK) goto failed;
   rc = 0;
+  goto out;
+failed:
+  fflush(stdout);
+  rc = sl_err_report(&err);
 out:
   fflush(stdout);
   sl_oh_report_free(&rep);

@@ -53,6 +53,7 @@ static void add(oh_total *t, const sl_oh_report *r, const char *label) {
 
 /* One rank: its report, added into t. 0 ok, -1 reported. */
 static int one_rank(const char *dir, const char *label, oh_total *t) {
+  sl_err err = SL_ERR_INIT;
   char *records = sl_l3_records_path(dir, NULL), *deps_path = sl_path_join(dir, "deps.json");
   if (!records) records = sl_path_join(dir, "chip_swimlane_records.json"); /* named in the error */
   sl_capture *c = records ? sl_capture_read(records, NULL) : NULL;
@@ -73,7 +74,9 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
              d->status == SL_DEPS_MISSING ? strerror(ENOENT) : d->error);
   else if (c && !c->n_tasks)
     sl_error(records, "%s: no tasks in the capture", label);
-  else if (d && sl_oh_compute(c, d, &rep) == 0) {
+  else if (d && sl_oh_compute(c, d, &rep, &err) != SL_OK)
+    sl_err_report(&err);
+  else if (d) {
     if (sl_oh_print(stdout, c, &rep) != 0) {
       fflush(stdout);
       sl_error(records, "%s: no scheduler phases (capture at --enable-chip-swimlane 3 or more)", label);
