@@ -35,10 +35,7 @@ static cJSON *int_array(const int64_t *v, int n) {
 
 static int write_json(cJSON *root, const char *path) {
   char *text = cJSON_Print(root);
-  if (!text) {
-    sl_error(path, "out of memory while formatting JSON");
-    return -1;
-  }
+  if (!text) sl_mem_fail(0); /* cJSON allocates on its own: its failure ends the one way */
   sl_outfile of;
   int rc = -1;
   if (sl_outfile_open(&of, path) == 0) {

@@ -11,7 +11,6 @@ int sl_readyq_init(sl_readyq *q) {
   q->head = q->count = 0;
   q->ring = sl_rt_alloc(q->cap * sizeof *q->ring);
   atomic_init(&q->depth, 0);
-  if (!q->ring) return -1;
   return pthread_mutex_init(&q->mu, NULL) ? -1 : 0;
 }
 

@@ -53,11 +53,7 @@ int sl_rt_graph_define(sl_rt *rt, const sl_rt_graph_node *nodes, int n, const sl
     rt->capgraphs = cap;
   }
   struct sl_rt_graph *g = sl_rt_calloc(1, sizeof *g);
-  if (!g || !(g->nodes = sl_rt_alloc((size_t)n * sizeof *g->nodes))) {
-    sl_rt_free(g);
-    snprintf(rt->err, sizeof rt->err, "out of memory");
-    return -1;
-  }
+  g->nodes = sl_rt_alloc((size_t)n * sizeof *g->nodes);
   memcpy(g->nodes, nodes, (size_t)n * sizeof *nodes);
   g->nnodes = n;
   memcpy(g->dirs, dirs, (size_t)nparams * sizeof *dirs);

@@ -59,12 +59,7 @@ void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_
   if (!host_pool_take(rt, SL_RT_HOST_POOL_SUBMITS, rt->nhost_subs)) return;
   if (rt->nhost_subs == rt->caphost_subs) {
     size_t cap = rt->caphost_subs ? 2 * rt->caphost_subs : 256;
-    sl_rt_host_submit *p = sl_rt_realloc(rt->host_subs, cap * sizeof *p);
-    if (!p) { /* no memory: dropped like a full pool's record */
-      rt->host_dropped[SL_RT_HOST_POOL_SUBMITS]++;
-      return;
-    }
-    rt->host_subs = p;
+    rt->host_subs = sl_rt_realloc(rt->host_subs, cap * sizeof *rt->host_subs);
     rt->caphost_subs = cap;
   }
   rt->host_subs[rt->nhost_subs++] = (sl_rt_host_submit){submit_idx, id, start_ns, sl_rt_run_host_ns(rt)};

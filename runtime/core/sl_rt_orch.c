@@ -168,12 +168,7 @@ static int add_dep(sl_rt_task *pred, sl_rt_task *succ) {
   if (!pred->done) {
     if (pred->nfanout == pred->capfanout) {
       int n = pred->capfanout ? pred->capfanout * 2 : 4;
-      sl_rt_task **v = sl_rt_realloc(pred->fanout, (size_t)n * sizeof *v);
-      if (!v) {
-        pthread_mutex_unlock(&pred->mu);
-        return -1;
-      }
-      pred->fanout = v;
+      pred->fanout = sl_rt_realloc(pred->fanout, (size_t)n * sizeof *pred->fanout);
       pred->capfanout = n;
     }
     pred->fanout[pred->nfanout++] = succ;

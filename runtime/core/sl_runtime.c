@@ -38,19 +38,10 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   rt->ncores = ncores;
   rt->nclusters = cfg->num_aic < cfg->num_aiv / 2 ? cfg->num_aic : cfg->num_aiv / 2;
   rt->cores = sl_rt_aligned(64, (sizeof(sl_rt_core) * (size_t)ncores + 63) & ~(size_t)63);
-  if (!rt->cores) {
-    sl_rt_free(rt);
-    return NULL;
-  }
   memset(rt->cores, 0, sizeof(sl_rt_core) * (size_t)ncores);
   /* Ownership: cluster c (its AIC and two AIVs) goes to scheduler c % S; cores outside
   ** any cluster are dealt round-robin after that. */
   int *owner = sl_rt_alloc(sizeof(int) * (size_t)ncores);
-  if (!owner) {
-    sl_rt_free(rt->cores);
-    sl_rt_free(rt);
-    return NULL;
-  }
   for (int i = 0; i < ncores; i++) owner[i] = -1;
   for (int c = 0; c < rt->nclusters; c++) {
     int s = c % cfg->num_sched;

@@ -19,12 +19,6 @@ int sl_vclock_init(sl_vclock *vc, int n, const sl_vclock_model *m) {
   vc->cv = sl_rt_calloc((size_t)n, sizeof *vc->cv);
   vc->vt = sl_rt_calloc((size_t)n, sizeof *vc->vt);
   vc->active = sl_rt_calloc((size_t)n, 1);
-  if (!vc->cv || !vc->vt || !vc->active) {
-    sl_rt_free(vc->cv);
-    sl_rt_free(vc->vt);
-    sl_rt_free(vc->active);
-    return -1;
-  }
   pthread_mutex_init(&vc->mu, NULL);
   for (int i = 0; i < n; i++) {
     pthread_cond_init(&vc->cv[i], NULL);

@@ -42,12 +42,7 @@ int sl_pipe_record(sl_pipe_model *m, sl_subcore core, const sl_instr *ins) {
   sl_pipe_stream *s = &m->core[core];
   if (s->n == s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 256;
-    sl_pipe_rec *r = sl_rt_realloc(s->recs, cap * sizeof *r);
-    if (!r) {
-      snprintf(m->error, sizeof m->error, "out of memory recording %s", sl_subcore_names[core]);
-      return -1;
-    }
-    s->recs = r;
+    s->recs = sl_rt_realloc(s->recs, cap * sizeof *s->recs);
     s->cap = cap;
   }
   sl_pipe_rec *r = &s->recs[s->n++];
@@ -114,13 +109,7 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
                           keys[j].cross == r->cross))
       j++;
     if (j == nkeys) {
-      flag_ref *nk = sl_rt_realloc(keys, (nkeys + 1) * sizeof *nk);
-      if (!nk) {
-        sl_rt_free(keys);
-        sl_rt_free(refs);
-        return -1;
-      }
-      keys = nk;
+      keys = sl_rt_realloc(keys, (nkeys + 1) * sizeof *keys);
       keys[nkeys++] = (flag_ref){src, dst, r->event_id, r->cross, 0, 0};
     }
     size_t ordinal = keys[j].ordinal++;

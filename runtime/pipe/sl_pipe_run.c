@@ -171,10 +171,6 @@ static void *core_main(void *arg) {
 
 int sl_pipe_run(sl_pipe_model *m, int run_cube, int run_vec, sl_replay_fn entry, int64_t *args) {
   run_state *r = sl_rt_calloc(1, sizeof *r);
-  if (!r) {
-    snprintf(m->error, sizeof m->error, "out of memory starting the replay");
-    return -1;
-  }
   r->m = m;
   r->entry = entry;
   r->args = args;

@@ -747,10 +747,7 @@ static void print_notes(const jstate *st) {
 int sl_check_json(sl_check_ctx *c, FILE *fp) {
   jstate st = {.c = c};
   yajl_handle h = yajl_alloc(&callbacks, NULL, &st);
-  if (!h) {
-    sl_error(c->file, "out of memory");
-    return -1;
-  }
+  if (!h) sl_mem_fail(0); /* yajl allocates on its own: its failure ends the one way */
   int rc = parse_file(&st, h, fp);
   if (rc != 0) goto done;
   if (st.form == 1 && !st.saw_events)

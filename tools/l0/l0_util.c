@@ -42,10 +42,7 @@ char *sl_l0_read_file(const char *path, size_t *len) {
 
 int sl_l0_write_json(const char *path, const cJSON *doc) {
   char *text = cJSON_Print(doc);
-  if (!text) {
-    sl_error(path, "out of memory printing JSON");
-    return -1;
-  }
+  if (!text) sl_mem_fail(0); /* cJSON allocates on its own: its failure ends the one way */
   sl_outfile of;
   int rc = -1;
   if (sl_outfile_open(&of, path) == 0) {
