@@ -138,11 +138,11 @@ int sl_mkdirs(const char *path) {
     *c = '/';
   }
   if (mkdir(p, 0755) != 0 && errno != EEXIST) goto fail;
-  free(p);
+  sl_mem_free(p);
   return 0;
 fail:
   sl_error(path, "cannot create directory: %s", strerror(errno));
-  free(p);
+  sl_mem_free(p);
   return -1;
 }
 

@@ -43,8 +43,8 @@ void sl_err_warn(const sl_err *err) {
 }
 
 void sl_err_clear(sl_err *err) {
-  free(err->file);
-  free(err->msg);
+  sl_mem_free(err->file);
+  sl_mem_free(err->msg);
   err->file = err->msg = NULL;
 }
 

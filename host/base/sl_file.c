@@ -55,7 +55,7 @@ sl_status sl_file_read(const char *path, char **data, size_t *len, sl_err *err) 
   int e = ferror(f) ? (errno ? errno : EIO) : 0;
   fclose(f);
   if (e) {
-    free(buf);
+    sl_mem_free(buf);
     return sl_err_set(err, path, "cannot read: %s", strerror(e));
   }
   buf[n] = '\0';
@@ -140,10 +140,10 @@ static char *output_target(const char *path, int *direct, int *err) {
     }
     if (stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
       char *t = sl_mem_strdup(real);
-      free(real);
+      sl_mem_free(real);
       return t;
     }
-    free(real);
+    sl_mem_free(real);
   }
   if (S_ISDIR(st.st_mode)) {
     *err = EISDIR;
@@ -207,9 +207,9 @@ void sl_outfile_abort(sl_outfile *of) {
     unlink(of->tmp_path);
     temps_remove(of->tmp_path);
   }
-  free(of->path);
-  free(of->target);
-  free(of->tmp_path);
+  sl_mem_free(of->path);
+  sl_mem_free(of->target);
+  sl_mem_free(of->tmp_path);
   memset(of, 0, sizeof *of);
 }
 
@@ -256,6 +256,6 @@ int sl_output_check(const char *path) {
   int ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
   if (!ok) sl_error(path, "cannot create the output: folder %s %s", dir,
                     stat(dir, &st) != 0 ? "does not exist" : "is not writable");
-  free(dir);
+  sl_mem_free(dir);
   return ok ? 0 : -1;
 }

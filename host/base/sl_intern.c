@@ -24,8 +24,8 @@ void sl_intern_init(sl_intern *t) {
 }
 
 void sl_intern_free(sl_intern *t) {
-  for (size_t i = 1; i < t->n; i++) free(t->strs[i]);
-  free(t->strs);
+  for (size_t i = 1; i < t->n; i++) sl_mem_free(t->strs[i]);
+  sl_mem_free(t->strs);
   sl_map_free(&t->ids);
   memset(t, 0, sizeof *t);
 }

@@ -102,9 +102,9 @@ static void resize(sl_map *m, size_t nc) {
     m->keys[j] = old.keys[i];
     m->vals[j] = old.vals[i];
   }
-  free(old.ctrl);
-  free(old.keys);
-  free(old.vals);
+  sl_mem_free(old.ctrl);
+  sl_mem_free(old.keys);
+  sl_mem_free(old.vals);
 }
 
 static size_t cap_for(size_t n) {
@@ -121,10 +121,10 @@ void sl_map_init(sl_map *m, sl_map_kind kind) {
 void sl_map_free(sl_map *m) {
   if (m->kind == SL_MAP_STR)
     for (size_t i = 0; i < m->cap; i++)
-      if (m->ctrl[i]) free((void *)(uintptr_t)m->keys[i]);
-  free(m->ctrl);
-  free(m->keys);
-  free(m->vals);
+      if (m->ctrl[i]) sl_mem_free((void *)(uintptr_t)m->keys[i]);
+  sl_mem_free(m->ctrl);
+  sl_mem_free(m->keys);
+  sl_mem_free(m->vals);
   sl_map_init(m, m->kind);
 }
 
@@ -161,7 +161,7 @@ static int get(const sl_map *m, const key_ref *k, uint64_t *val) {
 ** (hole, j] cyclically may fill the hole, which moves the hole to it. */
 static void remove_slot(sl_map *m, size_t i) {
   size_t mask = m->cap - 1, hole = i;
-  if (m->kind == SL_MAP_STR) free((void *)(uintptr_t)m->keys[i]);
+  if (m->kind == SL_MAP_STR) sl_mem_free((void *)(uintptr_t)m->keys[i]);
   for (size_t j = (i + 1) & mask; m->ctrl[j]; j = (j + 1) & mask) {
     size_t home = (size_t)slot_hash(m, j) & mask;
     if (((j - home) & mask) < ((j - hole) & mask)) continue;

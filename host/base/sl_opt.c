@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sl_mem.h"
 
 enum { ERR_LEN = 512, HELP_COL = 26 };
 
@@ -252,8 +253,7 @@ int sl_opt_value_follows(const sl_opt *opts, const char *a) {
 char **sl_opt_split_values(const sl_opt *opts, int argc, char **argv, int *out_argc) {
   size_t bytes = 0;
   for (int i = 0; i < argc; i++) bytes += strlen(argv[i]) + 1;
-  char **v = malloc(sizeof(char *) * (2 * (size_t)argc + 1) + bytes);
-  if (!v) return NULL;
+  char **v = sl_mem_alloc(sizeof(char *) * (2 * (size_t)argc + 1) + bytes);
   char *text = (char *)(v + 2 * argc + 1);
   int n = 0;
   for (int i = 0; i < argc; i++) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include "sl_mem.h"
 
 struct sl_ticker {
   pthread_t thread;
@@ -57,8 +58,7 @@ static void *ticker_main(void *arg) {
 
 sl_ticker *sl_ticker_start(int enabled, sl_ticker_line line, void *arg) {
   if (!enabled || !isatty(STDERR_FILENO)) return NULL;
-  sl_ticker *t = calloc(1, sizeof *t);
-  if (!t) return NULL;
+  sl_ticker *t = sl_mem_calloc(1, sizeof *t);
   t->line = line;
   t->arg = arg;
   clock_gettime(CLOCK_MONOTONIC, &t->t0);
@@ -71,7 +71,7 @@ sl_ticker *sl_ticker_start(int enabled, sl_ticker_line line, void *arg) {
   if (pthread_create(&t->thread, NULL, ticker_main, t) != 0) {
     pthread_cond_destroy(&t->cv);
     pthread_mutex_destroy(&t->mu);
-    free(t);
+    sl_mem_free(t);
     return NULL;
   }
   return t;
@@ -102,5 +102,5 @@ void sl_ticker_stop(sl_ticker *t) {
   pthread_join(t->thread, NULL);
   pthread_cond_destroy(&t->cv);
   pthread_mutex_destroy(&t->mu);
-  free(t);
+  sl_mem_free(t);
 }

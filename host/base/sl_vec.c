@@ -33,4 +33,4 @@ void *sl_array_zero(void *arr, size_t i, size_t esz) {
   return e;
 }
 
-void sl_array_free(void *arr) { free(arr); }
+void sl_array_free(void *arr) { sl_mem_free(arr); }

@@ -41,32 +41,21 @@ static void resolve_sizes(sl_collector *c) {
   s->readyqueue_size = pick(o->readyqueue_size, p->readyqueue_size);
 }
 
-static int check_config(const sl_collector_config *cfg) {
-  if (!cfg || !cfg->platform) {
-    fprintf(stderr, "swimlane: %s: no platform given\n", WHAT);
-    return -1;
-  }
+static sl_status check_config(const sl_collector_config *cfg, sl_err *err) {
+  if (!cfg || !cfg->platform)
+    return sl_err_set(err, WHAT, "no platform given");
   const sl_platform_info *p = cfg->platform;
-  if (cfg->level > SL_LEVEL_MAX) {
-    fprintf(stderr, "swimlane: %s: perf level %u out of range 0..%u\n", WHAT, cfg->level, SL_LEVEL_MAX);
-    return -1;
-  }
-  if (cfg->num_cores < 1 || (unsigned)cfg->num_cores > p->max_cores) {
-    fprintf(stderr, "swimlane: %s: %d cores, %s allows 1..%u\n", WHAT, cfg->num_cores, p->name,
-            (unsigned)p->max_cores);
-    return -1;
-  }
-  if (cfg->num_aicpu_threads < 1 || cfg->num_aicpu_threads > 64) {
-    fprintf(stderr, "swimlane: %s: %d AICPU threads, expected 1..64\n", WHAT, cfg->num_aicpu_threads);
-    return -1;
-  }
+  if (cfg->level > SL_LEVEL_MAX)
+    return sl_err_set(err, WHAT, "perf level %u out of range 0..%u", cfg->level, SL_LEVEL_MAX);
+  if (cfg->num_cores < 1 || (unsigned)cfg->num_cores > p->max_cores)
+    return sl_err_set(err, WHAT, "%d cores, %s allows 1..%u", cfg->num_cores, p->name, (unsigned)p->max_cores);
+  if (cfg->num_aicpu_threads < 1 || cfg->num_aicpu_threads > 64)
+    return sl_err_set(err, WHAT, "%d AICPU threads, expected 1..64", cfg->num_aicpu_threads);
   if (cfg->core_types)
     for (int i = 0; i < cfg->num_cores; i++)
-      if (cfg->core_types[i] > SL_CORE_AIV) {
-        fprintf(stderr, "swimlane: %s: core %d: unknown core type %u\n", WHAT, i, cfg->core_types[i]);
-        return -1;
-      }
-  return 0;
+      if (cfg->core_types[i] > SL_CORE_AIV)
+        return sl_err_set(err, WHAT, "core %d: unknown core type %u", i, cfg->core_types[i]);
+  return SL_OK;
 }
 
 /* One drain + one collector shard per AICPU thread, capped by the platform
@@ -106,20 +95,27 @@ static void free_shards(sl_collector *c) {
     sl_shard *s = &c->shards[i];
     pthread_mutex_destroy(&s->handoff.mu);
     pthread_cond_destroy(&s->handoff.cv);
-    free(s->handoff.items);
+    sl_mem_free(s->handoff.items);
     for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
       if (s->records[k])
         for (int j = 0; j < sl_devprof_pool_count(c->dp, k); j++) sl_vec_free(&s->records[k][j]);
-      free(s->records[k]);
-      free(s->collected[k]);
+      sl_mem_free(s->records[k]);
+      sl_mem_free(s->collected[k]);
     }
   }
-  free(c->shards);
+  sl_mem_free(c->shards);
   c->shards = NULL;
 }
 
 sl_collector *sl_collector_create(const sl_collector_config *cfg) {
-  if (check_config(cfg) != 0) return NULL;
+  sl_err err = SL_ERR_INIT;
+  sl_collector *c = sl_collector_open(cfg, &err);
+  if (!c) (void)sl_err_report(&err);
+  return c;
+}
+
+sl_collector *sl_collector_open(const sl_collector_config *cfg, sl_err *err) {
+  if (check_config(cfg, err) != SL_OK) return NULL;
   sl_collector *c = sl_mem_calloc(1, sizeof *c);
   c->cfg = *cfg;
   c->plat = cfg->platform;
@@ -153,8 +149,8 @@ sl_collector *sl_collector_create(const sl_collector_config *cfg) {
   g.backpressure = cfg->backpressure;
   g.backpressure_timeout_ns = cfg->backpressure_timeout_ns ? cfg->backpressure_timeout_ns : 30000000000ull;
   if (cfg->backpressure && c->sizes.aicore_buffers_per_core < 2 && cfg->fixed_buffers) {
-    fprintf(stderr, "swimlane: %s: back-pressure with fixed buffers needs >= 2 AICore buffers per core "
-                    "(one is held until the core acknowledges the rotation)\n", WHAT);
+    sl_err_set(err, WHAT, "back-pressure with fixed buffers needs >= 2 AICore buffers per core "
+                          "(one is held until the core acknowledges the rotation)");
     goto fail;
   }
   c->dp = sl_devprof_create(&g, WHAT);
@@ -163,9 +159,9 @@ sl_collector *sl_collector_create(const sl_collector_config *cfg) {
   c->per_pool[SL_BUF_AICORE_TASK] = c->sizes.aicore_buffers_per_core;
   c->per_pool[SL_BUF_SCHED_PHASE] = c->sizes.sched_buffers_per_thread;
   c->per_pool[SL_BUF_ORCH_PHASE] = c->sizes.orch_buffers_per_thread;
-  if (sl_coll_transport_init(c) != 0) goto fail;
+  if (sl_coll_transport_init(c, err) != SL_OK) goto fail;
   if (sl_coll_buffers_init(c) != 0) { /* the device buffers could not be had */
-    fprintf(stderr, "swimlane: %s: out of memory\n", WHAT);
+    sl_err_set(err, WHAT, "out of memory");
     goto fail;
   }
   c->nshards = shard_count(cfg, c->plat);
@@ -230,15 +226,15 @@ void sl_collector_destroy(sl_collector *c) {
     sl_coll_transport_free(c);
     sl_devprof_destroy(c->dp);
   }
-  free(c->core_to_thread);
-  free(c->core_types);
-  free(c->extra_metadata);
-  free(c->extra_sections);
-  free((void *)c->host.recs);
-  free((void *)c->host.uploads);
-  free((void *)c->host.anchors);
-  free(c->dclock);
-  free(c);
+  sl_mem_free(c->core_to_thread);
+  sl_mem_free(c->core_types);
+  sl_mem_free(c->extra_metadata);
+  sl_mem_free(c->extra_sections);
+  sl_mem_free((void *)c->host.recs);
+  sl_mem_free((void *)c->host.uploads);
+  sl_mem_free((void *)c->host.anchors);
+  sl_mem_free(c->dclock);
+  sl_mem_free(c);
 }
 
 static void *dup_array(const void *src, size_t n, size_t size) {
@@ -254,9 +250,9 @@ int sl_collector_set_host(sl_collector *c, const sl_coll_host *h) {
   copy.recs = dup_array(h->recs, h->nrecs, sizeof *h->recs);
   copy.uploads = dup_array(h->uploads, h->nuploads, sizeof *h->uploads);
   copy.anchors = dup_array(h->anchors, h->nanchors, sizeof *h->anchors);
-  free((void *)c->host.recs);
-  free((void *)c->host.uploads);
-  free((void *)c->host.anchors);
+  sl_mem_free((void *)c->host.recs);
+  sl_mem_free((void *)c->host.uploads);
+  sl_mem_free((void *)c->host.anchors);
   c->host = copy;
   c->has_host = 1;
   return 0;

@@ -26,7 +26,7 @@ void sl_buflist_init(sl_buflist *l) {
 
 void sl_buflist_destroy(sl_buflist *l) {
   pthread_mutex_destroy(&l->mu);
-  free(l->bufs);
+  sl_mem_free(l->bufs);
   l->bufs = NULL;
   l->n = l->cap = 0;
 }
@@ -124,7 +124,7 @@ void sl_coll_buffers_free(sl_collector *c) {
     sl_buflist_destroy(&c->recycled[k]);
     if (c->pool_mu[k] && c->dp)
       for (int i = 0; i < sl_devprof_pool_count(c->dp, k); i++) pthread_mutex_destroy(&c->pool_mu[k][i]);
-    free(c->pool_mu[k]);
+    sl_mem_free(c->pool_mu[k]);
     c->pool_mu[k] = NULL;
   }
 }
@@ -174,7 +174,7 @@ size_t sl_coll_recycle(sl_collector *c) {
     sl_buflist_push(&c->recycled[kind], buf);
     moved++;
   }
-  free(items);
+  sl_mem_free(items);
   /* growth */
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
     pthread_mutex_lock(&c->recycled[k].mu);
@@ -224,7 +224,7 @@ sl_coll_view sl_coll_merged(const sl_collector *c, unsigned kind, int index) {
 }
 
 void sl_coll_view_free(sl_coll_view *v) {
-  if (v->owned) free((void *)v->data);
+  if (v->owned) sl_mem_free((void *)v->data);
   v->data = NULL;
   v->n = 0;
   v->owned = 0;

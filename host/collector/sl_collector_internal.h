@@ -150,7 +150,7 @@ void sl_buflist_init(sl_buflist *l);
 void sl_buflist_destroy(sl_buflist *l);
 
 /* ---- sl_collector_transport.c ------------------------------------------------- */
-int sl_coll_transport_init(sl_collector *c);       /* after dp exists; sets hv, ops     */
+SL_MUST_CHECK sl_status sl_coll_transport_init(sl_collector *c, sl_err *err); /* after dp exists; sets hv, ops */
 void sl_coll_transport_free(sl_collector *c);
 /* A host thread's turn at the region: under host_shadow takes the shadow and
 ** mirrors every per-tick span device -> host; tick_end releases it (the bulk

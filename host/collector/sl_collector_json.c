@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sl_mem.h"
 
 static void put_str(FILE *f, const char *s) {
   fputc('"', f);
@@ -243,8 +244,8 @@ int sl_collector_export(sl_collector *c, const char *dir) {
   if (rc == 0) rc = sl_collector_export_json(c, json);
   if (rc == 0) rc = sl_collector_export_pb(c, pb);
   if (rc != 0 && json) remove(json); /* both or neither */
-  free(json);
-  free(pb);
+  sl_mem_free(json);
+  sl_mem_free(pb);
   return rc;
 }
 

@@ -34,8 +34,8 @@ static void *arena_alloc(arena *a, size_t bytes) {
 }
 
 static void arena_free(arena *a) {
-  for (size_t i = 0; i < a->n; i++) free(a->ptrs[i]);
-  free(a->ptrs);
+  for (size_t i = 0; i < a->n; i++) sl_mem_free(a->ptrs[i]);
+  sl_mem_free(a->ptrs);
 }
 
 static Swimlane__StreamCapture *stream_capture(arena *a, uint64_t committed, uint64_t dropped, int truncated) {

@@ -94,7 +94,7 @@ int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz) {
 void sl_vec_free(sl_vec *v) {
   for (sl_vec_chunk *ch = v->head, *next; ch; ch = next) {
     next = ch->next;
-    free(ch);
+    sl_mem_free(ch);
   }
   v->head = v->tail = NULL;
   v->n = 0;
@@ -108,7 +108,7 @@ static int handoff_push(sl_handoff *h, const sl_ready_entry *e) {
     size_t cap = h->cap ? h->cap * 2 : 64;
     sl_ready_entry *items = sl_mem_array(NULL, cap, sizeof *items);
     for (size_t i = 0; i < h->n; i++) items[i] = h->items[(h->head + i) % h->cap];
-    free(h->items);
+    sl_mem_free(h->items);
     h->items = items;
     h->head = 0;
     h->cap = cap;

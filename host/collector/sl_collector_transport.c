@@ -57,8 +57,8 @@ static int sim_reg_shadow(void *ctx, void *dev, size_t bytes, void **host) {
 
 static void sim_free(void *ctx, void *dev, void *host) {
   (void)ctx;
-  if (host && host != dev) free(host);
-  free(dev);
+  if (host && host != dev) sl_mem_free(host);
+  sl_mem_free(dev);
 }
 
 /* Word copies (8 bytes where both ends allow, else 4). */
@@ -135,7 +135,7 @@ static int build_spans(sl_collector *c) {
   return rc;
 }
 
-int sl_coll_transport_init(sl_collector *c) {
+sl_status sl_coll_transport_init(sl_collector *c, sl_err *err) {
   enum sl_transport t = c->cfg.transport;
   if (t == SL_TRANSPORT_AUTO)
     t = (c->plat->transport && strcmp(c->plat->transport, "host_shadow") == 0) ? SL_TRANSPORT_SHADOW
@@ -143,8 +143,7 @@ int sl_coll_transport_init(sl_collector *c) {
   c->shadow = t == SL_TRANSPORT_SHADOW;
   c->ops = c->cfg.memops ? *c->cfg.memops : c->shadow ? sim_shadow_ops : sim_shared_ops;
   if (c->shadow && (!c->ops.copy_to_device || !c->ops.copy_from_device)) {
-    sl_error("collector", "the host-shadow transport needs all five MemoryOps callbacks");
-    return -1;
+    return sl_err_set(err, "collector", "the host-shadow transport needs all five MemoryOps callbacks");
   }
   pthread_mutex_init(&c->shadow_mu, NULL);
   pthread_mutex_init(&c->bufmap.mu, NULL);
@@ -153,19 +152,20 @@ int sl_coll_transport_init(sl_collector *c) {
   atomic_init(&c->n_pulls, 0);
   if (!c->shadow) {
     c->hv = c->dp;
-    return 0;
+    return SL_OK;
   }
-  c->hv = sl_devprof_create(&c->dp->g, "collector");
-  if (!c->hv || build_spans(c) != 0) return -1;
+  c->hv = sl_devprof_create(&c->dp->g, "collector"); /* reports its own failure */
+  if (!c->hv) return SL_FAIL;
+  if (build_spans(c) != 0) return sl_err_set(err, "collector", "cannot mirror the device region on the host");
   sl_coll_final_mirror(c); /* the shadow starts as the device's initial state */
-  return 0;
+  return SL_OK;
 }
 
 void sl_coll_transport_free(sl_collector *c) {
   if (!c->ops.alloc) return; /* never initialised */
   if (c->hv && c->hv != c->dp) sl_devprof_destroy(c->hv);
   c->hv = NULL;
-  free(c->spans);
+  sl_mem_free(c->spans);
   c->spans = NULL;
   c->nspans = 0;
   sl_map_free(&c->bufmap.map);

@@ -55,7 +55,7 @@ FILE *sl_hostlog_create(const char *dir, long pid, const char *role, const char 
   if (!f) sl_error(p ? p : dir, "cannot create host log: %s", strerror(errno));
   else fprintf(f, "swimlane-hostlog 1 pid=%ld role=%s host_clock_domain_id=%s\n", pid, role, domain);
   if (f) fflush(f);
-  free(p);
+  sl_mem_free(p);
   return f;
 }
 
@@ -84,9 +84,9 @@ const sl_hl_span *sl_hostlog_find(const sl_hostlog *h, int inv, const char *name
 
 void sl_hostlog_free(sl_hostlog *h) {
   if (!h) return;
-  free(h->path);
-  free(h->spans);
-  free(h);
+  sl_mem_free(h->path);
+  sl_mem_free(h->spans);
+  sl_mem_free(h);
 }
 
 static int parse_i64(const char *v, int64_t *out) {

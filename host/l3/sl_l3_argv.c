@@ -1,18 +1,12 @@
 /*
 ** sl_l3_argv.c — the argv editing the L3 scheduler and the rank worker share:
-** finding an option, and copying argv without some options.
+** the user's run options, passed on to a rank process or a round, without the
+** options that only the scheduler (or only the worker) reads.
 */
-#include <stdlib.h>
 #include <string.h>
 
 #include "sl_l3_run.h"
 #include "sl_mem.h"
-
-int sl_l3_find_opt(int argc, char **argv, const char *name) {
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], name)) return i;
-  return 0;
-}
 
 char **sl_l3_argv_without(int argc, char **argv, const char *const *drop, int extra, int *out_argc) {
   char **v = sl_mem_calloc((size_t)argc + (size_t)extra + 1, sizeof *v);

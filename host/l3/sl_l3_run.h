@@ -18,16 +18,15 @@
 #define SL_L3_CMD_FD 3
 #define SL_L3_REPLY_FD 4
 
-/* sl_l3_argv.c: index of option `name` in argv (from 1), or 0. */
-int sl_l3_find_opt(int argc, char **argv, const char *name);
-/* Copy argv without the options in `drop` (each taking one value), NULL-terminated,
-** leaving room for `extra` more entries. NULL on no memory. */
+/* sl_l3_argv.c: copy argv without the options in `drop` (each taking one value),
+** NULL-terminated, leaving room for `extra` more entries. */
 char **sl_l3_argv_without(int argc, char **argv, const char *const *drop, int extra, int *out_argc);
 
-/* sl_l3_sched.c: the WORKLOAD positional of a run argv (NULL if none). */
-const char *sl_l3_workload_arg(int argc, char **argv);
-int sl_l3_sched_main(int argc, char **argv, int (*convert)(int argc, char **argv));
 struct sl_run_entry;
-int sl_l3_worker_main(int argc, char **argv, const struct sl_run_entry *entry);
+struct sl_l3_request;
+/* sl_l3_sched.c: the scheduler of req->ranks ranks (req->ranks > 0). */
+int sl_l3_sched_main(const struct sl_l3_request *req, int (*convert)(int argc, char **argv));
+/* sl_l3_worker.c: one rank (req->worker_rank set). */
+int sl_l3_worker_main(const struct sl_l3_request *req, const struct sl_run_entry *entry);
 
 #endif

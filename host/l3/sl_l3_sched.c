@@ -25,6 +25,8 @@
 #include "sl_l3_run.h"
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
+#include "sl_mem.h"
+#include "sl_opt.h"
 
 #define SL_L3_MAX_RANKS SL_WORKLOAD_MAX_RANKS
 
@@ -46,79 +48,19 @@ typedef struct l3_opts {
   const char *out_root, *workload, *case_name, *platform;
 } l3_opts;
 
-static int parse_long(const char *s, long lo, long hi, long *out) {
-  char *end;
-  errno = 0;
-  long v = s ? strtol(s, &end, 10) : 0;
-  if (!s || !*s || *end || errno || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
-
-/* Options of `run` that take a value: a positional after one of them is its value. */
-static int takes_value(const char *a) {
-  static const char *const v[] = {"--case", "--platform", "-p", "-o", "--output", "--dump-args", "--rounds",
-                                  "--aic", "--aiv", "--sched-threads", "--ring", "--ranks", "--dispatches",
-                                  "--rate-error-ppm", "--hosts", "--host-drift-ppm", NULL};
-  for (const char *const *p = v; *p; p++)
-    if (!strcmp(a, *p)) return 1;
-  return 0;
-}
-
-const char *sl_l3_workload_arg(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (takes_value(a)) i++;
-    else if (!strcmp(a, "--enable-chip-swimlane") && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
-      i++;
-    else if (a[0] != '-') return a;
-  }
-  return NULL;
-}
-
-static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
-  *o = (l3_opts){.dispatches = 2, .ppm = 20, .host_ppm = 50, .out_root = "outputs",
-                 .platform = sl_platform_default_sim()};
-  long v;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--ranks") || !strcmp(a, "--dispatches") || !strcmp(a, "--hosts") ||
-        !strcmp(a, "--rate-error-ppm") || !strcmp(a, "--host-drift-ppm")) {
-      int ppm = strstr(a, "ppm") != NULL;
-      if (parse_long(val, ppm ? 0 : 1, ppm ? 1000 : SL_L3_MAX_RANKS, &v)) {
-        sl_error(NULL, "run: %s expects an integer in %d..%d, got '%s'", a, ppm ? 0 : 1,
-                 ppm ? 1000 : SL_L3_MAX_RANKS, val ? val : "");
-        return 2;
-      }
-      if (!strcmp(a, "--rate-error-ppm")) o->ppm = v;
-      else if (!strcmp(a, "--host-drift-ppm")) o->host_ppm = v;
-      else if (!strcmp(a, "--hosts")) o->hosts = (int)v;
-      else if (a[2] == 'r') o->ranks = (int)v;
-      else o->dispatches = (int)v;
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      o->out_root = val;
-    } else if (!strcmp(a, "--no-convert") || !strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      if (strcmp(a, "--no-convert")) o->quiet = 1;
-      else o->no_convert = 1;
-    } else if (!strcmp(a, "--runtime") && val && !strcmp(val, "hbg")) {
-      o->hbg = 1;
-    } else if (!strcmp(a, "--case")) {
-      o->case_name = val;
-    } else if (!strcmp(a, "--platform") || !strcmp(a, "-p")) {
-      o->platform = val;
-    }
-    if (takes_value(a)) i++;
-  }
-  o->workload = sl_l3_workload_arg(argc, argv);
-  if (!o->workload || !o->out_root) {
-    sl_error(NULL, "run --ranks N: a WORKLOAD (and a value for every option) is required");
-    return 2;
-  }
-  if (o->hbg && o->hosts > 1) {
-    sl_error(NULL, "run: --hosts with --runtime hbg is not supported: a host_build_graph rank's host records "
-                   "are taken on the real host clock, --hosts simulates other host clocks for device-clock ranks");
-    return 2;
-  }
+/* The scheduler's options from the request, with the defaults of an L3 run. */
+static int l3_opts_from(const sl_l3_request *req, l3_opts *o) {
+  *o = (l3_opts){.ranks = req->ranks, .dispatches = req->dispatches ? req->dispatches : 2,
+                 .hosts = req->hosts, .ppm = req->rate_error_ppm >= 0 ? req->rate_error_ppm : 20,
+                 .host_ppm = req->host_drift_ppm >= 0 ? req->host_drift_ppm : 50,
+                 .no_convert = req->no_convert, .quiet = req->quiet, .hbg = req->hbg,
+                 .out_root = req->out_root ? req->out_root : "outputs", .workload = req->workload,
+                 .case_name = req->case_name,
+                 .platform = req->platform ? req->platform : sl_platform_default_sim()};
+  if (o->hbg && o->hosts > 1)
+    return sl_opt_usage_error("run", "--hosts with --runtime hbg is not supported: a host_build_graph rank's host "
+                                     "records are taken on the real host clock, --hosts simulates other host "
+                                     "clocks for device-clock ranks");
   return 0;
 }
 
@@ -144,21 +86,20 @@ static char *case_root(const l3_opts *o) {
     char *dir = sl_path_join(o->out_root, rel);
     if (!dir || mkdir(dir, 0777) == 0) return dir;
     if (errno != EEXIST) sl_error(dir, "cannot create the L3 case directory: %s", strerror(errno));
-    free(dir);
+    sl_mem_free(dir);
     if (errno != EEXIST) return NULL;
   }
   return NULL;
 }
 
 /* Start rank r: this binary again, as a rank worker with its own device counter. */
-static int spawn_rank(rank_proc *p, int r, int argc, char **argv, const char *root, const l3_opts *o) {
+static int spawn_rank(rank_proc *p, int r, const sl_l3_request *req, const char *root, const l3_opts *o) {
   int cmd[2], rep[2];
   if (pipe(cmd) || pipe(rep)) return sl_error(NULL, "run: pipe: %s", strerror(errno)), -1;
   static const char *const drop[] = {"--ranks", "--dispatches", "--rate-error-ppm", "--hosts", "--host-drift-ppm",
                                      "-o", "--output", NULL};
   int n;
-  char **args = sl_l3_argv_without(argc, argv, drop, 18, &n);
-  if (!args) return -1;
+  char **args = sl_l3_argv_without(req->argc, req->argv, drop, 18, &n);
   char rs[16], off[32], ppb[32];
   snprintf(rs, sizeof rs, "%d", r);
   /* counters some minutes apart; rate errors up to --rate-error-ppm, alternating in sign */
@@ -192,8 +133,8 @@ static int spawn_rank(rank_proc *p, int r, int argc, char **argv, const char *ro
     execv("/proc/self/exe", full);
     _exit(127);
   }
-  free(full);
-  free(args);
+  sl_mem_free(full);
+  sl_mem_free(args);
   close(cmd[0]);
   close(rep[1]);
   if (pid < 0) return close(cmd[1]), close(rep[0]), sl_error(NULL, "run: fork: %s", strerror(errno)), -1;
@@ -283,9 +224,9 @@ static int stop_ranks(rank_proc *p, int n) {
 static int merge_ranks(const l3_opts *o, const char *root, int (*convert)(int, char **)) {
   char *d0 = sl_path_join(root, "rank0/d0");
   char *rec = d0 ? sl_l3_records_path(d0, NULL) : NULL;
-  free(d0);
+  sl_mem_free(d0);
   if (!rec) return 0; /* no chip swimlane: nothing to merge */
-  free(rec);
+  sl_mem_free(rec);
   if (o->no_convert || !convert) {
     if (!o->quiet) printf("swimlane: merge them with: swimlane convert %s\n", root);
     return 0;
@@ -302,9 +243,9 @@ static int merge_ranks(const l3_opts *o, const char *root, int (*convert)(int, c
   return rc == 0 ? 0 : 1;
 }
 
-int sl_l3_sched_main(int argc, char **argv, int (*convert)(int argc, char **argv)) {
+int sl_l3_sched_main(const sl_l3_request *req, int (*convert)(int argc, char **argv)) {
   l3_opts o;
-  int prc = parse_l3_opts(argc, argv, &o);
+  int prc = l3_opts_from(req, &o);
   if (prc) return prc;
   o.epoch = sl_hl_true_ns();
   char *root = case_root(&o);
@@ -317,7 +258,7 @@ int sl_l3_sched_main(int argc, char **argv, int (*convert)(int argc, char **argv
   signal(SIGPIPE, SIG_IGN);
   int rc = log ? 0 : 1, started = 0;
   for (; rc == 0 && started < o.ranks; started++)
-    if (spawn_rank(&procs[started], started, argc, argv, root, &o)) rc = 1;
+    if (spawn_rank(&procs[started], started, req, root, &o)) rc = 1;
   int64_t run_id = (int64_t)getpid(), slot = 0, t0 = sl_hl_now_ns();
   for (int d = 0; rc == 0 && d < o.dispatches; d++)
     if (dispatch_round(procs, o.ranks, d, run_id, &slot, log)) {
@@ -331,6 +272,6 @@ int sl_l3_sched_main(int argc, char **argv, int (*convert)(int argc, char **argv
   }
   if (rc == 0 && !o.quiet) printf("swimlane: L3 run: %d ranks x %d dispatches, outputs in %s\n", o.ranks, o.dispatches, root);
   if (rc == 0) rc = merge_ranks(&o, root, convert);
-  free(root);
+  sl_mem_free(root);
   return rc;
 }

@@ -21,6 +21,7 @@
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
 #include "sl_runtime.h"
+#include "sl_mem.h"
 
 /* One clock anchor sample: host ns before and after one device counter read. */
 typedef struct anchor {
@@ -150,7 +151,7 @@ static int write_sidecar(const char *dir, const char *name, const char *fmt, ...
   char *p = sl_path_join(dir, name);
   sl_outfile of;
   if (!p || sl_outfile_open(&of, p)) {
-    free(p);
+    sl_mem_free(p);
     return -1;
   }
   va_list ap;
@@ -158,7 +159,7 @@ static int write_sidecar(const char *dir, const char *name, const char *fmt, ...
   vfprintf(of.fp, fmt, ap);
   va_end(ap);
   int rc = sl_outfile_commit(&of);
-  free(p);
+  sl_mem_free(p);
   return rc;
 }
 
@@ -200,7 +201,7 @@ static int move_round_dir(const char *tmp, const char *dst) {
   closedir(d);
   int rc = src ? 1 : 0;
   if (src && rename(src, dst)) rc = -1, sl_error(dst, "cannot move the rank's capture here: %s", strerror(errno));
-  free(src);
+  sl_mem_free(src);
   rmdir(tmp);
   return rc;
 }
@@ -229,25 +230,14 @@ static int run_dispatch(worker *w, const dispatch_cmd *c) {
   return rc;
 }
 
-static int value_of(int argc, char **argv, const char *name, const char **out) {
-  int i = sl_l3_find_opt(argc, argv, name);
-  if (!i || i + 1 >= argc) return -1;
-  *out = argv[i + 1];
-  return 0;
-}
-
 /* --l3-host H ...: this rank sits on simulated host H (0 = the scheduler's host). */
-static void set_host_model(int argc, char **argv) {
-  const char *h, *off = "0", *ppb = "0", *epoch = "0";
+static void set_host_model(const sl_l3_request *req) {
   g_win.host = -1;
-  if (value_of(argc, argv, "--l3-host", &h)) return;
-  value_of(argc, argv, "--l3-host-offset", &off);
-  value_of(argc, argv, "--l3-host-drift-ppb", &ppb);
-  value_of(argc, argv, "--l3-host-epoch", &epoch);
-  g_win.host = atoi(h);
-  g_win.host_offset = strtoll(off, NULL, 10);
-  g_win.host_ppb = strtoll(ppb, NULL, 10);
-  g_win.host_epoch = strtoll(epoch, NULL, 10);
+  if (!req->host) return;
+  g_win.host = atoi(req->host);
+  g_win.host_offset = req->host_offset ? strtoll(req->host_offset, NULL, 10) : 0;
+  g_win.host_ppb = req->host_ppb ? strtoll(req->host_ppb, NULL, 10) : 0;
+  g_win.host_epoch = req->host_epoch ? strtoll(req->host_epoch, NULL, 10) : 0;
   if (g_win.host == 0) return;
   sl_hl_set_host_clock(g_win.host_offset, g_win.host_ppb, g_win.host_epoch);
   char real[sizeof g_win.domain];
@@ -255,29 +245,27 @@ static void set_host_model(int argc, char **argv) {
   snprintf(g_win.domain, sizeof g_win.domain, "sim-host-%d:%.100s", g_win.host, real);
 }
 
-/* Worker setup from its argv: rank, root, device counter model, the round's argv. */
-static int worker_init(worker *w, int argc, char **argv) {
-  const char *rank_s, *off_s, *ppb_s, *plat_s = sl_platform_default_sim();
-  if (value_of(argc, argv, "--l3-worker", &rank_s) || value_of(argc, argv, "--l3-root", &w->root) ||
-      value_of(argc, argv, "--l3-counter-offset", &off_s) || value_of(argc, argv, "--l3-rate-ppb", &ppb_s)) {
+/* Worker setup from the request: rank, root, device counter model, the round's argv. */
+static int worker_init(worker *w, const sl_l3_request *req) {
+  if (!req->worker_rank || !req->worker_root || !req->counter_offset || !req->rate_ppb) {
     sl_error(NULL, "run: the L3 rank worker needs --l3-worker, --l3-root, --l3-counter-offset, --l3-rate-ppb");
     return 2;
   }
-  value_of(argc, argv, "--platform", &plat_s);
+  const char *plat_s = req->platform ? req->platform : sl_platform_default_sim();
   const struct sl_platform_info *plat = sl_platform_by_name(plat_s);
   if (!plat) return sl_error(NULL, "run: unknown platform '%s'", plat_s), 2;
-  w->rank = atoi(rank_s);
+  w->root = req->worker_root;
+  w->rank = atoi(req->worker_rank);
   w->pid = (long)getpid();
   g_win.freq = plat->clock_freq_hz;
   sl_hl_domain_id(g_win.domain, sizeof g_win.domain);
-  set_host_model(argc, argv);
-  sl_rt_set_device_clock(strtoll(off_s, NULL, 10), strtoll(ppb_s, NULL, 10), g_win.freq);
+  set_host_model(req);
+  sl_rt_set_device_clock(strtoll(req->counter_offset, NULL, 10), strtoll(req->rate_ppb, NULL, 10), g_win.freq);
   snprintf(w->rank_dir, sizeof w->rank_dir, "%s/rank%d", w->root, w->rank);
   static const char *const drop[] = {"--l3-worker", "--l3-root", "--l3-counter-offset", "--l3-rate-ppb",
                                      "--l3-host", "--l3-host-offset", "--l3-host-drift-ppb", "--l3-host-epoch",
                                      "-o", NULL};
-  w->argv = sl_l3_argv_without(argc, argv, drop, 4, &w->argc);
-  if (!w->argv) return 1;
+  w->argv = sl_l3_argv_without(req->argc, req->argv, drop, 4, &w->argc);
   w->argv[w->argc++] = (char *)"-q";
   w->argv[w->argc++] = (char *)"--no-convert"; /* the ranks are merged by `convert DFX_DIR` */
   w->argv[w->argc++] = (char *)"-o";
@@ -287,11 +275,11 @@ static int worker_init(worker *w, int argc, char **argv) {
   return w->log ? 0 : 1;
 }
 
-int sl_l3_worker_main(int argc, char **argv, const sl_run_entry *entry) {
+int sl_l3_worker_main(const sl_l3_request *req, const sl_run_entry *entry) {
   worker w;
   memset(&w, 0, sizeof w);
   w.entry = entry;
-  int rc = worker_init(&w, argc, argv);
+  int rc = worker_init(&w, req);
   FILE *cmd = rc ? NULL : fdopen(SL_L3_CMD_FD, "r");
   FILE *reply = rc ? NULL : fdopen(SL_L3_REPLY_FD, "w");
   if (!rc && (!cmd || !reply)) rc = 1, sl_error(NULL, "run: rank %d: no command pipe (not started by run --ranks)", w.rank);
@@ -312,6 +300,6 @@ int sl_l3_worker_main(int argc, char **argv, const sl_run_entry *entry) {
   if (cmd) fclose(cmd);
   if (reply) fclose(reply);
   if (w.log) fclose(w.log);
-  free(w.argv);
+  sl_mem_free(w.argv);
   return rc;
 }

@@ -46,7 +46,7 @@ int sl_l3_list_numbered(const char *dir, const char *prefix, long *out, int max,
     long v = sl_l3_numbered(e->d_name, prefix);
     char *p = v >= 0 ? sl_path_join(dir, e->d_name) : NULL;
     int ok = p && sl_l3_is_dir(p);
-    free(p);
+    sl_mem_free(p);
     if (!ok) continue;
     for (int i = 0; i < *n; i++)
       if (out[i] == v) {
@@ -75,14 +75,14 @@ char *sl_l3_records_path(const char *dir, const char *want) {
     if (want && strcmp(want, i ? "pb" : "json")) continue;
     char *p = sl_path_join(dir, names[i]);
     if (p && sl_l3_is_file(p)) return p;
-    free(p);
+    sl_mem_free(p);
   }
   return NULL;
 }
 
 void sl_l3_free_list(char **v, size_t n) {
-  for (size_t i = 0; v && i < n; i++) free(v[i]);
-  free(v);
+  for (size_t i = 0; v && i < n; i++) sl_mem_free(v[i]);
+  sl_mem_free(v);
 }
 
 int sl_l3_capture_dirs(const char *root, long dnum, char ***dirs, char ***labels, size_t *n) {
@@ -97,7 +97,7 @@ int sl_l3_capture_dirs(const char *root, long dnum, char ***dirs, char ***labels
     snprintf(rel, sizeof rel, "rank%ld", ranks[i]);
     char *rd = sl_path_join(root, rel);
     int rc = rd ? sl_l3_list_numbered(rd, "d", ds, L3_DIRS_MAX, &nd) : -1;
-    free(rd);
+    sl_mem_free(rd);
     if (rc) return sl_l3_free_list(*dirs, *n), sl_l3_free_list(*labels, *n), -1;
     for (int k = 0; k < nd; k++) {
       if (dnum >= 0 && ds[k] != dnum) continue;

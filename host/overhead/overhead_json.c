@@ -9,6 +9,7 @@
 
 #include "overhead_model.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 /* count / mean / min / max of xs[0..n) */
 static cJSON *dist(const double *xs, size_t n) {
@@ -68,7 +69,7 @@ static cJSON *threads(const sl_oh_report *r) {
   return a;
 }
 
-int sl_oh_write_json(const char *path, const sl_capture *c, const sl_oh_report *r) {
+sl_status sl_oh_write_json(const char *path, const sl_capture *c, const sl_oh_report *r, sl_err *err) {
   cJSON *root = cJSON_CreateObject();
   cJSON *p1 = cJSON_AddObjectToObject(root, "overhead");
   cJSON_AddNumberToObject(p1, "window_us", r->oh.w1 - r->oh.w0);
@@ -91,14 +92,14 @@ int sl_oh_write_json(const char *path, const sl_capture *c, const sl_oh_report *
   }
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
-  int rc = -1;
+  if (!text) sl_mem_fail(0); /* cJSON allocates on its own: its failure ends the one way */
   sl_outfile of;
-  if (!text) sl_error(path, "out of memory");
-  else if (sl_outfile_open(&of, path) == 0) {
+  sl_status st = sl_outfile_begin(&of, path, err);
+  if (st == SL_OK) {
     fputs(text, of.fp);
     fputc('\n', of.fp);
-    rc = sl_outfile_commit(&of);
+    st = sl_outfile_end(&of, err);
   }
-  free(text);
-  return rc;
+  sl_mem_free(text);
+  return st;
 }

@@ -209,7 +209,7 @@ static void compute_overhead(const sl_capture *c, const ids *I, const double *re
     if (any_work && has) oh->has_overhead_us += len;
     i = j;
   }
-  free(e);
+  sl_mem_free(e);
 }
 
 /* count of undispatched-ready tasks of a type at time t (step function lookup) */
@@ -261,14 +261,14 @@ static void group_by_core(const sl_capture *c, core_groups *g) {
     sl_map_u64_get(&idx, c->tasks[i].core_id, &k);
     g->row[cnt[k]++] = i;
   }
-  free(cnt);
+  sl_mem_free(cnt);
   sl_map_free(&idx);
 }
 
 static void groups_free(core_groups *g) {
-  free(g->core);
-  free(g->off);
-  free(g->row);
+  sl_mem_free(g->core);
+  sl_mem_free(g->off);
+  sl_mem_free(g->row);
 }
 
 static const sl_task *g_tasks;
@@ -444,8 +444,8 @@ static int64_t *logical_per_thread(const sl_capture *c, const ids *I, int *any_f
   }
   for (size_t k = 0; k < I->n; k++)
     if (fin_thr[k] >= 0 && (size_t)fin_thr[k] < nthr) logical[fin_thr[k]]++;
-  free(fin);
-  free(fin_thr);
+  sl_mem_free(fin);
+  sl_mem_free(fin_thr);
   return logical;
 }
 
@@ -528,8 +528,8 @@ static void compute_threads(const sl_capture *c, const ids *I, const sl_deps *d,
     t->logical_tasks = any_final ? logical[tix] : t->finishes;
   }
   thread_dag_stats(c, I, d, r);
-  free(work);
-  free(logical);
+  sl_mem_free(work);
+  sl_mem_free(logical);
 }
 
 /* ---- Part 6 ------------------------------------------------------------------------------- */
@@ -568,24 +568,21 @@ static void compute_critical(const ids *I, const sl_deps *d, double w0, sl_oh_cr
     if (I->rows[cur].start_min < path_start) path_start = I->rows[cur].start_min;
   }
   (void)w0;
-  free(seen);
+  sl_mem_free(seen);
   cp->span = makespan_end - path_start;
   cp->found = 1;
 }
 
 /* ---- driver -------------------------------------------------------------------------------- */
 
-int sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r) {
+sl_status sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r, sl_err *err) {
   memset(r, 0, sizeof *r);
   ids I = {0};
   core_groups g = {0};
   double *ready = NULL;
   r->n_tasks = c->n_tasks;
-  if (!c->n_tasks) return 0;
-  if (build_types(c, &r->oh) != 0) {
-    sl_error(c->path, "more than %d core types", SL_OH_MAX_TYPES);
-    return -1;
-  }
+  if (!c->n_tasks) return SL_OK;
+  if (build_types(c, &r->oh) != 0) return sl_err_set(err, c->path, "more than %d core types", SL_OH_MAX_TYPES);
   r->oh.w0 = c->tasks[0].start_us;
   r->oh.w1 = c->tasks[0].end_us;
   for (size_t i = 1; i < c->n_tasks; i++) {
@@ -607,19 +604,19 @@ int sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r) {
   compute_head_tail(c, &g, r->heads, r->tails);
   compute_threads(c, &I, d, r);
   compute_critical(&I, d, r->oh.w0, &r->cp);
-  free(ready);
+  sl_mem_free(ready);
   groups_free(&g);
-  free(I.rows);
+  sl_mem_free(I.rows);
   sl_map_free(&I.index);
-  return 0;
+  return SL_OK;
 }
 
 void sl_oh_report_free(sl_oh_report *r) {
-  free(r->oh.times);
-  for (size_t i = 0; i < SL_OH_MAX_TYPES; i++) free(r->oh.cum[i]);
-  free(r->heads);
-  free(r->tails);
-  free(r->threads);
-  free(r->cp.steps);
+  sl_mem_free(r->oh.times);
+  for (size_t i = 0; i < SL_OH_MAX_TYPES; i++) sl_mem_free(r->oh.cum[i]);
+  sl_mem_free(r->heads);
+  sl_mem_free(r->tails);
+  sl_mem_free(r->threads);
+  sl_mem_free(r->cp.steps);
   memset(r, 0, sizeof *r);
 }

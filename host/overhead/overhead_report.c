@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "overhead_model.h"
+#include "sl_mem.h"
 
 static void rule(FILE *f, int n) {
   for (int i = 0; i < n; i++) fputc('=', f);
@@ -45,8 +46,7 @@ static void distribution(FILE *f, const char *label, const double *in, size_t n)
     fprintf(f, "  %s: (no tasks)\n", label);
     return;
   }
-  double *v = malloc(n * sizeof *v);
-  if (!v) return;
+  double *v = sl_mem_alloc(n * sizeof *v);
   memcpy(v, in, n * sizeof *v);
   qsort(v, n, sizeof *v, cmp_double);
   fprintf(f, "  %s distribution (N=%zu):\n", label, n);
@@ -62,7 +62,7 @@ static void distribution(FILE *f, const char *label, const double *in, size_t n)
   for (size_t i = 0; i < n; i++) sum += v[i]; /* ascending, as the reference sums the sorted list */
   fprintf(f, "    Max:  %8.2f us\n", v[n - 1]);
   fprintf(f, "    Mean: %8.2f us   Total: %10.1f us\n", sum / (double)n, sum);
-  free(v);
+  sl_mem_free(v);
 }
 
 static void part1(FILE *f, const sl_capture *c, const sl_oh_report *r) {

@@ -21,6 +21,7 @@
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
 #include "sl_ticker.h"
+#include "sl_mem.h"
 
 typedef struct run_opts {
   const char *workload, *case_name, *platform, *out_root;
@@ -34,6 +35,7 @@ typedef struct run_opts {
   int virtual_clock;           /* --clock virtual */
   int pool_records;            /* --pool-records N: one fixed N-record buffer per pool (0 = defaults) */
   int stall_collector;         /* --stall-collector: the host drains nothing until the run ends */
+  sl_l3_request l3;            /* the L3 options (host/l3 reads them from here) */
 } run_opts;
 
 /* Set by the CLI when `convert` is built in: the capture is converted when it completes. */
@@ -75,12 +77,13 @@ static void run_more_help(FILE *f) {
         f);
 }
 
-/* The L3 options are read by the L3 scheduler (host/l3) once --ranks is given; they
-** are here for --help, for the --opt=value split, and to refuse them without --ranks. */
-#define RUN_L3_OPT(nm, text) \
-  {.name = nm, .kind = SL_OPT_INT, .arg = "N", .help = text, .target = &l3_only, .lo = 0, .hi = INT_MAX}
+/* The L3 options go into the request host/l3 takes over with (sl_l3_request); a
+** count of 0 and a bound of -1 mean "not given". */
+#define RUN_L3_OPT(nm, field, min, max, text) \
+  {.name = nm, .kind = SL_OPT_INT, .arg = "N", .help = text, .target = &g_parsed.l3.field, .lo = min, .hi = max}
+/* The hidden options the L3 scheduler starts a rank process with (sl_l3_run.h). */
+#define RUN_L3_WORKER_OPT(nm, field) {.name = nm, .kind = SL_OPT_STRING, .arg = "V", .target = &g_parsed.l3.field}
 
-static int l3_only;
 static run_opts g_parsed;
 static const sl_opt run_table[] = {
     {.name = "case", .kind = SL_OPT_STRING, .arg = "NAME", .help = "the workload case (or Class::Case)",
@@ -126,12 +129,21 @@ static const sl_opt run_table[] = {
      .help = "no host drain until the run ends"},
     {.name = "list", .kind = SL_OPT_FLAG, .target = &g_parsed.list,
      .help = "list the workloads, their cases and the platforms"},
-    RUN_L3_OPT("ranks", "an L3 run: one process per chip plus the L3 scheduler,\n"
-                                             "merged into <case dir>/l3_swimlane.json (docs/l3.md)"),
-    RUN_L3_OPT("dispatches", "with --ranks: dispatches per rank"),
-    RUN_L3_OPT("rate-error-ppm", "with --ranks: device counter rate error bound"),
-    RUN_L3_OPT("hosts", "with --ranks: simulated hosts the ranks are spread over"),
-    RUN_L3_OPT("host-drift-ppm", "with --ranks: host clock drift bound"),
+    RUN_L3_OPT("ranks", ranks, 1, SL_WORKLOAD_MAX_RANKS,
+               "an L3 run: one process per chip plus the L3 scheduler,\n"
+               "merged into <case dir>/l3_swimlane.json (docs/l3.md)"),
+    RUN_L3_OPT("dispatches", dispatches, 1, SL_WORKLOAD_MAX_RANKS, "with --ranks: dispatches per rank"),
+    RUN_L3_OPT("rate-error-ppm", rate_error_ppm, 0, 1000, "with --ranks: device counter rate error bound"),
+    RUN_L3_OPT("hosts", hosts, 1, SL_WORKLOAD_MAX_RANKS, "with --ranks: simulated hosts the ranks are spread over"),
+    RUN_L3_OPT("host-drift-ppm", host_drift_ppm, 0, 1000, "with --ranks: host clock drift bound"),
+    RUN_L3_WORKER_OPT("l3-worker", worker_rank),
+    RUN_L3_WORKER_OPT("l3-root", worker_root),
+    RUN_L3_WORKER_OPT("l3-counter-offset", counter_offset),
+    RUN_L3_WORKER_OPT("l3-rate-ppb", rate_ppb),
+    RUN_L3_WORKER_OPT("l3-host", host),
+    RUN_L3_WORKER_OPT("l3-host-offset", host_offset),
+    RUN_L3_WORKER_OPT("l3-host-drift-ppb", host_ppb),
+    RUN_L3_WORKER_OPT("l3-host-epoch", host_epoch),
     {.name = NULL},
 };
 
@@ -160,8 +172,8 @@ static const sl_opt_spec run_spec = {
 /* 0 ok, else the exit status (0 after --help, 2 usage). *done says which. */
 static int parse_opts(int argc, char **argv, run_opts *o, int *done) {
   g_parsed = (run_opts){.platform = sl_platform_default_sim(), .out_root = "outputs", .rounds = 1, .aic = 2,
-                        .aiv = 4, .sched = 2, .clock = "wall", .runtime_name = "tmr"};
-  l3_only = 0;
+                        .aiv = 4, .sched = 2, .clock = "wall", .runtime_name = "tmr",
+                        .l3 = {.rate_error_ppm = -1, .host_drift_ppm = -1}};
   int rc = sl_opt_parse(&run_spec, argc, argv);
   *o = g_parsed;
   *done = rc != SL_OPT_GO;
@@ -169,7 +181,6 @@ static int parse_opts(int argc, char **argv, run_opts *o, int *done) {
   o->runtime = strcmp(o->runtime_name, "hbg") ? SL_RT_TMR : SL_RT_HBG;
   o->virtual_clock = !strcmp(o->clock, "virtual");
   *done = 1;
-  if (l3_only) return sl_opt_usage_error("run", "--dispatches, --hosts and the ppm bounds need --ranks N");
   if (!o->workload && !o->list) return sl_opt_usage_error("run", "no WORKLOAD given");
   if (o->stall_collector && o->backpressure) /* a blocked producer would wait for a host that never drains */
     return sl_opt_usage_error("run", "--stall-collector cannot be combined with --backpressure");
@@ -196,10 +207,10 @@ static char *make_out_dir(const char *root, const char *klass, const char *kase)
     int e = errno;
     if (e != EEXIST) {
       sl_error(dir, "cannot create output directory: %s", strerror(e));
-      free(dir);
+      sl_mem_free(dir);
       return NULL;
     }
-    free(dir);
+    sl_mem_free(dir);
   }
   sl_error(root, "cannot find a free output directory name");
   return NULL;
@@ -264,16 +275,16 @@ static int write_round_files(const run_opts *o, sl_workload *wl, sl_rt *rt, cons
   snprintf(name, sizeof name, "name_map_%s.json", case_name);
   char *p = sl_path_join(out_dir, name);
   if (!p || sl_write_name_map(wl, p)) rc = 1;
-  free(p);
+  sl_mem_free(p);
   if (o->dep_gen) {
     p = sl_path_join(out_dir, "deps.json");
     if (!p || sl_write_deps_json(rt, p)) rc = 1;
-    free(p);
+    sl_mem_free(p);
   }
   if (o->dump_args) {
     p = sl_path_join(out_dir, "args_dump");
     if (!p || sl_write_args_dump(rt, o->dump_args, p)) rc = 1;
-    free(p);
+    sl_mem_free(p);
   }
   if (sl_run_write_device_log(timing, out_dir)) rc = 1;
   return rc;
@@ -389,16 +400,14 @@ static int convert_capture(const char *out_dir, int quiet) {
   char *argv[] = {(char *)"convert", rec, quiet ? (char *)"-q" : NULL, NULL};
   fflush(stdout);
   int rc = sl_run_convert(quiet ? 3 : 2, argv);
-  free(rec);
+  sl_mem_free(rec);
   return rc == 0 ? 0 : 1;
 }
 
 /* The single-chip run, once the L3 hand-over is ruled out. */
-static int run_single(int argc, char **argv) {
-  run_opts o;
-  int done, prc = parse_opts(argc, argv, &o, &done);
-  if (done) return prc;
-  if (o.list) return sl_run_list(stdout);
+static int run_single(run_opts o) {
+  if (o.l3.dispatches || o.l3.hosts || o.l3.rate_error_ppm >= 0 || o.l3.host_drift_ppm >= 0)
+    return sl_opt_usage_error("run", "--dispatches, --hosts and the ppm bounds need --ranks N");
   const struct sl_platform_info *plat = sl_platform_by_name(o.platform);
   if (!plat || !plat->is_sim) { /* run simulates the chip: a simulated platform only */
     char names[256];
@@ -474,20 +483,26 @@ static int run_single(int argc, char **argv) {
   if (g_sigint && rc == 0) rc = 128 + (int)g_sigint;
   if (out_dir && !o.quiet) printf("swimlane: outputs in %s\n", out_dir);
   if (rc == 0 && level > SL_LEVEL_DISABLED && out_dir && !o.no_convert && sl_run_convert) rc = convert_capture(out_dir, o.quiet);
-  free(out_dir);
+  sl_mem_free(out_dir);
   sl_workload_free(&wl);
   return rc;
 }
 
 int sl_cmd_run(int argc, char **argv) {
-  /* the L3 hand-over scans argv itself: give it every value as its own argument */
-  int n;
-  char **v = sl_opt_split_values(run_table, argc, argv, &n);
-  if (!v) return sl_error(NULL, "out of memory"), 1;
-  /* --ranks N, or one rank of such a run */
-  int rc = sl_l3_run_maybe(n, v, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook,
-                                                  .convert = sl_run_convert});
-  if (rc < 0) rc = run_single(n, v);
-  free(v);
-  return rc;
+  run_opts o;
+  int done, rc = parse_opts(argc, argv, &o, &done);
+  if (done) return rc;
+  if (o.list) return sl_run_list(stdout);
+  /* --ranks N, or one rank of such a run: host/l3 takes over with the parsed request
+  ** and the user's options to pass on to its rank processes (every value its own argument) */
+  sl_l3_request *req = &o.l3;
+  req->workload = o.workload, req->case_name = o.case_name, req->platform = o.platform;
+  req->out_root = o.out_root, req->quiet = o.quiet, req->no_convert = o.no_convert;
+  req->hbg = o.runtime == SL_RT_HBG;
+  req->argv = sl_opt_split_values(run_table, argc, argv, &req->argc);
+  rc = sl_l3_run_maybe(req, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook,
+                                            .convert = sl_run_convert});
+  sl_mem_free(req->argv);
+  req->argv = NULL;
+  return rc < 0 ? run_single(o) : rc;
 }

@@ -14,6 +14,7 @@
 #include "sl_collector.h"
 #include "sl_phases.h"
 #include "sl_run_internal.h"
+#include "sl_mem.h"
 
 /* A growing string (printf-appended); NULL data after an allocation failure. */
 typedef struct sbuf {
@@ -145,10 +146,10 @@ int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runt
          (sec.data && sl_collector_add_sections(coll, sec.data)) || sl_collector_set_host(coll, &h);
   }
   if (rc) fprintf(stderr, "swimlane: run: out of memory writing the host capture\n");
-  free(md.data);
-  free(sec.data);
-  free((void *)h.anchors);
-  free((void *)h.recs);
-  free((void *)h.uploads);
+  sl_mem_free(md.data);
+  sl_mem_free(sec.data);
+  sl_mem_free((void *)h.anchors);
+  sl_mem_free((void *)h.recs);
+  sl_mem_free((void *)h.uploads);
   return rc ? -1 : 0;
 }

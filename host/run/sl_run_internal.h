@@ -142,6 +142,25 @@ typedef struct sl_run_entry {
   sl_run_dev_hook_fn *device_hook;
   int (*convert)(int argc, char **argv); /* the merge after --ranks; NULL: print the command */
 } sl_run_entry;
-int sl_l3_run_maybe(int argc, char **argv, const sl_run_entry *entry);
+
+/* What `run` parsed that the L3 hand-over needs (sl_cmd_run fills it from its one
+** option table, so host/l3 reads no argv of its own). Counts are 0 and ppm bounds
+** -1 when not given; the worker_* strings are the hidden --l3-* options the L3
+** scheduler gives the rank processes it starts. */
+typedef struct sl_l3_request {
+  const char *workload, *case_name, *platform, *out_root;
+  int quiet, no_convert, hbg;                  /* -q, --no-convert, --runtime hbg */
+  int ranks, dispatches, hosts;                /* --ranks, --dispatches, --hosts */
+  int rate_error_ppm, host_drift_ppm;          /* --rate-error-ppm, --host-drift-ppm */
+  const char *worker_rank, *worker_root;       /* --l3-worker R --l3-root DIR */
+  const char *counter_offset, *rate_ppb;       /* --l3-counter-offset, --l3-rate-ppb */
+  const char *host, *host_offset, *host_ppb, *host_epoch; /* --l3-host H and its clock */
+  int argc;    /* the user's options as given (every --opt=value split in two), */
+  char **argv; /* passed on to the rank processes; argv[0] is "run" */
+} sl_l3_request;
+
+/* Take over the run when it is an L3 run (--ranks N, or a workload declaring an L3
+** group) or one rank of it; -1 when it is neither (an ordinary run). */
+int sl_l3_run_maybe(const sl_l3_request *req, const sl_run_entry *entry);
 
 #endif /* SL_RUN_INTERNAL_H */

@@ -12,6 +12,7 @@
 #include "sl_base.h"
 #include "sl_platforms.h"
 #include "sl_run_internal.h"
+#include "sl_mem.h"
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -67,8 +68,8 @@ int sl_run_list(FILE *out) {
   char **names = workload_names(dir, &n);
   if (!n) {
     sl_error(dir, "no workloads found");
-    free(dir);
-    free(names);
+    sl_mem_free(dir);
+    sl_mem_free(names);
     return 1;
   }
   fprintf(out, "workloads (%s):\n", dir);
@@ -83,10 +84,10 @@ int sl_run_list(FILE *out) {
       rc = 1; /* the error is reported; list the rest */
     }
     sl_workload_free(&wl);
-    free(names[i]);
+    sl_mem_free(names[i]);
   }
-  free(names);
-  free(dir);
+  sl_mem_free(names);
+  sl_mem_free(dir);
   fputs("platforms:\n", out);
   for (unsigned i = 0; i < sl_platform_table_len; i++) {
     const sl_platform_info *p = &sl_platform_table[i];

@@ -12,6 +12,7 @@
 
 #include "sl_base.h"
 #include "sl_run_internal.h"
+#include "sl_mem.h"
 
 static const char *const dtype_names[] = {"FLOAT32", "FLOAT16",  "INT32",  "INT16",   "INT8",
                                           "UINT8",   "BFLOAT16", "INT64",  "UINT64",  "UINT16",
@@ -34,17 +35,14 @@ static cJSON *int_array(const int64_t *v, int n) {
 
 static int write_json(cJSON *root, const char *path) {
   char *text = cJSON_Print(root);
-  if (!text) {
-    sl_error(path, "out of memory while formatting JSON");
-    return -1;
-  }
+  if (!text) sl_mem_fail(0); /* cJSON allocates on its own: its failure ends the one way */
   sl_outfile of;
   int rc = -1;
   if (sl_outfile_open(&of, path) == 0) {
     if (fputs(text, of.fp) < 0 || fputc('\n', of.fp) < 0) sl_outfile_abort(&of);
     else rc = sl_outfile_commit(&of);
   }
-  free(text);
+  sl_mem_free(text);
   return rc;
 }
 
@@ -132,7 +130,7 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
     if (sl_rt_task_nnodes(t)) write_graph_nodes(tasks, tensors, edges, &seen, t);
     else write_task(tasks, tensors, &seen, t);
   }
-  free(seen.v);
+  sl_mem_free(seen.v);
   static const char *const sources[] = {"explicit", "creator", "tensormap"}; /* ORDER sl_rt_edge.source */
   for (size_t i = 0; i < sl_rt_edge_count(rt); i++) {
     const sl_rt_edge *e = sl_rt_edge_at(rt, i);
@@ -317,8 +315,8 @@ int sl_write_args_dump(const sl_rt *rt, int level, const char *dir) {
     else sl_outfile_abort(&bf);
   }
 out:
-  free(jpath);
-  free(bpath);
-  free(v);
+  sl_mem_free(jpath);
+  sl_mem_free(bpath);
+  sl_mem_free(v);
   return rc;
 }

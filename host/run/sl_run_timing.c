@@ -14,6 +14,7 @@
 #include "sl_collector.h"
 #include "sl_phases.h"
 #include "sl_run_internal.h"
+#include "sl_mem.h"
 
 static double us(const sl_rt_timing *t, uint64_t cycles) { return (double)cycles * 1e6 / (double)t->freq_hz; }
 
@@ -36,7 +37,7 @@ int sl_run_write_device_log(const sl_rt_timing *t, const char *dir) {
     rc = sl_outfile_end(&of, &err) == SL_OK ? 0 : -1;
   }
   if (rc) (void)sl_err_report(&err);
-  free(path);
+  sl_mem_free(path);
   return rc;
 }
 
@@ -127,6 +128,6 @@ int sl_run_slots_to_capture(struct sl_collector *coll, const sl_rt_timing *t) {
 }
 
 void sl_run_slots_free(sl_run_slots *acc) {
-  for (int n = 0; n < SL_RT_TIMING_SLOTS; n++) free(acc->spans[n]);
+  for (int n = 0; n < SL_RT_TIMING_SLOTS; n++) sl_mem_free(acc->spans[n]);
   memset(acc, 0, sizeof *acc);
 }

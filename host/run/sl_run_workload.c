@@ -12,6 +12,7 @@
 
 #include "sl_base.h"
 #include "sl_run_internal.h"
+#include "sl_mem.h"
 
 /* Bounded copy that always terminates (truncating long names). */
 static void copy_str(char *dst, size_t len, const char *src) {
@@ -43,7 +44,7 @@ static int find_path(const char *arg, char *out, size_t len, char *msg, size_t m
   if (ok) snprintf(out, len, "%s", p);
   else if (is_path) snprintf(msg, mlen, "no such workload file");
   else snprintf(msg, mlen, "unknown workload '%s' (no %s)", arg, p);
-  free(p);
+  sl_mem_free(p);
   return ok ? 0 : -1;
 }
 

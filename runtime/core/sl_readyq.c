@@ -4,29 +4,28 @@
 #include <stdlib.h>
 
 #include "sl_rt_internal.h"
+#include "sl_rt_mem.h"
 
 int sl_readyq_init(sl_readyq *q) {
   q->cap = 64;
   q->head = q->count = 0;
-  q->ring = malloc(q->cap * sizeof *q->ring);
+  q->ring = sl_rt_alloc(q->cap * sizeof *q->ring);
   atomic_init(&q->depth, 0);
-  if (!q->ring) return -1;
   return pthread_mutex_init(&q->mu, NULL) ? -1 : 0;
 }
 
 void sl_readyq_free(sl_readyq *q) {
   if (!q->ring) return;
-  free(q->ring);
+  sl_rt_free(q->ring);
   q->ring = NULL;
   pthread_mutex_destroy(&q->mu);
 }
 
 static int grow(sl_readyq *q) {
   size_t ncap = q->cap * 2;
-  sl_rt_task **n = malloc(ncap * sizeof *n);
-  if (!n) return -1;
+  sl_rt_task **n = sl_rt_alloc(ncap * sizeof *n);
   for (size_t i = 0; i < q->count; i++) n[i] = q->ring[(q->head + i) % q->cap];
-  free(q->ring);
+  sl_rt_free(q->ring);
   q->ring = n;
   q->cap = ncap;
   q->head = 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sl_rt_phase.h"
+#include "sl_rt_mem.h"
 
 struct sl_rt_graph {
   sl_rt_graph_node *nodes;
@@ -47,17 +48,12 @@ int sl_rt_graph_define(sl_rt *rt, const sl_rt_graph_node *nodes, int n, const sl
   }
   if (rt->ngraphs == rt->capgraphs) {
     int cap = rt->capgraphs ? rt->capgraphs * 2 : 4;
-    struct sl_rt_graph **v = realloc(rt->graphs, (size_t)cap * sizeof *v);
-    if (!v) return -1;
+    struct sl_rt_graph **v = sl_rt_realloc(rt->graphs, (size_t)cap * sizeof *v);
     rt->graphs = v;
     rt->capgraphs = cap;
   }
-  struct sl_rt_graph *g = calloc(1, sizeof *g);
-  if (!g || !(g->nodes = malloc((size_t)n * sizeof *g->nodes))) {
-    free(g);
-    snprintf(rt->err, sizeof rt->err, "out of memory");
-    return -1;
-  }
+  struct sl_rt_graph *g = sl_rt_calloc(1, sizeof *g);
+  g->nodes = sl_rt_alloc((size_t)n * sizeof *g->nodes);
   memcpy(g->nodes, nodes, (size_t)n * sizeof *nodes);
   g->nnodes = n;
   memcpy(g->dirs, dirs, (size_t)nparams * sizeof *dirs);
@@ -91,16 +87,15 @@ uint64_t sl_rt_submit_graph(sl_rt *rt, int g, const sl_rt_tensor *params, int np
 
 void sl_rt_graphs_free(sl_rt *rt) {
   for (int i = 0; i < rt->ngraphs; i++) {
-    free(rt->graphs[i]->nodes);
-    free(rt->graphs[i]);
+    sl_rt_free(rt->graphs[i]->nodes);
+    sl_rt_free(rt->graphs[i]);
   }
-  free(rt->graphs);
+  sl_rt_free(rt->graphs);
 }
 
 /* One node task of instance `outer` (scheduler thread; nothing else sees it yet). */
 static sl_rt_task *make_node(sl_rt_task *outer, const sl_rt_graph_node *g, int index) {
-  sl_rt_task *n = calloc(1, sizeof *n);
-  if (!n) return NULL;
+  sl_rt_task *n = sl_rt_calloc(1, sizeof *n);
   pthread_mutex_init(&n->mu, NULL);
   n->id = (1ull << 32) | ((outer->id & 0xFFFFFFFFull) << 10) | (uint64_t)index;
   n->parent = outer;
@@ -115,9 +110,9 @@ static sl_rt_task *make_node(sl_rt_task *outer, const sl_rt_graph_node *g, int i
   n->nscalars = g->nscalars;
   atomic_init(&n->pending, n->block_num * n->nmembers);
   atomic_init(&n->fanin, 1 + g->ndeps);
-  n->tensors = malloc((size_t)n->ntensors * (sizeof *n->tensors + sizeof *n->dirs) +
+  n->tensors = sl_rt_alloc((size_t)n->ntensors * (sizeof *n->tensors + sizeof *n->dirs) +
                       (size_t)n->nscalars * sizeof *n->scalars + sizeof(sl_rt_scalar));
-  n->descs = aligned_alloc(64, ((size_t)n->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
+  n->descs = sl_rt_aligned(64, ((size_t)n->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
   if (!n->tensors || (n->ntensors && !n->descs)) return n; /* the caller sees the hole */
   n->scalars = (sl_rt_scalar *)(n->tensors + n->ntensors);
   n->dirs = (sl_arg_dir *)(n->scalars + n->nscalars);
@@ -132,8 +127,7 @@ static sl_rt_task *make_node(sl_rt_task *outer, const sl_rt_graph_node *g, int i
 
 static int expand(sl_rt_task *t) {
   const struct sl_rt_graph *g = t->graph;
-  t->nodes = calloc((size_t)g->nnodes, sizeof *t->nodes);
-  if (!t->nodes) return -1;
+  t->nodes = sl_rt_calloc((size_t)g->nnodes, sizeof *t->nodes);
   t->nnodes = g->nnodes;
   for (int i = 0; i < g->nnodes; i++) {
     sl_rt_task *n = t->nodes[i] = make_node(t, &g->nodes[i], i);
@@ -142,8 +136,7 @@ static int expand(sl_rt_task *t) {
       sl_rt_task *p = t->nodes[g->nodes[i].deps[d]];
       if (p->nfanout == p->capfanout) {
         int cap = p->capfanout ? p->capfanout * 2 : 4;
-        sl_rt_task **v = realloc(p->fanout, (size_t)cap * sizeof *v);
-        if (!v) return -1;
+        sl_rt_task **v = sl_rt_realloc(p->fanout, (size_t)cap * sizeof *v);
         p->fanout = v;
         p->capfanout = cap;
       }
@@ -189,12 +182,12 @@ void sl_rt_graph_free_nodes(sl_rt_task *t) {
     sl_rt_task *n = t->nodes[i];
     if (!n) continue;
     pthread_mutex_destroy(&n->mu);
-    free(n->fanout);
-    free(n->descs);
-    free(n->tensors);
-    free(n);
+    sl_rt_free(n->fanout);
+    sl_rt_free(n->descs);
+    sl_rt_free(n->tensors);
+    sl_rt_free(n);
   }
-  free(t->nodes);
+  sl_rt_free(t->nodes);
 }
 
 int sl_rt_task_nnodes(const sl_rt_task *t) { return t->nodes ? t->nnodes : 0; }

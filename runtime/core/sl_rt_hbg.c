@@ -21,6 +21,7 @@
 
 #include "sl_park.h"
 #include "sl_rt_phase.h"
+#include "sl_rt_mem.h"
 
 uint64_t sl_rt_host_ns(void) {
   struct timespec ts;
@@ -58,12 +59,7 @@ void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_
   if (!host_pool_take(rt, SL_RT_HOST_POOL_SUBMITS, rt->nhost_subs)) return;
   if (rt->nhost_subs == rt->caphost_subs) {
     size_t cap = rt->caphost_subs ? 2 * rt->caphost_subs : 256;
-    sl_rt_host_submit *p = realloc(rt->host_subs, cap * sizeof *p);
-    if (!p) { /* no memory: dropped like a full pool's record */
-      rt->host_dropped[SL_RT_HOST_POOL_SUBMITS]++;
-      return;
-    }
-    rt->host_subs = p;
+    rt->host_subs = sl_rt_realloc(rt->host_subs, cap * sizeof *rt->host_subs);
     rt->caphost_subs = cap;
   }
   rt->host_subs[rt->nhost_subs++] = (sl_rt_host_submit){submit_idx, id, start_ns, sl_rt_run_host_ns(rt)};
@@ -113,8 +109,7 @@ static int upload(sl_rt *rt) {
     graph += sizeof(sl_rt_task) + (uint64_t)rt->tasks[i]->ntensors * sizeof(sl_tensor_desc);
   for (sl_rt_buffer *b = rt->buffers; b; b = b->next) tensors += b->bytes;
   uint64_t t0 = sl_rt_run_host_ns(rt);
-  char *img = malloc((size_t)(graph + tensors) + 1);
-  if (!img) return -1;
+  char *img = sl_rt_alloc((size_t)(graph + tensors) + 1);
   memset(img, 0, (size_t)(graph + tensors));
   rt->dev_arena = img;
   upload_step(rt, SL_HOST_PHASE_ARENA_H2D, t0, graph + tensors);

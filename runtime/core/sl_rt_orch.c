@@ -10,6 +10,7 @@
 #include "sl_park.h"
 #include "sl_rt_internal.h"
 #include "sl_tdesc.h"
+#include "sl_rt_mem.h"
 
 static void set_err(sl_rt *rt, const char *msg) { snprintf(rt->err, sizeof rt->err, "%s", msg); }
 const char *sl_rt_last_error(const sl_rt *rt) { return rt->err; }
@@ -26,13 +27,10 @@ uint64_t sl_rt_tensor_id(const sl_rt_buffer *b) {
 }
 
 sl_rt_buffer *sl_rt_buffer_new(sl_rt *rt, uint64_t bytes) {
-  sl_rt_buffer *b = calloc(1, sizeof *b);
-  if (!b) return NULL;
-  b->data = calloc(1, bytes ? (size_t)bytes : 1);
-  if (!b->data) {
-    free(b);
-    return NULL;
-  }
+  void *data = bytes > SIZE_MAX ? NULL : sl_rt_try_calloc(1, (size_t)bytes); /* the workload chose the size */
+  if (!data) return NULL;
+  sl_rt_buffer *b = sl_rt_calloc(1, sizeof *b);
+  b->data = data;
   b->bytes = bytes;
   b->creator_task = UINT64_MAX;
   if (rt->cfg.vclock) { /* a simulated GM address, so ids repeat from run to run */
@@ -88,8 +86,7 @@ static int push_edge(sl_rt *rt, sl_rt_edge e) {
   if (!rt->cfg.dep_gen) return 0;
   if (rt->nedges == rt->capedges) {
     size_t n = rt->capedges ? rt->capedges * 2 : 256;
-    sl_rt_edge *v = realloc(rt->edges, n * sizeof *v);
-    if (!v) return -1;
+    sl_rt_edge *v = sl_rt_realloc(rt->edges, n * sizeof *v);
     rt->edges = v;
     rt->capedges = n;
   }
@@ -100,8 +97,7 @@ static int push_edge(sl_rt *rt, sl_rt_edge e) {
 static int push_task(sl_rt *rt, sl_rt_task *t) {
   if (rt->ntasks == rt->captasks) {
     size_t n = rt->captasks ? rt->captasks * 2 : 256;
-    sl_rt_task **v = realloc(rt->tasks, n * sizeof *v);
-    if (!v) return -1;
+    sl_rt_task **v = sl_rt_realloc(rt->tasks, n * sizeof *v);
     rt->tasks = v;
     rt->captasks = n;
   }
@@ -114,8 +110,7 @@ static int index_ring(sl_rt *rt, int r) {
   uint32_t local = rt->next_local[r];
   if (local == rt->ring_cap[r]) {
     size_t n = rt->ring_cap[r] ? rt->ring_cap[r] * 2 : 256;
-    size_t *v = realloc(rt->ring_index[r], n * sizeof *v);
-    if (!v) return -1;
+    size_t *v = sl_rt_realloc(rt->ring_index[r], n * sizeof *v);
     rt->ring_index[r] = v;
     rt->ring_cap[r] = n;
   }
@@ -143,8 +138,7 @@ int sl_rt_scope_end(sl_rt *rt) {
 
 static sl_rt_task *new_task(sl_rt *rt) {
   if (index_ring(rt, rt->ring)) return NULL;
-  sl_rt_task *t = calloc(1, sizeof *t);
-  if (!t) return NULL;
+  sl_rt_task *t = sl_rt_calloc(1, sizeof *t);
   pthread_mutex_init(&t->mu, NULL);
   t->id = ((uint64_t)rt->ring << 32) | rt->next_local[rt->ring]++;
   t->block_num = 1;
@@ -154,7 +148,7 @@ static sl_rt_task *new_task(sl_rt *rt) {
   for (int i = 0; i < 3; i++) t->kernel_ids[i] = -1;
   if (push_task(rt, t)) {
     pthread_mutex_destroy(&t->mu);
-    free(t);
+    sl_rt_free(t);
     return NULL;
   }
   return t;
@@ -174,12 +168,7 @@ static int add_dep(sl_rt_task *pred, sl_rt_task *succ) {
   if (!pred->done) {
     if (pred->nfanout == pred->capfanout) {
       int n = pred->capfanout ? pred->capfanout * 2 : 4;
-      sl_rt_task **v = realloc(pred->fanout, (size_t)n * sizeof *v);
-      if (!v) {
-        pthread_mutex_unlock(&pred->mu);
-        return -1;
-      }
-      pred->fanout = v;
+      pred->fanout = sl_rt_realloc(pred->fanout, (size_t)n * sizeof *pred->fanout);
       pred->capfanout = n;
     }
     pred->fanout[pred->nfanout++] = succ;
@@ -255,8 +244,7 @@ static int order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
   sl_tm_hit local[64], *hits = local;
   size_t n = sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, is_write, hits, 64);
   if (n > 64) { /* many small accesses under one span: every one is a dependency */
-    hits = malloc(n * sizeof *hits);
-    if (!hits) return -1;
+    hits = sl_rt_alloc(n * sizeof *hits);
     sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, is_write, hits, n);
   }
   orch_lap(rt, SL_ORCH_LOOKUP);
@@ -270,7 +258,7 @@ static int order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
           push_edge(rt, (sl_rt_edge){p->id, t->id, i, 2, hits[h].covered, tid, hits[h].prod_arg, hz});
     p->order_mark = t; /* one wait per predecessor, however many args meet it */
   }
-  if (hits != local) free(hits);
+  if (hits != local) sl_rt_free(hits);
   orch_lap(rt, SL_ORCH_FANIN);
   return bad ? -1 : 0;
 }
@@ -349,11 +337,10 @@ static int build_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s, int membe
   atomic_init(&t->pending, t->block_num * (members ? members : 1));
   atomic_init(&t->fanin, 1); /* submit guard */
   if (t->ntensors) {
-    t->descs = aligned_alloc(64, ((size_t)t->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
-    if (!t->descs) return -1;
+    t->descs = sl_rt_aligned(64, ((size_t)t->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
   }
   if (t->ntensors || t->nscalars) {
-    t->tensors = malloc((size_t)t->ntensors * (sizeof *t->tensors + sizeof *t->dirs) +
+    t->tensors = sl_rt_alloc((size_t)t->ntensors * (sizeof *t->tensors + sizeof *t->dirs) +
                         (size_t)t->nscalars * sizeof *t->scalars + sizeof(sl_rt_scalar));
     if (!t->tensors) return -1;
     /* layout: tensors | scalars | dirs (keeps each array aligned) */
@@ -471,8 +458,7 @@ uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buff
 static int push_dump(sl_rt *rt, const sl_rt_dump_entry *e) {
   if (rt->ndump == rt->capdump) {
     size_t n = rt->capdump ? rt->capdump * 2 : 256;
-    sl_rt_dump_entry *v = realloc(rt->dump, n * sizeof *v);
-    if (!v) return -1;
+    sl_rt_dump_entry *v = sl_rt_realloc(rt->dump, n * sizeof *v);
     rt->dump = v;
     rt->capdump = n;
   }
@@ -486,8 +472,7 @@ static void *gather(const sl_rt_tensor *t, uint64_t *bytes) {
   uint64_t numel = 1;
   for (int i = 0; i < t->ndims; i++) numel *= (uint64_t)(t->shape[i] > 0 ? t->shape[i] : 0);
   *bytes = numel * es;
-  unsigned char *out = malloc(*bytes ? (size_t)*bytes : 1);
-  if (!out) return NULL;
+  unsigned char *out = sl_rt_alloc(*bytes ? (size_t)*bytes : 1);
   const unsigned char *base = t->buf->data;
   int64_t idx[5] = {0, 0, 0, 0, 0};
   for (uint64_t k = 0; k < numel; k++) {

@@ -14,6 +14,7 @@
 
 #include "sl_park.h"
 #include "sl_rt_phase.h"
+#include "sl_rt_mem.h"
 
 /* Resolve a finished task's successors (any thread). Successors whose last
 ** predecessor this was become ready. Returns the number of consumers visited. */
@@ -28,7 +29,7 @@ int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t) {
   for (int i = 0; i < n; i++)
     if (atomic_fetch_sub_explicit(&fo[i]->fanin, 1, memory_order_acq_rel) == 1)
       sl_rt_make_ready(rt, fo[i]);
-  free(fo);
+  sl_rt_free(fo);
   atomic_fetch_add_explicit(&rt->completed, 1, memory_order_relaxed);
   return n;
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "sl_rt_internal.h"
+#include "sl_rt_mem.h"
 
 static _Thread_local char config_err[256];
 const char *sl_rt_config_error(void) { return config_err; }
@@ -29,28 +30,18 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
     snprintf(config_err, sizeof config_err, "bad level %u or clock frequency", cfg->level);
     return NULL;
   }
-  sl_rt *rt = calloc(1, sizeof *rt);
-  if (!rt) return NULL;
+  sl_rt *rt = sl_rt_calloc(1, sizeof *rt);
   rt->cfg = *cfg;
   rt->clock = sl_rt_clock_make(cfg->clock_freq_hz);
   if (rt->cfg.level == SL_LEVEL_DISABLED) rt->cfg.dp = NULL;
   if (!rt->cfg.dp) rt->cfg.level = SL_LEVEL_DISABLED;
   rt->ncores = ncores;
   rt->nclusters = cfg->num_aic < cfg->num_aiv / 2 ? cfg->num_aic : cfg->num_aiv / 2;
-  rt->cores = aligned_alloc(64, (sizeof(sl_rt_core) * (size_t)ncores + 63) & ~(size_t)63);
-  if (!rt->cores) {
-    free(rt);
-    return NULL;
-  }
+  rt->cores = sl_rt_aligned(64, (sizeof(sl_rt_core) * (size_t)ncores + 63) & ~(size_t)63);
   memset(rt->cores, 0, sizeof(sl_rt_core) * (size_t)ncores);
   /* Ownership: cluster c (its AIC and two AIVs) goes to scheduler c % S; cores outside
   ** any cluster are dealt round-robin after that. */
-  int *owner = malloc(sizeof(int) * (size_t)ncores);
-  if (!owner) {
-    free(rt->cores);
-    free(rt);
-    return NULL;
-  }
+  int *owner = sl_rt_alloc(sizeof(int) * (size_t)ncores);
   for (int i = 0; i < ncores; i++) owner[i] = -1;
   for (int c = 0; c < rt->nclusters; c++) {
     int s = c % cfg->num_sched;
@@ -69,7 +60,7 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
     sl_rt_sched *s = &rt->sched[owner[i]];
     s->cores[s->ncores++] = i;
   }
-  free(owner);
+  sl_rt_free(owner);
   for (int s = 0; s < cfg->num_sched; s++) {
     rt->sched[s].rt = rt;
     rt->sched[s].idx = s;
@@ -238,26 +229,26 @@ void sl_rt_destroy(sl_rt *rt) {
   for (size_t i = 0; i < rt->ntasks; i++) {
     sl_rt_task *t = rt->tasks[i];
     pthread_mutex_destroy(&t->mu);
-    free(t->fanout);
-    free(t->descs);
-    free(t->tensors);
+    sl_rt_free(t->fanout);
+    sl_rt_free(t->descs);
+    sl_rt_free(t->tensors);
     if (t->nodes) sl_rt_graph_free_nodes(t);
-    free(t);
+    sl_rt_free(t);
   }
-  free(rt->tasks);
-  free(rt->host_subs);
-  free(rt->dev_arena);
-  for (int r = 0; r < SL_RT_MAX_RINGS; r++) free(rt->ring_index[r]);
+  sl_rt_free(rt->tasks);
+  sl_rt_free(rt->host_subs);
+  sl_rt_free(rt->dev_arena);
+  for (int r = 0; r < SL_RT_MAX_RINGS; r++) sl_rt_free(rt->ring_index[r]);
   sl_rt_graphs_free(rt);
   sl_vclock_free(&rt->vc);
-  free(rt->edges);
+  sl_rt_free(rt->edges);
   for (sl_rt_buffer *b = rt->buffers, *n; b; b = n) {
     n = b->next;
-    free(b->data);
-    free(b);
+    sl_rt_free(b->data);
+    sl_rt_free(b);
   }
-  for (size_t i = 0; i < rt->ndump; i++) free(rt->dump[i].payload);
-  free(rt->dump);
+  for (size_t i = 0; i < rt->ndump; i++) sl_rt_free(rt->dump[i].payload);
+  sl_rt_free(rt->dump);
   pthread_mutex_destroy(&rt->dump_mu);
   sl_tensormap_free(&rt->tm);
   for (int q = 0; q < SL_SHAPE_COUNT; q++) sl_readyq_free(&rt->queues[q]);
@@ -268,8 +259,8 @@ void sl_rt_destroy(sl_rt *rt) {
     for (int q = 0; q < SL_SHAPE_COUNT; q++) sl_readyq_free(&rt->sched[s].inbox[q]);
     sl_readyq_free(&rt->sched[s].inbox_dummies);
   }
-  free(rt->cores);
-  free(rt);
+  sl_rt_free(rt->cores);
+  sl_rt_free(rt);
 }
 
 void sl_rt_progress(const sl_rt *rt, uint64_t *submitted, uint64_t *completed) {

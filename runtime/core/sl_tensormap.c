@@ -2,17 +2,18 @@
 #include "sl_tensormap.h"
 
 #include <stdlib.h>
+#include "sl_rt_mem.h"
 
 int sl_tensormap_init(sl_tensormap *m, size_t nbuckets) {
   m->nbuckets = nbuckets ? nbuckets : 1024;
-  m->buckets = calloc(m->nbuckets, sizeof *m->buckets);
+  m->buckets = sl_rt_calloc(m->nbuckets, sizeof *m->buckets);
   return m->buckets ? 0 : -1;
 }
 
 void sl_tensormap_free(sl_tensormap *m) {
   if (!m->buckets) return;
-  for (size_t i = 0; i < m->nbuckets; i++) free(m->buckets[i].v);
-  free(m->buckets);
+  for (size_t i = 0; i < m->nbuckets; i++) sl_rt_free(m->buckets[i].v);
+  sl_rt_free(m->buckets);
   m->buckets = NULL;
 }
 
@@ -45,8 +46,7 @@ size_t sl_tensormap_lookup(const sl_tensormap *m, const void *buf, uint64_t lo, 
 static int append(sl_tm_bucket *b, sl_tm_entry e) {
   if (b->n == b->cap) {
     size_t ncap = b->cap ? b->cap * 2 : 4;
-    sl_tm_entry *nv = realloc(b->v, ncap * sizeof *nv);
-    if (!nv) return -1;
+    sl_tm_entry *nv = sl_rt_realloc(b->v, ncap * sizeof *nv);
     b->v = nv;
     b->cap = ncap;
   }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "sl_kernel_api.h"
+#include "sl_rt_mem.h"
 
 static _Thread_local int tl_slot = -1;
 
@@ -15,15 +16,9 @@ int sl_vclock_init(sl_vclock *vc, int n, const sl_vclock_model *m) {
   vc->n = n;
   vc->m = *m;
   vc->turn = n > 0 ? 0 : -1;
-  vc->cv = calloc((size_t)n, sizeof *vc->cv);
-  vc->vt = calloc((size_t)n, sizeof *vc->vt);
-  vc->active = calloc((size_t)n, 1);
-  if (!vc->cv || !vc->vt || !vc->active) {
-    free(vc->cv);
-    free(vc->vt);
-    free(vc->active);
-    return -1;
-  }
+  vc->cv = sl_rt_calloc((size_t)n, sizeof *vc->cv);
+  vc->vt = sl_rt_calloc((size_t)n, sizeof *vc->vt);
+  vc->active = sl_rt_calloc((size_t)n, 1);
   pthread_mutex_init(&vc->mu, NULL);
   for (int i = 0; i < n; i++) {
     pthread_cond_init(&vc->cv[i], NULL);
@@ -36,9 +31,9 @@ void sl_vclock_free(sl_vclock *vc) {
   if (!vc->cv) return;
   for (int i = 0; i < vc->n; i++) pthread_cond_destroy(&vc->cv[i]);
   pthread_mutex_destroy(&vc->mu);
-  free(vc->cv);
-  free(vc->vt);
-  free(vc->active);
+  sl_rt_free(vc->cv);
+  sl_rt_free(vc->vt);
+  sl_rt_free(vc->active);
   vc->cv = NULL;
 }
 

@@ -12,6 +12,7 @@
 #include "sl_lanes.h"
 #include "sl_kernel_tiles.h"
 #include "sl_tdesc.h"
+#include "sl_rt_mem.h"
 
 /* enum sl_pipe and the pipes' names are both generated from lanes.lua pipes. */
 _Static_assert(SL_PIPE_COUNT == SL_PIPE_LANE_COUNT, "enum sl_pipe and schema/lanes.lua pipes differ");
@@ -35,7 +36,7 @@ static pthread_once_t local_once = PTHREAD_ONCE_INIT;
 static void free_locals(void *p) {
   void **mem = p;
   for (int i = 0; i < SL_MEM_COUNT; i++) {
-    free(mem[i]);
+    sl_rt_free(mem[i]);
     mem[i] = NULL;
   }
 }
@@ -45,7 +46,7 @@ void *sl_local(sl_mem space) {
   if ((unsigned)space >= SL_MEM_COUNT) return NULL;
   if (!tl_local[space]) {
     pthread_once(&local_once, make_key);
-    tl_local[space] = calloc(1, local_sizes[space]);
+    tl_local[space] = sl_rt_calloc(1, local_sizes[space]);
     pthread_setspecific(local_key, tl_local);
   }
   return tl_local[space];

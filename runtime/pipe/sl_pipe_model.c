@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sl_pipe.h"
+#include "sl_rt_mem.h"
 
 void sl_pipe_model_init(sl_pipe_model *m, const sl_pipe_arch *arch) {
   memset(m, 0, sizeof *m);
@@ -18,7 +19,7 @@ void sl_pipe_model_init(sl_pipe_model *m, const sl_pipe_arch *arch) {
 }
 
 void sl_pipe_model_free(sl_pipe_model *m) {
-  for (int c = 0; c < SL_SUBCORE_COUNT; c++) free(m->core[c].recs);
+  for (int c = 0; c < SL_SUBCORE_COUNT; c++) sl_rt_free(m->core[c].recs);
   memset(m->core, 0, sizeof m->core);
 }
 
@@ -41,12 +42,7 @@ int sl_pipe_record(sl_pipe_model *m, sl_subcore core, const sl_instr *ins) {
   sl_pipe_stream *s = &m->core[core];
   if (s->n == s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 256;
-    sl_pipe_rec *r = realloc(s->recs, cap * sizeof *r);
-    if (!r) {
-      snprintf(m->error, sizeof m->error, "out of memory recording %s", sl_subcore_names[core]);
-      return -1;
-    }
-    s->recs = r;
+    s->recs = sl_rt_realloc(s->recs, cap * sizeof *s->recs);
     s->cap = cap;
   }
   sl_pipe_rec *r = &s->recs[s->n++];
@@ -97,8 +93,7 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
   for (size_t i = 0; i < s->n; i++)
     if (s->recs[i].kind == kind) n++;
   if (n) {
-    refs = malloc(n * sizeof *refs);
-    if (!refs) return -1;
+    refs = sl_rt_alloc(n * sizeof *refs);
   }
   /* running count per distinct key: keys are few (pipe pairs x events), flags many */
   flag_ref *keys = NULL;
@@ -114,13 +109,7 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
                           keys[j].cross == r->cross))
       j++;
     if (j == nkeys) {
-      flag_ref *nk = realloc(keys, (nkeys + 1) * sizeof *nk);
-      if (!nk) {
-        free(keys);
-        free(refs);
-        return -1;
-      }
-      keys = nk;
+      keys = sl_rt_realloc(keys, (nkeys + 1) * sizeof *keys);
       keys[nkeys++] = (flag_ref){src, dst, r->event_id, r->cross, 0, 0};
     }
     size_t ordinal = keys[j].ordinal++;
@@ -128,13 +117,13 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
     ord[i] = ordinal;
     k++;
   }
-  free(keys);
+  sl_rt_free(keys);
   if (out) {
     if (n) qsort(refs, n, sizeof *refs, flag_ref_cmp);
     out->refs = refs;
     out->n = n;
   } else {
-    free(refs);
+    sl_rt_free(refs);
   }
   return 0;
 }
@@ -319,9 +308,9 @@ static int match_waits(sl_pipe_model *m, core_state *cs, set_index *sets) {
   for (int c = 0; c < SL_SUBCORE_COUNT; c++) {
     sl_pipe_stream *s = &m->core[c];
     if (!s->n) continue;
-    size_t *ord = calloc(s->n, sizeof *ord);
+    size_t *ord = sl_rt_calloc(s->n, sizeof *ord);
     if (!ord || number_flags(s, SL_REC_WAIT, ord, NULL) != 0) {
-      free(ord);
+      sl_rt_free(ord);
       snprintf(m->error, sizeof m->error, "out of memory matching flags");
       return -1;
     }
@@ -354,11 +343,11 @@ static int match_waits(sl_pipe_model *m, core_state *cs, set_index *sets) {
                  sl_subcore_names[c], sl_pipe_lane_name(r->peer), sl_pipe_lane_name(r->pipe), r->event_id, ord[i],
                  r->file ? r->file : "?", r->line, np == 0 ? "" : " on ",
                  np == 0 ? "" : sl_subcore_names[producers[k]]);
-        free(ord);
+        sl_rt_free(ord);
         return -1;
       }
     }
-    free(ord);
+    sl_rt_free(ord);
   }
   return 0;
 }
@@ -377,10 +366,10 @@ int sl_pipe_timeline(sl_pipe_model *m) {
     total += s->n;
     for (size_t i = 0; i < s->n; i++) s->recs[i].done = 0;
     if (!s->n) continue;
-    size_t *ord = calloc(s->n, sizeof *ord);
-    cs[c].prod = calloc(s->n, sizeof *cs[c].prod);
+    size_t *ord = sl_rt_calloc(s->n, sizeof *ord);
+    cs[c].prod = sl_rt_calloc(s->n, sizeof *cs[c].prod);
     int bad = !ord || !cs[c].prod || number_flags(s, SL_REC_SET, ord, &sets[c]) != 0;
-    free(ord);
+    sl_rt_free(ord);
     if (bad) {
       snprintf(m->error, sizeof m->error, "out of memory timing the replay");
       goto out;
@@ -418,8 +407,8 @@ int sl_pipe_timeline(sl_pipe_model *m) {
   rc = 0;
 out:
   for (int c = 0; c < SL_SUBCORE_COUNT; c++) {
-    free(cs[c].prod);
-    free(sets[c].refs);
+    sl_rt_free(cs[c].prod);
+    sl_rt_free(sets[c].refs);
   }
   return rc;
 }

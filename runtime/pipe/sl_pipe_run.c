@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sl_pipe.h"
+#include "sl_rt_mem.h"
 
 enum { ST_OFF = 0, ST_RUNNABLE, ST_BLOCKED, ST_DONE };
 
@@ -59,8 +60,7 @@ static uint64_t *counter(run_state *r, int core, int set, int src, int dst, int 
   }
   if (r->ncounts == r->capcounts) {
     size_t cap = r->capcounts ? r->capcounts * 2 : 16;
-    flag_count *p = realloc(r->counts, cap * sizeof *p);
-    if (!p) return NULL;
+    flag_count *p = sl_rt_realloc(r->counts, cap * sizeof *p);
     r->counts = p;
     r->capcounts = cap;
   }
@@ -170,11 +170,7 @@ static void *core_main(void *arg) {
 }
 
 int sl_pipe_run(sl_pipe_model *m, int run_cube, int run_vec, sl_replay_fn entry, int64_t *args) {
-  run_state *r = calloc(1, sizeof *r);
-  if (!r) {
-    snprintf(m->error, sizeof m->error, "out of memory starting the replay");
-    return -1;
-  }
+  run_state *r = sl_rt_calloc(1, sizeof *r);
   r->m = m;
   r->entry = entry;
   r->args = args;
@@ -216,7 +212,7 @@ int sl_pipe_run(sl_pipe_model *m, int run_cube, int run_vec, sl_replay_fn entry,
   }
   pthread_mutex_destroy(&r->mu);
   pthread_cond_destroy(&r->cv);
-  free(r->counts);
-  free(r);
+  sl_rt_free(r->counts);
+  sl_rt_free(r);
   return rc;
 }

@@ -8,12 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sl_rt_mem.h"
 
 #define FQ_SLOTS (sizeof(((sl_free_queue *)0)->buffer_ptrs) / sizeof(uint64_t))
 
 static void *zalloc64(size_t bytes) {
   size_t rounded = (bytes + 63) & ~(size_t)63;
-  void *p = aligned_alloc(64, rounded ? rounded : 64);
+  void *p = sl_rt_aligned(64, rounded ? rounded : 64);
   if (p) memset(p, 0, rounded ? rounded : 64);
   return p;
 }
@@ -92,18 +93,18 @@ sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what) {
 
 void sl_devprof_destroy(sl_devprof *dp) {
   if (!dp) return;
-  free(dp->rq_entries);
-  free(dp->rq_head);
-  free(dp->rq_tail);
-  free(dp->bp);
-  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) free(dp->pools[k]);
-  free(dp->core_to_thread);
-  free(dp->cores);
-  free(dp->lifecycle);
-  free(dp->lifecycle_set);
-  free(dp->sched_core);
-  free(dp->last_ring_ns);
-  free(dp);
+  sl_rt_free(dp->rq_entries);
+  sl_rt_free(dp->rq_head);
+  sl_rt_free(dp->rq_tail);
+  sl_rt_free(dp->bp);
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) sl_rt_free(dp->pools[k]);
+  sl_rt_free(dp->core_to_thread);
+  sl_rt_free(dp->cores);
+  sl_rt_free(dp->lifecycle);
+  sl_rt_free(dp->lifecycle_set);
+  sl_rt_free(dp->sched_core);
+  sl_rt_free(dp->last_ring_ns);
+  sl_rt_free(dp);
 }
 
 void sl_devprof_prepare_buffer(const sl_devprof *dp, unsigned kind, void *buf) {

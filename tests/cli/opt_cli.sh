@@ -38,6 +38,9 @@ usage_error run "--clock expects 'wall' or 'virtual', got 'sundial'" mixed_examp
 usage_error run "--enable-chip-swimlane expects an integer in 0..4, got '7'" mixed_example --enable-chip-swimlane=7
 usage_error run "--quiet takes no value (got '--quiet=yes')" mixed_example --quiet=yes
 usage_error run "--dispatches, --hosts and the ppm bounds need --ranks N" mixed_example --dispatches=2
+usage_error run "--ranks expects an integer in 1..64, got '0'" mixed_example --ranks=0
+usage_error run "--rate-error-ppm expects an integer in 0..1000, got '2000'" mixed_example --ranks 2 --rate-error-ppm 2000
+usage_error run "unknown option '--bogus'" mixed_example --ranks=2 --bogus
 usage_error convert "--format expects 'json' or 'proto', got 'xml'" "$FIX/chip_swimlane_records.json" --format=xml
 usage_error convert "-o needs a value" "$FIX/chip_swimlane_records.json" -o
 usage_error convert "unexpected argument 'b'" a b
@@ -81,4 +84,12 @@ cmp -s schema_sep.txt schema_eq.txt || fail "schema: --schema=DIR gives another 
 rec=$(ls eqruns/*/chip_swimlane_records.json 2>/dev/null | head -n 1)
 [ -n "$rec" ] || fail "run --output=DIR: no capture under eqruns/"
 grep -q '"chip_swimlane_level": *2' "$rec" || fail "run --enable-chip-swimlane=2: not a level-2 capture"
+
+# The L3 options come from the same table: --ranks=N --dispatches=K starts N rank processes.
+"$SW" run mixed_example --ranks=2 --dispatches=1 --output=l3runs -q --no-convert --enable-chip-swimlane=1 2>err ||
+  fail "run --ranks=2: exit $?"
+for r in 0 1; do
+  ls l3runs/*/rank$r/d0/chip_swimlane_records.json >/dev/null 2>&1 || fail "run --ranks=2: no rank$r/d0 capture"
+done
+ls l3runs/*/rank2 >/dev/null 2>&1 && fail "run --ranks=2: a third rank"
 echo "opt_cli: ok"

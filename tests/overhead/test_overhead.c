@@ -81,7 +81,7 @@ static void case_load(oh_case *k, char *rec, char *dep) {
   k->d = sl_deps_load(dep);
   assert_non_null(k->c);
   assert_non_null(k->d);
-  assert_int_equal(sl_oh_compute(k->c, k->d, &k->r), 0);
+  assert_int_equal(sl_oh_compute(k->c, k->d, &k->r, NULL), 0);
   free(rec);
   free(dep);
 }
@@ -99,7 +99,7 @@ static void case_load_mem(oh_case *k, const char *name, const char *json) {
   unlink(dep);
   assert_non_null(k->c);
   assert_non_null(k->d);
-  assert_int_equal(sl_oh_compute(k->c, k->d, &k->r), 0);
+  assert_int_equal(sl_oh_compute(k->c, k->d, &k->r, NULL), 0);
 }
 
 static void case_free(oh_case *k) {
@@ -130,7 +130,7 @@ static void test_small_model(void **state) {
   assert_non_null(c);
   assert_non_null(d);
   sl_oh_report r;
-  assert_int_equal(sl_oh_compute(c, d, &r), 0);
+  assert_int_equal(sl_oh_compute(c, d, &r, NULL), 0);
   assert_int_equal(r.oh.n_types, 2);
   assert_string_equal(sl_str_get(c, r.oh.types[0]), "aic");
   assert_true(r.oh.w0 == 0.0 && r.oh.w1 == 30.0);
@@ -358,6 +358,34 @@ static void write_file(const char *path, const char *text) {
   fclose(f);
 }
 
+/* The library returns its errors on the sl_err (the command prints them): a
+** --summary-json that cannot be written fails with the path and the reason. */
+static void test_write_json_error(void **state) {
+  (void)state;
+  oh_case k;
+  case_load(&k, DATA("tie.json"), DATA("small_deps.json"));
+  sl_err err = SL_ERR_INIT;
+  assert_int_equal(sl_oh_write_json("/nonexistent/dir/summary.json", k.c, &k.r, &err), SL_FAIL);
+  assert_true(sl_err_is_set(&err));
+  assert_non_null(strstr(err.file, "/nonexistent/dir"));
+  assert_non_null(err.msg);
+  sl_err_clear(&err);
+  char dir[] = "/tmp/sl_oh_json_XXXXXX", path[64];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  assert_int_equal(sl_oh_write_json(path, k.c, &k.r, &err), SL_OK);
+  assert_false(sl_err_is_set(&err));
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  char text[256] = "";
+  assert_true(fread(text, 1, sizeof text - 1, f) > 0);
+  fclose(f);
+  assert_int_equal(text[0], '{');
+  unlink(path);
+  rmdir(dir);
+  case_free(&k);
+}
+
 static void test_errors(void **state) {
   (void)state;
   char dir[] = "/tmp/sl_oh_XXXXXX";
@@ -453,6 +481,7 @@ int main(void) {
     cmocka_unit_test(test_fixture_model),
     cmocka_unit_test(test_fixture_report_text),
     cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_write_json_error),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

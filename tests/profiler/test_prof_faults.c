@@ -193,8 +193,34 @@ static void writers_race_rotation(void **state) {
   run_faulted(&cfg, 1, 0);
 }
 
+/* A bad configuration: sl_collector_open returns NULL and keeps the first reason on
+** the error value (the caller prints it), for each rule the collector checks. */
+static void bad_config_error_values(void **state) {
+  (void)state;
+  sl_collector_config cfg;
+  sl_err err = SL_ERR_INIT;
+  harness_config(&cfg, &base, 4);
+  cfg.num_cores = 0;
+  cfg.num_aicpu_threads = 0; /* a second problem: only the first is kept */
+  assert_null(sl_collector_open(&cfg, &err));
+  assert_string_equal(err.file, "collector");
+  assert_non_null(strstr(err.msg, "0 cores"));
+  sl_err_clear(&err);
+  harness_config(&cfg, &base, 4);
+  cfg.num_aicpu_threads = 65;
+  assert_null(sl_collector_open(&cfg, &err));
+  assert_string_equal(err.msg, "65 AICPU threads, expected 1..64");
+  sl_err_clear(&err);
+  harness_config(&cfg, &base, 4);
+  sl_collector *c = sl_collector_open(&cfg, &err);
+  assert_non_null(c);
+  assert_false(sl_err_is_set(&err));
+  sl_collector_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(bad_config_error_values),
       cmocka_unit_test(stalled_collector),
       cmocka_unit_test(killed_collector),
       cmocka_unit_test(starved_free_queues),

@@ -10,6 +10,7 @@
 #include "check_dir.h"
 #include "sl_base.h"
 #include "sl_l3_dirs.h"
+#include "sl_mem.h"
 
 
 int sl_check_dir_wanted(int argc, char **argv, int *at) {
@@ -41,7 +42,7 @@ static char *trace_in(const char *dir, const char *name) {
     snprintf(file, sizeof file, "%s.%s", name, k ? "pftrace" : "json");
     char *p = sl_path_join(dir, file);
     if (p && sl_l3_is_file(p)) return p;
-    free(p);
+    sl_mem_free(p);
   }
   return NULL;
 }
@@ -54,11 +55,11 @@ int sl_check_cmd_dir(int argc, char **argv, int at, sl_check_file_fn check_file)
   for (size_t i = 0; i < n; i++) {
     char *p = trace_in(dirs[i], "merged_swimlane");
     if (p) failed += (size_t)check_one(check_file, argc, argv, at, p, &checked);
-    free(p);
+    sl_mem_free(p);
   }
   char *total = trace_in(root, "l3_swimlane");
   if (total) failed += (size_t)check_one(check_file, argc, argv, at, total, &checked);
-  free(total);
+  sl_mem_free(total);
   sl_l3_free_list(dirs, n);
   sl_l3_free_list(labels, n);
   if (!checked) {

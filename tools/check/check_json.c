@@ -18,6 +18,7 @@
 
 #include "check_json.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 /* ---- small parsers ------------------------------------------------------------------ */
 
@@ -682,12 +683,12 @@ static void free_state(jstate *st) {
   sl_strset_free(&st->tracks);
   sl_idmap_free(&st->lane_of);
   sl_idmap_free(&st->thread_names);
-  free(st->ev.arg_keys);
-  free(st->lanes);
-  free(st->slices);
-  free(st->bes);
-  free(st->flows);
-  free(st->flows2);
+  sl_mem_free(st->ev.arg_keys);
+  sl_mem_free(st->lanes);
+  sl_mem_free(st->slices);
+  sl_mem_free(st->bes);
+  sl_mem_free(st->flows);
+  sl_mem_free(st->flows2);
 }
 
 /* Feed the whole file to the parser: 0 when it parsed (a bare array left open is
@@ -753,10 +754,7 @@ static void print_notes(const jstate *st) {
 int sl_check_json(sl_check_ctx *c, FILE *fp) {
   jstate st = {.c = c};
   yajl_handle h = yajl_alloc(&callbacks, NULL, &st);
-  if (!h) {
-    sl_error(c->file, "out of memory");
-    return -1;
-  }
+  if (!h) sl_mem_fail(0); /* yajl allocates on its own: its failure ends the one way */
   int rc = parse_file(&st, h, fp);
   if (rc != 0) goto done;
   if (st.form == 1 && !st.saw_events)

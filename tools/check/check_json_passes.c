@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check_json.h"
+#include "sl_mem.h"
 
 static int cmp_be(const void *a, const void *b) {
   const jbe *x = a, *y = b;
@@ -62,7 +63,7 @@ void sl_cj_pass_begin_end(jstate *st) {
     sl_check_loc loc = sl_cj_rec_loc(st, o->ev, o->lane, o->ts);
     sl_check_problem(st->c, &loc, "'B' \"%s\" is never ended", sl_cj_str(st, o->name));
   }
-  free(stack);
+  sl_mem_free(stack);
 }
 
 static int cmp_slice(const void *a, const void *b) {
@@ -170,7 +171,7 @@ void sl_cj_pass_lanes(jstate *st) {
       (void)ended; /* off the slice's start: judged per arrow in check_flow_cats */
     }
   }
-  free(stack);
+  sl_mem_free(stack);
   st->c->slices += st->nslices;
 }
 

@@ -15,6 +15,7 @@
 #include "check_ctx.h"
 #include "sl_base.h"
 #include "sl_pftrace.h"
+#include "sl_mem.h"
 
 typedef Perfetto__Protos__TracePacket Packet;
 typedef Perfetto__Protos__TrackEvent TrackEvent;
@@ -489,7 +490,7 @@ static void pass_nesting(pstate *st) {
     }
     st->c->slices++;
   }
-  free(stack);
+  sl_mem_free(stack);
 }
 
 static void pass_tracks_and_flows(pstate *st) {
@@ -582,7 +583,7 @@ static void pass_ordering(pstate *st) {
 
 static void free_state(pstate *st) {
   sl_strset_free(&st->strs);
-  free(st->tracks);
+  sl_mem_free(st->tracks);
   sl_idmap_free(&st->track_of);
   sl_idmap_free(&st->process_of);
   sl_idmap_free(&st->thread_of);
@@ -593,12 +594,12 @@ static void free_state(pstate *st) {
     sl_idmap_free(&q->ann_names);
     sl_idmap_free(&q->ann_strings);
   }
-  free(st->seqs);
+  sl_mem_free(st->seqs);
   sl_idmap_free(&st->seq_of);
-  free(st->events);
+  sl_mem_free(st->events);
   sl_idmap_free(&st->flow_ends);
   sl_idmap_free(&st->flow_first);
-  free(st->ends);
+  sl_mem_free(st->ends);
 }
 
 int sl_check_proto(sl_check_ctx *c, FILE *fp) {

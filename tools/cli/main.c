@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "sl_mem.h"
+#include "sl_rt_mem.h"
 #include "sl_base.h"
 #include "sl_fingerprint.h"
 #include "sl_run.h"
@@ -38,6 +40,7 @@ static void usage(FILE *out) {
 
 int main(int argc, char **argv) {
   sl_run_convert = sl_cmd_convert;
+  sl_rt_mem_on_failure(sl_mem_fail); /* the simulated device runs out of memory the host's way */
   sl_stdio_guard();
   if (argc < 2) {
     usage(stderr);

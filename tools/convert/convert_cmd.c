@@ -20,17 +20,17 @@
 #include "sl_convert.h"
 #include "sl_l3.h"
 #include "sl_phases.h"
+#include "sl_mem.h"
 
 /* "<dir of input>/<name>", keeping a relative input relative like the reference. */
 static char *sibling(const char *input, const char *name) {
   const char *slash = strrchr(input, '/');
-  if (!slash) return strdup(name);
-  char *d = strndup(input, (size_t)(slash - input + 1));
-  if (!d) return NULL;
+  if (!slash) return sl_mem_strdup(name);
+  char *d = sl_mem_strndup(input, (size_t)(slash - input + 1));
   size_t n = strlen(d) + strlen(name) + 1;
-  char *p = malloc(n);
+  char *p = sl_mem_alloc(n);
   if (p) snprintf(p, n, "%s%s", d, name);
-  free(d);
+  sl_mem_free(d);
   return p;
 }
 
@@ -85,8 +85,8 @@ static void print_names(FILE *out, const sl_namemap *m, const char *path, int di
   fprintf(out, "%s%s\n", discovered ? "Auto-discovered func names from: " : "Loading func names from: ",
           path);
   fprintf(out, "  Loaded %zu function name mappings:\n", m->n);
-  size_t *order = malloc((m->n ? m->n : 1) * sizeof *order);
-  char **keys = malloc((m->n ? m->n : 1) * sizeof *keys);
+  size_t *order = sl_mem_alloc((m->n ? m->n : 1) * sizeof *order);
+  char **keys = sl_mem_alloc((m->n ? m->n : 1) * sizeof *keys);
   if (order && keys) {
     for (size_t i = 0; i < m->n; i++) keys[i] = m->keys[i];
     qsort(keys, m->n, sizeof *keys, cmp_ids);
@@ -97,8 +97,8 @@ static void print_names(FILE *out, const sl_namemap *m, const char *path, int di
       fprintf(out, "    func_id=%s: %s\n", keys[i], name ? name : "");
     }
   }
-  free(order);
-  free(keys);
+  sl_mem_free(order);
+  sl_mem_free(keys);
   if (m->orchestrator_name) fprintf(out, "  Orchestrator: %s\n", m->orchestrator_name);
   fputc('\n', out);
 }
@@ -107,11 +107,10 @@ static size_t unique_cores(const sl_capture *c) {
   size_t n = 0, maxc = 0;
   for (size_t i = 0; i < c->n_tasks; i++)
     if (c->tasks[i].core_id + 1u > maxc) maxc = c->tasks[i].core_id + 1u;
-  unsigned char *seen = calloc(maxc ? maxc : 1, 1);
-  if (!seen) return 0;
+  unsigned char *seen = sl_mem_calloc(maxc ? maxc : 1, 1);
   for (size_t i = 0; i < c->n_tasks; i++)
     if (!seen[c->tasks[i].core_id]++) n++;
-  free(seen);
+  sl_mem_free(seen);
   return n;
 }
 
@@ -119,10 +118,10 @@ static size_t unique_cores(const sl_capture *c) {
 ** is nothing to find; it only needs to run when a candidate exists.) */
 static int has_sibling_name_map(const char *input) {
   const char *slash = strrchr(input, '/');
-  char *dir = slash ? strndup(input, (size_t)(slash - input + (slash == input))) : strdup(".");
+  char *dir = slash ? sl_mem_strndup(input, (size_t)(slash - input + (slash == input))) : sl_mem_strdup(".");
   if (!dir) return 0;
   DIR *d = opendir(dir);
-  free(dir);
+  sl_mem_free(dir);
   if (!d) return 0;
   int found = 0;
   struct dirent *e;
@@ -281,16 +280,16 @@ static int resolve_paths(convert_job *j) {
     sl_error(j->input, "%s", wrong);
     return -1;
   }
-  j->out_path = j->a.output ? strdup(j->a.output)
+  j->out_path = j->a.output ? sl_mem_strdup(j->a.output)
                             : sibling(j->input, j->a.proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
   if (!j->out_path || sl_output_check(j->out_path) != 0) return -1;
   if (j->a.summary_json && sl_output_check(j->a.summary_json) != 0) return -1;
   if (strcmp(j->out_path, "-") != 0) { /* rules may write beside the trace, nowhere else */
     char *dir = sibling(j->out_path, ".");
     sl_lua_set_write_dir(dir);
-    free(dir);
+    sl_mem_free(dir);
   }
-  j->deps_path = j->a.deps_arg ? strdup(j->a.deps_arg) : sibling(j->input, "deps.json");
+  j->deps_path = j->a.deps_arg ? sl_mem_strdup(j->a.deps_arg) : sibling(j->input, "deps.json");
   return j->deps_path ? 0 : -1;
 }
 
@@ -302,7 +301,7 @@ static int load_names(convert_job *j) {
       sl_error(j->a.names_arg, "func names JSON not found");
       return -1;
     }
-    j->names_path = strdup(j->a.names_arg);
+    j->names_path = sl_mem_strdup(j->a.names_arg);
   } else {
     fflush(j->out);
     if (has_sibling_name_map(j->input) && sl_namemap_discover(j->input, &j->names_path) == 1)
@@ -473,10 +472,10 @@ static void job_free(convert_job *j) {
   sl_namemap_free(j->names);
   sl_capture_free(j->cap);
   sl_rules_free(j->rules);
-  free(j->auto_input);
-  free(j->out_path);
-  free(j->deps_path);
-  free(j->names_path);
+  sl_mem_free(j->auto_input);
+  sl_mem_free(j->out_path);
+  sl_mem_free(j->deps_path);
+  sl_mem_free(j->names_path);
 }
 
 int sl_cmd_convert(int argc, char **argv) {

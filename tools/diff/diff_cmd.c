@@ -12,6 +12,7 @@
 #include "ts_shift.h"
 #include "sl_levels.h"
 #include "sl_opt.h"
+#include "sl_mem.h"
 
 typedef struct opts {
   const char *paths[2][SL_DIFF_MAX_RUNS];
@@ -146,7 +147,7 @@ int sl_cmd_diff(int argc, char **argv) {
   opts o;
   int prc = parse(argc, argv, &o);
   if (prc != SL_OPT_GO) return prc;
-  sl_diff_run *runs[2] = {calloc(o.n[0], sizeof(sl_diff_run)), calloc(o.n[1], sizeof(sl_diff_run))};
+  sl_diff_run *runs[2] = {sl_mem_calloc(o.n[0], sizeof(sl_diff_run)), sl_mem_calloc(o.n[1], sizeof(sl_diff_run))};
   sl_diff_report rep = {0};
   int rc = 1;
   if (!runs[0] || !runs[1]) goto done;
@@ -166,7 +167,7 @@ done:
   sl_diff_report_free(&rep);
   for (int s = 0; s < 2; s++) {
     for (size_t i = 0; runs[s] && i < o.n[s]; i++) sl_diff_run_free(&runs[s][i]);
-    free(runs[s]);
+    sl_mem_free(runs[s]);
   }
   return rc;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sl_diff.h"
+#include "sl_mem.h"
 
 static int same_edges(const sl_deps *a, const sl_deps *b) {
   if (!a->has_edges || !b->has_edges) return a->has_edges == b->has_edges;
@@ -47,8 +48,7 @@ static int cmp_keyed(const void *x, const void *y) {
 }
 
 static keyed *keys_of(const sl_diff_task *t, size_t n, sl_match_rule rule) {
-  keyed *k = malloc((n ? n : 1) * sizeof *k);
-  if (!k) return NULL;
+  keyed *k = sl_mem_alloc((n ? n : 1) * sizeof *k);
   for (size_t i = 0; i < n; i++) {
     k[i] = (keyed){.func_id = t[i].func_id, .index = i};
     k[i].a = rule == SL_MATCH_ID ? t[i].task_id : t[i].depth;
@@ -64,15 +64,9 @@ int sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n,
   m->rule = rule;
   keyed *kb = keys_of(b, nb, rule), *kn = keys_of(n, nn, rule);
   size_t cap = nb < nn ? nb : nn;
-  m->pairs = malloc((cap ? cap : 1) * sizeof *m->pairs);
-  m->base_to_cur = malloc((nb ? nb : 1) * sizeof *m->base_to_cur);
-  m->cur_to_base = malloc((nn ? nn : 1) * sizeof *m->cur_to_base);
-  if (!kb || !kn || !m->pairs || !m->base_to_cur || !m->cur_to_base) {
-    free(kb);
-    free(kn);
-    sl_diff_match_free(m);
-    return -1;
-  }
+  m->pairs = sl_mem_alloc((cap ? cap : 1) * sizeof *m->pairs);
+  m->base_to_cur = sl_mem_alloc((nb ? nb : 1) * sizeof *m->base_to_cur);
+  m->cur_to_base = sl_mem_alloc((nn ? nn : 1) * sizeof *m->cur_to_base);
   for (size_t i = 0; i < nb; i++) m->base_to_cur[i] = SIZE_MAX;
   for (size_t j = 0; j < nn; j++) m->cur_to_base[j] = SIZE_MAX;
   size_t i = 0, j = 0;
@@ -91,14 +85,14 @@ int sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n,
       m->appeared++, j++;
     }
   }
-  free(kb);
-  free(kn);
+  sl_mem_free(kb);
+  sl_mem_free(kn);
   return 0;
 }
 
 void sl_diff_match_free(sl_diff_match *m) {
-  free(m->pairs);
-  free(m->base_to_cur);
-  free(m->cur_to_base);
+  sl_mem_free(m->pairs);
+  sl_mem_free(m->base_to_cur);
+  sl_mem_free(m->cur_to_base);
   memset(m, 0, sizeof *m);
 }

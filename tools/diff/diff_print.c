@@ -10,6 +10,7 @@
 
 #include "sl_diff.h"
 #include "sl_levels.h"
+#include "sl_mem.h"
 
 static const char *rule_text(sl_match_rule r) {
   return r == SL_MATCH_ID ? "by (func_id, task id)"
@@ -242,6 +243,6 @@ int sl_diff_print_json(FILE *out, const sl_diff_report *rep, const sl_diff_run *
   if (!s) return -1;
   fputs(s, out);
   fputc('\n', out);
-  free(s);
+  sl_mem_free(s);
   return 0;
 }

@@ -20,6 +20,7 @@
 #include "sl_convert.h"
 #include "sl_diff.h"
 #include "sl_levels.h"
+#include "sl_mem.h"
 
 const char *const sl_func_metric_names[SL_FM_COUNT] = {"contribution", "exec", "latency", "head",
                                                         "tail"};
@@ -67,7 +68,8 @@ typedef struct run_path {
 
 static int path_of(const sl_diff_run *r, run_path *p) {
   memset(p, 0, sizeof *p);
-  if (sl_oh_compute(r->cap, r->deps, &p->oh) != 0) return -1;
+  sl_err err = SL_ERR_INIT;
+  if (sl_oh_compute(r->cap, r->deps, &p->oh, &err) != SL_OK) return sl_err_report(&err), -1;
   for (size_t i = 0; i < p->oh.cp.n_steps; i++) {
     p->exec += p->oh.cp.steps[i].exec;
     p->waits += p->oh.cp.steps[i].sched;
@@ -164,8 +166,7 @@ static int cmp_func_rows(const void *a, const void *b) {
 static int add_func_id(int64_t **ids, size_t *n, int64_t id) {
   for (size_t i = 0; i < *n; i++)
     if ((*ids)[i] == id) return 0;
-  int64_t *v = realloc(*ids, (*n + 1) * sizeof *v);
-  if (!v) return -1;
+  int64_t *v = sl_mem_realloc(*ids, (*n + 1) * sizeof *v);
   v[(*n)++] = id;
   *ids = v;
   return 0;
@@ -184,13 +185,8 @@ static int build_funcs(const side *b, const side *n, int has_deps, sl_diff_repor
                                                                    : n->runs[0].cap->n_tasks;
   if (b->n > most) most = b->n;
   if (n->n > most) most = n->n;
-  double *xb = malloc((most + 1) * sizeof *xb), *xn = malloc((most + 1) * sizeof *xn);
-  rep->funcs = calloc(nid ? nid : 1, sizeof *rep->funcs);
-  if (!xb || !xn || !rep->funcs) {
-    free(xb);
-    free(xn);
-    goto oom;
-  }
+  double *xb = sl_mem_alloc((most + 1) * sizeof *xb), *xn = sl_mem_alloc((most + 1) * sizeof *xn);
+  rep->funcs = sl_mem_calloc(nid ? nid : 1, sizeof *rep->funcs);
   rep->n_funcs = nid;
   for (size_t f = 0; f < nid; f++) {
     sl_diff_func_row *row = &rep->funcs[f];
@@ -207,13 +203,13 @@ static int build_funcs(const side *b, const side *n, int has_deps, sl_diff_repor
       if (!kb && !kn) row->m[m].delta = row->m[m].base = row->m[m].cur = NAN;
     }
   }
-  free(xb);
-  free(xn);
-  free(ids);
+  sl_mem_free(xb);
+  sl_mem_free(xn);
+  sl_mem_free(ids);
   qsort(rep->funcs, rep->n_funcs, sizeof *rep->funcs, cmp_func_rows);
   return 0;
 oom:
-  free(ids);
+  sl_mem_free(ids);
   return -1;
 }
 
@@ -263,24 +259,15 @@ static int build_phases(const side *b, const side *n, sl_diff_report *rep) {
         size_t k = 0;
         while (k < nn && strcmp(names[k], pn) != 0) k++;
         if (k < nn) continue;
-        const char **v = realloc(names, (nn + 1) * sizeof *v);
-        if (!v) {
-          free(names);
-          return -1;
-        }
-        names = v;
+        names = sl_mem_realloc(names, (nn + 1) * sizeof *names);
         names[nn++] = pn;
       }
     }
   }
-  rep->phases = calloc(nn ? nn : 1, sizeof *rep->phases);
-  if (!rep->phases) {
-    free(names);
-    return -1;
-  }
+  rep->phases = sl_mem_calloc(nn, sizeof *rep->phases);
   rep->n_phases = nn;
   for (size_t k = 0; k < nn; k++) named_delta(b, n, names[k], &rep->phases[k]);
-  free(names);
+  sl_mem_free(names);
   return 0;
 }
 
@@ -293,7 +280,7 @@ static void fill_step(const sl_diff_run *own, const sl_diff_run *other, const sl
   char name[64];
   char *label = sl_task_label(sl_diff_func_name(own, func, name), cs->task_id, 0);
   snprintf(st->label, sizeof st->label, "%s", label ? label : name);
-  free(label);
+  sl_mem_free(label);
   st->func_id = func;
   st->task_id = cs->task_id;
   st->in_new = in_new;
@@ -312,8 +299,7 @@ static void fill_step(const sl_diff_run *own, const sl_diff_run *other, const sl
 static int build_path(const sl_diff_run *own, const sl_diff_run *other, const sl_diff_match *m,
                       int in_new, const run_path *rp, sl_diff_path *out) {
   const sl_oh_critical *cp = &rp->oh.cp;
-  out->steps = calloc(cp->n_steps ? cp->n_steps : 1, sizeof *out->steps);
-  if (!out->steps) return -1;
+  out->steps = sl_mem_calloc(cp->n_steps ? cp->n_steps : 1, sizeof *out->steps);
   out->n = cp->n_steps;
   out->span = cp->span;
   for (size_t i = 0; i < cp->n_steps; i++) /* the model walks back from the end: root first here */
@@ -331,8 +317,7 @@ static int cmp_moved(const void *a, const void *b) {
 /* Matched tasks of either path, each once, by how much their Exec changed. */
 static int build_moved(sl_diff_report *rep) {
   size_t cap = rep->path_base.n + rep->path_cur.n;
-  rep->moved = calloc(cap ? cap : 1, sizeof *rep->moved);
-  if (!rep->moved) return -1;
+  rep->moved = sl_mem_calloc(cap ? cap : 1, sizeof *rep->moved);
   for (int s = 0; s < 2; s++) {
     const sl_diff_path *p = s ? &rep->path_cur : &rep->path_base;
     for (size_t i = 0; i < p->n; i++) {
@@ -368,22 +353,21 @@ static void path_deltas(const side *b, const side *n, sl_diff_report *rep) {
 
 static void side_free(side *s) {
   for (size_t i = 0; i < s->n; i++) {
-    if (s->stats) free(s->stats[i]);
+    if (s->stats) sl_mem_free(s->stats[i]);
     if (s->paths) sl_oh_report_free(&s->paths[i].oh);
   }
-  free(s->stats);
-  free(s->n_stats);
-  free(s->paths);
+  sl_mem_free(s->stats);
+  sl_mem_free(s->n_stats);
+  sl_mem_free(s->paths);
 }
 
 static int side_init(side *s, sl_diff_run *runs, size_t n, int has_deps) {
   memset(s, 0, sizeof *s);
   s->runs = runs;
   s->n = n;
-  s->stats = calloc(n, sizeof *s->stats);
-  s->n_stats = calloc(n, sizeof *s->n_stats);
-  s->paths = calloc(n, sizeof *s->paths);
-  if (!s->stats || !s->n_stats || !s->paths) return -1;
+  s->stats = sl_mem_calloc(n, sizeof *s->stats);
+  s->n_stats = sl_mem_calloc(n, sizeof *s->n_stats);
+  s->paths = sl_mem_calloc(n, sizeof *s->paths);
   for (size_t i = 0; i < n; i++) {
     s->stats[i] = sl_convert_func_stats(runs[i].cap, &s->n_stats[i]);
     if (!s->stats[i]) return -1;
@@ -458,10 +442,10 @@ done:
 
 void sl_diff_report_free(sl_diff_report *rep) {
   sl_diff_match_free(&rep->match);
-  free(rep->funcs);
-  free(rep->phases);
-  free(rep->path_base.steps);
-  free(rep->path_cur.steps);
-  free(rep->moved);
+  sl_mem_free(rep->funcs);
+  sl_mem_free(rep->phases);
+  sl_mem_free(rep->path_base.steps);
+  sl_mem_free(rep->path_cur.steps);
+  sl_mem_free(rep->moved);
   memset(rep, 0, sizeof *rep);
 }

@@ -11,11 +11,12 @@
 #include "reader_util.h"
 #include "sl_base.h"
 #include "sl_diff.h"
+#include "sl_mem.h"
 
 /* "<dir of path>/deps.json" */
 static char *sibling_deps(const char *path) {
   const char *slash = strrchr(path, '/');
-  if (!slash) return strdup("deps.json");
+  if (!slash) return sl_mem_strdup("deps.json");
   return sl_strdupf("%.*s/deps.json", (int)(slash - path), path);
 }
 
@@ -40,12 +41,12 @@ int sl_diff_run_load(sl_diff_run *r, const char *path) {
   }
   char *dp = sibling_deps(path);
   r->deps = sl_deps_load(dp);
-  free(dp);
+  sl_mem_free(dp);
   if (r->deps->has_kernel_map) sl_capture_resolve_func_ids(r->cap, r->deps);
   char *np = NULL;
   if (sl_namemap_discover(path, &np) == 1) {
     r->names = sl_namemap_load(np);
-    free(np);
+    sl_mem_free(np);
     if (!r->names) return -1;
   }
   return sl_diff_run_index(r);
@@ -55,7 +56,7 @@ void sl_diff_run_free(sl_diff_run *r) {
   sl_capture_free(r->cap);
   sl_deps_free(r->deps);
   sl_namemap_free(r->names);
-  free(r->tasks);
+  sl_mem_free(r->tasks);
   memset(r, 0, sizeof *r);
 }
 
@@ -101,22 +102,21 @@ static int compute_depths(sl_diff_run *r) {
     sl_map_u64_get(&idx, r->tasks[i].task_id, &depth);
     r->tasks[i].depth = (uint32_t)depth;
   }
-  free(ids);
+  sl_mem_free(ids);
   sl_map_free(&idx);
   return 0;
 }
 
 /* ordinal: rank within (func_id, depth) by task id */
 static int compute_ordinals(sl_diff_run *r) {
-  sl_diff_task **v = malloc((r->n_tasks ? r->n_tasks : 1) * sizeof *v);
-  if (!v) return -1;
+  sl_diff_task **v = sl_mem_alloc((r->n_tasks ? r->n_tasks : 1) * sizeof *v);
   for (size_t i = 0; i < r->n_tasks; i++) v[i] = &r->tasks[i];
   qsort(v, r->n_tasks, sizeof *v, cmp_position);
   for (size_t i = 0; i < r->n_tasks; i++) {
     int same = i && v[i]->func_id == v[i - 1]->func_id && v[i]->depth == v[i - 1]->depth;
     v[i]->ordinal = same ? v[i - 1]->ordinal + 1 : 0;
   }
-  free(v);
+  sl_mem_free(v);
   return 0;
 }
 
@@ -139,10 +139,9 @@ static void run_bounds(sl_diff_run *r) {
 
 int sl_diff_run_index(sl_diff_run *r) {
   const sl_capture *c = r->cap;
-  free(r->tasks);
+  sl_mem_free(r->tasks);
   r->n_tasks = 0;
-  r->tasks = malloc((c->n_tasks ? c->n_tasks : 1) * sizeof *r->tasks);
-  if (!r->tasks) goto oom;
+  r->tasks = sl_mem_alloc((c->n_tasks ? c->n_tasks : 1) * sizeof *r->tasks);
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     r->tasks[i] = (sl_diff_task){.func_id = t->func_id, .task_id = t->task_id,

@@ -10,6 +10,7 @@
 #include "convert_labels.h"
 #include "sl_diff.h"
 #include "sl_lanes.h"
+#include "sl_mem.h"
 #include "ts_shift.h"
 
 /* the Worker View task slices' category, which the matched flows carry too */
@@ -31,8 +32,7 @@ static int lane_for(lanes *l, double start, double end, size_t *out) {
       *out = i;
       return 0;
     }
-  double *v = realloc(l->last_end, (l->n + 1) * sizeof *v);
-  if (!v) return -1;
+  double *v = sl_mem_realloc(l->last_end, (l->n + 1) * sizeof *v);
   l->last_end = v;
   v[l->n] = end;
   *out = l->n++;
@@ -70,8 +70,7 @@ static int emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64_
   size_t ncores = 0;
   for (size_t i = 0; i < c->n_tasks; i++)
     if (c->tasks[i].core_id + 1u > ncores) ncores = c->tasks[i].core_id + 1u;
-  lanes *per = calloc(ncores ? ncores : 1, sizeof *per);
-  if (!per) return -1;
+  lanes *per = sl_mem_calloc(ncores ? ncores : 1, sizeof *per);
   int rc = 0;
   for (size_t i = 0; i < c->n_tasks && rc == 0; i++) {
     const sl_task *t = &c->tasks[i];
@@ -90,10 +89,10 @@ static int emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64_
                    .name = label ? label : fname, .cat = TASK_CAT, .has_id = 1,
                    .id = slice_id(side, i), .args = args, .nargs = 2};
     sl_sink_slice(s, &ev);
-    free(label);
+    sl_mem_free(label);
   }
-  for (size_t i = 0; i < ncores; i++) free(per[i].last_end);
-  free(per);
+  for (size_t i = 0; i < ncores; i++) sl_mem_free(per[i].last_end);
+  sl_mem_free(per);
   return rc;
 }
 
@@ -118,7 +117,7 @@ static int emit_stream(sl_trace_sink *s, int64_t pid, size_t lane, const char *l
                    .name = nm ? nm : "phase", .cat = orch ? "orchestrator" : "scheduler"};
     sl_sink_slice(s, &ev);
   }
-  free(l.last_end);
+  sl_mem_free(l.last_end);
   return rc;
 }
 
@@ -200,8 +199,7 @@ static int cmp_busy(const void *a, const void *b) {
 
 static int emit_busy(sl_trace_sink *s, const sl_diff_run *b, const sl_diff_run *n) {
   size_t total = 2 * (b->cap->n_tasks + n->cap->n_tasks), k = 0;
-  busy_ev *ev = malloc((total ? total : 1) * sizeof *ev);
-  if (!ev) return -1;
+  busy_ev *ev = sl_mem_alloc((total ? total : 1) * sizeof *ev);
   for (int side = 0; side < 2; side++) {
     const sl_capture *c = side ? n->cap : b->cap;
     for (size_t i = 0; i < c->n_tasks; i++) {
@@ -222,21 +220,21 @@ static int emit_busy(sl_trace_sink *s, const sl_diff_run *b, const sl_diff_run *
                     .cat = "diff", .args = args, .nargs = 3};
     sl_sink_counter(s, &c);
   }
-  free(ev);
+  sl_mem_free(ev);
   return 0;
 }
 
 int sl_diff_trace_emit(sl_trace_sink *sink, const sl_diff_run *base, const sl_diff_run *cur,
                        const sl_diff_match *m) {
-  int64_t *tids[2] = {malloc((base->cap->n_tasks + 1) * sizeof(int64_t)),
-                      malloc((cur->cap->n_tasks + 1) * sizeof(int64_t))};
+  int64_t *tids[2] = {sl_mem_alloc((base->cap->n_tasks + 1) * sizeof(int64_t)),
+                      sl_mem_alloc((cur->cap->n_tasks + 1) * sizeof(int64_t))};
   int rc = -1;
   if (tids[0] && tids[1] && emit_run(sink, base, 0, tids[0]) == 0 &&
       emit_run(sink, cur, 1, tids[1]) == 0) {
     emit_flows(sink, base, cur, m, tids);
     rc = emit_busy(sink, base, cur);
   }
-  free(tids[0]);
-  free(tids[1]);
+  sl_mem_free(tids[0]);
+  sl_mem_free(tids[1]);
   return rc;
 }

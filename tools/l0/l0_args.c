@@ -18,6 +18,7 @@
 
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 /* ---- small yajl helpers ------------------------------------------------------------------ */
 
@@ -87,7 +88,7 @@ int sl_l0_manifest_load(const char *path, sl_l0_manifest *m) {
   if (!text) return -1;
   char err[512];
   m->root = yajl_tree_parse(text, err, sizeof err);
-  free(text);
+  sl_mem_free(text);
   if (!m->root) {
     char *nl = strchr(err, '\n');
     if (nl) *nl = '\0';
@@ -100,16 +101,16 @@ int sl_l0_manifest_load(const char *path, sl_l0_manifest *m) {
     m->root = NULL;
     return -1;
   }
-  m->path = strdup(path);
+  m->path = sl_mem_strdup(path);
   const char *slash = strrchr(path, '/');
-  m->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+  m->dir = slash ? sl_mem_strndup(path, (size_t)(slash - path)) : sl_mem_strdup(".");
   return 0;
 }
 
 void sl_l0_manifest_free(sl_l0_manifest *m) {
   if (m->root) yajl_tree_free(m->root);
-  free(m->path);
-  free(m->dir);
+  sl_mem_free(m->path);
+  sl_mem_free(m->dir);
   memset(m, 0, sizeof *m);
 }
 
@@ -486,15 +487,11 @@ int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const
   if (choose_task(m, args, &wanted, task_id, &chosen) != 0) return -1;
   snprintf(t->task_id, sizeof t->task_id, "0x%016" PRIx64, chosen);
 
-  yajl_val *by_slot = calloc(L0_ARG_SLOTS, sizeof *by_slot);
-  if (!by_slot) return -1;
+  yajl_val *by_slot = sl_mem_calloc(L0_ARG_SLOTS, sizeof *by_slot);
   int rc = collect_slots(m, args, &wanted, chosen, t, by_slot);
   int n = 0;
   for (int s = 0; s < L0_ARG_SLOTS; s++) n += by_slot[s] != NULL;
-  if (rc == 0) {
-    t->args = calloc((size_t)(n ? n : 1), sizeof *t->args);
-    if (!t->args) rc = -1;
-  }
+  if (rc == 0) t->args = sl_mem_calloc((size_t)n, sizeof *t->args);
   char err[512];
   for (int s = 0; s < L0_ARG_SLOTS && rc == 0; s++) {
     if (!by_slot[s]) continue;
@@ -503,14 +500,14 @@ int sl_l0_reconstruct(const sl_l0_manifest *m, const int *want, int nwant, const
       rc = -1;
     }
   }
-  free(by_slot);
+  sl_mem_free(by_slot);
   if (rc == 0) qsort(t->args, (size_t)t->nargs, sizeof *t->args, arg_cmp);
   return rc;
 }
 
 void sl_l0_task_free(sl_l0_task *t) {
-  for (int i = 0; i < t->nargs; i++) free(t->args[i].payload);
-  free(t->args);
+  for (int i = 0; i < t->nargs; i++) sl_mem_free(t->args[i].payload);
+  sl_mem_free(t->args);
   memset(t, 0, sizeof *t);
 }
 

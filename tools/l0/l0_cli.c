@@ -16,11 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../cli/commands.h"
 #include "l0_internal.h"
 #include "sl_base.h"
 #include "sl_opt.h"
 #include "sl_platforms.h"
+#include "sl_mem.h"
 
 #define MAX_OVERRIDES 48
 
@@ -165,7 +165,7 @@ static int parse_options(int argc, char **argv, options *o) {
 
 /* Case name from outputs/<Class>_<Case>_<YYYYMMDD_HHMMSS>/args_dump/args_dump.json. */
 static char *case_from_manifest(const char *manifest, const char *cls) {
-  char *copy = strdup(manifest);
+  char *copy = sl_mem_strdup(manifest);
   char *run = NULL;
   for (int up = 0; up < 2; up++) {
     char *slash = strrchr(copy, '/');
@@ -180,12 +180,12 @@ static char *case_from_manifest(const char *manifest, const char *cls) {
     regex_t re;
     if (regcomp(&re, "^(.+)_[0-9]{8}_[0-9]{6}$", REG_EXTENDED) == 0) {
       regmatch_t mt[2];
-      if (regexec(&re, run + cl + 1, 2, mt, 0) == 0) out = strndup(run + cl + 1, (size_t)mt[1].rm_eo);
+      if (regexec(&re, run + cl + 1, 2, mt, 0) == 0) out = sl_mem_strndup(run + cl + 1, (size_t)mt[1].rm_eo);
       regfree(&re);
     }
   }
-  free(copy);
-  return out ? out : strdup("case");
+  sl_mem_free(copy);
+  return out ? out : sl_mem_strdup("case");
 }
 
 static void print_dims(const sl_l0_arg *a) {
@@ -237,7 +237,7 @@ static char *make_label(const sl_l0_workload *w, const char *case_name, const ch
     if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
           *c == '-' || *c == '.'))
       *c = '_';
-  return strdup(buf);
+  return sl_mem_strdup(buf);
 }
 
 static char *make_ws(const char *label) {
@@ -250,7 +250,7 @@ static char *make_ws(const char *label) {
   struct stat st;
   for (int k = 1; stat(buf, &st) == 0 && k < 1000; k++) /* two runs in one second */
     snprintf(buf, sizeof buf, "outputs/l0_swimlane_%s_%s_%d", label, stamp, k);
-  return strdup(buf);
+  return sl_mem_strdup(buf);
 }
 
 /* Step 1: the wanted func_id is one of the workload's incores. 0 ok, -1 (reported). */
@@ -298,7 +298,7 @@ static char *args_dump(const options *o, const char *wpath, const char *case_nam
       sl_error(o->dump_json, "--dump-json not found");
       return NULL;
     }
-    return strdup(o->dump_json);
+    return sl_mem_strdup(o->dump_json);
   }
   /* sim platforms capture on the simulated chip; onboard names map to their sim twin here */
   char sim[16];
@@ -323,6 +323,7 @@ static int plan_members(sl_l0_plan *p, const sl_l0_workload *w, const sl_l0_task
   return 0;
 }
 
+int sl_cmd_l0(int argc, char **argv); /* declared for the CLI in tools/cli/commands.h */
 int sl_cmd_l0(int argc, char **argv) {
   options o;
   int prc = parse_options(argc, argv, &o);
@@ -345,7 +346,7 @@ int sl_cmd_l0(int argc, char **argv) {
     return 1;
   }
   if (sl_l0_workload_load(wpath, &w) != 0) {
-    free(wpath);
+    sl_mem_free(wpath);
     return 1;
   }
   const char *case_name;
@@ -394,10 +395,10 @@ out:
   sl_l0_task_free(&t);
   sl_l0_manifest_free(&m);
   sl_l0_workload_free(&w);
-  free(wpath);
-  free(manifest);
-  free(case_owned);
-  free(p.label);
-  free(p.ws);
+  sl_mem_free(wpath);
+  sl_mem_free(manifest);
+  sl_mem_free(case_owned);
+  sl_mem_free(p.label);
+  sl_mem_free(p.ws);
   return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 /* Newest insight_export/OPPROF_* /simulator/trace.json (by name: stamps sort). */
 static char *find_export(const char *ws) {
@@ -27,17 +28,17 @@ static char *find_export(const char *ws) {
     char *p = sl_path_join(root, rel);
     struct stat st;
     if (p && stat(p, &st) == 0 && (!best_name || strcmp(e->d_name, best_name) > 0)) {
-      free(best);
-      free(best_name);
+      sl_mem_free(best);
+      sl_mem_free(best_name);
       best = p;
-      best_name = strdup(e->d_name);
+      best_name = sl_mem_strdup(e->d_name);
     } else {
-      free(p);
+      sl_mem_free(p);
     }
   }
   if (d) closedir(d);
-  free(root);
-  free(best_name);
+  sl_mem_free(root);
+  sl_mem_free(best_name);
   return best;
 }
 
@@ -143,10 +144,10 @@ int sl_l0_collect(const sl_l0_plan *p) {
       sl_error(script, "replay exceeded --max-time %g s (shrink the loop count with --set-arg)", p->max_time);
     else
       sl_error(script, "collect failed (exit %d)", st);
-    free(script);
+    sl_mem_free(script);
     return -1;
   }
-  free(script);
+  sl_mem_free(script);
   char *raw_path = find_export(p->ws);
   if (!raw_path) {
     sl_error(p->ws, "no insight_export/OPPROF_*/simulator/trace.json produced — check msprof_collect/collect.log");
@@ -180,9 +181,9 @@ int sl_l0_collect(const sl_l0_plan *p) {
 out:
   cJSON_Delete(doc);
   cJSON_Delete(pf);
-  free(text);
-  free(raw_path);
-  free(dest);
-  free(perf);
+  sl_mem_free(text);
+  sl_mem_free(raw_path);
+  sl_mem_free(dest);
+  sl_mem_free(perf);
   return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 typedef struct dump_list {
   char **paths;
@@ -28,17 +29,16 @@ static void list_dumps(dump_list *l) {
     char p[1024];
     snprintf(p, sizeof p, "outputs/%s/args_dump/args_dump.json", e->d_name);
     if (access(p, F_OK) != 0) continue;
-    char **np = realloc(l->paths, (size_t)(l->n + 1) * sizeof *np);
-    if (!np) break;
+    char **np = sl_mem_realloc(l->paths, (size_t)(l->n + 1) * sizeof *np);
     l->paths = np;
-    l->paths[l->n++] = strdup(p);
+    l->paths[l->n++] = sl_mem_strdup(p);
   }
   if (d) closedir(d);
 }
 
 static void free_dumps(dump_list *l) {
-  for (int i = 0; i < l->n; i++) free(l->paths[i]);
-  free(l->paths);
+  for (int i = 0; i < l->n; i++) sl_mem_free(l->paths[i]);
+  sl_mem_free(l->paths);
 }
 
 static int listed(const dump_list *l, const char *p) {
@@ -90,7 +90,7 @@ char *sl_l0_run_dump(const char *workload, const char *case_name, const char *pl
       best_t = st2.st_mtime;
     }
   }
-  char *out = best ? strdup(best) : NULL;
+  char *out = best ? sl_mem_strdup(best) : NULL;
   if (!out)
     sl_error(workload,
              "the run produced no NEW outputs/*/args_dump/args_dump.json — the args dump was skipped (the "

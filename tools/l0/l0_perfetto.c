@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "l0_internal.h"
+#include "sl_mem.h"
 
 #define EPS 1e-9
 #define L0_PF_ORIGIN_US 1.0
@@ -67,10 +68,10 @@ typedef struct tracks {
 } tracks;
 
 static char *value_key(const cJSON *v) {
-  if (!v) return strdup("");
-  if (cJSON_IsString(v)) return strdup(v->valuestring);
+  if (!v) return sl_mem_strdup("");
+  if (cJSON_IsString(v)) return sl_mem_strdup(v->valuestring);
   char *s = cJSON_PrintUnformatted(v);
-  return s ? s : strdup("");
+  return s ? s : sl_mem_strdup("");
 }
 
 static int is_core_pid(const char *pid_s) { return strncmp(pid_s, "core", 4) == 0; }
@@ -82,15 +83,14 @@ static track *find_track(tracks *ts, const char *pid_s, const char *tid_s, int c
   if (!create) return NULL;
   if (ts->n == ts->cap) {
     size_t cap = ts->cap ? ts->cap * 2 : 16;
-    track *p = realloc(ts->t, cap * sizeof *p);
-    if (!p) return NULL;
+    track *p = sl_mem_realloc(ts->t, cap * sizeof *p);
     ts->t = p;
     ts->cap = cap;
   }
   track *t = &ts->t[ts->n++];
   memset(t, 0, sizeof *t);
-  t->pid_s = strdup(pid_s);
-  t->tid_s = strdup(tid_s);
+  t->pid_s = sl_mem_strdup(pid_s);
+  t->tid_s = sl_mem_strdup(tid_s);
   t->pid = pid;
   t->tid = tid;
   return t;
@@ -103,8 +103,7 @@ static int push_ival(track *t, ival v) {
   v.end = snap_ns(v.end);
   if (t->n == t->cap) {
     size_t cap = t->cap ? t->cap * 2 : 64;
-    ival *p = realloc(t->iv, cap * sizeof *p);
-    if (!p) return -1;
+    ival *p = sl_mem_realloc(t->iv, cap * sizeof *p);
     t->iv = p;
     t->cap = cap;
   }
@@ -115,8 +114,7 @@ static int push_ival(track *t, ival v) {
 static int push_be(track *t, be_part b) {
   if (t->nbe == t->capbe) {
     size_t cap = t->capbe ? t->capbe * 2 : 64;
-    be_part *p = realloc(t->be, cap * sizeof *p);
-    if (!p) return -1;
+    be_part *p = sl_mem_realloc(t->be, cap * sizeof *p);
     t->be = p;
     t->capbe = cap;
   }
@@ -160,7 +158,7 @@ static int pair_flags(track *t, size_t *order) {
       start = end;
       end = x;
     }
-    if (push_ival(t, (ival){start, end, src, strdup(t->be[i].id), (*order)++, 0}) != 0) return -1;
+    if (push_ival(t, (ival){start, end, src, sl_mem_strdup(t->be[i].id), (*order)++, 0}) != 0) return -1;
     i = j;
   }
   return 0;
@@ -182,18 +180,13 @@ static int assign_lanes(track *t) {
     int k = 0;
     while (k < lanes && !(lane_end[k] <= t->iv[i].ts + EPS)) k++;
     if (k == lanes) {
-      double *p = realloc(lane_end, (size_t)(lanes + 1) * sizeof *p);
-      if (!p) {
-        free(lane_end);
-        return -1;
-      }
-      lane_end = p;
+      lane_end = sl_mem_realloc(lane_end, (size_t)(lanes + 1) * sizeof *lane_end);
       lanes++;
     }
     lane_end[k] = t->iv[i].end;
     t->iv[i].lane = k;
   }
-  free(lane_end);
+  sl_mem_free(lane_end);
   t->lanes = lanes;
   return 0;
 }
@@ -218,7 +211,7 @@ static int id_lane_cmp(const void *a, const void *b) {
 static int index_flags(track *t) {
   size_t n = 0;
   for (size_t i = 0; i < t->n; i++) n += t->iv[i].id != NULL;
-  t->ids = n ? malloc(n * sizeof *t->ids) : NULL;
+  t->ids = n ? sl_mem_alloc(n * sizeof *t->ids) : NULL;
   if (n && !t->ids) return -1;
   t->nids = 0;
   for (size_t i = 0; i < t->n; i++)
@@ -236,15 +229,15 @@ static int flag_lane(const track *t, const char *id) {
 static void free_tracks(tracks *ts) {
   for (size_t i = 0; i < ts->n; i++) {
     track *t = &ts->t[i];
-    for (size_t k = 0; k < t->n; k++) free(t->iv[k].id);
-    for (size_t k = 0; k < t->nbe; k++) free(t->be[k].id);
-    free(t->iv);
-    free(t->be);
-    free(t->ids);
-    free(t->pid_s);
-    free(t->tid_s);
+    for (size_t k = 0; k < t->n; k++) sl_mem_free(t->iv[k].id);
+    for (size_t k = 0; k < t->nbe; k++) sl_mem_free(t->be[k].id);
+    sl_mem_free(t->iv);
+    sl_mem_free(t->be);
+    sl_mem_free(t->ids);
+    sl_mem_free(t->pid_s);
+    sl_mem_free(t->tid_s);
   }
-  free(ts->t);
+  sl_mem_free(ts->t);
 }
 
 typedef struct sort_entry {
@@ -268,17 +261,11 @@ static int scan_sort(pf_scan *st, const cJSON *ev, const cJSON *pid, const cJSON
   size_t k = 0;
   while (k < st->nsorts && (strcmp(st->sorts[k].pid_s, p) || strcmp(st->sorts[k].tid_s, t))) k++;
   if (k == st->nsorts) {
-    sort_entry *q = realloc(st->sorts, (st->nsorts + 1) * sizeof *q);
-    if (!q) {
-      free(p);
-      free(t);
-      return -1;
-    }
-    st->sorts = q;
+    st->sorts = sl_mem_realloc(st->sorts, (st->nsorts + 1) * sizeof *st->sorts);
     st->sorts[st->nsorts++] = (sort_entry){p, t, pid, tid, 0};
   } else {
-    free(p);
-    free(t);
+    sl_mem_free(p);
+    sl_mem_free(t);
   }
   st->sorts[k].base = cJSON_IsNumber(si) ? si->valuedouble : 0;
   return 0;
@@ -299,13 +286,13 @@ static int scan_events(pf_scan *st, const cJSON *events) {
     if (strcmp(ph, "X") && strcmp(ph, "B") && strcmp(ph, "E")) continue;
     char *p = value_key(pid);
     if (!is_core_pid(p)) {
-      free(p);
+      sl_mem_free(p);
       continue;
     }
     char *t = value_key(tid);
     track *tr = find_track(&st->ts, p, t, 1, pid, tid);
-    free(p);
-    free(t);
+    sl_mem_free(p);
+    sl_mem_free(t);
     if (!tr) return -1;
     if (ph[0] == 'X') {
       double t0 = num_field(ev, "ts", 0.0);
@@ -362,10 +349,10 @@ static int emit_others(tracks *ts, const cJSON *events, cJSON *list) {
       if (t && t->lanes > 1) {
         char *id = value_key(cJSON_GetObjectItemCaseSensitive(ev, "id"));
         cJSON_ReplaceItemInObjectCaseSensitive(copy, "tid", lane_tid(t, flag_lane(t, id)));
-        free(id);
+        sl_mem_free(id);
       }
-      free(p);
-      free(tk);
+      sl_mem_free(p);
+      sl_mem_free(tk);
     }
     cJSON_AddItemToArray(list, copy);
   }
@@ -428,10 +415,10 @@ cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
     out = NULL;
   }
   for (size_t i = 0; i < st.nsorts; i++) {
-    free(st.sorts[i].pid_s);
-    free(st.sorts[i].tid_s);
+    sl_mem_free(st.sorts[i].pid_s);
+    sl_mem_free(st.sorts[i].tid_s);
   }
-  free(st.sorts);
+  sl_mem_free(st.sorts);
   free_tracks(&st.ts);
   return out;
 }

@@ -14,6 +14,7 @@
 
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 static yajl_val get(yajl_val obj, const char *key) {
   const char *path[] = {key, NULL};
@@ -23,8 +24,7 @@ static yajl_val get(yajl_val obj, const char *key) {
 /* Scatter `logical` (row-major elements of a's shape) into a new physical buffer. */
 static unsigned char *scatter(const sl_l0_arg *a, const unsigned char *logical) {
   size_t es = (size_t)a->dt->size;
-  unsigned char *phys = calloc(1, a->alloc_bytes ? a->alloc_bytes : 1);
-  if (!phys) return NULL;
+  unsigned char *phys = sl_mem_calloc(1, a->alloc_bytes ? a->alloc_bytes : 1);
   uint64_t numel = 1;
   for (int i = 0; i < a->ndims; i++) numel *= (uint64_t)a->shape[i];
   for (uint64_t lin = 0; lin < numel; lin++) {
@@ -59,13 +59,13 @@ int sl_l0_restore_args(const sl_l0_manifest *m, sl_l0_task *t, const int *slots,
   struct stat st;
   if (!bin_path || stat(bin_path, &st) != 0) {
     sl_error(m->path, "--restore-arg payload file not found: %s", bin_path ? bin_path : bin->u.string);
-    free(bin_path);
+    sl_mem_free(bin_path);
     return -1;
   }
   FILE *fp = fopen(bin_path, "rb");
   if (!fp) {
     sl_error(bin_path, "cannot open payload file");
-    free(bin_path);
+    sl_mem_free(bin_path);
     return -1;
   }
   int rc = -1;
@@ -105,19 +105,18 @@ int sl_l0_restore_args(const sl_l0_manifest *m, sl_l0_task *t, const int *slots,
                a->bin_offset, a->bin_offset + a->bin_size, bin_path, (long long)st.st_size);
       goto out;
     }
-    unsigned char *logical = malloc(a->bin_size);
-    if (!logical) goto out;
+    unsigned char *logical = sl_mem_alloc(a->bin_size);
     size_t got = 0;
     if (fseeko(fp, (off_t)a->bin_offset, SEEK_SET) == 0) got = fread(logical, 1, a->bin_size, fp);
     if (got != a->bin_size) {
       sl_error(bin_path, "--restore-arg slot %d short read: expected %" PRIu64 " bytes, got %zu", s, a->bin_size,
                got);
-      free(logical);
+      sl_mem_free(logical);
       goto out;
     }
-    free(a->payload);
+    sl_mem_free(a->payload);
     a->payload = scatter(a, logical);
-    free(logical);
+    sl_mem_free(logical);
     if (!a->payload) goto out;
     a->init = L0_INIT_RESTORE;
     printf(L0_PREFIX "restoring tensor slot %d (%s [", s, a->dtype);
@@ -127,6 +126,6 @@ int sl_l0_restore_args(const sl_l0_manifest *m, sl_l0_task *t, const int *slots,
   rc = 0;
 out:
   fclose(fp);
-  free(bin_path);
+  sl_mem_free(bin_path);
   return rc;
 }

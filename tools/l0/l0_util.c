@@ -11,6 +11,7 @@
 
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 char *sl_l0_read_file(const char *path, size_t *len) {
   FILE *fp = fopen(path, "rb");
@@ -19,25 +20,19 @@ char *sl_l0_read_file(const char *path, size_t *len) {
     return NULL;
   }
   size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
+  char *buf = sl_mem_alloc(cap);
+  for (;;) {
     size_t got = fread(buf + n, 1, cap - n - 1, fp);
     n += got;
     if (n + 1 < cap) break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
+    buf = sl_mem_realloc(buf, cap * 2);
     cap *= 2;
   }
   int bad = ferror(fp);
   fclose(fp);
   if (!buf || bad) {
     sl_error(path, bad ? "read error" : "out of memory");
-    free(buf);
+    sl_mem_free(buf);
     return NULL;
   }
   buf[n] = '\0';
@@ -47,10 +42,7 @@ char *sl_l0_read_file(const char *path, size_t *len) {
 
 int sl_l0_write_json(const char *path, const cJSON *doc) {
   char *text = cJSON_Print(doc);
-  if (!text) {
-    sl_error(path, "out of memory printing JSON");
-    return -1;
-  }
+  if (!text) sl_mem_fail(0); /* cJSON allocates on its own: its failure ends the one way */
   sl_outfile of;
   int rc = -1;
   if (sl_outfile_open(&of, path) == 0) {
@@ -58,7 +50,7 @@ int sl_l0_write_json(const char *path, const cJSON *doc) {
     fputc('\n', of.fp);
     rc = sl_outfile_commit(&of);
   }
-  free(text);
+  sl_mem_free(text);
   return rc;
 }
 

@@ -28,6 +28,7 @@
 
 #include "l0_internal.h"
 #include "sl_lanes.h"
+#include "sl_mem.h"
 
 enum { K_OP, K_SET, K_WAIT, K_BARRIER };
 
@@ -71,8 +72,7 @@ static const char *str(const cJSON *o, const char *key) {
 /* One item per X slice and per B of a flag pair (its args carry both ends). */
 static int collect(verifier *v, const cJSON *events) {
   size_t cap = (size_t)cJSON_GetArraySize(events) + 1;
-  v->it = calloc(cap, sizeof *v->it);
-  if (!v->it) return -1;
+  v->it = sl_mem_calloc(cap, sizeof *v->it);
   const cJSON *ev;
   cJSON_ArrayForEach(ev, events) {
     const char *ph = str(ev, "ph"), *pid = str(ev, "pid");
@@ -155,13 +155,7 @@ static int cmp_double(const void *x, const void *y) {
 static void check_limit(verifier *v, const char *pid, const char *tid, double limit) {
   size_t n = 0;
   for (size_t i = 0; i < v->n; i++) n += v->it[i].kind == K_OP && !strcmp(v->it[i].pid, pid) && !strcmp(v->it[i].tid, tid);
-  double *starts = malloc((n + 1) * sizeof *starts), *ends = malloc((n + 1) * sizeof *ends);
-  if (!starts || !ends) {
-    free(starts);
-    free(ends);
-    fail(v, "out of memory checking %s %s", pid, tid);
-    return;
-  }
+  double *starts = sl_mem_alloc((n + 1) * sizeof *starts), *ends = sl_mem_alloc((n + 1) * sizeof *ends);
   size_t k = 0;
   for (size_t i = 0; i < v->n; i++)
     if (v->it[i].kind == K_OP && !strcmp(v->it[i].pid, pid) && !strcmp(v->it[i].tid, tid)) {
@@ -183,8 +177,8 @@ static void check_limit(verifier *v, const char *pid, const char *tid, double li
   if ((double)peak > limit)
     fail(v, "%s %s: %zu instructions in flight at cycle %.0f; the pipe allows %.0f outstanding", pid, tid, peak, at,
          limit);
-  free(starts);
-  free(ends);
+  sl_mem_free(starts);
+  sl_mem_free(ends);
 }
 
 static void check_limits(verifier *v) {
@@ -299,7 +293,7 @@ long sl_l0_verify_timeline(const cJSON *trace, char *err, size_t errlen, size_t 
   check_limits(&v);
   check_flags(&v);
   check_clock(&v, num(od, "makespan_cycles", -1));
-  free(v.it);
+  sl_mem_free(v.it);
   if (checks) *checks = v.checks;
   return (long)v.violations;
 }

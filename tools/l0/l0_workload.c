@@ -13,23 +13,24 @@
 
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 char *sl_l0_workload_resolve(const char *spec) {
-  if (access(spec, R_OK) == 0) return strdup(spec);
+  if (access(spec, R_OK) == 0) return sl_mem_strdup(spec);
   if (!strchr(spec, '/')) {
     char rel[512];
     snprintf(rel, sizeof rel, "lua/workloads/%s%s", spec,
              strlen(spec) > 4 && !strcmp(spec + strlen(spec) - 4, ".lua") ? "" : ".lua");
     char *p = sl_path_join(sl_home(), rel);
     if (p && access(p, R_OK) == 0) return p;
-    free(p);
+    sl_mem_free(p);
   }
   return NULL;
 }
 
 static char *field_str(lua_State *L, int idx, const char *key) {
   lua_getfield(L, idx, key);
-  char *s = lua_type(L, -1) == LUA_TSTRING ? strdup(lua_tostring(L, -1)) : NULL;
+  char *s = lua_type(L, -1) == LUA_TSTRING ? sl_mem_strdup(lua_tostring(L, -1)) : NULL;
   lua_pop(L, 1);
   return s;
 }
@@ -38,7 +39,7 @@ static char *base_name(const char *path) {
   const char *b = strrchr(path, '/');
   b = b ? b + 1 : path;
   const char *dot = strrchr(b, '.');
-  return dot ? strndup(b, (size_t)(dot - b)) : strdup(b);
+  return dot ? sl_mem_strndup(b, (size_t)(dot - b)) : sl_mem_strdup(b);
 }
 
 static int load_incores(lua_State *L, const char *path, sl_l0_workload *w) {
@@ -48,7 +49,7 @@ static int load_incores(lua_State *L, const char *path, sl_l0_workload *w) {
     return -1;
   }
   int n = (int)luaL_len(L, -1);
-  w->incores = calloc((size_t)(n ? n : 1), sizeof *w->incores);
+  w->incores = sl_mem_calloc((size_t)(n ? n : 1), sizeof *w->incores);
   for (int i = 1; i <= n; i++) {
     lua_geti(L, -1, i);
     int top = lua_gettop(L);
@@ -64,16 +65,16 @@ static int load_incores(lua_State *L, const char *path, sl_l0_workload *w) {
     lua_pop(L, 1);
     if (!ok || !src || !ic->core_type) {
       sl_error(path, "incores[%d]: needs an integer func_id, a source and a core_type", i);
-      free(src);
-      free(ic->core_type);
-      free(ic->name);
-      free(ic->expect);
+      sl_mem_free(src);
+      sl_mem_free(ic->core_type);
+      sl_mem_free(ic->name);
+      sl_mem_free(ic->expect);
       memset(ic, 0, sizeof *ic);
       return -1;
     }
-    ic->source = src[0] == '/' ? strdup(src) : sl_path_join(sl_home(), src);
+    ic->source = src[0] == '/' ? sl_mem_strdup(src) : sl_path_join(sl_home(), src);
     if (!ic->name) ic->name = base_name(src);
-    free(src);
+    sl_mem_free(src);
     w->nincores++;
   }
   lua_pop(L, 1);
@@ -87,7 +88,7 @@ static int load_cases(lua_State *L, const char *path, sl_l0_workload *w) {
     return 0; /* a workload without cases: --case is then required to be absent */
   }
   int n = (int)luaL_len(L, -1);
-  w->cases = calloc((size_t)(n ? n : 1), sizeof *w->cases);
+  w->cases = sl_mem_calloc((size_t)(n ? n : 1), sizeof *w->cases);
   for (int i = 1; i <= n; i++) {
     lua_geti(L, -1, i);
     int top = lua_gettop(L);
@@ -101,10 +102,10 @@ static int load_cases(lua_State *L, const char *path, sl_l0_workload *w) {
     lua_getfield(L, top, "platforms");
     if (lua_istable(L, -1)) {
       int np = (int)luaL_len(L, -1);
-      c->platforms = calloc((size_t)(np ? np : 1), sizeof *c->platforms);
+      c->platforms = sl_mem_calloc((size_t)(np ? np : 1), sizeof *c->platforms);
       for (int k = 1; k <= np; k++) {
         lua_geti(L, -1, k);
-        if (lua_type(L, -1) == LUA_TSTRING) c->platforms[c->nplatforms++] = strdup(lua_tostring(L, -1));
+        if (lua_type(L, -1) == LUA_TSTRING) c->platforms[c->nplatforms++] = sl_mem_strdup(lua_tostring(L, -1));
         lua_pop(L, 1);
       }
     }
@@ -128,7 +129,7 @@ int sl_l0_workload_load(const char *path, sl_l0_workload *w) {
     sl_error(path, "a workload must return a table");
     goto out;
   }
-  w->path = strdup(path);
+  w->path = sl_mem_strdup(path);
   w->class_name = field_str(L, -1, "class");
   if (!w->class_name) {
     sl_error(path, "workload has no class name");
@@ -144,20 +145,20 @@ out:
 
 void sl_l0_workload_free(sl_l0_workload *w) {
   for (int i = 0; i < w->nincores; i++) {
-    free(w->incores[i].name);
-    free(w->incores[i].source);
-    free(w->incores[i].expect);
-    free(w->incores[i].core_type);
+    sl_mem_free(w->incores[i].name);
+    sl_mem_free(w->incores[i].source);
+    sl_mem_free(w->incores[i].expect);
+    sl_mem_free(w->incores[i].core_type);
   }
   for (int i = 0; i < w->ncases; i++) {
-    free(w->cases[i].name);
-    for (int k = 0; k < w->cases[i].nplatforms; k++) free(w->cases[i].platforms[k]);
-    free(w->cases[i].platforms);
+    sl_mem_free(w->cases[i].name);
+    for (int k = 0; k < w->cases[i].nplatforms; k++) sl_mem_free(w->cases[i].platforms[k]);
+    sl_mem_free(w->cases[i].platforms);
   }
-  free(w->incores);
-  free(w->cases);
-  free(w->class_name);
-  free(w->path);
+  sl_mem_free(w->incores);
+  sl_mem_free(w->cases);
+  sl_mem_free(w->class_name);
+  sl_mem_free(w->path);
   memset(w, 0, sizeof *w);
 }
 

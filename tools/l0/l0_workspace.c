@@ -17,6 +17,7 @@
 
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 
 #ifndef SL_L0_CONFIG
 #define SL_L0_CONFIG "l0_config.lua"
@@ -132,7 +133,7 @@ static int write_file(const char *dir, const char *name, const char *text, size_
     rc = sl_outfile_commit(&of);
   }
   if (rc == 0 && strlen(name) > 3 && !strcmp(name + strlen(name) - 3, ".sh")) chmod(path, 0755);
-  free(path);
+  sl_mem_free(path);
   return rc;
 }
 
@@ -144,7 +145,7 @@ static void absolutize(lua_State *L, int t, const char *key) {
     char *abs = sl_path_join(sl_home(), lua_tostring(L, -1));
     lua_pop(L, 1);
     lua_pushstring(L, abs ? abs : "");
-    free(abs);
+    sl_mem_free(abs);
     lua_setfield(L, t, key);
     return;
   }
@@ -155,7 +156,7 @@ static void absolutize(lua_State *L, int t, const char *key) {
       char *abs = lua_isstring(L, -1) ? sl_path_join(sl_home(), lua_tostring(L, -1)) : NULL;
       lua_pop(L, 1);
       lua_pushstring(L, abs ? abs : "");
-      free(abs);
+      sl_mem_free(abs);
       lua_rawseti(L, list, i);
     }
   }
@@ -168,7 +169,7 @@ static int load_config(lua_State *L) {
   char *inst = sl_path_join(sl_home(), "l0/l0_config.lua");
   int installed = inst && access(inst, R_OK) == 0;
   int rc = sl_lua_dofile(L, installed ? inst : SL_L0_CONFIG, 1);
-  free(inst);
+  sl_mem_free(inst);
   if (rc != 0) return -1;
   lua_getfield(L, -1, "relative");
   int relative = lua_toboolean(L, -1);
@@ -266,14 +267,14 @@ int sl_l0_smoke_build(const sl_l0_plan *p) {
   for (size_t i = 0; i < 2; i++)
     if (!has_symbol(so, syms[i])) {
       sl_error(so, "smoke build: missing symbol %s", syms[i]);
-      free(so);
+      sl_mem_free(so);
       goto out;
     }
-  free(so);
+  sl_mem_free(so);
   printf(L0_PREFIX "smoke build OK (replay_entry, launch_replay present)\n");
   rc = 0;
 out:
-  free(build);
-  free(log);
+  sl_mem_free(build);
+  sl_mem_free(log);
   return rc;
 }

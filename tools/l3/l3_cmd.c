@@ -13,6 +13,7 @@
 #include "sl_base.h"
 #include "sl_opt.h"
 #include "sl_l3.h"
+#include "sl_mem.h"
 
 static l3_opts g_o; /* what the table below fills */
 
@@ -125,7 +126,7 @@ static int write_trace(l3_run *run, const char *out_path, int proto) {
   if (rc == 0) rc = l3_emit_ranks(run, sink);
   char *meta = rc == 0 ? l3_metadata_json(run) : NULL;
   if (meta) sl_sink_metadata_json(sink, meta);
-  free(meta);
+  sl_mem_free(meta);
   if (rc == 0 && (sl_sink_finish(sink) || sl_outfile_commit(&of))) {
     sl_error(out_path, "write failed: %s", strerror(errno));
     rc = -1;
@@ -137,15 +138,14 @@ static int write_trace(l3_run *run, const char *out_path, int proto) {
 }
 
 int sl_l3_cmd_convert(int argc, char **argv) {
-  l3_run *run = calloc(1, sizeof *run);
-  if (!run) return 1;
+  l3_run *run = sl_mem_calloc(1, sizeof *run);
   int done, prc = parse(argc, argv, &run->o, &done);
   if (done) {
-    free(run);
+    sl_mem_free(run);
     return prc;
   }
   int proto = !strcmp(run->o.format, "proto");
-  char *out = run->o.output ? strdup(run->o.output)
+  char *out = run->o.output ? sl_mem_strdup(run->o.output)
                             : sl_path_join(run->o.root, proto ? "l3_swimlane.pftrace" : "l3_swimlane.json");
   int rc = l3_layout(run);
   if (rc == 0) rc = l3_bind(run);
@@ -160,8 +160,8 @@ int sl_l3_cmd_convert(int argc, char **argv) {
     printf("\n\xe2\x9c\x93 L3 merge complete: %zu ranks, cross-rank uncertainty %lld ns\n  Output: %s\n"
            "\nTo visualize: Open https://ui.perfetto.dev/ and drag in %s\n", run->n, (long long)sum, out, out);
   }
-  free(out);
+  sl_mem_free(out);
   l3_run_free(run);
-  free(run);
+  sl_mem_free(run);
   return rc == -2 ? 2 : rc ? 1 : 0;
 }

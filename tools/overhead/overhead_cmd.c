@@ -13,6 +13,7 @@
 #include "sl_base.h"
 #include "sl_opt.h"
 #include "sl_capture.h"
+#include "sl_mem.h"
 
 int sl_cmd_sched_overhead(int argc, char **argv);
 
@@ -50,10 +51,9 @@ static int is_file(const char *p) {
 
 static char *sibling_deps(const char *records) {
   const char *slash = strrchr(records, '/');
-  if (!slash) return strdup("deps.json");
+  if (!slash) return sl_mem_strdup("deps.json");
   size_t n = (size_t)(slash - records);
-  char *s = malloc(n + sizeof "/deps.json");
-  if (!s) return NULL;
+  char *s = sl_mem_alloc(n + sizeof "/deps.json");
   memcpy(s, records, n);
   strcpy(s + n, "/deps.json");
   return s;
@@ -93,11 +93,11 @@ int sl_cmd_sched_overhead(int argc, char **argv) {
   c = sl_capture_read(records, NULL);
   if (!c) goto out;
   if (deps_arg) {
-    deps_path = strdup(deps_arg);
+    deps_path = sl_mem_strdup(deps_arg);
   } else {
     deps_path = sibling_deps(records);
     if (deps_path && !is_file(deps_path)) {
-      free(deps_path);
+      sl_mem_free(deps_path);
       deps_path = NULL;
     }
   }
@@ -120,21 +120,26 @@ int sl_cmd_sched_overhead(int argc, char **argv) {
     sl_error(deps_path, "failed to read deps.json: %s", d->status == SL_DEPS_MISSING ? strerror(ENOENT) : d->error);
     goto out;
   }
-  if (sl_oh_compute(c, d, &rep) != 0) goto out;
+  sl_err err = SL_ERR_INIT;
+  if (sl_oh_compute(c, d, &rep, &err) != SL_OK) goto failed;
   if (sl_oh_print(stdout, c, &rep) != 0) {
     fflush(stdout);
     sl_error(records, "perf JSON has no aicpu_scheduler_phases \xe2\x80\x94 rerun the case with "
                       "--enable-chip-swimlane so phase data is captured.");
     goto out;
   }
-  if (summary_json && sl_oh_write_json(summary_json, c, &rep) != 0) goto out;
+  if (summary_json && sl_oh_write_json(summary_json, c, &rep, &err) != SL_OK) goto failed;
   rc = 0;
+  goto out;
+failed:
+  fflush(stdout);
+  rc = sl_err_report(&err);
 out:
   fflush(stdout);
   sl_oh_report_free(&rep);
   sl_deps_free(d);
   sl_capture_free(c);
-  free(deps_path);
-  free(auto_path);
+  sl_mem_free(deps_path);
+  sl_mem_free(auto_path);
   return rc;
 }

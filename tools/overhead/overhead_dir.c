@@ -12,6 +12,7 @@
 #include "sl_base.h"
 #include "sl_opt.h"
 #include "sl_l3_dirs.h"
+#include "sl_mem.h"
 
 int sl_oh_dir_wanted(int argc, char **argv, const sl_opt *file_opts);
 int sl_oh_cmd_dir(int argc, char **argv);
@@ -52,6 +53,7 @@ static void add(oh_total *t, const sl_oh_report *r, const char *label) {
 
 /* One rank: its report, added into t. 0 ok, -1 reported. */
 static int one_rank(const char *dir, const char *label, oh_total *t) {
+  sl_err err = SL_ERR_INIT;
   char *records = sl_l3_records_path(dir, NULL), *deps_path = sl_path_join(dir, "deps.json");
   if (!records) records = sl_path_join(dir, "chip_swimlane_records.json"); /* named in the error */
   sl_capture *c = records ? sl_capture_read(records, NULL) : NULL;
@@ -61,8 +63,8 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
   int rc = -1;
   if (!records || !deps_path) {
     sl_error(dir, "out of memory");
-    free(records);
-    free(deps_path);
+    sl_mem_free(records);
+    sl_mem_free(deps_path);
     return -1;
   }
   printf("\n=== %s ===\nPerf data:  %s\nDeps JSON:  %s\n", label, records, deps_path);
@@ -72,7 +74,9 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
              d->status == SL_DEPS_MISSING ? strerror(ENOENT) : d->error);
   else if (c && !c->n_tasks)
     sl_error(records, "%s: no tasks in the capture", label);
-  else if (d && sl_oh_compute(c, d, &rep) == 0) {
+  else if (d && sl_oh_compute(c, d, &rep, &err) != SL_OK)
+    sl_err_report(&err);
+  else if (d) {
     if (sl_oh_print(stdout, c, &rep) != 0) {
       fflush(stdout);
       sl_error(records, "%s: no scheduler phases (capture at --enable-chip-swimlane 3 or more)", label);
@@ -84,8 +88,8 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
   sl_oh_report_free(&rep);
   sl_deps_free(d);
   sl_capture_free(c);
-  free(records);
-  free(deps_path);
+  sl_mem_free(records);
+  sl_mem_free(deps_path);
   return rc;
 }
 

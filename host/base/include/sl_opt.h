@@ -87,7 +87,7 @@ int sl_opt_value_follows(const sl_opt *opts, const char *arg);
 /* A copy of argv in which every `--name=value` of an option of opts that takes a
 ** value is split into `--name` `value` (for code that scans argv itself, such as
 ** the L3 hand-over of `run`). NULL-terminated, in one malloc'd block holding the
-** strings too (free(v) releases all); NULL when out of memory. */
+** strings too (sl_mem_free(v) releases all). */
 char **sl_opt_split_values(const sl_opt *opts, int argc, char **argv, int *out_argc);
 
 #endif /* SL_OPT_H */

@@ -28,6 +28,7 @@
 #ifndef SL_COLLECTOR_H
 #define SL_COLLECTOR_H
 
+#include "sl_err.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -100,7 +101,10 @@ typedef struct sl_collector_config {
 /* Fill `cfg` with defaults for `platform` (level 4, 2 AIC + 4 AIV, 3 AICPU threads). */
 void sl_collector_config_init(sl_collector_config *cfg, const struct sl_platform_info *platform);
 
-/* NULL on a bad configuration or allocation failure (reported on stderr). */
+/* NULL on a bad configuration or when the device buffers cannot be had, with the
+** reason on err (the caller prints it). */
+sl_collector *sl_collector_open(const sl_collector_config *cfg, sl_err *err);
+/* The same, printing the reason ("swimlane: collector: ...") itself. */
 sl_collector *sl_collector_create(const sl_collector_config *cfg);
 /* The device handle for the runtime's hooks; NULL at level 0. */
 sl_devprof *sl_collector_device(sl_collector *c);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "sl_capture.h"
+#include "sl_err.h"
 #include "sl_phases.h"
 
 #define SL_OH_MAX_TYPES 16
@@ -78,15 +79,16 @@ typedef struct sl_oh_report {
   sl_oh_critical cp;
 } sl_oh_report;
 
-/* Compute every part. 0 ok, -1 out of memory (reported). */
-int sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r);
+/* Compute every part. SL_OK, or SL_FAIL with the reason on err (the caller prints it). */
+SL_MUST_CHECK sl_status sl_oh_compute(const sl_capture *c, const sl_deps *d, sl_oh_report *r, sl_err *err);
 void sl_oh_report_free(sl_oh_report *r);
 
 /* Write the report text (Parts 1-6) to f. Returns 1 if Part 5 had no
 ** scheduler threads (the caller reports the error after Parts 1-4). */
 int sl_oh_print(FILE *f, const sl_capture *c, const sl_oh_report *r);
 
-/* --summary-json: the report's numbers as JSON (overhead_json.c). 0 ok, -1 error (reported). */
-int sl_oh_write_json(const char *path, const sl_capture *c, const sl_oh_report *r);
+/* --summary-json: the report's numbers as JSON, all or nothing (overhead_json.c).
+** SL_OK, or SL_FAIL with the reason on err. */
+SL_MUST_CHECK sl_status sl_oh_write_json(const char *path, const sl_capture *c, const sl_oh_report *r, sl_err *err);
 
 #endif
