@@ -228,8 +228,8 @@ void sl_cj_pass_devtools_tree(jstate *st) {
     sl_vec_grow((void **)&stack, &scap, depth + 1, sizeof *stack);
     stack[depth++] = k;
   }
-  free(stack);
-  free(v);
+  sl_mem_free(stack);
+  sl_mem_free(v);
 }
 
 /* A bind_id on an 's'/'f' event is ignored by Perfetto (it binds v1 flows by
