@@ -64,11 +64,11 @@ typedef struct plane {
   size_t noverflow, overflow_cap;
 } plane;
 
+/* 48 bytes a slice; arrival order is the index. */
 typedef struct pslice {
   uint32_t lane;
   uint32_t name; /* event-name iid */
   int64_t start, end;
-  uint64_t seq;
   uint64_t body_off; /* packed category_iids + debug_annotations */
   uint32_t body_len;
   uint32_t nflows;
@@ -97,32 +97,33 @@ typedef struct pctrack {
   uint64_t uuid;
 } pctrack;
 
+/* 24 bytes a sample. */
 typedef struct pcount {
-  uint32_t track;
-  int is_double;
   int64_t ts;
-  uint64_t seq;
   union {
     int64_t i;
     double d;
   } v;
+  uint32_t track : 31, is_double : 1;
+  uint32_t arr; /* arrival order among the samples */
 } pcount;
 
 /* One packet to write, placed in the file's single time order (see order_events). */
 enum { EV_BEGIN, EV_END, EV_COUNTER };
+/* 24 bytes an event (track uuids fit 32 bits: p_finish checks). */
 typedef struct pev {
   int64_t ts;
-  uint64_t track; /* track uuid */
-  uint32_t ord;   /* collection order: the order on its own track */
-  uint32_t level; /* at equal ts: a flow's source before its sink */
-  uint32_t ref;   /* slice or counter sample index */
-  uint32_t kind;
+  uint32_t track;          /* track uuid */
+  uint32_t ord;            /* collection order: the order on its own track */
+  uint32_t ref;            /* slice or counter sample index */
+  uint32_t level : 30;     /* at equal ts: a flow's source before its sink */
+  uint32_t kind : 2;
 } pev;
 
 typedef struct proto_sink {
   sl_trace_sink base;
   sl_pf_writer w;
-  uint64_t next_uuid, next_flow, seq;
+  uint64_t next_uuid, next_flow;
   sl_strset strings;  /* process/thread/counter names */
   sl_strset names;    /* event names: iid = id + 1 */
   sl_strset cats;     /* categories: iid = id + 1 */
@@ -354,8 +355,7 @@ static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
   *sl = (pslice){.lane = lane_index(p, ev->pid, ev->tid),
                  .name = intern(&p->names, ev->name) + 1,
                  .start = start,
-                 .end = start + dur, /* negative durations become zero-length */
-                 .seq = p->seq++};
+                 .end = start + dur}; /* negative durations become zero-length */
   pack_body(p, sl, ev->cat, ev->args, ev->args ? ev->nargs : 0);
   p->nslices++;
 }
@@ -388,7 +388,11 @@ static void p_counter(sl_trace_sink *s, const sl_counter *ev) {
     }
     sl_vec_grow((void **)&p->counts, &p->counts_cap, p->ncounts + 1, sizeof *p->counts);
     pcount *c = &p->counts[p->ncounts++];
-    *c = (pcount){.track = (uint32_t)*slot, .ts = ts, .seq = p->seq++};
+    if (*slot > (UINT32_MAX >> 1) || p->ncounts > UINT32_MAX) { /* beyond any trace this process could hold */
+      s->failed = 1;
+      return;
+    }
+    *c = (pcount){.track = (uint32_t)*slot, .ts = ts, .arr = (uint32_t)(p->ncounts - 1)};
     if (a->type == SL_ARG_INT)
       c->v.i = a->v.i;
     else if (a->type == SL_ARG_UINT && a->v.u <= INT64_MAX)
@@ -452,13 +456,13 @@ static void p_metadata_json(sl_trace_sink *s, const char *obj) {
 static _Thread_local const pslice *g_sort_slices;
 
 static int cmp_slice_idx(const void *a, const void *b) {
-  const pslice *x = &g_sort_slices[*(const uint32_t *)a];
-  const pslice *y = &g_sort_slices[*(const uint32_t *)b];
+  uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+  const pslice *x = &g_sort_slices[i], *y = &g_sort_slices[j];
   if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
   if (x->start != y->start) return x->start < y->start ? -1 : 1;
   int64_t dx = x->end - x->start, dy = y->end - y->start;
   if (dx != dy) return dx > dy ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+  return i < j ? -1 : i > j;
 }
 
 /* Ends by position (lane, ts, arrival), sorted as indices: the ends stay in arrival order. */
@@ -781,8 +785,9 @@ typedef struct substack {
 } substack;
 
 static void add_ev(proto_sink *p, int64_t ts, uint64_t track, uint32_t kind, size_t ref) {
+  /* track < 2^32: p_finish checked next_uuid, and the event list has its full size */
   sl_vec_grow((void **)&p->evs, &p->evs_cap, p->nevs + 1, sizeof *p->evs);
-  p->evs[p->nevs] = (pev){.ts = ts, .track = track, .ord = (uint32_t)p->nevs,
+  p->evs[p->nevs] = (pev){.ts = ts, .track = (uint32_t)track, .ord = (uint32_t)p->nevs,
                           .ref = (uint32_t)ref, .kind = kind};
   p->nevs++;
 }
@@ -833,11 +838,11 @@ static int cmp_count(const void *a, const void *b) {
   const pcount *x = a, *y = b;
   if (x->track != y->track) return x->track < y->track ? -1 : 1;
   if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+  return x->arr < y->arr ? -1 : x->arr > y->arr;
 }
 
+/* Samples sorted per track (cmp_count) before the event list is allocated. */
 static void collect_counters(proto_sink *p) {
-  sl_vec_sort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
   for (size_t i = 0; i < p->ncounts; i++)
     add_ev(p, p->counts[i].ts, p->ctracks[p->counts[i].track].uuid, EV_COUNTER, i);
 }
@@ -894,7 +899,7 @@ static uint32_t group_level(const proto_sink *p, const pev *e, const uint32_t *f
   for (uint32_t f = 0; f < sl->nflows; f++) {
     uint32_t sp = src_pos[flow_ids[sl->flow_first + f]];
     if (sp == UINT32_MAX || p->evs[sp].ts != e->ts || &p->evs[sp] == e) continue;
-    if (p->evs[sp].level + 1 > l) l = p->evs[sp].level + 1;
+    if ((uint32_t)p->evs[sp].level + 1 > l) l = (uint32_t)p->evs[sp].level + 1;
   }
   return l;
 }
@@ -1020,6 +1025,12 @@ static int p_finish(sl_trace_sink *s) {
     goto out;
   }
 
+  /* overflow tracks take at most one uuid a slice: every uuid fits a pev's 32 bits */
+  if (p->next_uuid + p->nslices >= UINT32_MAX) {
+    s->failed = 1;
+    goto out;
+  }
+  sl_vec_sort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
   if (p->spill && fflush(p->spill) != 0) s->failed = 1;
   sl_pf_writer_init(&p->w, s->fp);
   write_first_packet(p);
