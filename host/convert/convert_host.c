@@ -12,7 +12,9 @@
 
 #include "convert_ctx.h"
 #include "sl_jsonfmt.h"
+#include "sl_mem.h"
 #include "sl_phases.h"
+#include "sl_vec.h"
 
 /* ---- Host Prepare / H2D --------------------------------------------------------------- */
 
@@ -51,31 +53,22 @@ void sl_emit_host_prepare(sl_ctx *x) {
 
 /* ---- timeline_metadata ------------------------------------------------------------------ */
 
-typedef struct mbuf {
-  char *p;
-  size_t n, cap;
-  int oom;
-} mbuf;
+/* The metadata text being built; growth never fails (sl_mem.h). */
+typedef SL_VEC(char) mbuf;
 
+/* Append printf output, sized exactly: an escaped value may be 6 bytes per character. */
 __attribute__((format(printf, 2, 3))) static void put(mbuf *b, const char *fmt, ...) {
-  va_list ap;
+  va_list ap, ap2;
   va_start(ap, fmt);
-  char tmp[512];
-  int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_copy(ap2, ap);
+  int k = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  if (k < 0 || b->oom) return;
-  if (b->n + (size_t)k + 1 > b->cap) {
-    size_t cap = (b->cap + (size_t)k + 1) * 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
-      b->oom = 1;
-      return;
-    }
-    b->p = p;
-    b->cap = cap;
+  if (k >= 0) {
+    sl_vec_reserve(b, b->n + (size_t)k + 1);
+    vsnprintf(b->v + b->n, (size_t)k + 1, fmt, ap2);
+    b->n += (size_t)k;
   }
-  memcpy(b->p + b->n, tmp, (size_t)k + 1);
-  b->n += (size_t)k;
+  va_end(ap2);
 }
 
 static void put_str(mbuf *b, const char *s) {
@@ -171,18 +164,14 @@ char *sl_host_timeline_json(const sl_capture *c) {
   }
   if (!c->n_host_records) put(&b, ",\n  \"host_records_missing\": true");
   put(&b, "\n}");
-  if (b.oom) {
-    free(b.p);
-    return NULL;
-  }
   /* the object sits one level deep in the trace file: indent every line by 2 */
   size_t lines = 0;
-  for (size_t i = 0; i < b.n; i++) lines += b.p[i] == '\n';
-  char *out = malloc(b.n + 2 * lines + 1), *q = out;
-  for (size_t i = 0; out && i <= b.n; i++) {
-    *q++ = b.p[i];
-    if (b.p[i] == '\n') *q++ = ' ', *q++ = ' ';
+  for (size_t i = 0; i < b.n; i++) lines += b.v[i] == '\n';
+  char *out = sl_mem_alloc(b.n + 2 * lines + 1), *q = out;
+  for (size_t i = 0; i <= b.n; i++) {
+    *q++ = b.v[i];
+    if (b.v[i] == '\n') *q++ = ' ', *q++ = ' ';
   }
-  free(b.p);
+  sl_vec_free(&b);
   return out;
 }

@@ -16,19 +16,11 @@
 #include "convert_labels.h"
 #include "sl_base.h"
 #include "sl_generated_gate.h"
+#include "sl_intern.h"
 #include "sl_lanes.h"
+#include "sl_map.h"
+#include "sl_mem.h"
 #include "sl_schema_lua.h"
-
-typedef struct phase_entry {
-  char *key;
-  sl_phase_style style;
-} phase_entry;
-
-typedef struct func_entry {
-  int64_t id;
-  const char *name;
-  int used;
-} func_entry;
 
 struct sl_rules {
   lua_State *L;
@@ -36,29 +28,20 @@ struct sl_rules {
   char *script;            /* what errors name */
   int failed;
   sl_view views[SL_VIEW_COUNT];
-  char **strings;          /* every string handed out, freed with the rules */
-  size_t nstrings, capstrings;
-  phase_entry *phases;
-  size_t nphases, capphases;
-  func_entry *funcs;       /* open addressing on id */
-  size_t capfuncs, nfuncs;
+  sl_intern strings;       /* every string handed out (once per text), freed with the rules */
+  sl_map phases;           /* "phase|producer|runtime|platform" -> sl_phase_style *, each
+                           ** allocated on its own so the pointers handed out stay valid */
+  sl_map funcs;            /* func id -> name (const char *) */
   /* R.hidden_args answers, per extra-field name (a handful per capture) */
   struct hidden_arg { const char *key; int hidden; } hidden[32];
   size_t nhidden;
 };
 
+/* A copy of s that lives as long as the rules (one per distinct text: the
+** orchestrator colour is asked once per record). */
 static const char *keep(sl_rules *r, const char *s) {
   if (!s) return NULL;
-  if (r->nstrings == r->capstrings) {
-    size_t cap = r->capstrings ? r->capstrings * 2 : 64;
-    char **p = realloc(r->strings, cap * sizeof *p);
-    if (!p) return NULL;
-    r->strings = p;
-    r->capstrings = cap;
-  }
-  char *d = strdup(s);
-  if (d) r->strings[r->nstrings++] = d;
-  return d;
+  return sl_intern_str(&r->strings, sl_intern_add(&r->strings, s, strlen(s)));
 }
 
 static void fail(sl_rules *r, const char *what) {
@@ -149,6 +132,9 @@ sl_rules *sl_rules_load(const char *path) {
   sl_rules *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->ref = LUA_NOREF;
+  sl_intern_init(&r->strings);
+  sl_map_init(&r->phases, SL_MAP_STR);
+  sl_map_init(&r->funcs, SL_MAP_U64);
   r->script = strdup(path ? path : "lua/convert/default.lua");
   r->L = sl_lua_new();
   if (!r->L || !r->script) {
@@ -200,11 +186,11 @@ sl_rules *sl_rules_load(const char *path) {
 void sl_rules_free(sl_rules *r) {
   if (!r) return;
   if (r->L) lua_close(r->L);
-  for (size_t i = 0; i < r->nstrings; i++) free(r->strings[i]);
-  free(r->strings);
-  for (size_t i = 0; i < r->nphases; i++) free(r->phases[i].key);
-  free(r->phases);
-  free(r->funcs);
+  sl_intern_free(&r->strings);
+  for (size_t i = sl_map_next(&r->phases, 0); i < r->phases.cap; i = sl_map_next(&r->phases, i + 1))
+    sl_mem_free((void *)(uintptr_t)r->phases.vals[i]);
+  sl_map_free(&r->phases);
+  sl_map_free(&r->funcs);
   free(r->script);
   free(r);
 }
@@ -255,16 +241,9 @@ const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char 
   char key[256];
   snprintf(key, sizeof key, "%s|%s|%s|%s", phase, producer ? producer : "",
            runtime ? runtime : "", platform ? platform : "");
-  for (size_t i = 0; i < r->nphases; i++)
-    if (!strcmp(r->phases[i].key, key)) return &r->phases[i].style;
+  uint64_t known;
+  if (sl_map_str_get(&r->phases, key, strlen(key), &known)) return (const sl_phase_style *)(uintptr_t)known;
   if (r->failed) return &hidden;
-  if (r->nphases == r->capphases) {
-    size_t cap = r->capphases ? r->capphases * 2 : 32;
-    phase_entry *p = realloc(r->phases, cap * sizeof *p);
-    if (!p) return &hidden;
-    r->phases = p;
-    r->capphases = cap;
-  }
   lua_State *L = r->L;
   if (push_fn(r, "phase") != 0) return &hidden;
   lua_pushstring(L, phase);
@@ -309,10 +288,10 @@ const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char 
   }
   lua_pop(L, 1);
   if (!st.display) st.display = keep(r, phase);
-  phase_entry *e = &r->phases[r->nphases++];
-  e->key = strdup(key);
-  e->style = st;
-  return &e->style;
+  sl_phase_style *e = sl_mem_alloc(sizeof *e);
+  *e = st;
+  sl_map_str_put(&r->phases, key, strlen(key), (uintptr_t)e);
+  return e;
 }
 
 const char *sl_rules_orch_color(sl_rules *r, const char *phase) {
@@ -375,31 +354,9 @@ static const char *string_result(sl_rules *r, const char *fn, int nargs) {
   return s;
 }
 
-static size_t func_slot(int64_t id, size_t cap) {
-  uint64_t h = (uint64_t)id * 0x9E3779B97F4A7C15ull;
-  return (size_t)(h >> 17) & (cap - 1);
-}
-
 const char *sl_rules_func_name(sl_rules *r, int64_t func_id, const char *mapped) {
-  if (r->nfuncs * 2 >= r->capfuncs) {
-    size_t cap = r->capfuncs ? r->capfuncs * 2 : 64;
-    func_entry *t = calloc(cap, sizeof *t);
-    if (!t) return "task";
-    for (size_t i = 0; i < r->capfuncs; i++) {
-      if (!r->funcs[i].used) continue;
-      size_t s = func_slot(r->funcs[i].id, cap);
-      while (t[s].used) s = (s + 1) & (cap - 1);
-      t[s] = r->funcs[i];
-    }
-    free(r->funcs);
-    r->funcs = t;
-    r->capfuncs = cap;
-  }
-  size_t s = func_slot(func_id, r->capfuncs);
-  while (r->funcs[s].used) {
-    if (r->funcs[s].id == func_id) return r->funcs[s].name;
-    s = (s + 1) & (r->capfuncs - 1);
-  }
+  uint64_t known;
+  if (sl_map_u64_get(&r->funcs, (uint64_t)func_id, &known)) return (const char *)(uintptr_t)known;
   char def[48];
   if (func_id < 0)
     strcpy(def, "task");
@@ -413,10 +370,7 @@ const char *sl_rules_func_name(sl_rules *r, int64_t func_id, const char *mapped)
     name = string_result(r, "func_name", 3);
   }
   if (!name) name = keep(r, def);
-  r->funcs[s].used = 1;
-  r->funcs[s].id = func_id;
-  r->funcs[s].name = name;
-  r->nfuncs++;
+  sl_map_u64_put(&r->funcs, (uint64_t)func_id, (uintptr_t)name);
   return name;
 }
 

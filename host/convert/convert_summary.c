@@ -11,6 +11,8 @@
 #include "sl_base.h"
 #include "sl_convert.h"
 #include "sl_levels.h"
+#include "sl_map.h"
+#include "sl_vec.h"
 
 typedef struct fstat {
   int64_t func_id;
@@ -24,58 +26,20 @@ typedef struct fstat {
   double total_latency;
 } fstat;
 
+/* Per-function sums in first-seen order, found by func id. */
 typedef struct fmap {
-  fstat *v;
-  size_t n, cap;
-  int64_t *keys;   /* open addressing over func ids -> index+1 */
-  size_t *idx;
-  size_t hcap;
+  SL_VEC(fstat) f;
+  sl_map of; /* func id -> index into f */
 } fmap;
 
-static size_t hslot(int64_t id, size_t cap) {
-  return (size_t)(((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
-}
-
 static fstat *fmap_get(fmap *m, int64_t id) {
-  if (m->hcap == 0 || m->n * 2 >= m->hcap) {
-    size_t cap = m->hcap ? m->hcap * 2 : 64;
-    int64_t *keys = malloc(cap * sizeof *keys);
-    size_t *idx = calloc(cap, sizeof *idx);
-    if (!keys || !idx) {
-      free(keys);
-      free(idx);
-      return NULL;
-    }
-    for (size_t i = 0; i < m->n; i++) {
-      size_t s = hslot(m->v[i].func_id, cap);
-      while (idx[s]) s = (s + 1) & (cap - 1);
-      keys[s] = m->v[i].func_id;
-      idx[s] = i + 1;
-    }
-    free(m->keys);
-    free(m->idx);
-    m->keys = keys;
-    m->idx = idx;
-    m->hcap = cap;
-  }
-  size_t s = hslot(id, m->hcap);
-  while (m->idx[s]) {
-    if (m->keys[s] == id) return &m->v[m->idx[s] - 1];
-    s = (s + 1) & (m->hcap - 1);
-  }
-  if (m->n == m->cap) {
-    size_t cap = m->cap ? m->cap * 2 : 16;
-    fstat *v = realloc(m->v, cap * sizeof *v);
-    if (!v) return NULL;
-    m->v = v;
-    m->cap = cap;
-  }
-  fstat *f = &m->v[m->n];
-  memset(f, 0, sizeof *f);
+  int added;
+  uint64_t *slot = sl_map_u64_ref(&m->of, (uint64_t)id, &added);
+  if (!added) return &m->f.v[*slot];
+  *slot = m->f.n;
+  fstat *f = sl_vec_add(&m->f);
   f->func_id = id;
-  f->first_seen = m->n;
-  m->keys[s] = id;
-  m->idx[s] = ++m->n;
+  f->first_seen = m->f.n - 1;
   return f;
 }
 
@@ -138,27 +102,26 @@ static void summary_compute(const sl_capture *c, summary *S) {
     if (t->end_us > S->max_core) S->max_core = t->end_us;
   }
   /* TOTAL latency sums groups in first-appearance order, exec in id order */
-  for (size_t i = 0; i < S->fm.n; i++) S->total_latency += S->fm.v[i].total_latency;
-  if (S->fm.n) qsort(S->fm.v, S->fm.n, sizeof *S->fm.v, by_func);
-  for (size_t i = 0; i < S->fm.n; i++) {
-    S->total_exec += S->fm.v[i].sum_exec;
-    S->total_count += S->fm.v[i].count;
+  for (size_t i = 0; i < S->fm.f.n; i++) S->total_latency += S->fm.f.v[i].total_latency;
+  if (S->fm.f.n) qsort(S->fm.f.v, S->fm.f.n, sizeof *S->fm.f.v, by_func);
+  for (size_t i = 0; i < S->fm.f.n; i++) {
+    S->total_exec += S->fm.f.v[i].sum_exec;
+    S->total_count += S->fm.f.v[i].count;
   }
 }
 
 static void summary_free(summary *S) {
-  free(S->fm.v);
-  free(S->fm.keys);
-  free(S->fm.idx);
+  sl_vec_free(&S->fm.f);
+  sl_map_free(&S->fm.of);
 }
 
 sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n) {
   summary S;
   summary_compute(c, &S);
-  sl_func_stat *v = S.fm.n ? calloc(S.fm.n, sizeof *v) : NULL;
-  *n = v ? S.fm.n : 0;
+  sl_func_stat *v = S.fm.f.n ? calloc(S.fm.f.n, sizeof *v) : NULL;
+  *n = v ? S.fm.f.n : 0;
   for (size_t i = 0; i < *n; i++) {
-    const fstat *f = &S.fm.v[i];
+    const fstat *f = &S.fm.f.v[i];
     v[i] = (sl_func_stat){.func_id = f->func_id, .count = f->count, .sum_exec = f->sum_exec,
                           .sum_latency = f->total_latency, .sum_head = f->sum_head,
                           .sum_tail = f->sum_tail, .sum_prop = f->sum_prop,
@@ -201,8 +164,8 @@ void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const s
           "Func_Name", "Count", "Avg Exec(us)", "Avg Latency(us)", "Exec%", "Avg Head OH(us)",
           "Avg Tail OH(us)", "Avg Prop(us)", "Avg Local(us)");
   rep(out, '-', 140);
-  for (size_t i = 0; i < fm.n; i++) {
-    const fstat *f = &fm.v[i];
+  for (size_t i = 0; i < fm.f.n; i++) {
+    const fstat *f = &fm.f.v[i];
     char name[128], lat[32], ratio[32], head[32], tail[32], prop[32], local[32];
     func_label(f, r, m, name, sizeof name);
     if (has_timing) {
@@ -279,8 +242,8 @@ int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rule
   summary_compute(c, &S);
   cJSON *root = cJSON_CreateObject(), *funcs = cJSON_AddArrayToObject(root, "functions");
   cJSON_AddNumberToObject(root, "chip_swimlane_level", c->level);
-  for (size_t i = 0; i < S.fm.n; i++) {
-    const fstat *f = &S.fm.v[i];
+  for (size_t i = 0; i < S.fm.f.n; i++) {
+    const fstat *f = &S.fm.f.v[i];
     char name[128];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "func_id", (double)f->func_id);

@@ -37,9 +37,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sl_map.h"
 #include "sl_pftrace.h"
 #include "sl_tables.h"
 #include "sl_trace_sink.h"
+#include "sl_vec.h"
 
 #define SEQ_ID 1u
 
@@ -62,28 +64,32 @@ typedef struct plane {
   size_t noverflow, overflow_cap;
 } plane;
 
+/* 48 bytes a slice; arrival order is the index. */
 typedef struct pslice {
   uint32_t lane;
   uint32_t name; /* event-name iid */
   int64_t start, end;
-  uint64_t seq;
   uint64_t body_off; /* packed category_iids + debug_annotations */
   uint32_t body_len;
   uint32_t nflows;
-  uint64_t flow_first; /* into flow_ids after resolution */
+  uint32_t flow_first; /* into flow_ids after resolution */
 } pslice;
 
-/* 32 bytes an end (a 1M-task trace has ~20M): ids and indices fit 32 bits, as
-** the uint32 slice indices of the finish pass already require. */
+/* 16 bytes an end (a 1M-task trace has ~20M), kept in arrival order: ids and
+** indices fit 32 bits, as the uint32 slice indices of the finish pass already
+** require. bind_by_position() replaces the ts by the slice the end binds to. */
 typedef struct pflow_end {
-  int64_t ts;
-  uint32_t arr;   /* arrival order among the ends */
+  union {
+    int64_t ts;     /* until bound */
+    uint64_t slice; /* once bound: index + 1, 0 = binds to none */
+  } at;
+  uint32_t lane_ph; /* lane << 2 | is 's' << 1 | bp "e" */
   uint32_t flow_id;
-  uint32_t slice; /* index + 1 once bound, 0 = bind by position */
-  uint32_t lane;
-  char ph;
-  uint8_t bp_e;
 } pflow_end;
+#define END_LANE(e) ((e)->lane_ph >> 2)
+#define END_IS_S(e) (((e)->lane_ph >> 1) & 1u)
+#define END_BP_E(e) ((e)->lane_ph & 1u)
+#define END_MAX_LANE (UINT32_MAX >> 2)
 
 typedef struct pctrack {
   uint32_t proc;
@@ -91,32 +97,33 @@ typedef struct pctrack {
   uint64_t uuid;
 } pctrack;
 
+/* 24 bytes a sample. */
 typedef struct pcount {
-  uint32_t track;
-  int is_double;
   int64_t ts;
-  uint64_t seq;
   union {
     int64_t i;
     double d;
   } v;
+  uint32_t track : 31, is_double : 1;
+  uint32_t arr; /* arrival order among the samples */
 } pcount;
 
 /* One packet to write, placed in the file's single time order (see order_events). */
 enum { EV_BEGIN, EV_END, EV_COUNTER };
+/* 24 bytes an event (track uuids fit 32 bits: p_finish checks). */
 typedef struct pev {
   int64_t ts;
-  uint64_t track; /* track uuid */
-  uint32_t ord;   /* collection order: the order on its own track */
-  uint32_t level; /* at equal ts: a flow's source before its sink */
-  uint32_t ref;   /* slice or counter sample index */
-  uint32_t kind;
+  uint32_t track;          /* track uuid */
+  uint32_t ord;            /* collection order: the order on its own track */
+  uint32_t ref;            /* slice or counter sample index */
+  uint32_t level : 30;     /* at equal ts: a flow's source before its sink */
+  uint32_t kind : 2;
 } pev;
 
 typedef struct proto_sink {
   sl_trace_sink base;
   sl_pf_writer w;
-  uint64_t next_uuid, next_flow, seq;
+  uint64_t next_uuid, next_flow;
   sl_strset strings;  /* process/thread/counter names */
   sl_strset names;    /* event names: iid = id + 1 */
   sl_strset cats;     /* categories: iid = id + 1 */
@@ -132,7 +139,7 @@ typedef struct proto_sink {
   size_t nslices, slices_cap;
   pflow_end *ends;
   size_t nends, ends_cap;
-  sl_idmap open_flow; /* hash(id, cat, name) -> proto flow id */
+  sl_map open_flow;   /* hash(id, cat, name) -> proto flow id, while the flow is open */
   pctrack *ctracks;
   size_t nctracks, ctracks_cap;
   sl_idmap ctrack_of;
@@ -348,8 +355,7 @@ static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
   *sl = (pslice){.lane = lane_index(p, ev->pid, ev->tid),
                  .name = intern(&p->names, ev->name) + 1,
                  .start = start,
-                 .end = start + dur, /* negative durations become zero-length */
-                 .seq = p->seq++};
+                 .end = start + dur}; /* negative durations become zero-length */
   pack_body(p, sl, ev->cat, ev->args, ev->args ? ev->nargs : 0);
   p->nslices++;
 }
@@ -382,7 +388,11 @@ static void p_counter(sl_trace_sink *s, const sl_counter *ev) {
     }
     sl_vec_grow((void **)&p->counts, &p->counts_cap, p->ncounts + 1, sizeof *p->counts);
     pcount *c = &p->counts[p->ncounts++];
-    *c = (pcount){.track = (uint32_t)*slot, .ts = ts, .seq = p->seq++};
+    if (*slot > (UINT32_MAX >> 1) || p->ncounts > UINT32_MAX) { /* beyond any trace this process could hold */
+      s->failed = 1;
+      return;
+    }
+    *c = (pcount){.track = (uint32_t)*slot, .ts = ts, .arr = (uint32_t)(p->ncounts - 1)};
     if (a->type == SL_ARG_INT)
       c->v.i = a->v.i;
     else if (a->type == SL_ARG_UINT && a->v.u <= INT64_MAX)
@@ -414,22 +424,22 @@ static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
   uint64_t flow_id;
   if (ev->phase == 's') {
     flow_id = p->next_flow++;
-    *sl_idmap_put(&p->open_flow, key, NULL) = flow_id;
+    sl_map_u64_put(&p->open_flow, key, flow_id);
   } else {
-    uint64_t *f = sl_idmap_get(&p->open_flow, key);
-    if (!f || !*f) return; /* a finish without a start: Perfetto drops it too */
-    flow_id = *f;
+    /* a finish without a start: Perfetto drops it too. A finish closes its flow
+    ** (as Perfetto's importer does), so the map holds only the open ones. */
+    if (!sl_map_u64_get(&p->open_flow, key, &flow_id)) return;
+    sl_map_u64_del(&p->open_flow, key);
   }
-  if (flow_id > UINT32_MAX || p->nends >= UINT32_MAX) { /* beyond any trace this process could hold */
+  uint32_t lane = lane_index(p, ev->pid, ev->tid);
+  /* beyond any trace this process could hold */
+  if (flow_id > UINT32_MAX || p->nends >= UINT32_MAX || lane > END_MAX_LANE) {
     s->failed = 1;
     return;
   }
-  pflow_end e = {.flow_id = (uint32_t)flow_id,
-                 .lane = lane_index(p, ev->pid, ev->tid),
-                 .ts = ts,
-                 .arr = (uint32_t)p->nends,
-                 .ph = ev->phase,
-                 .bp_e = (uint8_t)!!ev->bp_enclosing};
+  pflow_end e = {.at.ts = ts,
+                 .lane_ph = lane << 2 | (uint32_t)(ev->phase == 's') << 1 | (uint32_t)!!ev->bp_enclosing,
+                 .flow_id = (uint32_t)flow_id};
   sl_vec_grow((void **)&p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends);
   p->ends[p->nends++] = e;
 }
@@ -446,49 +456,44 @@ static void p_metadata_json(sl_trace_sink *s, const char *obj) {
 static _Thread_local const pslice *g_sort_slices;
 
 static int cmp_slice_idx(const void *a, const void *b) {
-  const pslice *x = &g_sort_slices[*(const uint32_t *)a];
-  const pslice *y = &g_sort_slices[*(const uint32_t *)b];
+  uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+  const pslice *x = &g_sort_slices[i], *y = &g_sort_slices[j];
   if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
   if (x->start != y->start) return x->start < y->start ? -1 : 1;
   int64_t dx = x->end - x->start, dy = y->end - y->start;
   if (dx != dy) return dx > dy ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+  return i < j ? -1 : i > j;
 }
+
+/* Ends by position (lane, ts, arrival), sorted as indices: the ends stay in arrival order. */
+static _Thread_local const pflow_end *g_sort_ends;
 
 static int cmp_end_pos(const void *a, const void *b) {
-  const pflow_end *x = a, *y = b;
-  if (!!x->slice != !!y->slice) return x->slice ? 1 : -1; /* unbound first */
-  if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->arr < y->arr ? -1 : x->arr > y->arr;
-}
-
-/* Put the ends back in arrival order (each knows its place: one pass of swaps). */
-static void ends_arrival_order(proto_sink *p) {
-  for (size_t i = 0; i < p->nends; i++)
-    while (p->ends[i].arr != i) {
-      pflow_end t = p->ends[p->ends[i].arr];
-      p->ends[p->ends[i].arr] = p->ends[i];
-      p->ends[i] = t;
-    }
+  uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+  const pflow_end *x = &g_sort_ends[i], *y = &g_sort_ends[j];
+  if (END_LANE(x) != END_LANE(y)) return END_LANE(x) < END_LANE(y) ? -1 : 1;
+  if (x->at.ts != y->at.ts) return x->at.ts < y->at.ts ? -1 : 1;
+  return i < j ? -1 : i > j;
 }
 
 /* Flow ids per slice, in arrival order; a flow needs both its ends bound. Counting
 ** passes over the ends in arrival order (no sort): bound ends per flow, then per
-** slice, then each slice's ids in place. */
-static int assign_flow_ids(proto_sink *p, uint64_t *flow_ids, uint32_t *src_slice) {
+** slice, then each slice's ids in place (*flow_ids: malloc'd, one per bound end). */
+static int assign_flow_ids(proto_sink *p, uint32_t **flow_ids, uint32_t *src_slice) {
   uint8_t *bound = calloc(p->next_flow + 1, 1);
   if (!bound) return -1;
-  ends_arrival_order(p);
   for (size_t i = 0; i < p->nends; i++)
-    if (p->ends[i].slice && bound[p->ends[i].flow_id] < 2) bound[p->ends[i].flow_id]++;
+    if (p->ends[i].at.slice && bound[p->ends[i].flow_id] < 2) bound[p->ends[i].flow_id]++;
+  uint64_t nf = 0;
   for (size_t i = 0; i < p->nends; i++) {
     pflow_end *e = &p->ends[i];
-    if (bound[e->flow_id] < 2) e->slice = 0;
-    if (e->slice) p->slices[e->slice - 1].nflows++;
+    if (bound[e->flow_id] < 2) e->at.slice = 0;
+    if (e->at.slice) p->slices[e->at.slice - 1].nflows++, nf++;
   }
   free(bound);
-  uint64_t nf = 0;
+  *flow_ids = malloc((nf + 1) * sizeof **flow_ids);
+  if (!*flow_ids) return -1;
+  nf = 0;
   for (size_t i = 0; i < p->nslices; i++) {
     p->slices[i].flow_first = nf;
     nf += p->slices[i].nflows;
@@ -496,10 +501,10 @@ static int assign_flow_ids(proto_sink *p, uint64_t *flow_ids, uint32_t *src_slic
   }
   for (size_t i = 0; i < p->nends; i++) {
     const pflow_end *e = &p->ends[i];
-    if (!e->slice) continue;
-    pslice *sl = &p->slices[e->slice - 1];
-    flow_ids[sl->flow_first + sl->nflows++] = e->flow_id;
-    if (e->ph == 's') src_slice[e->flow_id] = e->slice;
+    if (!e->at.slice) continue;
+    pslice *sl = &p->slices[e->at.slice - 1];
+    (*flow_ids)[sl->flow_first + sl->nflows++] = e->flow_id;
+    if (END_IS_S(e)) src_slice[e->flow_id] = (uint32_t)e->at.slice;
   }
   /* the ends are folded into the slices: free them before the event list peaks */
   free(p->ends);
@@ -511,14 +516,20 @@ static int assign_flow_ids(proto_sink *p, uint64_t *flow_ids, uint32_t *src_slic
 /* Bind flow ends given by position, the way Perfetto's JSON importer does:
 ** 's' and 'f' with bp "e" to the slice on top of the lane's stack at ts, a bare
 ** 'f' to the next slice that begins on the lane. */
-static void bind_by_position(proto_sink *p, const uint32_t *order) {
-  sl_vec_sort(p->ends, p->nends, sizeof *p->ends, cmp_end_pos);
+static int bind_by_position(proto_sink *p, const uint32_t *order) {
+  uint32_t *by_pos = malloc((p->nends + 1) * sizeof *by_pos);
+  if (!by_pos) return -1;
+  for (size_t i = 0; i < p->nends; i++) by_pos[i] = (uint32_t)i;
+  g_sort_ends = p->ends;
+  sl_vec_sort(by_pos, p->nends, sizeof *by_pos, cmp_end_pos);
   size_t *stack = NULL, depth = 0, cap = 0, si = 0;
   uint32_t cur_lane = UINT32_MAX;
-  for (size_t i = 0; i < p->nends && !p->ends[i].slice; i++) {
-    pflow_end *e = &p->ends[i];
-    if (e->lane != cur_lane) {
-      cur_lane = e->lane;
+  for (size_t i = 0; i < p->nends; i++) {
+    pflow_end *e = &p->ends[by_pos[i]];
+    int64_t ts = e->at.ts;
+    e->at.slice = 0; /* ts is read: the same field now holds the binding */
+    if (END_LANE(e) != cur_lane) {
+      cur_lane = END_LANE(e);
       depth = 0;
       si = 0;
       /* first slice of this lane: binary search in the sorted order */
@@ -532,16 +543,16 @@ static void bind_by_position(proto_sink *p, const uint32_t *order) {
       }
       si = lo;
     }
-    if (e->ph == 'f' && !e->bp_e) {
+    if (!END_IS_S(e) && !END_BP_E(e)) {
       size_t k = si;
       while (k < p->nslices && p->slices[order[k]].lane == cur_lane &&
-             p->slices[order[k]].start <= e->ts)
+             p->slices[order[k]].start <= ts)
         k++;
-      if (k < p->nslices && p->slices[order[k]].lane == cur_lane) e->slice = order[k] + 1u;
+      if (k < p->nslices && p->slices[order[k]].lane == cur_lane) e->at.slice = order[k] + 1u;
       continue;
     }
     while (si < p->nslices && p->slices[order[si]].lane == cur_lane &&
-           p->slices[order[si]].start <= e->ts) {
+           p->slices[order[si]].start <= ts) {
       const pslice *sl = &p->slices[order[si]];
       si++;
       while (depth && p->slices[stack[depth - 1]].end <= sl->start) depth--;
@@ -550,9 +561,11 @@ static void bind_by_position(proto_sink *p, const uint32_t *order) {
       sl_vec_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
       stack[depth++] = (size_t)(sl - p->slices);
     }
-    if (depth) e->slice = (uint32_t)stack[depth - 1] + 1u;
+    if (depth) e->at.slice = stack[depth - 1] + 1u;
   }
   free(stack);
+  free(by_pos);
+  return 0;
 }
 
 static void put_varint(uint8_t *b, size_t *n, uint64_t v) {
@@ -772,8 +785,9 @@ typedef struct substack {
 } substack;
 
 static void add_ev(proto_sink *p, int64_t ts, uint64_t track, uint32_t kind, size_t ref) {
+  /* track < 2^32: p_finish checked next_uuid, and the event list has its full size */
   sl_vec_grow((void **)&p->evs, &p->evs_cap, p->nevs + 1, sizeof *p->evs);
-  p->evs[p->nevs] = (pev){.ts = ts, .track = track, .ord = (uint32_t)p->nevs,
+  p->evs[p->nevs] = (pev){.ts = ts, .track = (uint32_t)track, .ord = (uint32_t)p->nevs,
                           .ref = (uint32_t)ref, .kind = kind};
   p->nevs++;
 }
@@ -824,19 +838,49 @@ static int cmp_count(const void *a, const void *b) {
   const pcount *x = a, *y = b;
   if (x->track != y->track) return x->track < y->track ? -1 : 1;
   if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+  return x->arr < y->arr ? -1 : x->arr > y->arr;
 }
 
+/* Samples sorted per track (cmp_count) before the event list is allocated. */
 static void collect_counters(proto_sink *p) {
-  sl_vec_sort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
   for (size_t i = 0; i < p->ncounts; i++)
     add_ev(p, p->counts[i].ts, p->ctracks[p->counts[i].track].uuid, EV_COUNTER, i);
 }
 
+/* Events by (ts, collection order), sorted as indices: an event's ord is its index
+** in p->evs before the sort. */
+static _Thread_local const pev *g_sort_evs;
+
 static int cmp_ev_time(const void *a, const void *b) {
-  const pev *x = a, *y = b;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->ord < y->ord ? -1 : x->ord > y->ord;
+  uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+  if (g_sort_evs[i].ts != g_sort_evs[j].ts) return g_sort_evs[i].ts < g_sort_evs[j].ts ? -1 : 1;
+  return i < j ? -1 : i > j;
+}
+
+/* Sort p->evs by time through an index (qsort's merge buffer would be a second
+** copy of the event list at the peak: an index is 4 bytes an event, not 32), then
+** apply the permutation in place, cycle by cycle. */
+static int sort_events_by_time(proto_sink *p) {
+  uint32_t *idx = malloc((p->nevs + 1) * sizeof *idx);
+  if (!idx) return -1;
+  for (size_t i = 0; i < p->nevs; i++) idx[i] = (uint32_t)i;
+  g_sort_evs = p->evs;
+  sl_vec_sort(idx, p->nevs, sizeof *idx, cmp_ev_time);
+  for (size_t i = 0; i < p->nevs; i++) { /* evs[i] takes evs[idx[i]] */
+    if (idx[i] == i) continue;
+    pev t = p->evs[i];
+    size_t j = i;
+    while (idx[j] != i) {
+      size_t k = idx[j];
+      p->evs[j] = p->evs[k];
+      idx[j] = (uint32_t)j;
+      j = k;
+    }
+    p->evs[j] = t;
+    idx[j] = (uint32_t)j;
+  }
+  free(idx);
+  return 0;
 }
 
 static int cmp_ev_level(const void *a, const void *b) {
@@ -847,7 +891,7 @@ static int cmp_ev_level(const void *a, const void *b) {
 
 /* The flow ends of slice `sl` whose source slice begins at the same ts: the
 ** position (in p->evs) of that source's BEGIN, via src_pos[flow id]. */
-static uint32_t group_level(const proto_sink *p, const pev *e, const uint64_t *flow_ids,
+static uint32_t group_level(const proto_sink *p, const pev *e, const uint32_t *flow_ids,
                             const uint32_t *src_pos, uint32_t floor_level) {
   uint32_t l = floor_level;
   if (e->kind != EV_BEGIN) return l;
@@ -855,7 +899,7 @@ static uint32_t group_level(const proto_sink *p, const pev *e, const uint64_t *f
   for (uint32_t f = 0; f < sl->nflows; f++) {
     uint32_t sp = src_pos[flow_ids[sl->flow_first + f]];
     if (sp == UINT32_MAX || p->evs[sp].ts != e->ts || &p->evs[sp] == e) continue;
-    if (p->evs[sp].level + 1 > l) l = p->evs[sp].level + 1;
+    if ((uint32_t)p->evs[sp].level + 1 > l) l = (uint32_t)p->evs[sp].level + 1;
   }
   return l;
 }
@@ -864,8 +908,11 @@ static uint32_t group_level(const proto_sink *p, const pev *e, const uint64_t *f
 ** links a flow from the first slice carrying its id to the second): events sort
 ** by ts, and within one ts a flow's sink comes after its source while every
 ** track keeps its own order (level = longest chain of such constraints). */
-static void order_events(proto_sink *p, const uint64_t *flow_ids, const uint32_t *src_slice) {
-  sl_vec_sort(p->evs, p->nevs, sizeof *p->evs, cmp_ev_time);
+static void order_events(proto_sink *p, const uint32_t *flow_ids, const uint32_t *src_slice) {
+  if (sort_events_by_time(p) != 0) {
+    p->base.failed = 1;
+    return;
+  }
   uint32_t *src_pos = malloc((p->next_flow + 1) * sizeof *src_pos);
   uint32_t *begin_pos = malloc((p->nslices + 1) * sizeof *begin_pos);
   uint32_t *prev = malloc((p->nevs + 1) * sizeof *prev);
@@ -935,7 +982,8 @@ static void write_counter(proto_sink *p, const pcount *c) {
   sl_pf_write_packet(&p->w, &pk);
 }
 
-static void write_events(proto_sink *p, const uint64_t *flow_ids) {
+static void write_events(proto_sink *p, const uint32_t *flow_ids) {
+  SL_VEC(uint64_t) ids = {0}; /* one BEGIN's flow ids, as the message field wants them */
   for (size_t i = 0; i < p->nevs; i++) {
     const pev *e = &p->evs[i];
     if (e->kind == EV_COUNTER) {
@@ -946,35 +994,43 @@ static void write_events(proto_sink *p, const uint64_t *flow_ids) {
     if (e->kind == EV_END)
       write_event(p, (uint64_t)e->ts, e->track, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END,
                   sl->name, NULL, 0, NULL, 0);
-    else
+    else {
+      sl_vec_clear(&ids);
+      for (uint32_t f = 0; f < sl->nflows; f++) sl_vec_push(&ids, (uint64_t)flow_ids[sl->flow_first + f]);
       write_event(p, (uint64_t)e->ts, e->track,
                   PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, sl->name,
-                  spill_get(p, sl->body_off, sl->body_len), sl->body_len,
-                  flow_ids + sl->flow_first, sl->nflows);
+                  spill_get(p, sl->body_off, sl->body_len), sl->body_len, ids.v, sl->nflows);
+    }
   }
+  sl_vec_free(&ids);
 }
 
 static int p_finish(sl_trace_sink *s) {
   proto_sink *p = (proto_sink *)s;
   /* no more flows arrive: the lookup tables for them can go before the peak */
-  sl_idmap_free(&p->open_flow);
+  sl_map_free(&p->open_flow);
   uint32_t *order = malloc((p->nslices + 1) * sizeof *order);
-  uint64_t *flow_ids = malloc((p->nends + 1) * sizeof *flow_ids);
+  uint32_t *flow_ids = NULL;
   uint32_t *src_slice = calloc(p->next_flow + 1, sizeof *src_slice); /* flow id -> slice + 1 */
   p->name_sent = calloc(p->names.n + 1, 1);
-  if (!order || !flow_ids || !src_slice || !p->name_sent) {
+  if (!order || !src_slice || !p->name_sent) {
     s->failed = 1;
     goto out;
   }
   for (size_t i = 0; i < p->nslices; i++) order[i] = (uint32_t)i;
   g_sort_slices = p->slices;
   sl_vec_sort(order, p->nslices, sizeof *order, cmp_slice_idx);
-  bind_by_position(p, order);
-  if (assign_flow_ids(p, flow_ids, src_slice) != 0) {
+  if (bind_by_position(p, order) != 0 || assign_flow_ids(p, &flow_ids, src_slice) != 0) {
     s->failed = 1;
     goto out;
   }
 
+  /* overflow tracks take at most one uuid a slice: every uuid fits a pev's 32 bits */
+  if (p->next_uuid + p->nslices >= UINT32_MAX) {
+    s->failed = 1;
+    goto out;
+  }
+  sl_vec_sort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
   if (p->spill && fflush(p->spill) != 0) s->failed = 1;
   sl_pf_writer_init(&p->w, s->fp);
   write_first_packet(p);
@@ -1022,7 +1078,7 @@ static void p_destroy(sl_trace_sink *s) {
   sl_idmap_free(&p->lane_of);
   free(p->slices);
   free(p->ends);
-  sl_idmap_free(&p->open_flow);
+  sl_map_free(&p->open_flow);
   free(p->ctracks);
   sl_idmap_free(&p->ctrack_of);
   free(p->counts);

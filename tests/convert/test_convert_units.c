@@ -918,6 +918,46 @@ static void test_bad_inputs(void **state) {
   h_cleanup(dir);
 }
 
+/* ---- host-mode trace metadata ------------------------------------------------------- */
+
+/* A host_capture error of 120 control characters escapes to 720 bytes (\u0001 each):
+** the metadata object carries it whole (a fixed 512-byte format buffer read past its end). */
+static void test_host_meta_long_value(void **state) {
+  (void)state;
+  const char *src = getenv("SL_CONVERT_TESTDIR");
+  char path[1200];
+  snprintf(path, sizeof path, "%s/../golden/vector_example-hbg/chip_swimlane_records.json", src ? src : "tests/convert");
+  char *text = h_read(path, NULL);
+  assert_non_null(text);
+  cJSON *cap = cJSON_Parse(text);
+  free(text);
+  assert_non_null(cap);
+  char err_text[121];
+  memset(err_text, 1, 120);
+  err_text[120] = 0;
+  cJSON *hc = cJSON_GetObjectItem(cJSON_GetObjectItem(cap, "metadata"), "host_capture");
+  assert_non_null(hc);
+  cJSON_ReplaceItemInObject(hc, "error", cJSON_CreateString(err_text));
+  char *dir = h_scratch("hostmeta");
+  char *out_text = cJSON_PrintUnformatted(cap);
+  h_write("chip_swimlane_records.json", out_text);
+  free(out_text);
+  cJSON_Delete(cap);
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  cJSON *meta = cJSON_GetObjectItem(t, "metadata");
+  assert_string_equal(h_str(cJSON_GetObjectItem(meta, "host_capture"), "error"), err_text);
+  assert_string_equal(h_str(cJSON_GetObjectItem(meta, "host_capture"), "status"), "complete");
+  assert_string_equal(h_str(meta, "layout"), "clock_aligned");
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 int main(void) {
   const char *fx = getenv("SL_FIXTURES");
   snprintf(g_fix, sizeof g_fix, "%s/anchor-l4", fx ? fx : "tests/fixtures");
@@ -942,6 +982,7 @@ int main(void) {
       cmocka_unit_test(test_core_voting),
       cmocka_unit_test(test_func_stats_many),
       cmocka_unit_test(test_bad_inputs),
+      cmocka_unit_test(test_host_meta_long_value),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

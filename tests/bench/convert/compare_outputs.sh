@@ -12,6 +12,9 @@ set -uo pipefail
 OLD=${1:?usage: compare_outputs.sh OLD_SWIMLANE NEW_SWIMLANE [CAPTURE ...]}
 NEW=${2:?usage: compare_outputs.sh OLD_SWIMLANE NEW_SWIMLANE [CAPTURE ...]}
 shift 2
+# absolute: each command runs inside the scratch folder
+OLD=$(realpath "$OLD") NEW=$(realpath "$NEW")
+[ -x "$OLD" ] && [ -x "$NEW" ] || { echo "compare_outputs.sh: $OLD or $NEW is not an executable" >&2; exit 2; }
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 W=$(mktemp -d "${TMPDIR:-/tmp}/swl-compare.XXXXXX")
 trap 'rm -rf "$W"' EXIT
