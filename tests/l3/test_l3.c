@@ -343,6 +343,56 @@ static void check_rank_slices(cJSON *trace, cJSON *ranks) {
   for (int r = 0; r < n; r++) assert_true(seen[r] > 0);
 }
 
+/* One slice of a lane as a viewer reads it: ts and dur rounded to ns apiece. */
+typedef struct lane_slice {
+  int64_t pid, tid, a, b;
+} lane_slice;
+
+static int lane_slice_cmp(const void *x, const void *y) {
+  const lane_slice *p = x, *q = y;
+  if (p->pid != q->pid) return p->pid < q->pid ? -1 : 1;
+  if (p->tid != q->tid) return p->tid < q->tid ? -1 : 1;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return p->b > q->b ? -1 : p->b < q->b; /* the enclosing one first */
+}
+
+/* Every slice of the merged trace starts and ends on a whole ns, and no two slices of
+** one lane overlap partially once ts and dur are rounded to ns apiece (as Perfetto and
+** DevTools read them): each slice either follows or nests in the open ones. The count
+** of slices checked. */
+static int check_lanes_whole_ns(cJSON *trace) {
+  cJSON *evs = cJSON_GetObjectItem(trace, "traceEvents"), *ev;
+  lane_slice *v = calloc((size_t)cJSON_GetArraySize(evs) + 1, sizeof *v);
+  assert_non_null(v);
+  int n = 0;
+  cJSON_ArrayForEach(ev, evs) {
+    if (strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "X")) continue;
+    double ts = cJSON_GetObjectItem(ev, "ts")->valuedouble * 1000.0;
+    double end = ts + cJSON_GetObjectItem(ev, "dur")->valuedouble * 1000.0;
+    if (fabs(ts - round(ts)) > 1e-3 || fabs(end - round(end)) > 1e-3)
+      fprintf(stderr, "  not on a whole ns: %s pid %lld ts %.6f ns end %.6f ns\n",
+              cJSON_GetObjectItem(ev, "name")->valuestring, (long long)jint(ev, "pid"), ts, end);
+    assert_true(fabs(ts - round(ts)) <= 1e-3 && fabs(end - round(end)) <= 1e-3);
+    int64_t a = llround(ts);
+    v[n++] = (lane_slice){jint(ev, "pid"), jint(ev, "tid"), a, a + llround(cJSON_GetObjectItem(ev, "dur")->valuedouble * 1000.0)};
+  }
+  qsort(v, (size_t)n, sizeof *v, lane_slice_cmp);
+  int64_t open[64];
+  int depth = 0;
+  for (int i = 0; i < n; i++) {
+    if (i && (v[i].pid != v[i - 1].pid || v[i].tid != v[i - 1].tid)) depth = 0;
+    while (depth && open[depth - 1] <= v[i].a) depth--;
+    if (depth && v[i].b > open[depth - 1])
+      fprintf(stderr, "  lane pid %lld tid %lld: [%lld, %lld] overlaps the slice ending at %lld\n", (long long)v[i].pid,
+              (long long)v[i].tid, (long long)v[i].a, (long long)v[i].b, (long long)open[depth - 1]);
+    assert_false(depth && v[i].b > open[depth - 1]);
+    assert_true(depth < 64);
+    open[depth++] = v[i].b;
+  }
+  free(v);
+  return n;
+}
+
 static void test_merge(void **state) {
   (void)state;
   char *out = NULL;
@@ -376,6 +426,7 @@ static void test_merge(void **state) {
   }
   assert_int_equal(jint(meta, "cross_rank_uncertainty_ns"), sum);
   check_rank_slices(t, ranks);
+  assert_true(check_lanes_whole_ns(t) > 100);
   cJSON_Delete(t);
   /* and the trace is well formed for Perfetto's importer */
   assert_int_equal(sh(&out, "'%s' check-trace '%s/l3_swimlane.json'", g_swimlane, g_work), 0);
@@ -569,6 +620,7 @@ static void test_hbg_ranks(void **state) {
     assert_true(dhi <= open + (double)(jint(rk, "device_wall_dur_ns") + unc) / 1000.0);
   }
   check_rank_slices(t, ranks);
+  assert_true(check_lanes_whole_ns(t) > 100);
   /* the .pb rank captures carry the same anchors: the same trace */
   assert_int_equal(sh(NULL, "'%s' convert '%s' --records pb -q -o '%s/pb.json'", g_swimlane, g_work, g_work), 0);
   snprintf(p, sizeof p, "%s/pb.json", g_work);
@@ -769,6 +821,8 @@ static void cross_host_case(int ppm, int dispatches) {
   assert_non_null(from_pb);
   assert_same_events(t, from_pb);
   cJSON_Delete(from_pb);
+  /* the estimate scales rank1's device timeline: its edges still land on whole ns */
+  assert_true(check_lanes_whole_ns(t) > 100);
   cJSON *meta = cJSON_GetObjectItem(t, "metadata"), *ranks = cJSON_GetObjectItem(meta, "ranks");
   double origin = (double)jint(meta, "origin_host_ns");
   for (int r = 0; r < 2; r++) {
