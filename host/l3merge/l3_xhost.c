@@ -16,8 +16,17 @@
 **                                      L(x) = max_k sent_k - s_k - A|x - s_k|
 **                                      U(x) = min_k done_k - e_k + A|x - e_k|
 **                                    b is estimated as (L + U) / 2, error <= (U - L) / 2.
-** The published bound is their sum over the device window's two ends (b is
-** linear between them, as the estimate is).
+** The published bound adds up what can separate a drawn device time from the true
+** one (tests/l3/test_xhost.c checks it against simulated true clocks, adversarial
+** delays included, and that it is reached):
+**   the anchors' error u_a (the larger selected sample's rtt/2), and the change of
+**     the offset over it, at most A * u_a (b is evaluated at the anchored x, not
+**     the true one)
+**   the windows' half width (U - L) / 2, the larger of the device window's two
+**     ends (b is linear between them, as the estimate is)
+**   one device cycle (a reading names a cycle-wide interval: a record read late in
+**     its cycle is drawn where the cycle began)
+**   1 ns (the axis is drawn on whole ns)
 */
 #include <math.h>
 #include <stdio.h>
@@ -120,7 +129,8 @@ int l3_xhost_place(l3_run *run, l3_rank *r) {
   r->map_y0_ns = x1 + b1;
   r->map_rate = wall_cyc > 0 ? ((x2 + b2) - (x1 + b1)) / wall_cyc : 1e9 / (double)r->freq_hz;
   r->anchor_bound_ns = r->anchor_unc_ns[0] > r->anchor_unc_ns[1] ? r->anchor_unc_ns[0] : r->anchor_unc_ns[1];
-  r->bound_ns = r->anchor_bound_ns + (int64_t)ceil(fmax(u1 - l1, u2 - l2) / 2);
+  r->bound_ns = (int64_t)ceil((double)r->anchor_bound_ns * (1 + a) + fmax(u1 - l1, u2 - l2) / 2 +
+                              1e9 / (double)r->freq_hz + 1);
   r->slack_ns = 2 * r->bound_ns;
   drift_interval(w, n, a, &r->drift_ppm_lo, &r->drift_ppm_hi);
   return 0;
