@@ -203,6 +203,24 @@ static int spawn_rank(rank_proc *p, int r, int argc, char **argv, const char *ro
   return p->cmd ? 0 : -1;
 }
 
+/* Wait for every rank's "ready" (its process started and set up): 0, or -1 reported. */
+static int wait_ready(rank_proc *p, int n) {
+  for (int r = 0; r < n; r++) {
+    char line[16];
+    size_t k = 0;
+    while (k + 1 < sizeof line) { /* one byte at a time: nothing past the newline is taken */
+      ssize_t got = read(p[r].reply_fd, line + k, 1);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0 || line[k++] == '\n') break;
+    }
+    line[k] = 0;
+    if (strcmp(line, "ready\n"))
+      return sl_error(NULL, "run: rank %d (pid %ld) exited before it was ready (see its messages above)", r,
+                      (long)p[r].pid), -1;
+  }
+  return 0;
+}
+
 /* Wait for every rank's reply, noting when each arrived. 0 ok, -1 a rank died. */
 static int collect_replies(rank_proc *p, int n, int d) {
   struct pollfd fds[SL_L3_MAX_RANKS];
@@ -318,6 +336,7 @@ int sl_l3_sched_main(int argc, char **argv, int (*convert)(int argc, char **argv
   int rc = log ? 0 : 1, started = 0;
   for (; rc == 0 && started < o.ranks; started++)
     if (spawn_rank(&procs[started], started, argc, argv, root, &o)) rc = 1;
+  if (rc == 0 && wait_ready(procs, o.ranks)) rc = 1;
   int64_t run_id = (int64_t)getpid(), slot = 0, t0 = sl_hl_now_ns();
   for (int d = 0; rc == 0 && d < o.dispatches; d++)
     if (dispatch_round(procs, o.ranks, d, run_id, &slot, log)) {
