@@ -509,6 +509,25 @@ static void test_refuse_host_logs(void **state) {
   expect_refusal("", "not a swimlane host log", "host.");
 }
 
+/* Rank 1's own host log missing, unreadable or cut short: the rank and the file named. */
+static void test_refuse_rank_log(void **state) {
+  (void)state;
+  char *out = NULL, log[800];
+  assert_int_equal(sh(&out, "grep -l 'name=chip.run .*chip_rank=1' '%s'/host.*.log", g_work), 0);
+  out[strcspn(out, "\n")] = 0;
+  snprintf(log, sizeof log, "%s", out);
+  free(out);
+  const char *base = strrchr(log, '/') + 1;
+  char missing[128];
+  snprintf(missing, sizeof missing, "its worker's %s (endpoint_pid) is missing", base);
+  assert_int_equal(sh(NULL, "mv '%s' '%s.away'", log, log), 0);
+  expect_refusal("", missing, "rank1/d0/dispatch_identity.json: rank 1:");
+  assert_int_equal(sh(NULL, "mkdir '%s'", log), 0); /* unreadable as a file */
+  expect_refusal("", "cannot read host log: Is a directory", "rank 1's host log (endpoint_pid");
+  assert_int_equal(sh(NULL, "rmdir '%s' && head -c 150 '%s.away' > '%s'", log, log, log), 0); /* cut mid-span */
+  expect_refusal("", "line 2: malformed span", "rank 1's host log (endpoint_pid");
+}
+
 static void test_refuse_other_group(void **state) {
   (void)state;
   assert_int_equal(sh(NULL, "sed -i 's/\"task_slot\": [0-9]*/\"task_slot\": 77/' '%s/rank1/d0/dispatch_identity.json'",
@@ -919,6 +938,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_refuse_other_host, copy_dfx),
       cmocka_unit_test_setup(test_refuse_network1, copy_dfx),
       cmocka_unit_test_setup(test_refuse_host_logs, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_rank_log, copy_dfx),
       cmocka_unit_test_setup(test_refuse_other_group, copy_dfx),
       cmocka_unit_test_setup(test_refuse_duplicated_rank, copy_dfx),
       cmocka_unit_test_setup(test_refuse_truncated, copy_dfx),

@@ -25,6 +25,7 @@
 typedef struct l3_identity {
   int present;
   int64_t run_id, task_slot, group_index, group_size, chip_rank, local_capture_index, dispatch_id;
+  int64_t endpoint_pid;         /* the worker that wrote it (0 = not given): its host.<pid>.log */
 } l3_identity;
 
 typedef struct l3_rank {
