@@ -548,7 +548,8 @@ static void test_refuse_truncated(void **state) {
   struct stat st;
   assert_int_equal(stat(p, &st), 0);
   assert_int_equal(truncate(p, st.st_size / 2 + 1700), 0);
-  expect_refusal("", "", "rank1/d0/chip_swimlane_records.json");
+  expect_refusal("", "truncated JSON", "rank1/d0/chip_swimlane_records.json");
+  expect_refusal("", "rank1/d0/chip_swimlane_records.json: rank 1: its capture of dispatch d0 cannot be read", NULL);
 }
 
 /* A capture that reads as host-orchestrated while its metadata head does not say so
