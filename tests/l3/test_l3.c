@@ -160,13 +160,24 @@ static void test_layout(void **state) {
   assert_int_equal(jint(id[0][1], "group_size"), 1);
   for (int r = 0; r < 2; r++)
     for (int d = 0; d < 2; d++) cJSON_Delete(id[r][d]);
-  /* the capture carries the clock anchors and the host clock domain */
-  snprintf(p, sizeof p, "%s/rank1/d0/chip_swimlane_records.json", g_dfx);
-  cJSON *rec = load_json(p), *meta = cJSON_GetObjectItem(rec, "metadata");
-  assert_true(cJSON_IsString(cJSON_GetObjectItem(meta, "host_clock_domain_id")));
-  cJSON *samples = cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "clock_anchors"), "samples");
-  assert_int_equal(cJSON_GetArraySize(samples), 2);
-  cJSON_Delete(rec);
+  /* the capture carries the clock anchors and the host clock domain; each rank's device
+  ** counter has its own offset ((rank + 1) x 7919e6 cycles: the two ranks' counters,
+  ** read within seconds of each other, differ by about 7919e6) */
+  double open_cycles[2], open_host[2];
+  for (int r = 0; r < 2; r++) {
+    snprintf(p, sizeof p, "%s/rank%d/d0/chip_swimlane_records.json", g_dfx, r);
+    cJSON *rec = load_json(p), *meta = cJSON_GetObjectItem(rec, "metadata");
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(meta, "host_clock_domain_id")));
+    cJSON *samples = cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "clock_anchors"), "samples");
+    assert_int_equal(cJSON_GetArraySize(samples), 2);
+    cJSON *pre = cJSON_GetArrayItem(samples, 0);
+    open_cycles[r] = (double)jint(pre, "device_cycles");
+    open_host[r] = (double)jint(pre, "host_before_ns");
+    cJSON_Delete(rec);
+  }
+  double freq = 50e6; /* a2a3sim */
+  double apart = open_cycles[1] - open_cycles[0] - (open_host[1] - open_host[0]) * freq / 1e9;
+  assert_true(fabs(apart - 7919e6) < 1e6); /* within 20 ms of counter time */
   /* three host logs: the scheduler's node.* spans and each rank's chip.run tree */
   char *out = NULL;
   assert_int_equal(sh(&out, "cat '%s'/host.*.log", g_dfx), 0);
