@@ -743,6 +743,11 @@ static void test_dir_tools(void **state) {
   assert_true(sum > 0);
   assert_int_equal(total, sum);
   free(out);
+  /* every dispatch: one report per capture, a total that says how many captures of how many ranks */
+  assert_int_equal(sh(&out, "'%s' sched-overhead '%s' --dispatch all", g_swimlane, g_work), 0);
+  assert_non_null(strstr(out, "=== rank1/d1 ==="));
+  assert_non_null(strstr(out, "=== total over 4 captures of 2 ranks (all) ==="));
+  free(out);
   /* check-trace: nothing converted yet, then a rank's own trace plus the merged one */
   assert_int_equal(sh(NULL, "rm '%s/l3_swimlane.json'", g_work), 0); /* the run's own merge */
   assert_int_equal(sh(&out, "'%s' check-trace '%s'", g_swimlane, g_work), 1);
