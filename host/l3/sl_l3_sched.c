@@ -40,7 +40,6 @@ typedef struct rank_proc {
 typedef struct l3_opts {
   int ranks, dispatches, hosts;
   int no_convert, quiet;  /* --no-convert, -q: as for a single-chip run */
-  int hbg;                /* --runtime hbg: host records on the real host clock */
   long ppm, host_ppm;
   int64_t epoch;  /* true ns every simulated host clock is anchored at */
   const char *out_root, *workload, *case_name, *platform;
@@ -59,7 +58,8 @@ static int parse_long(const char *s, long lo, long hi, long *out) {
 static int takes_value(const char *a) {
   static const char *const v[] = {"--case", "--platform", "-p", "-o", "--output", "--dump-args", "--rounds",
                                   "--aic", "--aiv", "--sched-threads", "--ring", "--ranks", "--dispatches",
-                                  "--rate-error-ppm", "--hosts", "--host-drift-ppm", NULL};
+                                  "--rate-error-ppm", "--hosts", "--host-drift-ppm", "--runtime", "--clock",
+                                  "--pool-records", NULL};
   for (const char *const *p = v; *p; p++)
     if (!strcmp(a, *p)) return 1;
   return 0;
@@ -100,8 +100,6 @@ static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
     } else if (!strcmp(a, "--no-convert") || !strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       if (strcmp(a, "--no-convert")) o->quiet = 1;
       else o->no_convert = 1;
-    } else if (!strcmp(a, "--runtime") && val && !strcmp(val, "hbg")) {
-      o->hbg = 1;
     } else if (!strcmp(a, "--case")) {
       o->case_name = val;
     } else if (!strcmp(a, "--platform") || !strcmp(a, "-p")) {
@@ -112,11 +110,6 @@ static int parse_l3_opts(int argc, char **argv, l3_opts *o) {
   o->workload = sl_l3_workload_arg(argc, argv);
   if (!o->workload || !o->out_root) {
     sl_error(NULL, "run --ranks N: a WORKLOAD (and a value for every option) is required");
-    return 2;
-  }
-  if (o->hbg && o->hosts > 1) {
-    sl_error(NULL, "run: --hosts with --runtime hbg is not supported: a host_build_graph rank's host records "
-                   "are taken on the real host clock, --hosts simulates other host clocks for device-clock ranks");
     return 2;
   }
   return 0;

@@ -253,6 +253,7 @@ static void set_host_model(int argc, char **argv) {
   g_win.host_epoch = strtoll(epoch, NULL, 10);
   if (g_win.host == 0) return;
   sl_hl_set_host_clock(g_win.host_offset, g_win.host_ppb, g_win.host_epoch);
+  sl_rt_set_host_clock(sl_hl_now_ns); /* host_build_graph's host records and anchors too */
   char real[sizeof g_win.domain];
   snprintf(real, sizeof real, "%s", g_win.domain);
   snprintf(g_win.domain, sizeof g_win.domain, "sim-host-%d:%.100s", g_win.host, real);

@@ -192,10 +192,8 @@ static int place_cross_host(l3_run *run) {
   for (size_t i = 0; i < run->n; i++) {
     l3_rank *r = &run->ranks[i];
     if (!strcmp(r->domain, ref)) continue;
-    if (r->host_mode)
-      return sl_error(r->records, "rank %d: a host_build_graph capture on another host clock (%s): its host "
-                                  "timeline is not on the dispatcher's; the cross-host merge places device-clock "
-                                  "ranks only", r->rank, r->domain), -1;
+    /* a host_build_graph rank too: its host timeline is on its own host's clock, which
+    ** the same offset estimate maps (l3_anchor_place_capture) */
     if (l3_xhost_place(run, r)) return -1;
   }
   return 0;
