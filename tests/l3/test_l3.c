@@ -859,9 +859,9 @@ static double true_of_host(cJSON *truth, double h) {
   return (h - off + ep * d) / (1 + d);
 }
 
-/* A host_build_graph rank on another host: the first and the last of its host records
-** (its own host's clock), drawn on the dispatcher's axis, against their true ns. The
-** larger error. */
+/* A host_build_graph rank on another host: the first and the last of its host submit
+** records (its own host's clock), drawn on the dispatcher's axis, against their true
+** ns. The larger error. */
 static double host_records_error(cJSON *trace, int r, const char *dfx, cJSON *truth) {
   char p[800];
   snprintf(p, sizeof p, "%s/rank%d/d0/chip_swimlane_records.json", dfx, r);
@@ -873,7 +873,21 @@ static double host_records_error(cJSON *trace, int r, const char *dfx, cJSON *tr
     last = fmax(last, (double)jint(rec, "end_host_ns"));
   }
   cJSON_Delete(cap);
-  assert_true(view_span(trace, view_pid(trace, r, " / Host Orchestrator"), &lo, &hi) > 0);
+  /* the submit slices (the view also holds the uploads, which follow them) */
+  int64_t pid = view_pid(trace, r, " / Host Orchestrator");
+  int n = 0;
+  cJSON *ev;
+  lo = 1e300, hi = -1e300;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(trace, "traceEvents")) {
+    if (strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "X") || jint(ev, "pid") != pid ||
+        strncmp(cJSON_GetObjectItem(ev, "name")->valuestring, "submit(", 7))
+      continue;
+    double ts = cJSON_GetObjectItem(ev, "ts")->valuedouble;
+    lo = fmin(lo, ts);
+    hi = fmax(hi, ts + cJSON_GetObjectItem(ev, "dur")->valuedouble);
+    n++;
+  }
+  assert_true(n >= 6); /* mixed_example submits 6+ tasks */
   double origin = (double)jint(cJSON_GetObjectItem(trace, "metadata"), "origin_host_ns");
   return fmax(fabs(origin + lo * 1000 - true_of_host(truth, first)), fabs(origin + hi * 1000 - true_of_host(truth, last)));
 }
@@ -944,14 +958,14 @@ static void cross_host_case(int ppm, int dispatches, int hbg) {
                    (double)jint(rk, "device_wall_dur_ns");
       double cerr = end - (double)jint(truth, "device_close_true_ns");
       double ctu = (double)jint(truth, "device_close_true_uncertainty_ns");
-      assert_true(fabs(cerr) <= bound + ctu);
       double herr = hbg ? host_records_error(t, r, g_work, truth) : 0;
-      assert_true(herr <= bound);
       char hrec[64] = "";
       if (hbg) snprintf(hrec, sizeof hrec, ", host records %.0f ns", herr);
       fprintf(stderr, "  cross-host%s: drift %d ppm, %d dispatches: error %.0f ns at the device window's opening, "
                       "%.0f ns at its close%s, bound %.0f ns\n", hbg ? " (host_build_graph)" : "", ppm, dispatches,
               err, cerr, hrec, bound);
+      assert_true(fabs(cerr) <= bound + ctu);
+      assert_true(herr <= bound);
     }
     cJSON_Delete(truth);
   }
