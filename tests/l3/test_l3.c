@@ -511,9 +511,21 @@ static void test_refuse_network1(void **state) {
 
 static void test_refuse_host_logs(void **state) {
   (void)state;
+  /* --host-log DIR: the logs moved elsewhere are found there (and not beside the ranks) */
+  char opt[700], *out = NULL;
+  assert_int_equal(sh(NULL, "mkdir '%s/logs' && mv '%s'/host.*.log '%s/logs/'", g_work, g_work, g_work), 0);
+  expect_refusal("", "no host.<pid>.log beside the ranks", NULL);
+  snprintf(opt, sizeof opt, "--host-log '%s/logs'", g_work);
+  cJSON *t = convert(&out, opt);
+  if (!t) fprintf(stderr, "%s", out);
+  assert_non_null(t);
+  free(out);
+  cJSON *rk = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(t, "metadata"), "ranks"), 1);
+  assert_non_null(strstr(cJSON_GetObjectItem(rk, "host_log")->valuestring, "/logs/host."));
+  cJSON_Delete(t);
+  assert_int_equal(sh(NULL, "mv '%s/logs/'host.*.log '%s/' && rmdir '%s/logs'", g_work, g_work, g_work), 0);
   expect_refusal("--host-log /nonexistent/l3logs", "host log", "/nonexistent/l3logs");
   assert_int_equal(sh(NULL, "mkdir '%s/empty'", g_work), 0);
-  char opt[700];
   snprintf(opt, sizeof opt, "--host-log '%s/empty'", g_work);
   expect_refusal(opt, "no host.<pid>.log", "empty");
   assert_int_equal(sh(NULL, "echo garbage > \"$(ls '%s'/host.*.log | head -n 1)\"", g_work), 0);
