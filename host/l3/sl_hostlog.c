@@ -166,10 +166,13 @@ sl_hostlog *sl_hostlog_load(const char *path) {
     if (lineno == 1) bad = parse_header(h, line) ? 1 : 0;
     else if (!strncmp(line, "span ", 5)) bad = add_span_line(h, line, &cap) ? 2 : 0;
   }
+  int err = ferror(f) ? errno : 0; /* a directory, an I/O error */
   if (!bad && lineno == 0) bad = 1;
   fclose(f);
+  if (err) bad = 3;
   if (bad) {
-    if (bad == 1) sl_error(path, "not a swimlane host log (bad or missing header line)");
+    if (bad == 3) sl_error(path, "cannot read host log: %s", strerror(err));
+    else if (bad == 1) sl_error(path, "not a swimlane host log (bad or missing header line)");
     else sl_error(path, "line %zu: malformed span", lineno);
     sl_hostlog_free(h);
     return NULL;

@@ -42,7 +42,6 @@ typedef struct rank_proc {
 typedef struct l3_opts {
   int ranks, dispatches, hosts;
   int no_convert, quiet;  /* --no-convert, -q: as for a single-chip run */
-  int hbg;                /* --runtime hbg: host records on the real host clock */
   long ppm, host_ppm;
   int64_t epoch;  /* true ns every simulated host clock is anchored at */
   const char *out_root, *workload, *case_name, *platform;
@@ -53,14 +52,10 @@ static int l3_opts_from(const sl_l3_request *req, l3_opts *o) {
   *o = (l3_opts){.ranks = req->ranks, .dispatches = req->dispatches ? req->dispatches : 2,
                  .hosts = req->hosts, .ppm = req->rate_error_ppm >= 0 ? req->rate_error_ppm : 20,
                  .host_ppm = req->host_drift_ppm >= 0 ? req->host_drift_ppm : 50,
-                 .no_convert = req->no_convert, .quiet = req->quiet, .hbg = req->hbg,
+                 .no_convert = req->no_convert, .quiet = req->quiet,
                  .out_root = req->out_root ? req->out_root : "outputs", .workload = req->workload,
                  .case_name = req->case_name,
                  .platform = req->platform ? req->platform : sl_platform_default_sim()};
-  if (o->hbg && o->hosts > 1)
-    return sl_opt_usage_error("run", "--hosts with --runtime hbg is not supported: a host_build_graph rank's host "
-                                     "records are taken on the real host clock, --hosts simulates other host "
-                                     "clocks for device-clock ranks");
   return 0;
 }
 
@@ -142,6 +137,24 @@ static int spawn_rank(rank_proc *p, int r, const sl_l3_request *req, const char 
   p->cmd = fdopen(cmd[1], "w");
   p->reply_fd = rep[0];
   return p->cmd ? 0 : -1;
+}
+
+/* Wait for every rank's "ready" (its process started and set up): 0, or -1 reported. */
+static int wait_ready(rank_proc *p, int n) {
+  for (int r = 0; r < n; r++) {
+    char line[16];
+    size_t k = 0;
+    while (k + 1 < sizeof line) { /* one byte at a time: nothing past the newline is taken */
+      ssize_t got = read(p[r].reply_fd, line + k, 1);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0 || line[k++] == '\n') break;
+    }
+    line[k] = 0;
+    if (strcmp(line, "ready\n"))
+      return sl_error(NULL, "run: rank %d (pid %ld) exited before it was ready (see its messages above)", r,
+                      (long)p[r].pid), -1;
+  }
+  return 0;
 }
 
 /* Wait for every rank's reply, noting when each arrived. 0 ok, -1 a rank died. */
@@ -259,6 +272,7 @@ int sl_l3_sched_main(const sl_l3_request *req, int (*convert)(int argc, char **a
   int rc = log ? 0 : 1, started = 0;
   for (; rc == 0 && started < o.ranks; started++)
     if (spawn_rank(&procs[started], started, req, root, &o)) rc = 1;
+  if (rc == 0 && wait_ready(procs, o.ranks)) rc = 1;
   int64_t run_id = (int64_t)getpid(), slot = 0, t0 = sl_hl_now_ns();
   for (int d = 0; rc == 0 && d < o.dispatches; d++)
     if (dispatch_round(procs, o.ranks, d, run_id, &slot, log)) {

@@ -180,13 +180,16 @@ static int write_identity(worker *w, const char *dir, const dispatch_cmd *c, int
 /* With simulated hosts: the true clocks behind this capture, for tests to check the
 ** cross-host merge against (sim_truth.json; the merge never reads it). */
 static int write_truth(const char *dir) {
-  if (g_win.host < 0 || !g_win.opened) return 0;
+  if (g_win.host < 0 || !g_win.opened || !g_win.closed) return 0;
   return write_sidecar(dir, "sim_truth.json",
                        "{\"host_index\": %d, \"host_offset_ns\": %" PRId64 ", \"host_drift_ppb\": %" PRId64
                        ", \"host_epoch_true_ns\": %" PRId64 ", \"device_open_cycles\": %" PRIu64
-                       ", \"device_open_true_ns\": %" PRId64 ", \"device_open_true_uncertainty_ns\": %" PRId64 "}\n",
+                       ", \"device_open_true_ns\": %" PRId64 ", \"device_open_true_uncertainty_ns\": %" PRId64
+                       ", \"device_close_cycles\": %" PRIu64 ", \"device_close_true_ns\": %" PRId64
+                       ", \"device_close_true_uncertainty_ns\": %" PRId64 "}\n",
                        g_win.host, g_win.host_offset, g_win.host_ppb, g_win.host_epoch, g_win.open.cycles,
-                       g_win.open.true_mid, g_win.open.true_half);
+                       g_win.open.true_mid, g_win.open.true_half, g_win.close.cycles, g_win.close.true_mid,
+                       g_win.close.true_half);
 }
 
 /* The one directory `run` created below tmp, moved to rankR/dN: 1 moved, 0 when
@@ -240,6 +243,7 @@ static void set_host_model(const sl_l3_request *req) {
   g_win.host_epoch = req->host_epoch ? strtoll(req->host_epoch, NULL, 10) : 0;
   if (g_win.host == 0) return;
   sl_hl_set_host_clock(g_win.host_offset, g_win.host_ppb, g_win.host_epoch);
+  sl_rt_set_host_clock(sl_hl_now_ns); /* host_build_graph's host records and anchors too */
   char real[sizeof g_win.domain];
   snprintf(real, sizeof real, "%s", g_win.domain);
   snprintf(g_win.domain, sizeof g_win.domain, "sim-host-%d:%.100s", g_win.host, real);
@@ -276,6 +280,7 @@ static int worker_init(worker *w, const sl_l3_request *req) {
 }
 
 int sl_l3_worker_main(const sl_l3_request *req, const sl_run_entry *entry) {
+  int64_t started = sl_hl_now_ns();
   worker w;
   memset(&w, 0, sizeof w);
   w.entry = entry;
@@ -283,6 +288,15 @@ int sl_l3_worker_main(const sl_l3_request *req, const sl_run_entry *entry) {
   FILE *cmd = rc ? NULL : fdopen(SL_L3_CMD_FD, "r");
   FILE *reply = rc ? NULL : fdopen(SL_L3_REPLY_FD, "w");
   if (!rc && (!cmd || !reply)) rc = 1, sl_error(NULL, "run: rank %d: no command pipe (not started by run --ranks)", w.rank);
+  /* ready: the scheduler sends no dispatch before this, so a node.task's start is not
+  ** this process's start-up (the cross-host merge bounds the clock offset by the
+  ** spare width of those windows) */
+  if (!rc) { /* rank.ready: this process's set-up, before the first dispatch can arrive */
+    sl_hl_span s;
+    set_span(&s, 0, "rank.ready", 0, started, sl_hl_now_ns() - started);
+    sl_hostlog_span(w.log, &s);
+  }
+  if (!rc && (fputs("ready\n", reply) < 0 || fflush(reply))) rc = 1;
   char line[256];
   while (!rc && fgets(line, sizeof line, cmd)) {
     dispatch_cmd c;

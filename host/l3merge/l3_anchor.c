@@ -7,7 +7,8 @@
 ** clock anchors. Such a rank needs no containment: the host timeline is exact, the
 ** device timeline (and the log's clk=dev phases) is known to within the anchors'
 ** uncertainty (the larger selected sample's rtt/2). The rank's runner_run window must
-** still hold both: checked, refused otherwise.
+** still hold both: checked, refused otherwise. On another host (--cross-host) the
+** rank is placed by l3_xhost.c and its host axis mapped onto the dispatcher's here.
 */
 #include <math.h>
 #include <stdio.h>
@@ -50,7 +51,7 @@ int l3_anchor_place(l3_run *run, l3_rank *r) {
 
 int l3_anchor_place_capture(l3_run *run, l3_rank *r, double end_us) {
   const sl_capture *c = r->cap;
-  if (!r->anchored) /* the head did not say host mode, the records do */
+  if (!r->anchored && !(r->xhost && r->host_mode)) /* the head did not say host mode, the records do */
     return sl_error(r->records, "rank %d: a host-orchestrated (host_build_graph) capture without "
                                 "metadata.orchestrator_source \"host\" and clock anchors: it cannot be placed",
                     r->rank), -1;
@@ -68,7 +69,11 @@ int l3_anchor_place_capture(l3_run *run, l3_rank *r, double end_us) {
                     r->inv), -1;
   r->scale = 1.0;
   r->shift_us = (double)(c->host_origin_ns - run->origin_ns) / 1000.0;
+  if (r->xhost) { /* on another host: its host axis x goes to x + b(x), linear (l3_xhost.c) */
+    r->scale = 1.0 + r->hslope;
+    r->shift_us = (l3_host_axis_ns(r, (int64_t)c->host_origin_ns) - (double)run->origin_ns) / 1000.0;
+  }
   r->has_residual = 1; /* the first record is the host origin (the opening anchor) */
-  r->residual_ns = (int64_t)llround((double)c->host_origin_ns - r->map_y0_ns);
+  r->residual_ns = (int64_t)llround((double)c->host_origin_ns - (r->xhost ? r->xopen_ns : r->map_y0_ns));
   return 0;
 }

@@ -54,6 +54,7 @@ int l3_read_identity(const char *path, l3_identity *id) {
       cJSON_Delete(j);
       return -1;
     }
+  if (!bad && get_int(j, "endpoint_pid", &id->endpoint_pid)) id->endpoint_pid = 0; /* optional */
   cJSON_Delete(j);
   if (bad) {
     sl_error(path, "dispatch identity: not a JSON object");

@@ -20,13 +20,25 @@
 #include "sl_vec.h"
 #include "ts_shift.h"
 
+/* After a host log failed to load: whose it is, when a rank's identity names its pid. */
+static void name_log_owner(const l3_run *run, const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  long pid = strncmp(base, "host.", 5) ? 0 : strtol(base + 5, NULL, 10); /* host.<pid>.log */
+  if (pid <= 0) return;
+  for (size_t i = 0; i < run->n; i++)
+    if (run->ranks[i].id.present && run->ranks[i].id.endpoint_pid == pid)
+      sl_error(path, "rank %d's host log (endpoint_pid %ld of %s): the merge places the rank from it",
+               run->ranks[i].rank, pid, run->ranks[i].identity_path);
+}
+
 static int load_logs(l3_run *run) {
   const char *where = run->o.host_log ? run->o.host_log : run->o.root;
   struct stat st;
   if (stat(where, &st) != 0) return sl_error(where, "host log: %s", strerror(errno)), -1;
   if (S_ISREG(st.st_mode)) { /* one file named explicitly */
     run->logs = sl_mem_calloc(1, sizeof *run->logs);
-    if (!(run->logs[0] = sl_hostlog_load(where))) return -1;
+    if (!(run->logs[0] = sl_hostlog_load(where))) return name_log_owner(run, where), -1;
     run->n_logs = 1;
     return 0;
   }
@@ -41,6 +53,7 @@ static int load_logs(l3_run *run) {
     run->logs = sl_array_grow(run->logs, &cap, run->n_logs + 1, sizeof *run->logs);
     char *path = sl_path_join(where, e->d_name);
     sl_hostlog *h = sl_hostlog_load(path);
+    if (!h) name_log_owner(run, path);
     free(path);
     if (!h) rc = -1;
     else run->logs[run->n_logs++] = h;
@@ -141,8 +154,15 @@ static int bind_rank(l3_run *run, l3_rank *r) {
     }
   }
   if (hits != 1) {
-    sl_error(r->identity_path, "rank %d: %s chip.run invocation in the host logs names this dispatch%s", r->rank,
-             hits ? "more than one" : "no", hits ? " (pin it with --rank-pid RANK=PID[:INV])" : "");
+    int have_log = !r->id.endpoint_pid;
+    for (size_t i = 0; i < run->n_logs && !have_log; i++) have_log = run->logs[i]->pid == r->id.endpoint_pid;
+    if (!hits && !have_log) /* the worker's own log is not there */
+      sl_error(r->identity_path, "rank %d: no chip.run invocation in the host logs names this dispatch: its "
+                                 "worker's host.%lld.log (endpoint_pid) is missing from %s", r->rank,
+               (long long)r->id.endpoint_pid, run->o.host_log ? run->o.host_log : run->o.root);
+    else
+      sl_error(r->identity_path, "rank %d: %s chip.run invocation in the host logs names this dispatch%s", r->rank,
+               hits ? "more than one" : "no", hits ? " (pin it with --rank-pid RANK=PID[:INV])" : "");
     return -1;
   }
   for (size_t j = 0; j < run->n; j++)
@@ -172,10 +192,8 @@ static int place_cross_host(l3_run *run) {
   for (size_t i = 0; i < run->n; i++) {
     l3_rank *r = &run->ranks[i];
     if (!strcmp(r->domain, ref)) continue;
-    if (r->host_mode)
-      return sl_error(r->records, "rank %d: a host_build_graph capture on another host clock (%s): its host "
-                                  "timeline is not on the dispatcher's; the cross-host merge places device-clock "
-                                  "ranks only", r->rank, r->domain), -1;
+    /* a host_build_graph rank too: its host timeline is on its own host's clock, which
+    ** the same offset estimate maps (l3_anchor_place_capture) */
     if (l3_xhost_place(run, r)) return -1;
   }
   return 0;

@@ -27,7 +27,10 @@ static void *load_main(void *arg) {
   l3_rank *r = j->r;
   j->rc = -1;
   r->cap = sl_capture_read(r->records, NULL);
-  if (!r->cap) return NULL;
+  if (!r->cap) { /* the reader said why; say whose */
+    sl_error(r->records, "rank %d: its capture of dispatch d%d cannot be read (nothing is written)", r->rank, r->dnum);
+    return NULL;
+  }
   char *deps_path = sl_path_join(r->dir, "deps.json");
   r->deps = sl_deps_load(deps_path);
   free(deps_path);

@@ -4,6 +4,7 @@
 ** process name "rankN / <view>", flow and slice ids in the rank's own range), its
 ** placement (ts shifted onto the host axis) and its slack_ns on every slice.
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,12 @@ typedef struct l3_sink {
 
 #define INNER(s) (((l3_sink *)(s))->inner)
 #define PID(s, p) (((l3_sink *)(s))->pid_base + (p))
+
+/* An engine time (µs) on the host axis, at a whole ns: a viewer rounds ts and dur to
+** ns apiece, so the fractional edges a cross-host rank's scale leaves would let a
+** slice and the one after it on its lane overlap by 1 ns (l3_host.c rounds the host
+** block the same way). */
+static double axis_us(const l3_sink *k, double us) { return round((us * k->scale + k->shift_us) * 1000.0) / 1000.0; }
 
 static void k_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
   char buf[512];
@@ -53,10 +60,10 @@ static void k_slice(sl_trace_sink *s, const sl_slice *ev) {
   args[ev->nargs] = SL_ARG_I("slack_ns", k->slack_ns);
   sl_slice e = *ev;
   e.pid = PID(s, ev->pid);
-  e.ts = ev->ts * k->scale + k->shift_us;
+  e.ts = axis_us(k, ev->ts);
   /* the end moves with the start, so adjacent slices stay adjacent (DevTools drops
   ** one whose end passes its neighbour's start by an ulp) */
-  e.dur = sl_ts_fit_dur(e.ts, (ev->ts + ev->dur) * k->scale + k->shift_us);
+  e.dur = sl_ts_fit_dur(e.ts, axis_us(k, ev->ts + ev->dur));
   e.id = ev->id + k->id_base;
   e.args = args;
   e.nargs = ev->nargs + 1;
@@ -68,7 +75,7 @@ static void k_slice(sl_trace_sink *s, const sl_slice *ev) {
 static void k_counter(sl_trace_sink *s, const sl_counter *ev) {
   sl_counter e = *ev;
   e.pid = PID(s, ev->pid);
-  e.ts = ev->ts * ((l3_sink *)s)->scale + ((l3_sink *)s)->shift_us;
+  e.ts = axis_us((l3_sink *)s, ev->ts);
   sl_sink_counter(INNER(s), &e);
   sl_sink_count(s);
 }
@@ -77,7 +84,7 @@ static void k_flow(sl_trace_sink *s, const sl_flow *ev) {
   l3_sink *k = (l3_sink *)s;
   sl_flow e = *ev;
   e.pid = PID(s, ev->pid);
-  e.ts = ev->ts * k->scale + k->shift_us;
+  e.ts = axis_us(k, ev->ts);
   e.id = ev->id + k->id_base;
   e.bind_id = ev->bind_id + k->id_base;
   sl_sink_flow(k->inner, &e);

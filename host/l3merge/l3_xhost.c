@@ -16,8 +16,19 @@
 **                                      L(x) = max_k sent_k - s_k - A|x - s_k|
 **                                      U(x) = min_k done_k - e_k + A|x - e_k|
 **                                    b is estimated as (L + U) / 2, error <= (U - L) / 2.
-** The published bound is their sum over the device window's two ends (b is
-** linear between them, as the estimate is).
+** The published bound adds up what can separate a drawn device time from the true
+** one (tests/l3/test_xhost.c checks it against simulated true clocks, adversarial
+** delays included, and that it is reached):
+**   the anchors' error u_a (the larger selected sample's rtt/2), and the change of
+**     the offset over it, at most A * u_a (b is evaluated at the anchored x, not
+**     the true one)
+**   the windows' half width (U - L) / 2, the larger at the two ends of the rank's
+**     chip.run (b is linear between them, as the estimate is, and chip.run holds
+**     every time drawn of the rank: its host tree, the device window, a
+**     host_build_graph capture's host records)
+**   one device cycle (a reading names a cycle-wide interval: a record read late in
+**     its cycle is drawn where the cycle began)
+**   1 ns (the axis is drawn on whole ns)
 */
 #include <math.h>
 #include <stdio.h>
@@ -82,6 +93,9 @@ static void drift_interval(const xwin *w, int n, double a, double *lo, double *h
   if (h < *hi) *hi = h;
 }
 
+/* Rank host ns x on the dispatcher's axis: x + b(x), b linear through the estimates. */
+static double axis_of(const l3_rank *r, double x) { return x + r->hb1 + (x - r->hx1) * r->hslope; }
+
 double l3_anchor_host_ns(const l3_rank *r, double c) {
   double c0 = (double)r->anchor_cycles[0], c1 = (double)r->anchor_cycles[1];
   double h0 = (double)r->anchor_host_ns[0], h1 = (double)r->anchor_host_ns[1];
@@ -105,30 +119,35 @@ int l3_xhost_place(l3_run *run, l3_rank *r) {
   double wall_cyc = (double)r->wall_dur_ns * (double)r->freq_hz / 1e9;
   double x1 = l3_anchor_host_ns(r, (double)r->dev_open_cycles);
   double x2 = l3_anchor_host_ns(r, (double)r->dev_open_cycles + wall_cyc);
-  double l1, u1, l2, u2;
-  offset_interval(w, n, a, x1, &l1, &u1);
-  offset_interval(w, n, a, x2, &l2, &u2);
-  if (l1 > u1 || l2 > u2)
+  /* the offset at both ends of the rank's chip.run, which holds everything drawn of it
+  ** (its call tree, the device window, a host_build_graph capture's host records) */
+  double xa = (double)r->run_start_ns, xb = (double)(r->run_start_ns + r->run_dur_ns);
+  if (!(xb > xa)) xa = x1, xb = x2;
+  double la, ua, lb, ub;
+  offset_interval(w, n, a, xa, &la, &ua);
+  offset_interval(w, n, a, xb, &lb, &ub);
+  if (la > ua || lb > ub)
     return sl_error(r->log->path, "rank %d: the dispatch windows admit no clock offset with drift below %g ppm "
                                   "(raise --max-drift-ppm?)", r->rank, run->o.max_drift_ppm), -1;
-  double b1 = (l1 + u1) / 2, b2 = (l2 + u2) / 2;
   r->xhost = 1;
   r->windows = n;
-  r->hx1 = x1;
-  r->hb1 = b1;
-  r->hslope = x2 > x1 ? (b2 - b1) / (x2 - x1) : 0;
-  r->map_y0_ns = x1 + b1;
-  r->map_rate = wall_cyc > 0 ? ((x2 + b2) - (x1 + b1)) / wall_cyc : 1e9 / (double)r->freq_hz;
+  r->xopen_ns = x1;
+  r->hx1 = xa;
+  r->hb1 = (la + ua) / 2;
+  r->hslope = xb > xa ? ((lb + ub) / 2 - r->hb1) / (xb - xa) : 0;
+  double y1 = axis_of(r, x1), y2 = axis_of(r, x2);
+  r->map_y0_ns = y1;
+  r->map_rate = wall_cyc > 0 ? (y2 - y1) / wall_cyc : 1e9 / (double)r->freq_hz;
   r->anchor_bound_ns = r->anchor_unc_ns[0] > r->anchor_unc_ns[1] ? r->anchor_unc_ns[0] : r->anchor_unc_ns[1];
-  r->bound_ns = r->anchor_bound_ns + (int64_t)ceil(fmax(u1 - l1, u2 - l2) / 2);
+  r->bound_ns = (int64_t)ceil((double)r->anchor_bound_ns * (1 + a) + fmax(ua - la, ub - lb) / 2 +
+                              1e9 / (double)r->freq_hz + 1);
   r->slack_ns = 2 * r->bound_ns;
   drift_interval(w, n, a, &r->drift_ppm_lo, &r->drift_ppm_hi);
   return 0;
 }
 
 double l3_host_axis_ns(const l3_rank *r, int64_t x) {
-  if (!r->xhost) return (double)x;
-  return (double)x + r->hb1 + ((double)x - r->hx1) * r->hslope;
+  return r->xhost ? axis_of(r, (double)x) : (double)x;
 }
 
 double l3_dev_axis_ns(const l3_rank *r, int64_t rel_dev_ns) {

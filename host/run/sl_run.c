@@ -498,7 +498,6 @@ int sl_cmd_run(int argc, char **argv) {
   sl_l3_request *req = &o.l3;
   req->workload = o.workload, req->case_name = o.case_name, req->platform = o.platform;
   req->out_root = o.out_root, req->quiet = o.quiet, req->no_convert = o.no_convert;
-  req->hbg = o.runtime == SL_RT_HBG;
   req->argv = sl_opt_split_values(run_table, argc, argv, &req->argc);
   rc = sl_l3_run_maybe(req, &(sl_run_entry){.run = sl_cmd_run, .device_hook = &sl_run_device_hook,
                                             .convert = sl_run_convert});

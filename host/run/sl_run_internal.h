@@ -149,7 +149,7 @@ typedef struct sl_run_entry {
 ** scheduler gives the rank processes it starts. */
 typedef struct sl_l3_request {
   const char *workload, *case_name, *platform, *out_root;
-  int quiet, no_convert, hbg;                  /* -q, --no-convert, --runtime hbg */
+  int quiet, no_convert;                       /* -q, --no-convert */
   int ranks, dispatches, hosts;                /* --ranks, --dispatches, --hosts */
   int rate_error_ppm, host_drift_ppm;          /* --rate-error-ppm, --host-drift-ppm */
   const char *worker_rank, *worker_root;       /* --l3-worker R --l3-root DIR */

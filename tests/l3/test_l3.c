@@ -160,13 +160,24 @@ static void test_layout(void **state) {
   assert_int_equal(jint(id[0][1], "group_size"), 1);
   for (int r = 0; r < 2; r++)
     for (int d = 0; d < 2; d++) cJSON_Delete(id[r][d]);
-  /* the capture carries the clock anchors and the host clock domain */
-  snprintf(p, sizeof p, "%s/rank1/d0/chip_swimlane_records.json", g_dfx);
-  cJSON *rec = load_json(p), *meta = cJSON_GetObjectItem(rec, "metadata");
-  assert_true(cJSON_IsString(cJSON_GetObjectItem(meta, "host_clock_domain_id")));
-  cJSON *samples = cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "clock_anchors"), "samples");
-  assert_int_equal(cJSON_GetArraySize(samples), 2);
-  cJSON_Delete(rec);
+  /* the capture carries the clock anchors and the host clock domain; each rank's device
+  ** counter has its own offset ((rank + 1) x 7919e6 cycles: the two ranks' counters,
+  ** read within seconds of each other, differ by about 7919e6) */
+  double open_cycles[2], open_host[2];
+  for (int r = 0; r < 2; r++) {
+    snprintf(p, sizeof p, "%s/rank%d/d0/chip_swimlane_records.json", g_dfx, r);
+    cJSON *rec = load_json(p), *meta = cJSON_GetObjectItem(rec, "metadata");
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(meta, "host_clock_domain_id")));
+    cJSON *samples = cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "clock_anchors"), "samples");
+    assert_int_equal(cJSON_GetArraySize(samples), 2);
+    cJSON *pre = cJSON_GetArrayItem(samples, 0);
+    open_cycles[r] = (double)jint(pre, "device_cycles");
+    open_host[r] = (double)jint(pre, "host_before_ns");
+    cJSON_Delete(rec);
+  }
+  double freq = 50e6; /* a2a3sim */
+  double apart = open_cycles[1] - open_cycles[0] - (open_host[1] - open_host[0]) * freq / 1e9;
+  assert_true(fabs(apart - 7919e6) < 1e6); /* within 20 ms of counter time */
   /* three host logs: the scheduler's node.* spans and each rank's chip.run tree */
   char *out = NULL;
   assert_int_equal(sh(&out, "cat '%s'/host.*.log", g_dfx), 0);
@@ -175,6 +186,24 @@ static void test_layout(void **state) {
   assert_non_null(strstr(out, "name=node.dispatch"));
   assert_non_null(strstr(out, "name=chip.run.runner_run clk=host"));
   assert_non_null(strstr(out, "name=chip.run.device_wall.sched clk=dev"));
+  free(out);
+  /* no dispatch is sent before its rank is ready (rank.ready ends before its first node.task starts) */
+  assert_int_equal(sh(&out, "python3 - '%s' <<'PY'\n"
+                            "import glob, re, sys\n"
+                            "spans = {}\n"
+                            "for f in glob.glob(sys.argv[1] + '/host.*.log'):\n"
+                            "    for line in open(f):\n"
+                            "        kv = dict(re.findall(r'(\\w+)=(\\S+)', line))\n"
+                            "        if line.startswith('span'): spans.setdefault(kv['name'], []).append((f, kv))\n"
+                            "ready = {f: int(kv['start_ns']) + int(kv['dur_ns']) for f, kv in spans.get('rank.ready', [])}\n"
+                            "rank_log = {kv['chip_rank']: f for f, kv in spans['chip.run']}\n"
+                            "first = {}\n"
+                            "for f, kv in spans['node.task']:\n"
+                            "    first[kv['chip_rank']] = min(first.get(kv['chip_rank'], 1 << 62), int(kv['start_ns']))\n"
+                            "ok = [r for r, t in first.items() if rank_log[r] in ready and ready[rank_log[r]] <= t]\n"
+                            "print(len(ok), len(first))\n"
+                            "PY\n", g_dfx), 0); /* sh() appends its redirection after the terminator's line */
+  assert_string_equal(out, "2 2\n");
   free(out);
 }
 
@@ -343,6 +372,56 @@ static void check_rank_slices(cJSON *trace, cJSON *ranks) {
   for (int r = 0; r < n; r++) assert_true(seen[r] > 0);
 }
 
+/* One slice of a lane as a viewer reads it: ts and dur rounded to ns apiece. */
+typedef struct lane_slice {
+  int64_t pid, tid, a, b;
+} lane_slice;
+
+static int lane_slice_cmp(const void *x, const void *y) {
+  const lane_slice *p = x, *q = y;
+  if (p->pid != q->pid) return p->pid < q->pid ? -1 : 1;
+  if (p->tid != q->tid) return p->tid < q->tid ? -1 : 1;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return p->b > q->b ? -1 : p->b < q->b; /* the enclosing one first */
+}
+
+/* Every slice of the merged trace starts and ends on a whole ns, and no two slices of
+** one lane overlap partially once ts and dur are rounded to ns apiece (as Perfetto and
+** DevTools read them): each slice either follows or nests in the open ones. The count
+** of slices checked. */
+static int check_lanes_whole_ns(cJSON *trace) {
+  cJSON *evs = cJSON_GetObjectItem(trace, "traceEvents"), *ev;
+  lane_slice *v = calloc((size_t)cJSON_GetArraySize(evs) + 1, sizeof *v);
+  assert_non_null(v);
+  int n = 0;
+  cJSON_ArrayForEach(ev, evs) {
+    if (strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "X")) continue;
+    double ts = cJSON_GetObjectItem(ev, "ts")->valuedouble * 1000.0;
+    double end = ts + cJSON_GetObjectItem(ev, "dur")->valuedouble * 1000.0;
+    if (fabs(ts - round(ts)) > 1e-3 || fabs(end - round(end)) > 1e-3)
+      fprintf(stderr, "  not on a whole ns: %s pid %lld ts %.6f ns end %.6f ns\n",
+              cJSON_GetObjectItem(ev, "name")->valuestring, (long long)jint(ev, "pid"), ts, end);
+    assert_true(fabs(ts - round(ts)) <= 1e-3 && fabs(end - round(end)) <= 1e-3);
+    int64_t a = llround(ts);
+    v[n++] = (lane_slice){jint(ev, "pid"), jint(ev, "tid"), a, a + llround(cJSON_GetObjectItem(ev, "dur")->valuedouble * 1000.0)};
+  }
+  qsort(v, (size_t)n, sizeof *v, lane_slice_cmp);
+  int64_t open[64];
+  int depth = 0;
+  for (int i = 0; i < n; i++) {
+    if (i && (v[i].pid != v[i - 1].pid || v[i].tid != v[i - 1].tid)) depth = 0;
+    while (depth && open[depth - 1] <= v[i].a) depth--;
+    if (depth && v[i].b > open[depth - 1])
+      fprintf(stderr, "  lane pid %lld tid %lld: [%lld, %lld] overlaps the slice ending at %lld\n", (long long)v[i].pid,
+              (long long)v[i].tid, (long long)v[i].a, (long long)v[i].b, (long long)open[depth - 1]);
+    assert_false(depth && v[i].b > open[depth - 1]);
+    assert_true(depth < 64);
+    open[depth++] = v[i].b;
+  }
+  free(v);
+  return n;
+}
+
 static void test_merge(void **state) {
   (void)state;
   char *out = NULL;
@@ -376,6 +455,7 @@ static void test_merge(void **state) {
   }
   assert_int_equal(jint(meta, "cross_rank_uncertainty_ns"), sum);
   check_rank_slices(t, ranks);
+  assert_true(check_lanes_whole_ns(t) > 100);
   cJSON_Delete(t);
   /* and the trace is well formed for Perfetto's importer */
   assert_int_equal(sh(&out, "'%s' check-trace '%s/l3_swimlane.json'", g_swimlane, g_work), 0);
@@ -431,13 +511,44 @@ static void test_refuse_network1(void **state) {
 
 static void test_refuse_host_logs(void **state) {
   (void)state;
+  /* --host-log DIR: the logs moved elsewhere are found there (and not beside the ranks) */
+  char opt[700], *out = NULL;
+  assert_int_equal(sh(NULL, "mkdir '%s/logs' && mv '%s'/host.*.log '%s/logs/'", g_work, g_work, g_work), 0);
+  expect_refusal("", "no host.<pid>.log beside the ranks", NULL);
+  snprintf(opt, sizeof opt, "--host-log '%s/logs'", g_work);
+  cJSON *t = convert(&out, opt);
+  if (!t) fprintf(stderr, "%s", out);
+  assert_non_null(t);
+  free(out);
+  cJSON *rk = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(t, "metadata"), "ranks"), 1);
+  assert_non_null(strstr(cJSON_GetObjectItem(rk, "host_log")->valuestring, "/logs/host."));
+  cJSON_Delete(t);
+  assert_int_equal(sh(NULL, "mv '%s/logs/'host.*.log '%s/' && rmdir '%s/logs'", g_work, g_work, g_work), 0);
   expect_refusal("--host-log /nonexistent/l3logs", "host log", "/nonexistent/l3logs");
   assert_int_equal(sh(NULL, "mkdir '%s/empty'", g_work), 0);
-  char opt[700];
   snprintf(opt, sizeof opt, "--host-log '%s/empty'", g_work);
   expect_refusal(opt, "no host.<pid>.log", "empty");
   assert_int_equal(sh(NULL, "echo garbage > \"$(ls '%s'/host.*.log | head -n 1)\"", g_work), 0);
   expect_refusal("", "not a swimlane host log", "host.");
+}
+
+/* Rank 1's own host log missing, unreadable or cut short: the rank and the file named. */
+static void test_refuse_rank_log(void **state) {
+  (void)state;
+  char *out = NULL, log[800];
+  assert_int_equal(sh(&out, "grep -l 'name=chip.run .*chip_rank=1' '%s'/host.*.log", g_work), 0);
+  out[strcspn(out, "\n")] = 0;
+  snprintf(log, sizeof log, "%s", out);
+  free(out);
+  const char *base = strrchr(log, '/') + 1;
+  char missing[128];
+  snprintf(missing, sizeof missing, "its worker's %s (endpoint_pid) is missing", base);
+  assert_int_equal(sh(NULL, "mv '%s' '%s.away'", log, log), 0);
+  expect_refusal("", missing, "rank1/d0/dispatch_identity.json: rank 1:");
+  assert_int_equal(sh(NULL, "mkdir '%s'", log), 0); /* unreadable as a file */
+  expect_refusal("", "cannot read host log: Is a directory", "rank 1's host log (endpoint_pid");
+  assert_int_equal(sh(NULL, "rmdir '%s' && head -c 150 '%s.away' > '%s'", log, log, log), 0); /* cut mid-span */
+  expect_refusal("", "line 2: malformed span", "rank 1's host log (endpoint_pid");
 }
 
 static void test_refuse_other_group(void **state) {
@@ -460,7 +571,8 @@ static void test_refuse_truncated(void **state) {
   struct stat st;
   assert_int_equal(stat(p, &st), 0);
   assert_int_equal(truncate(p, st.st_size / 2 + 1700), 0);
-  expect_refusal("", "", "rank1/d0/chip_swimlane_records.json");
+  expect_refusal("", "truncated JSON", "rank1/d0/chip_swimlane_records.json");
+  expect_refusal("", "rank1/d0/chip_swimlane_records.json: rank 1: its capture of dispatch d0 cannot be read", NULL);
 }
 
 /* A capture that reads as host-orchestrated while its metadata head does not say so
@@ -569,6 +681,7 @@ static void test_hbg_ranks(void **state) {
     assert_true(dhi <= open + (double)(jint(rk, "device_wall_dur_ns") + unc) / 1000.0);
   }
   check_rank_slices(t, ranks);
+  assert_true(check_lanes_whole_ns(t) > 100);
   /* the .pb rank captures carry the same anchors: the same trace */
   assert_int_equal(sh(NULL, "'%s' convert '%s' --records pb -q -o '%s/pb.json'", g_swimlane, g_work, g_work), 0);
   snprintf(p, sizeof p, "%s/pb.json", g_work);
@@ -585,13 +698,6 @@ static void test_hbg_ranks(void **state) {
   assert_int_equal(sh(NULL, "python3 -c \"import json; p='%s/rank1/d0/chip_swimlane_records.json'; r=json.load(open(p)); "
                             "r['metadata'].pop('clock_anchors'); json.dump(r, open(p, 'w'))\"", g_work), 0);
   expect_refusal("", "without its clock anchors", "rank1/d0/chip_swimlane_records.json");
-  /* simulated hosts are for device-clock ranks */
-  assert_int_equal(sh(&out, "'%s' run mixed_example --ranks 2 --runtime hbg --hosts 2 -o '%s/hosts'", g_swimlane,
-                      g_work), 2);
-  assert_non_null(strstr(out, "--hosts with --runtime hbg is not supported"));
-  free(out);
-  snprintf(p, sizeof p, "%s/hosts", g_work);
-  assert_false(exists(p));
 }
 
 static void test_refuse_window(void **state) {
@@ -641,6 +747,11 @@ static void test_dir_tools(void **state) {
   total = strtol(tt + 7, NULL, 10);
   assert_true(sum > 0);
   assert_int_equal(total, sum);
+  free(out);
+  /* every dispatch: one report per capture, a total that says how many captures of how many ranks */
+  assert_int_equal(sh(&out, "'%s' sched-overhead '%s' --dispatch all", g_swimlane, g_work), 0);
+  assert_non_null(strstr(out, "=== rank1/d1 ==="));
+  assert_non_null(strstr(out, "=== total over 4 captures of 2 ranks (all) ==="));
   free(out);
   /* check-trace: nothing converted yet, then a rank's own trace plus the merged one */
   assert_int_equal(sh(NULL, "rm '%s/l3_swimlane.json'", g_work), 0); /* the run's own merge */
@@ -734,14 +845,74 @@ static void test_declared_group(void **state) {
   free(out);
 }
 
+/* The end (µs on the axis) of rank r's "device block (estimated)" on its Placement Bound lane. */
+static double block_end_us(cJSON *trace, int r) {
+  cJSON *ev;
+  char host[32];
+  int64_t pid = -1;
+  double end = -1;
+  snprintf(host, sizeof host, "rank%d / Host (pid ", r);
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(trace, "traceEvents"))
+    if (!strcmp(cJSON_GetObjectItem(ev, "name")->valuestring, "process_name") && !strncmp(pname(ev), host, strlen(host)))
+      pid = jint(ev, "pid");
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(trace, "traceEvents"))
+    if (!strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "X") && jint(ev, "pid") == pid &&
+        !strcmp(cJSON_GetObjectItem(ev, "name")->valuestring, "device block (estimated)"))
+      end = cJSON_GetObjectItem(ev, "ts")->valuedouble + cJSON_GetObjectItem(ev, "dur")->valuedouble;
+  assert_true(end > 0);
+  return end;
+}
+
+/* The true ns of rank host ns h on the simulated host of truth (host = true + offset +
+** (true - epoch) * drift). */
+static double true_of_host(cJSON *truth, double h) {
+  double off = (double)jint(truth, "host_offset_ns"), d = (double)jint(truth, "host_drift_ppb") * 1e-9;
+  double ep = (double)jint(truth, "host_epoch_true_ns");
+  return (h - off + ep * d) / (1 + d);
+}
+
+/* A host_build_graph rank on another host: the first and the last of its host submit
+** records (its own host's clock), drawn on the dispatcher's axis, against their true
+** ns. The larger error. */
+static double host_records_error(cJSON *trace, int r, const char *dfx, cJSON *truth) {
+  char p[800];
+  snprintf(p, sizeof p, "%s/rank%d/d0/chip_swimlane_records.json", dfx, r);
+  cJSON *cap = load_json(p), *th, *rec;
+  assert_non_null(cap);
+  double first = 1e300, last = -1e300, lo, hi;
+  cJSON_ArrayForEach(th, cJSON_GetObjectItem(cap, "host_orchestrator_phases")) cJSON_ArrayForEach(rec, th) {
+    first = fmin(first, (double)jint(rec, "start_host_ns"));
+    last = fmax(last, (double)jint(rec, "end_host_ns"));
+  }
+  cJSON_Delete(cap);
+  /* the submit slices (the view also holds the uploads, which follow them) */
+  int64_t pid = view_pid(trace, r, " / Host Orchestrator");
+  int n = 0;
+  cJSON *ev;
+  lo = 1e300, hi = -1e300;
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItem(trace, "traceEvents")) {
+    if (strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "X") || jint(ev, "pid") != pid ||
+        strncmp(cJSON_GetObjectItem(ev, "name")->valuestring, "submit(", 7))
+      continue;
+    double ts = cJSON_GetObjectItem(ev, "ts")->valuedouble;
+    lo = fmin(lo, ts);
+    hi = fmax(hi, ts + cJSON_GetObjectItem(ev, "dur")->valuedouble);
+    n++;
+  }
+  assert_true(n >= 6); /* mixed_example submits 6+ tasks */
+  double origin = (double)jint(cJSON_GetObjectItem(trace, "metadata"), "origin_host_ns");
+  return fmax(fabs(origin + lo * 1000 - true_of_host(truth, first)), fabs(origin + hi * 1000 - true_of_host(truth, last)));
+}
+
 /* One cross-host run: rank1 on a simulated second host drifting by ppm. The
 ** placement error of every rank's device window against the simulator's true
 ** clock (sim_truth.json) stays within the bound the merge publishes. */
-static void cross_host_case(int ppm, int dispatches) {
+static void cross_host_case(int ppm, int dispatches, int hbg) {
   char dir[600], *out = NULL;
-  snprintf(dir, sizeof dir, "%s/xhost_%d_%d", g_root, ppm, dispatches);
-  int rc = sh(&out, "'%s' run mixed_example --ranks 2 --hosts 2 --host-drift-ppm %d --dispatches %d "
-              "--enable-chip-swimlane 4 -o '%s'", g_swimlane, ppm, dispatches, dir);
+  snprintf(dir, sizeof dir, "%s/xhost_%d_%d_%d", g_root, ppm, dispatches, hbg);
+  /* --runtime before the workload: its value is not taken for the workload */
+  int rc = sh(&out, "'%s' run %s mixed_example --ranks 2 --hosts 2 --host-drift-ppm %d --dispatches %d "
+              "--enable-chip-swimlane 4 -o '%s'", g_swimlane, hbg ? "--runtime hbg" : "", ppm, dispatches, dir);
   if (rc) fprintf(stderr, "%s", out);
   assert_int_equal(rc, 0);
   free(out);
@@ -769,6 +940,8 @@ static void cross_host_case(int ppm, int dispatches) {
   assert_non_null(from_pb);
   assert_same_events(t, from_pb);
   cJSON_Delete(from_pb);
+  /* the estimate scales rank1's device timeline: its edges still land on whole ns */
+  assert_true(check_lanes_whole_ns(t) > 100);
   cJSON *meta = cJSON_GetObjectItem(t, "metadata"), *ranks = cJSON_GetObjectItem(meta, "ranks");
   double origin = (double)jint(meta, "origin_host_ns");
   for (int r = 0; r < 2; r++) {
@@ -778,17 +951,34 @@ static void cross_host_case(int ppm, int dispatches) {
     cJSON *truth = load_json(p);
     assert_non_null(truth);
     const char *method = cJSON_GetObjectItem(pl, "method")->valuestring;
-    assert_int_equal(strcmp(method, "containment") != 0, r == 1); /* rank1 is on host 1 */
+    /* rank1 is on host 1; rank0 on the dispatcher's, placed by containment or its anchors */
+    assert_string_equal(method, r == 1 ? "cross_host_dispatch_windows_and_clock_anchors"
+                                : hbg  ? "host_build_graph_clock_anchors"
+                                       : "containment");
     double ns_per_cycle = 20.0; /* a2a3sim: 50 MHz */
     double est = origin + cJSON_GetObjectItem(rk, "placed_at_ns")->valuedouble +
                  (double)(jint(truth, "device_open_cycles") - jint(pl, "device_open_cycles")) * ns_per_cycle;
     double err = est - (double)jint(truth, "device_open_true_ns"), bound = (double)jint(pl, "uncertainty_ns");
     double tu = (double)jint(truth, "device_open_true_uncertainty_ns"); /* the truth's own sampling */
     /* containment draws at the earliest position: the truth is later by at most the slack */
-    if (r == 0) assert_true(err <= tu && -err <= bound + tu);
+    if (r == 0 && !hbg) assert_true(err <= tu && -err <= bound + tu);
     else assert_true(fabs(err) <= bound + tu);
-    if (r == 1) fprintf(stderr, "  cross-host: drift %d ppm, %d dispatches: error %.0f ns, bound %.0f ns\n", ppm,
-                        dispatches, err, bound);
+    if (r == 1) {
+      /* the window's close, where the estimated device block ends (the drift acts over the window) */
+      double end = origin + block_end_us(t, r) * 1000.0 +
+                   (double)(jint(truth, "device_close_cycles") - jint(pl, "device_open_cycles")) * ns_per_cycle -
+                   (double)jint(rk, "device_wall_dur_ns");
+      double cerr = end - (double)jint(truth, "device_close_true_ns");
+      double ctu = (double)jint(truth, "device_close_true_uncertainty_ns");
+      double herr = hbg ? host_records_error(t, r, g_work, truth) : 0;
+      char hrec[64] = "";
+      if (hbg) snprintf(hrec, sizeof hrec, ", host records %.0f ns", herr);
+      fprintf(stderr, "  cross-host%s: drift %d ppm, %d dispatches: error %.0f ns at the device window's opening, "
+                      "%.0f ns at its close%s, bound %.0f ns\n", hbg ? " (host_build_graph)" : "", ppm, dispatches,
+              err, cerr, hrec, bound);
+      assert_true(fabs(cerr) <= bound + ctu);
+      assert_true(herr <= bound);
+    }
     cJSON_Delete(truth);
   }
   cJSON_Delete(t);
@@ -796,9 +986,10 @@ static void cross_host_case(int ppm, int dispatches) {
 
 static void test_cross_host(void **state) {
   (void)state;
-  cross_host_case(10, 2);
-  cross_host_case(100, 2);
-  cross_host_case(100, 4);
+  cross_host_case(10, 2, 0);
+  cross_host_case(100, 2, 0);
+  cross_host_case(100, 4, 0);
+  cross_host_case(100, 2, 1); /* host_build_graph ranks: the host records mapped too */
 }
 
 int main(int argc, char **argv) {
@@ -820,6 +1011,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_refuse_other_host, copy_dfx),
       cmocka_unit_test_setup(test_refuse_network1, copy_dfx),
       cmocka_unit_test_setup(test_refuse_host_logs, copy_dfx),
+      cmocka_unit_test_setup(test_refuse_rank_log, copy_dfx),
       cmocka_unit_test_setup(test_refuse_other_group, copy_dfx),
       cmocka_unit_test_setup(test_refuse_duplicated_rank, copy_dfx),
       cmocka_unit_test_setup(test_refuse_truncated, copy_dfx),

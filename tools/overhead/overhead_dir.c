@@ -95,8 +95,20 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
 
 static double pct(double x, double d) { return d > 0 ? x / d * 100 : 0; }
 
-static void print_total(const oh_total *t, const char *which) {
-  printf("\n=== total over %zu ranks (%s) ===\n", t->ranks, which);
+/* How many ranks the "rankN/dK" labels name (with --dispatch all, one label per capture). */
+static size_t distinct_ranks(char **labels, size_t n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strcspn(labels[i], "/"), j = 0;
+    while (j < i && (strcspn(labels[j], "/") != len || strncmp(labels[j], labels[i], len))) j++;
+    k += j == i;
+  }
+  return k;
+}
+
+static void print_total(const oh_total *t, const char *which, size_t ranks) {
+  if (t->ranks == ranks) printf("\n=== total over %zu ranks (%s) ===\n", t->ranks, which);
+  else printf("\n=== total over %zu captures of %zu ranks (%s) ===\n", t->ranks, ranks, which);
   printf("  Tasks: %zu   summed windows: %.1f us\n", t->tasks, t->window_us);
   printf("  all_overhead %.1f us (%.1f%% of the summed windows)  |  has_overhead %.1f us (%.1f%%)\n", t->all_us,
          pct(t->all_us, t->window_us), t->has_us, pct(t->has_us, t->window_us));
@@ -141,7 +153,7 @@ int sl_oh_cmd_dir(int argc, char **argv) {
   int rc = n ? 0 : 1;
   for (size_t i = 0; i < n && rc == 0; i++)
     if (one_rank(dirs[i], labels[i], &t)) rc = 1;
-  if (rc == 0) print_total(&t, dispatch);
+  if (rc == 0) print_total(&t, dispatch, distinct_ranks(labels, n));
   sl_l3_free_list(dirs, n);
   sl_l3_free_list(labels, n);
   return rc;

@@ -25,6 +25,7 @@
 typedef struct l3_identity {
   int present;
   int64_t run_id, task_slot, group_index, group_size, chip_rank, local_capture_index, dispatch_id;
+  int64_t endpoint_pid;         /* the worker that wrote it (0 = not given): its host.<pid>.log */
 } l3_identity;
 
 typedef struct l3_rank {
@@ -62,6 +63,7 @@ typedef struct l3_rank {
   uint64_t dev_open_cycles;     /* the device window's opening */
   double map_y0_ns, map_rate;   /* device cycles c -> axis ns y0 + (c - open) * rate */
   double hb1, hx1, hslope;      /* rank host ns x -> axis ns x + hb1 + (x - hx1) * hslope */
+  double xopen_ns;              /* the device window's opening, rank host ns (anchored) */
   int64_t bound_ns, anchor_bound_ns;
   double drift_ppm_lo, drift_ppm_hi; /* what the windows allow */
   int windows;

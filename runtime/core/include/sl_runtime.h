@@ -285,7 +285,10 @@ enum { SL_RT_HOST_POOL_SUBMITS = 0, SL_RT_HOST_POOL_UPLOADS = 1, SL_RT_HOST_POOL
 void sl_rt_host_pool(const sl_rt *rt, int pool, uint64_t *attempted, uint64_t *dropped);
 size_t sl_rt_uploads(const sl_rt *rt, const sl_rt_upload **out);
 size_t sl_rt_anchors(const sl_rt *rt, const sl_rt_anchor **out);
-uint64_t sl_rt_host_ns(void); /* host CLOCK_MONOTONIC, ns */
+uint64_t sl_rt_host_ns(void); /* host CLOCK_MONOTONIC, ns (or the clock set below) */
+/* The host clock the runtime's host records and clock anchors read from now on: a
+** simulated host's (an L3 rank on another host, host/l3); NULL: CLOCK_MONOTONIC again. */
+void sl_rt_set_host_clock(int64_t (*now_ns)(void));
 
 /* Device cycles now (monotonic clock scaled to freq). */
 uint64_t sl_rt_cycles(uint64_t freq_hz);
