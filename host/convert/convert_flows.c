@@ -528,6 +528,6 @@ void sl_emit_flows(sl_ctx *x) {
   }
   if (phases && x->has_aicpu_data && !x->failed) dispatch_flows(x);
   /* a host submit's end and a device dispatch are on one axis only when calibrated and
-  ** complete (anchor-converter §11.7): otherwise no submit→dispatch arrow */
+  ** every host record is present: otherwise no submit→dispatch arrow */
   if (phases && c->n_orch > 0 && x->has_aicpu_data && sl_host_cross_domain(c) && !x->failed) submit_flows(x);
 }

@@ -106,7 +106,7 @@ static void put_host_capture(mbuf *b, const sl_capture *c) {
         c->n_host_records);
     return;
   }
-  /* the capture's object copied (anchor-converter §3): the keys it has, a missing status
+  /* the capture's object copied as the reference copies it: the keys it has, a missing status
   ** stays missing (it reads as "unknown"), a value that is not a count or a string as null */
   const char *sep = "";
   put(b, "{");

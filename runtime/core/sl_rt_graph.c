@@ -112,8 +112,7 @@ static sl_rt_task *make_node(sl_rt_task *outer, const sl_rt_graph_node *g, int i
   atomic_init(&n->fanin, 1 + g->ndeps);
   n->tensors = sl_rt_alloc((size_t)n->ntensors * (sizeof *n->tensors + sizeof *n->dirs) +
                       (size_t)n->nscalars * sizeof *n->scalars + sizeof(sl_rt_scalar));
-  n->descs = sl_rt_aligned(64, ((size_t)n->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
-  if (!n->tensors || (n->ntensors && !n->descs)) return n; /* the caller sees the hole */
+  n->descs = sl_rt_aligned(64, (size_t)n->ntensors * sizeof(sl_tensor_desc));
   n->scalars = (sl_rt_scalar *)(n->tensors + n->ntensors);
   n->dirs = (sl_arg_dir *)(n->scalars + n->nscalars);
   for (int a = 0; a < n->ntensors; a++) {
@@ -125,13 +124,12 @@ static sl_rt_task *make_node(sl_rt_task *outer, const sl_rt_graph_node *g, int i
   return n;
 }
 
-static int expand(sl_rt_task *t) {
+static void expand(sl_rt_task *t) {
   const struct sl_rt_graph *g = t->graph;
   t->nodes = sl_rt_calloc((size_t)g->nnodes, sizeof *t->nodes);
   t->nnodes = g->nnodes;
   for (int i = 0; i < g->nnodes; i++) {
     sl_rt_task *n = t->nodes[i] = make_node(t, &g->nodes[i], i);
-    if (!n || !n->tensors || (n->ntensors && !n->descs)) return -1;
     for (int d = 0; d < g->nodes[i].ndeps; d++) {
       sl_rt_task *p = t->nodes[g->nodes[i].deps[d]];
       if (p->nfanout == p->capfanout) {
@@ -144,7 +142,6 @@ static int expand(sl_rt_task *t) {
     }
   }
   atomic_store(&t->nodes_pending, g->nnodes);
-  return 0;
 }
 
 int sl_rt_phase_graph_prepare(phase_ctx *pc) {
@@ -155,10 +152,7 @@ int sl_rt_phase_graph_prepare(phase_ctx *pc) {
   while ((t = sl_readyq_pop_task(&rt->graphq)) != NULL) {
     int16_t d0[3] = {0, 0, 0};
     uint64_t t0 = pc->dp ? (depths(rt, d0), now(pc)) : 0;
-    if (expand(t)) {
-      fputs("swimlane: runtime: out of memory expanding a graph\n", stderr);
-      abort();
-    }
+    expand(t); /* allocations cannot fail (sl_rt_mem.h) */
     for (int i = 0; i < t->nnodes; i++) /* drop the expansion guard: roots become ready */
       if (atomic_fetch_sub_explicit(&t->nodes[i]->fanin, 1, memory_order_acq_rel) == 1)
         sl_rt_make_ready(rt, t->nodes[i]);

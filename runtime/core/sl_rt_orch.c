@@ -337,7 +337,7 @@ static int build_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s, int membe
   atomic_init(&t->pending, t->block_num * (members ? members : 1));
   atomic_init(&t->fanin, 1); /* submit guard */
   if (t->ntensors) {
-    t->descs = sl_rt_aligned(64, ((size_t)t->ntensors * sizeof(sl_tensor_desc) + 63) & ~(size_t)63);
+    t->descs = sl_rt_aligned(64, (size_t)t->ntensors * sizeof(sl_tensor_desc));
   }
   if (t->ntensors || t->nscalars) {
     t->tensors = sl_rt_alloc((size_t)t->ntensors * (sizeof *t->tensors + sizeof *t->dirs) +

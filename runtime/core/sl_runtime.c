@@ -37,7 +37,7 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   if (!rt->cfg.dp) rt->cfg.level = SL_LEVEL_DISABLED;
   rt->ncores = ncores;
   rt->nclusters = cfg->num_aic < cfg->num_aiv / 2 ? cfg->num_aic : cfg->num_aiv / 2;
-  rt->cores = sl_rt_aligned(64, (sizeof(sl_rt_core) * (size_t)ncores + 63) & ~(size_t)63);
+  rt->cores = sl_rt_aligned(64, sizeof(sl_rt_core) * (size_t)ncores);
   memset(rt->cores, 0, sizeof(sl_rt_core) * (size_t)ncores);
   /* Ownership: cluster c (its AIC and two AIVs) goes to scheduler c % S; cores outside
   ** any cluster are dealt round-robin after that. */

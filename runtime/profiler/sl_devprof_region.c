@@ -15,7 +15,7 @@
 static void *zalloc64(size_t bytes) {
   size_t rounded = (bytes + 63) & ~(size_t)63;
   void *p = sl_rt_aligned(64, rounded ? rounded : 64);
-  if (p) memset(p, 0, rounded ? rounded : 64);
+  memset(p, 0, rounded ? rounded : 64);
   return p;
 }
 
