@@ -12,6 +12,7 @@
 #include "convert_ctx.h"
 #include "convert_labels.h"
 #include "flow_place.h"
+#include "sl_base.h"
 #include "ts_shift.h"
 #include "sl_phases.h"
 
@@ -1056,10 +1057,8 @@ static void emit_orchestrator(sl_ctx *x) {
             warned = w;
             warned[nwarned++] = id;
           }
-          fprintf(stderr,
-                  "Warning: dummy(%s) has no dummy_task scheduler record; its Worker View bar "
-                  "cannot be rendered.\n",
-                  sl_tdisp(td, id));
+          sl_warn(x->c->path, "dummy(%s) has no dummy_task scheduler record; its Worker View bar "
+                  "cannot be rendered", sl_tdisp(td, id));
         }
       } else {
         regular = sl_ctx_group(x, id) != NULL;

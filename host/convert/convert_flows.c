@@ -10,6 +10,7 @@
 
 #include "convert_ctx.h"
 #include "convert_labels.h"
+#include "sl_base.h"
 #include "sl_phases.h"
 
 /* Flow names are schema data (lanes.lua flows). */
@@ -139,7 +140,7 @@ static void dep_flows(sl_ctx *x, enum view v) {
       uint64_t succ = d->succs[si];
       if (!anchors_of(x, succ, v, v == WORKER, &ss)) {
         if (v == WORKER && x->o->verbose)
-          fprintf(x->o->out, "Warning: Task %s (raw %llu) references non-existent successor %s (raw %llu)\n",
+          sl_warn(d->path, "task %s (raw %llu) references non-existent successor %s (raw %llu)",
                   sl_tdisp(a, pred), (unsigned long long)pred, sl_tdisp(b, succ),
                   (unsigned long long)succ);
         continue;

@@ -183,8 +183,9 @@ static int unmatched_warning(sl_capture *c) {
                             (unsigned long long)top[i].count);
   free(top);
   return add_warning(c, sl_strdupf("%llu aicpu_task(s) had no matching AICore record (top offenders: %s); the "
-                                   "missing AICore buffer(s) were dropped on rotation. Bump "
-                                   "PLATFORM_AICORE_BUFFERS_PER_CORE if you see this regularly.",
+                                   "missing AICore buffer(s) were dropped on rotation. If this recurs, capture with "
+                                   "`swimlane run --backpressure` or raise the platform's "
+                                   "aicore_buffers_per_core in schema/platforms.lua.",
                                    (unsigned long long)c->unmatched_total, list));
 }
 

@@ -368,7 +368,7 @@ static void test_sched_view_lanes(void **state) {
   assert_int_equal(named, 2);
   /* no deps.json: the seed's breadcrumb is printed even without -v */
   assert_non_null(strstr(out, "  Flow events: 0 (no deps.json"));
-  assert_non_null(strstr(err, "Warning: no usable deps.json at deps.json"));
+  assert_non_null(strstr(err, "swimlane: warning: deps.json: no usable deps.json"));
   /* the closing hint names our command and says what it still needs */
   assert_non_null(strstr(out, "deep dive: swimlane sched-overhead "));
   assert_non_null(strstr(out, "(task readiness needs the deps.json of run --enable-dep-gen)"));

@@ -331,10 +331,8 @@ static int load_deps(convert_job *j) {
     }
   } else {
     fflush(out);
-    fprintf(stderr,
-            "Warning: no usable deps.json at %s; Perfetto trace will have no dependency arrows. "
-            "Run a dep_gen capture (--enable-dep-gen) and pass --deps-json <path> to add them.\n",
-            j->deps_path);
+    sl_warn(j->deps_path, "no usable deps.json; the trace will have no dependency arrows "
+            "(capture with `swimlane run --enable-dep-gen` and pass --deps-json <path> to add them)");
   }
   if (deps->has_kernel_map) {
     const sl_capture *cap = j->cap;
@@ -441,8 +439,8 @@ static void report_trace(const convert_job *j) {
   }
   if (j->a.overhead && !deps_present) {
     fflush(out);
-    fprintf(stderr, "Warning: --overhead needs deps.json for task readiness; no deps found, "
-                    "Overhead Analysis track skipped.\n");
+    sl_warn(j->input, "--overhead needs deps.json for task readiness; none found, "
+            "the Overhead Analysis track is skipped");
   }
 }
 
