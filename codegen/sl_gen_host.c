@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sl_base.h"
+#include "sl_mem.h"
 
 static int push_errno(lua_State *L, const char *what) {
   lua_pushnil(L);
@@ -31,21 +32,18 @@ static int push_errno(lua_State *L, const char *what) {
 /* slgen.mkdirs(path) -> true | nil, err   (mkdir -p) */
 static int l_mkdirs(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
-  size_t n = strlen(path);
-  char *p = malloc(n + 1);
-  if (!p) return luaL_error(L, "out of memory");
-  memcpy(p, path, n + 1);
+  char *p = sl_mem_strdup(path);
   for (char *c = p + 1; *c; c++) {
     if (*c != '/') continue;
     *c = '\0';
     if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-      free(p);
+      sl_mem_free(p);
       return push_errno(L, path);
     }
     *c = '/';
   }
   int rc = mkdir(p, 0755);
-  free(p);
+  sl_mem_free(p);
   if (rc != 0 && errno != EEXIST) return push_errno(L, path);
   lua_pushboolean(L, 1);
   return 1;
@@ -54,17 +52,13 @@ static int l_mkdirs(lua_State *L) {
 /* slgen.mkdtemp(prefix) -> path | nil, err   (prefix gets "XXXXXX" appended) */
 static int l_mkdtemp(lua_State *L) {
   const char *prefix = luaL_checkstring(L, 1);
-  size_t n = strlen(prefix);
-  char *tmpl = malloc(n + 7);
-  if (!tmpl) return luaL_error(L, "out of memory");
-  memcpy(tmpl, prefix, n);
-  memcpy(tmpl + n, "XXXXXX", 7);
+  char *tmpl = sl_mem_printf("%sXXXXXX", prefix);
   if (!mkdtemp(tmpl)) {
-    free(tmpl);
+    sl_mem_free(tmpl);
     return push_errno(L, prefix);
   }
   lua_pushstring(L, tmpl);
-  free(tmpl);
+  sl_mem_free(tmpl);
   return 1;
 }
 

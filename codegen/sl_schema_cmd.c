@@ -10,6 +10,7 @@
 
 #include "sl_base.h"
 #include "sl_gen_host.h"
+#include "sl_mem.h"
 #include "sl_opt.h"
 
 typedef struct schema_args {
@@ -44,8 +45,8 @@ static int run_generator(const char *home, const char *prog) {
   char *codegen = sl_path_join(home, "codegen");
   char *schema = sl_path_join(home, "schema");
   char *out = sl_path_join(home, "generated");
-  int rc = 1;
-  if (codegen && schema && out) {
+  int rc;
+  {
     char *args[8];
     int n = 0;
     args[n++] = (char *)prog;
@@ -57,9 +58,9 @@ static int run_generator(const char *home, const char *prog) {
     args[n] = NULL;
     rc = sl_gen_run("swimlane", codegen, schema, out, n, args);
   }
-  free(codegen);
-  free(schema);
-  free(out);
+  sl_mem_free(codegen);
+  sl_mem_free(schema);
+  sl_mem_free(out);
   return rc;
 }
 

@@ -2,6 +2,7 @@
 ** convert_labels.c — task id display, function letters, SPMD suffix.
 */
 #include "convert_labels.h"
+#include "sl_mem.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -68,10 +69,9 @@ static int contains_spmd(const char *s, size_t n) {
 char *sl_spmd_suffix(const char *label) {
   const char *paren = strchr(label, '(');
   size_t base_len = paren ? (size_t)(paren - label) : strlen(label);
-  if (!paren || contains_spmd(label, base_len)) return strdup(label);
+  if (!paren || contains_spmd(label, base_len)) return sl_mem_strdup(label);
   size_t len = strlen(label);
-  char *out = malloc(len + 6);
-  if (!out) return NULL;
+  char *out = sl_mem_alloc(len + 6);
   memcpy(out, label, base_len);
   memcpy(out + base_len, "_spmd", 5);
   memcpy(out + base_len + 5, paren, len - base_len + 1);
@@ -82,14 +82,13 @@ char *sl_task_label(const char *base, uint64_t raw, int spmd) {
   char t[32];
   sl_tdisp(t, raw);
   size_t nb = strlen(base), nt = strlen(t);
-  char *s = malloc(nb + nt + 3);
-  if (!s) return NULL;
+  char *s = sl_mem_alloc(nb + nt + 3);
   memcpy(s, base, nb);
   s[nb] = '(';
   memcpy(s + nb + 1, t, nt);
   memcpy(s + nb + 1 + nt, ")", 2);
   if (!spmd) return s;
   char *r = sl_spmd_suffix(s);
-  free(s);
+  sl_mem_free(s);
   return r;
 }

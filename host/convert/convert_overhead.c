@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "convert_ctx.h"
+#include "sl_mem.h"
 
 typedef struct delta {
   double t;
@@ -45,14 +46,8 @@ void sl_emit_overhead(sl_ctx *x) {
     return;
   }
   /* engines with cores */
-  uint8_t *seen = calloc(x->ncores ? x->ncores : 1, 2);
-  delta *dl = malloc((c->n_tasks * 2 + x->ngroups * 4 + 1) * sizeof *dl);
-  if (!seen || !dl) {
-    free(seen);
-    free(dl);
-    x->failed = 1;
-    return;
-  }
+  uint8_t *seen = sl_mem_calloc(x->ncores ? x->ncores : 1, 2);
+  delta *dl = sl_mem_array(NULL, c->n_tasks * 2 + x->ngroups * 4 + 1, sizeof *dl);
   int64_t k[2] = {0, 0};
   double w0 = INFINITY, w1 = -INFINITY;
   for (size_t i = 0; i < c->n_tasks; i++) {
@@ -65,7 +60,7 @@ void sl_emit_overhead(sl_ctx *x) {
     if (t->start_us < w0) w0 = t->start_us;
     if (t->end_us > w1) w1 = t->end_us;
   }
-  free(seen);
+  sl_mem_free(seen);
   size_t nd = 0;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
@@ -160,5 +155,5 @@ void sl_emit_overhead(sl_ctx *x) {
     }
     i = j;
   }
-  free(dl);
+  sl_mem_free(dl);
 }

@@ -15,6 +15,7 @@
 
 #include "sl_convert.h"
 #include "sl_ticker.h"
+#include "sl_mem.h"
 
 struct sl_progress {
   sl_ticker *ticker;
@@ -69,17 +70,16 @@ static int progress_line(void *arg, double t, char *line, size_t n) {
 
 sl_progress *sl_progress_start(const char *input, int enabled) {
   if (!enabled || !isatty(STDERR_FILENO)) return NULL;
-  sl_progress *p = calloc(1, sizeof *p);
-  if (!p) return NULL;
+  sl_progress *p = sl_mem_calloc(1, sizeof *p);
   struct stat st;
   if (!realpath(input, p->input) || stat(p->input, &st) != 0) {
-    free(p);
+    sl_mem_free(p);
     return NULL;
   }
   p->input_size = (long long)st.st_size;
   p->ticker = sl_ticker_start(1, progress_line, p);
   if (!p->ticker) {
-    free(p);
+    sl_mem_free(p);
     return NULL;
   }
   return p;
@@ -100,5 +100,5 @@ void sl_progress_clear(sl_progress *p) {
 void sl_progress_stop(sl_progress *p) {
   if (!p) return;
   sl_ticker_stop(p->ticker);
-  free(p);
+  sl_mem_free(p);
 }

@@ -129,15 +129,14 @@ static void preload_schema(lua_State *L) {
 }
 
 sl_rules *sl_rules_load(const char *path) {
-  sl_rules *r = calloc(1, sizeof *r);
-  if (!r) return NULL;
+  sl_rules *r = sl_mem_calloc(1, sizeof *r);
   r->ref = LUA_NOREF;
   sl_intern_init(&r->strings);
   sl_map_init(&r->phases, SL_MAP_STR);
   sl_map_init(&r->funcs, SL_MAP_U64);
-  r->script = strdup(path ? path : "lua/convert/default.lua");
+  r->script = sl_mem_strdup(path ? path : "lua/convert/default.lua");
   r->L = sl_lua_new();
-  if (!r->L || !r->script) {
+  if (!r->L) {
     sl_error(path, "cannot create the Lua state");
     sl_rules_free(r);
     return NULL;
@@ -191,8 +190,8 @@ void sl_rules_free(sl_rules *r) {
     sl_mem_free((void *)(uintptr_t)r->phases.vals[i]);
   sl_map_free(&r->phases);
   sl_map_free(&r->funcs);
-  free(r->script);
-  free(r);
+  sl_mem_free(r->script);
+  sl_mem_free(r);
 }
 
 int sl_rules_failed(const sl_rules *r) { return r->failed; }

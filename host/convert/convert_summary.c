@@ -13,6 +13,7 @@
 #include "sl_levels.h"
 #include "sl_map.h"
 #include "sl_vec.h"
+#include "sl_mem.h"
 
 typedef struct fstat {
   int64_t func_id;
@@ -118,7 +119,7 @@ static void summary_free(summary *S) {
 sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n) {
   summary S;
   summary_compute(c, &S);
-  sl_func_stat *v = S.fm.f.n ? calloc(S.fm.f.n, sizeof *v) : NULL;
+  sl_func_stat *v = S.fm.f.n ? sl_mem_calloc(S.fm.f.n, sizeof *v) : NULL;
   *n = v ? S.fm.f.n : 0;
   for (size_t i = 0; i < *n; i++) {
     const fstat *f = &S.fm.f.v[i];
@@ -277,6 +278,6 @@ int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rule
   } else if (!text) {
     sl_error(path, "out of memory");
   }
-  free(text);
+  cJSON_free(text);
   return rc;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "l3.h"
+#include "sl_mem.h"
 #include "sl_base.h"
 #include "sl_l3_dirs.h"
 
@@ -58,8 +59,8 @@ static int pick_by_identity(l3_run *run, long sets[][64], const int *nsets, long
       snprintf(rel, sizeof rel, "rank%d/d%ld/dispatch_identity.json", r->rank, sets[i][k]);
       char *p = sl_path_join(run->o.root, rel);
       l3_identity id;
-      int rc = p ? l3_read_identity(p, &id) : -1;
-      free(p);
+      int rc = l3_read_identity(p, &id);
+      sl_mem_free(p);
       if (rc) return -1;
       if (id.present && id.run_id == rid && id.task_slot == slot) r->dnum = (int)sets[i][k], hits++;
     }
@@ -79,8 +80,8 @@ static int select_dispatch(l3_run *run) {
     char rel[32];
     snprintf(rel, sizeof rel, "rank%d", run->ranks[i].rank);
     char *p = sl_path_join(run->o.root, rel);
-    int rc = p ? sl_l3_list_numbered(p, "d", sets[i], 64, &nsets[i]) : -1;
-    free(p);
+    int rc = sl_l3_list_numbered(p, "d", sets[i], 64, &nsets[i]);
+    sl_mem_free(p);
     if (rc) return -1;
   }
   if (run->o.dispatch_id) {
@@ -188,14 +189,14 @@ int l3_layout(l3_run *run) {
 void l3_run_free(l3_run *run) {
   for (size_t i = 0; i < run->n; i++) {
     l3_rank *r = &run->ranks[i];
-    free(r->dir);
-    free(r->records);
-    free(r->identity_path);
-    free(r->engine_meta);
+    sl_mem_free(r->dir);
+    sl_mem_free(r->records);
+    sl_mem_free(r->identity_path);
+    sl_mem_free(r->engine_meta);
     sl_capture_free(r->cap);
     sl_deps_free(r->deps);
     sl_namemap_free(r->names);
   }
   for (size_t i = 0; i < run->n_logs; i++) sl_hostlog_free(run->logs[i]);
-  free(run->logs);
+  sl_mem_free(run->logs);
 }

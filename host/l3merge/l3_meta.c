@@ -42,7 +42,7 @@ int l3_read_identity(const char *path, l3_identity *id) {
   char *s = read_head(path, 1u << 16, &len);
   if (!s) return 0; /* optional: absent for old captures */
   cJSON *j = cJSON_ParseWithLength(s, len);
-  free(s);
+  sl_mem_free(s);
   int bad = !cJSON_IsObject(j);
   static const char *const keys[] = {"run_id", "task_slot", "group_index", "group_size", "chip_rank",
                                      "local_capture_index", "endpoint_dispatch_id"};
@@ -204,6 +204,6 @@ int l3_read_capture_meta(l3_rank *r) {
   size_t n = strlen(r->records);
   int pb = n > 3 && !strcmp(r->records + n - 3, ".pb");
   int rc = pb ? read_pb_meta(r, s, len) : read_json_meta(r, s);
-  free(s);
+  sl_mem_free(s);
   return rc ? rc : check_meta(r);
 }

@@ -54,7 +54,7 @@ static int load_logs(l3_run *run) {
     char *path = sl_path_join(where, e->d_name);
     sl_hostlog *h = sl_hostlog_load(path);
     if (!h) name_log_owner(run, path);
-    free(path);
+    sl_mem_free(path);
     if (!h) rc = -1;
     else run->logs[run->n_logs++] = h;
   }

@@ -33,13 +33,13 @@ static void *load_main(void *arg) {
   }
   char *deps_path = sl_path_join(r->dir, "deps.json");
   r->deps = sl_deps_load(deps_path);
-  free(deps_path);
+  sl_mem_free(deps_path);
   sl_err_warn(&r->deps->warning);
   if (r->deps->has_kernel_map) sl_capture_resolve_func_ids(r->cap, r->deps);
   char *names_path = NULL;
   if (sl_namemap_discover(r->records, &names_path) == 1) {
     r->names = sl_namemap_load(names_path);
-    free(names_path);
+    sl_mem_free(names_path);
     if (!r->names) return NULL;
   }
   j->rc = 0;
@@ -105,6 +105,6 @@ int l3_emit_ranks(l3_run *run, sl_trace_sink *sink) {
   }
   for (size_t i = 0; i < next; i++) finish(&lj[i]); /* after a failure: wait, then drop */
   for (size_t i = 0; i < next; i++) release(&run->ranks[i]);
-  free(lj);
+  sl_mem_free(lj);
   return rc;
 }

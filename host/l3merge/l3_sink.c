@@ -69,7 +69,7 @@ static void k_slice(sl_trace_sink *s, const sl_slice *ev) {
   e.nargs = ev->nargs + 1;
   sl_sink_slice(k->inner, &e);
   sl_sink_count(s);
-  if (args != local) free(args);
+  if (args != local) sl_mem_free(args);
 }
 
 static void k_counter(sl_trace_sink *s, const sl_counter *ev) {
@@ -93,7 +93,7 @@ static void k_flow(sl_trace_sink *s, const sl_flow *ev) {
 
 static void k_metadata_json(sl_trace_sink *s, const char *obj) {
   l3_sink *k = (l3_sink *)s;
-  free(k->meta);
+  sl_mem_free(k->meta);
   k->meta = obj ? sl_mem_strdup(obj) : NULL;
 }
 
@@ -101,8 +101,8 @@ static int k_finish(sl_trace_sink *s) { return s->failed ? -1 : 0; }
 
 static void k_destroy(sl_trace_sink *s) {
   if (!s) return;
-  free(((l3_sink *)s)->meta);
-  free(s);
+  sl_mem_free(((l3_sink *)s)->meta);
+  sl_mem_free(s);
 }
 
 static const sl_trace_sink_ops l3_ops = {

@@ -4,20 +4,17 @@
 #include "sl_pftrace.h"
 
 #include <stdlib.h>
+
+#include "sl_mem.h"
+#include "sl_vec.h"
 #include <string.h>
 
 /* Frames larger than this are taken as garbage rather than allocated. */
 #define SL_PF_MAX_FRAME (256u * 1024u * 1024u)
 
-static int reserve(uint8_t **buf, size_t *cap, size_t need) {
-  if (need <= *cap) return 0;
-  size_t n = *cap ? *cap : 4096;
-  while (n < need) n *= 2;
-  uint8_t *p = realloc(*buf, n);
-  if (!p) return -1;
-  *buf = p;
-  *cap = n;
-  return 0;
+/* Room for need bytes; the buffer is reused frame after frame, so it only grows. */
+static void reserve(uint8_t **buf, size_t *cap, size_t need) {
+  if (need > *cap) *buf = sl_array_grow(*buf, cap, need, 1);
 }
 
 void sl_pf_writer_init(sl_pf_writer *w, FILE *fp) {
@@ -28,10 +25,7 @@ void sl_pf_writer_init(sl_pf_writer *w, FILE *fp) {
 int sl_pf_write_packet(sl_pf_writer *w, const Perfetto__Protos__TracePacket *p) {
   if (w->failed) return -1;
   size_t len = protobuf_c_message_get_packed_size(&p->base);
-  if (reserve(&w->buf, &w->cap, len + 11) != 0) {
-    w->failed = 1;
-    return -1;
-  }
+  reserve(&w->buf, &w->cap, len + 11);
   /* Header: field 1, wire type 2, then the length as a varint. */
   size_t h = 0;
   w->buf[h++] = 0x0A;
@@ -53,7 +47,7 @@ int sl_pf_write_packet(sl_pf_writer *w, const Perfetto__Protos__TracePacket *p) 
 }
 
 void sl_pf_writer_free(sl_pf_writer *w) {
-  free(w->buf);
+  sl_mem_free(w->buf);
   w->buf = NULL;
   w->cap = 0;
 }
@@ -103,10 +97,7 @@ int sl_pf_read_frame(sl_pf_reader *r, const uint8_t **data, size_t *len) {
              (unsigned long long)start, (unsigned long long)n);
     return -1;
   }
-  if (reserve(&r->buf, &r->cap, (size_t)n + 1) != 0) {
-    snprintf(r->err, sizeof r->err, "out of memory");
-    return -1;
-  }
+  reserve(&r->buf, &r->cap, (size_t)n + 1);
   size_t got = fread(r->buf, 1, (size_t)n, r->fp);
   r->offset += got;
   if (got != n) {
@@ -122,7 +113,7 @@ int sl_pf_read_frame(sl_pf_reader *r, const uint8_t **data, size_t *len) {
 }
 
 void sl_pf_reader_free(sl_pf_reader *r) {
-  free(r->buf);
+  sl_mem_free(r->buf);
   r->buf = NULL;
   r->cap = 0;
 }

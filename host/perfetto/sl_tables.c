@@ -3,21 +3,14 @@
 */
 #include "sl_tables.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl_mem.h"
+#include "sl_vec.h"
+
 void sl_vec_grow(void **arr, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return;
-  size_t n = *cap ? *cap * 2 : 64;
-  while (n < need) n *= 2;
-  void *p = realloc(*arr, n * elem);
-  if (!p) {
-    fputs("swimlane: out of memory\n", stderr);
-    exit(1);
-  }
-  *arr = p;
-  *cap = n;
+  if (need > *cap) *arr = sl_array_grow(*arr, cap, need, elem);
 }
 
 uint64_t sl_fnv64(const void *p, size_t len, uint64_t seed) {
@@ -38,17 +31,13 @@ uint64_t sl_mix64(uint64_t x) {
 }
 
 static void strtab_rehash(sl_strset *t, size_t nslots) {
-  uint32_t *slots = calloc(nslots, sizeof *slots);
-  if (!slots) {
-    fputs("swimlane: out of memory\n", stderr);
-    exit(1);
-  }
+  uint32_t *slots = sl_mem_calloc(nslots, sizeof *slots);
   for (size_t id = 0; id < t->n; id++) {
     size_t i = hash_bytes(t->strs[id], strlen(t->strs[id])) & (nslots - 1);
     while (slots[i]) i = (i + 1) & (nslots - 1);
     slots[i] = (uint32_t)id + 1;
   }
-  free(t->slots);
+  sl_mem_free(t->slots);
   t->slots = slots;
   t->nslots = nslots;
 }
@@ -62,14 +51,7 @@ uint32_t sl_strset_intern(sl_strset *t, const char *s, size_t len) {
     i = (i + 1) & (t->nslots - 1);
   }
   sl_vec_grow((void **)&t->strs, &t->cap, t->n + 1, sizeof *t->strs);
-  char *copy = malloc(len + 1);
-  if (!copy) {
-    fputs("swimlane: out of memory\n", stderr);
-    exit(1);
-  }
-  memcpy(copy, s, len);
-  copy[len] = 0;
-  t->strs[t->n] = copy;
+  t->strs[t->n] = sl_mem_strndup(s, len);
   t->slots[i] = (uint32_t)t->n + 1;
   return (uint32_t)t->n++;
 }
@@ -77,22 +59,18 @@ uint32_t sl_strset_intern(sl_strset *t, const char *s, size_t len) {
 const char *sl_strset_get(const sl_strset *t, uint32_t id) { return id < t->n ? t->strs[id] : ""; }
 
 void sl_strset_free(sl_strset *t) {
-  for (size_t i = 0; i < t->n; i++) free(t->strs[i]);
-  free(t->strs);
-  free(t->slots);
+  for (size_t i = 0; i < t->n; i++) sl_mem_free(t->strs[i]);
+  sl_mem_free(t->strs);
+  sl_mem_free(t->slots);
   memset(t, 0, sizeof *t);
 }
 
 static void u64map_rehash(sl_idmap *m, size_t cap) {
   sl_idmap nm = {0};
   nm.cap = cap;
-  nm.keys = calloc(cap, sizeof *nm.keys);
-  nm.vals = calloc(cap, sizeof *nm.vals);
-  nm.used = calloc(cap, 1);
-  if (!nm.keys || !nm.vals || !nm.used) {
-    fputs("swimlane: out of memory\n", stderr);
-    exit(1);
-  }
+  nm.keys = sl_mem_calloc(cap, sizeof *nm.keys);
+  nm.vals = sl_mem_calloc(cap, sizeof *nm.vals);
+  nm.used = sl_mem_calloc(cap, 1);
   for (size_t i = 0; i < m->cap; i++) {
     if (!m->used[i]) continue;
     size_t j = sl_mix64(m->keys[i]) & (cap - 1);
@@ -135,9 +113,9 @@ uint64_t *sl_idmap_get(const sl_idmap *m, uint64_t key) {
 }
 
 void sl_idmap_free(sl_idmap *m) {
-  free(m->keys);
-  free(m->vals);
-  free(m->used);
+  sl_mem_free(m->keys);
+  sl_mem_free(m->vals);
+  sl_mem_free(m->used);
   memset(m, 0, sizeof *m);
 }
 

@@ -16,6 +16,7 @@
 
 #include "sl_jsonfmt.h"
 #include "sl_trace_sink.h"
+#include "sl_mem.h"
 
 #define JBUF_SIZE (1u << 20)
 #define JALIGN 4096u /* O_DIRECT: buffer address, length and file offset */
@@ -203,14 +204,10 @@ static void jquoted_slow(json_sink *j, const char *s) {
   if (o) {
     j->len += sl_json_escape(o, s);
   } else {
-    char *tmp = malloc(n);
-    if (!tmp) {
-      j->base.failed = 1;
-      return;
-    }
+    char *tmp = sl_mem_alloc(n);
     size_t l = sl_json_escape(tmp, s);
     jmem(j, tmp, l);
-    free(tmp);
+    sl_mem_free(tmp);
   }
 }
 
@@ -428,8 +425,8 @@ static void j_flow(sl_trace_sink *s, const sl_flow *ev) {
 
 static void j_metadata_json(sl_trace_sink *s, const char *obj) {
   json_sink *j = (json_sink *)s;
-  free((void *)j->meta);
-  j->meta = obj ? strdup(obj) : NULL;
+  sl_mem_free((void *)j->meta);
+  j->meta = obj ? sl_mem_strdup(obj) : NULL;
 }
 
 static int j_finish(sl_trace_sink *s) {
@@ -456,10 +453,10 @@ static int j_finish(sl_trace_sink *s) {
 static void j_destroy(sl_trace_sink *s) {
   json_sink *j = (json_sink *)s;
   writer_stop(j); /* before the caller closes or removes the file */
-  free((void *)j->meta);
-  free(j->buf);
-  free(j->spare);
-  free(j);
+  sl_mem_free((void *)j->meta);
+  sl_mem_free(j->buf);
+  sl_mem_free(j->spare);
+  sl_mem_free(j);
 }
 
 static const sl_trace_sink_ops json_ops = {
@@ -489,15 +486,11 @@ static void try_direct(json_sink *j) {
 }
 
 sl_trace_sink *sl_trace_sink_json_new(FILE *fp) {
-  json_sink *j = calloc(1, sizeof *j);
-  if (!j) return NULL;
+  json_sink *j = sl_mem_calloc(1, sizeof *j);
   void *mem = NULL;
-  if (posix_memalign(&mem, JALIGN, JBUF_SIZE) == 0) memset(mem, 0, JBUF_SIZE);
-  j->buf = mem; /* zeroed: keeps -O3 -Wmaybe-uninitialized quiet */
-  if (!j->buf) {
-    free(j);
-    return NULL;
-  }
+  /* aligned for O_DIRECT, which sl_mem cannot give: its failure ends the run the same way */
+  if (posix_memalign(&mem, JALIGN, JBUF_SIZE) != 0) sl_mem_fail(JBUF_SIZE);
+  j->buf = memset(mem, 0, JBUF_SIZE); /* zeroed: keeps -O3 -Wmaybe-uninitialized quiet */
   j->base.ops = &json_ops;
   j->base.fp = fp;
   mem = NULL;

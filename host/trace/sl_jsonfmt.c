@@ -2,6 +2,7 @@
 ** sl_jsonfmt.c — Python-compatible float repr and ensure_ascii string escaping.
 */
 #include "sl_jsonfmt.h"
+#include "sl_mem.h"
 
 #include <float.h>
 #include <math.h>
@@ -316,8 +317,7 @@ size_t sl_fmt_pyfloat(char *buf, double x) {
   }
   uint64_t bits;
   memcpy(&bits, &x, sizeof bits);
-  if (!pyf_cache) pyf_cache = calloc(PYF_CACHE, sizeof *pyf_cache);
-  if (!pyf_cache) return fmt_pyfloat_uncached(buf, x);
+  if (!pyf_cache) pyf_cache = sl_mem_calloc(PYF_CACHE, sizeof *pyf_cache);
   pyf_entry *e = &pyf_cache[(bits * 0x9E3779B97F4A7C15ull) >> 51];
   if (e->used && e->bits == bits) {
     memcpy(buf, e->text, e->len + 1u);
@@ -475,8 +475,7 @@ size_t sl_json_escape(char *dst, const char *str) {
 void sl_fput_jsonstr(FILE *fp, const char *str) {
   size_t n = strlen(str);
   char small[512];
-  char *buf = n * 6 + 3 <= sizeof small ? small : malloc(n * 6 + 3);
-  if (!buf) return;
+  char *buf = n * 6 + 3 <= sizeof small ? small : sl_mem_alloc(n * 6 + 3);
   fwrite(buf, 1, sl_json_escape(buf, str), fp);
-  if (buf != small) free(buf);
+  if (buf != small) sl_mem_free(buf);
 }

@@ -2,6 +2,7 @@
 ** ts_shift.c — every slice, counter and flow timestamp moved by a constant.
 */
 #include "ts_shift.h"
+#include "sl_mem.h"
 
 #include <float.h>
 #include <math.h>
@@ -51,7 +52,7 @@ static void s_flow(sl_trace_sink *s, const sl_flow *ev) {
 }
 static void s_metadata_json(sl_trace_sink *s, const char *obj) { sl_sink_metadata_json(SHIFT(s)->inner, obj); }
 static int s_finish(sl_trace_sink *s) { return sl_sink_finish(SHIFT(s)->inner); }
-static void s_destroy(sl_trace_sink *s) { free(s); }
+static void s_destroy(sl_trace_sink *s) { sl_mem_free(s); }
 
 static const sl_trace_sink_ops shift_ops = {
     .process_name = s_process_name,
@@ -67,8 +68,7 @@ static const sl_trace_sink_ops shift_ops = {
 };
 
 sl_trace_sink *sl_ts_shift_new(sl_trace_sink *inner, double by_us) {
-  ts_shift *t = calloc(1, sizeof *t);
-  if (!t) return NULL;
+  ts_shift *t = sl_mem_calloc(1, sizeof *t);
   t->base.ops = &shift_ops;
   t->base.fp = inner->fp;
   t->inner = inner;

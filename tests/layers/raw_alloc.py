@@ -6,6 +6,7 @@ policy: the failure path removes temporaries and exits 1). This check reads
 raw_alloc.txt next to it:
 
     dir   FOLDER   a folder (relative to the source root) whose .c/.h files are checked
+    file  FILE     one converted file of a folder that is not converted as a whole
     allow FILE     a file of those folders that may call the C allocator (the allocator itself)
 
 and fails, naming file:line, on every call of malloc, calloc, realloc, free,
@@ -55,23 +56,37 @@ def raw_calls(text):
 
 
 def read_list(path):
-    dirs, allow = [], set()
+    """(dirs, allow, files) of a raw_alloc.txt."""
+    dirs, allow, files = [], set(), []
     with open(path) as f:
         for raw in f:
             line = raw.split('#', 1)[0].split()
             if not line:
                 continue
-            if len(line) != 2 or line[0] not in ('dir', 'allow'):
+            if len(line) != 2 or line[0] not in ('dir', 'allow', 'file'):
                 sys.exit(f"raw_alloc: {path}: bad line: {raw.strip()}")
             if line[0] == 'dir':
                 dirs.append(line[1])
+            elif line[0] == 'file':
+                files.append(line[1])
             else:
                 allow.add(line[1])
-    return dirs, allow
+    return dirs, allow, files
 
 
-def check(root, dirs, allow):
+def check_file(root, rel):
+    """The raw allocator calls of one file, as messages."""
+    with open(os.path.join(root, rel), encoding='utf-8', errors='replace') as f:
+        return [f"{rel}:{line}: {fn}() — use sl_mem_* (host/base/include/sl_mem.h)"
+                for line, fn in raw_calls(f.read())]
+
+
+def check(root, dirs, allow, files=()):
     found = []
+    for rel in files:
+        if not os.path.isfile(os.path.join(root, rel)):
+            sys.exit(f"raw_alloc: no file {rel}")
+        found += check_file(root, rel)
     for d in dirs:
         top = os.path.join(root, d)
         if not os.path.isdir(top):
@@ -83,11 +98,8 @@ def check(root, dirs, allow):
                     continue
                 path = os.path.join(base, name)
                 rel = os.path.relpath(path, root)
-                if rel in allow:
-                    continue
-                with open(path, encoding='utf-8', errors='replace') as f:
-                    for line, fn in raw_calls(f.read()):
-                        found.append(f"{rel}:{line}: {fn}() — use sl_mem_* (host/base/include/sl_mem.h)")
+                if rel not in allow:
+                    found += check_file(root, rel)
     return found
 
 
@@ -113,6 +125,10 @@ def self_test():
         if len(found) != 2 or not all(x.startswith('lib/a.c:') for x in found):
             print(f"raw_alloc self-test: tree check gave {found}")
             return 1
+        found = check(tmp, [], set(), ['lib/b.c'])
+        if len(found) != 2 or not all(x.startswith('lib/b.c:') for x in found):
+            print(f"raw_alloc self-test: file check gave {found}")
+            return 1
     print("raw_alloc self-test: ok")
     return 0
 
@@ -122,14 +138,14 @@ def main(argv):
         return self_test()
     if len(argv) != 3:
         sys.exit(__doc__)
-    dirs, allow = read_list(argv[2])
-    found = check(argv[1], dirs, allow)
+    dirs, allow, files = read_list(argv[2])
+    found = check(argv[1], dirs, allow, files)
     for x in found:
         print(x)
     if found:
         print(f"raw_alloc: {len(found)} raw allocator call(s) in folders on the base allocator")
         return 1
-    print(f"raw_alloc: {len(dirs)} folders, no raw allocator calls")
+    print(f"raw_alloc: {len(dirs)} folders and {len(files)} files, no raw allocator calls")
     return 0
 
 
