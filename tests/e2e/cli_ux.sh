@@ -178,6 +178,26 @@ rc=$?
 [ $rc -eq 143 ] || fail "SIGTERM: exit $rc, want 143"
 ls killed.json* >/dev/null 2>&1 && fail "SIGTERM left $(ls killed.json*)"
 
+# SIGTERM during run's own conversion: the capture is complete and stays, the trace's
+# temporary goes. A copy of the data folder whose default rules spin keeps the conversion
+# busy until the kill.
+mkdir -p home4 && cp -r "$SWIMLANE_HOME/lua" "$SWIMLANE_HOME/schema" home4/
+sed -i 's/^return R$/R.func_name = function() while true do end end\nreturn R/' home4/lua/convert/default.lua
+grep -q 'while true do end' home4/lua/convert/default.lua || fail "home4: default rules not spun"
+SWIMLANE_HOME="$W/home4" "$SW" run mixed_example --enable-chip-swimlane -o runs4 -q 2>/dev/null &
+pid=$!
+i=0
+while [ $i -lt 400 ] && ! ls runs4/*/merged_swimlane.json.tmp.* >/dev/null 2>&1; do sleep 0.05; i=$((i + 1)); done
+ls runs4/*/merged_swimlane.json.tmp.* >/dev/null 2>&1 || { kill $pid; fail "run: no trace temporary appeared"; }
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "run SIGTERM in convert: exit $rc, want 143"
+ls runs4/*/merged_swimlane.json* >/dev/null 2>&1 && fail "run SIGTERM in convert left $(ls runs4/*/merged_swimlane.json*)"
+t=$(ls runs4/*/chip_swimlane_records.json) || fail "run SIGTERM in convert: the capture is gone"
+"$SW" convert "$t" -o conv4.json >/dev/null 2>"$W/err" || fail "convert of the capture of an interrupted conversion"
+grep -q "^swimlane: $t: capture complete: " "$W/err" || fail "run SIGTERM in convert: the capture is not complete"
+
 # the progress line: on a terminal only (script(1) gives convert a TTY). The spinning
 # rules keep the conversion busy writing until the Lua budget ends it.
 if command -v script >/dev/null 2>&1; then
