@@ -11,6 +11,7 @@
 #include "convert_ctx.h"
 #include "convert_labels.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 #include "sl_phases.h"
 
 /* Flow names are schema data (lanes.lua flows). */
@@ -31,16 +32,12 @@ typedef struct eplist {
   size_t n, cap;
 } eplist;
 
-static int ep_push(eplist *l, endpoint e) {
+static void ep_push(eplist *l, endpoint e) {
   if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 16;
-    endpoint *p = realloc(l->v, cap * sizeof *p);
-    if (!p) return -1;
-    l->v = p;
-    l->cap = cap;
+    l->cap = l->cap ? l->cap * 2 : 16;
+    l->v = sl_mem_array(l->v, l->cap, sizeof *l->v);
   }
   l->v[l->n++] = e;
-  return 0;
 }
 
 enum view { WORKER, SCHED };
@@ -67,7 +64,7 @@ static size_t anchors_of(sl_ctx *x, uint64_t id, enum view v, int with_aicpu, ep
                       v == WORKER ? sl_core_tid(x, t->core_id) : x->row_sv_tid[i],
                       v == WORKER ? x->row_bind[i] : x->row_sv_eid[i],
                       v == WORKER ? 1 : x->row_sv_eid[i] != SL_NO_EVENT, i};
-        if (ep_push(out, e)) x->failed = 1;
+        ep_push(out, e);
       }
       return out->n;
     }
@@ -92,7 +89,7 @@ static size_t anchors_of(sl_ctx *x, uint64_t id, enum view v, int with_aicpu, ep
                     v == WORKER ? sl_core_tid(x, b->core_id) : x->row_sv_tid[best],
                     v == WORKER ? x->row_bind[best] : x->row_sv_eid[best],
                     v == WORKER ? 1 : x->row_sv_eid[best] != SL_NO_EVENT, best};
-      if (ep_push(out, e)) x->failed = 1;
+      ep_push(out, e);
     }
     return out->n;
   }
@@ -107,12 +104,12 @@ static size_t anchors_of(sl_ctx *x, uint64_t id, enum view v, int with_aicpu, ep
       continue;
     }
     endpoint e = {a->start, a->end, a->tid, a->event_id, 1, SIZE_MAX};
-    if (ep_push(out, e)) x->failed = 1;
+    ep_push(out, e);
   }
   if (spmd && n > 0) {
     const sl_anchor *a = &x->anchors[best];
     endpoint e = {a->start, a->end, a->tid, a->event_id, 1, SIZE_MAX};
-    if (ep_push(out, e)) x->failed = 1;
+    ep_push(out, e);
   }
   return out->n;
 }
@@ -179,8 +176,8 @@ static void dep_flows(sl_ctx *x, enum view v) {
       }
     }
   }
-  free(ps.v);
-  free(ss.v);
+  sl_mem_free(ps.v);
+  sl_mem_free(ss.v);
 }
 
 /* Per logical task, the complete record that observed its last finish. */
@@ -192,11 +189,7 @@ typedef struct completion {
 
 static completion *find_completions(sl_ctx *x) {
   const sl_capture *c = x->c;
-  completion *cp = calloc(x->ngroups ? x->ngroups : 1, sizeof *cp);
-  if (!cp) {
-    x->failed = 1;
-    return NULL;
-  }
+  completion *cp = sl_mem_calloc(x->ngroups ? x->ngroups : 1, sizeof *cp);
   for (size_t g = 0; g < x->ngroups; g++) {
     const sl_group *gr = &x->groups[g];
     cp[g].comp = -1;
@@ -244,7 +237,7 @@ static void complete_flows(sl_ctx *x, const completion *cp) {
       }
     }
   }
-  free(eps.v);
+  sl_mem_free(eps.v);
 }
 
 typedef struct comp_order {
@@ -270,14 +263,10 @@ static int comp_order_qcmp(const void *a, const void *b) {
 static void ready_flows(sl_ctx *x, const completion *cp) {
   const sl_capture *c = x->c;
   size_t ncomp = x->comp_off[c->n_streams];
-  comp_order *ord = calloc(ncomp ? ncomp : 1, sizeof *ord);
-  size_t *bucket_off = calloc(c->n_phases + 1, sizeof *bucket_off);
-  size_t *bucket = calloc(x->ngroups ? x->ngroups : 1, sizeof *bucket);
-  uint32_t *satisfied = calloc(x->ngroups ? x->ngroups : 1, sizeof *satisfied);
-  if (!ord || !bucket_off || !bucket || !satisfied) {
-    x->failed = 1;
-    goto out;
-  }
+  comp_order *ord = sl_mem_calloc(ncomp ? ncomp : 1, sizeof *ord);
+  size_t *bucket_off = sl_mem_calloc(c->n_phases + 1, sizeof *bucket_off);
+  size_t *bucket = sl_mem_calloc(x->ngroups ? x->ngroups : 1, sizeof *bucket);
+  uint32_t *satisfied = sl_mem_calloc(x->ngroups ? x->ngroups : 1, sizeof *satisfied);
   size_t k = 0;
   for (size_t t = 0; t < c->n_streams; t++)
     for (size_t i = x->comp_off[t]; i < x->comp_off[t + 1]; i++)
@@ -289,14 +278,10 @@ static void ready_flows(sl_ctx *x, const completion *cp) {
     if (cp[g].comp >= 0) bucket_off[cp[g].comp + 1]++;
   for (size_t i = 0; i < c->n_phases; i++) bucket_off[i + 1] += bucket_off[i];
   {
-    size_t *fill = calloc(c->n_phases + 1, sizeof *fill);
-    if (!fill) {
-      x->failed = 1;
-      goto out;
-    }
+    size_t *fill = sl_mem_calloc(c->n_phases + 1, sizeof *fill);
     for (size_t g = 0; g < x->ngroups; g++)
       if (cp[g].comp >= 0) bucket[bucket_off[cp[g].comp] + fill[cp[g].comp]++] = g;
-    free(fill);
+    sl_mem_free(fill);
   }
   for (size_t o = 0; o < ncomp && !x->failed; o++) {
     const sl_phase_rec *p = &c->phases[ord[o].phase];
@@ -336,11 +321,10 @@ static void ready_flows(sl_ctx *x, const completion *cp) {
       }
     }
   }
-out:
-  free(ord);
-  free(bucket_off);
-  free(bucket);
-  free(satisfied);
+  sl_mem_free(ord);
+  sl_mem_free(bucket_off);
+  sl_mem_free(bucket);
+  sl_mem_free(satisfied);
 }
 
 /* Sched lane -> Worker bar (kernel start) and -> Scheduler View bar. */
@@ -400,11 +384,7 @@ static int submit_cmp(const void *a, const void *b) {
 /* Orchestrator submit end -> the dispatch on the Sched lane. */
 static void submit_flows(sl_ctx *x) {
   const sl_capture *c = x->c;
-  submit_anchor *sa = calloc(c->n_orch ? c->n_orch : 1, sizeof *sa);
-  if (!sa) {
-    x->failed = 1;
-    return;
-  }
+  submit_anchor *sa = sl_mem_calloc(c->n_orch ? c->n_orch : 1, sizeof *sa);
   size_t n = 0;
   for (size_t th = 0; th < c->n_orch_threads; th++) {
     const sl_orch_thread *ot = &c->orch_threads[th];
@@ -451,7 +431,7 @@ static void submit_flows(sl_ctx *x) {
                   .bp_enclosing = 1};
     sl_ctx_flow_pair(x, &fs, &ff);
   }
-  free(sa);
+  sl_mem_free(sa);
 }
 
 typedef struct cover_item {
@@ -467,15 +447,10 @@ static int cover_cmp(const void *a, const void *b) {
 static void build_cover(sl_ctx *x) {
   const sl_capture *c = x->c;
   size_t nt = c->n_streams;
-  x->cover_off = calloc(nt + 1, sizeof *x->cover_off);
-  x->cover_start = malloc((c->n_phases + 1) * sizeof *x->cover_start);
-  x->cover_maxend = malloc((c->n_phases + 1) * sizeof *x->cover_maxend);
-  cover_item *items = malloc((c->n_phases + 1) * sizeof *items);
-  if (!x->cover_off || !x->cover_start || !x->cover_maxend || !items) {
-    free(items);
-    x->failed = 1;
-    return;
-  }
+  x->cover_off = sl_mem_calloc(nt + 1, sizeof *x->cover_off);
+  x->cover_start = sl_mem_array(NULL, c->n_phases + 1, sizeof *x->cover_start);
+  x->cover_maxend = sl_mem_array(NULL, c->n_phases + 1, sizeof *x->cover_maxend);
+  cover_item *items = sl_mem_array(NULL, c->n_phases + 1, sizeof *items);
   size_t k = 0;
   for (size_t t = 0; t < nt; t++) {
     x->cover_off[t] = k;
@@ -493,7 +468,7 @@ static void build_cover(sl_ctx *x) {
     }
   }
   x->cover_off[nt] = k;
-  free(items);
+  sl_mem_free(items);
 }
 
 /* Does a bar on the main Sched lane of `thread` enclose t? (An arrow end outside
@@ -521,11 +496,9 @@ void sl_emit_flows(sl_ctx *x) {
   int phases = c->n_streams > 0;
   if (phases && c->n_core_to_thread > 0 && !x->failed) {
     completion *cp = find_completions(x);
-    if (cp) {
-      complete_flows(x, cp);
-      if (deps && !x->failed) ready_flows(x, cp);
-      free(cp);
-    }
+    complete_flows(x, cp);
+    if (deps && !x->failed) ready_flows(x, cp);
+    sl_mem_free(cp);
   }
   if (phases && x->has_aicpu_data && !x->failed) dispatch_flows(x);
   /* a host submit's end and a device dispatch are on one axis only when calibrated and

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl_mem.h"
 #include "sl_tables.h"
 
 /* 24 bytes a slice: a 1M-task trace has ~6.5M of them. The start in ns is
@@ -100,15 +101,14 @@ static void sort_lane(const pl_lane *ln, pl_slice *v, pl_slice *tmp, size_t n) {
 ** enclosing one without nesting is skipped (the importer spills it elsewhere). */
 static void lane_prepare(pl_lane *ln) {
   if (ln->sorted) return;
-  pl_slice *tmp = malloc((ln->n / 2 + 1) * sizeof *tmp);
-  free(ln->top);
-  free(ln->parent);
-  ln->top = malloc((ln->n + 1) * sizeof *ln->top);
-  ln->parent = malloc((ln->n + 1) * sizeof *ln->parent);
-  uint32_t *stack = malloc((ln->n + 1) * sizeof *stack);
-  if (!tmp || !ln->top || !ln->parent || !stack) abort();
+  pl_slice *tmp = sl_mem_array(NULL, ln->n / 2 + 1, sizeof *tmp);
+  sl_mem_free(ln->top);
+  sl_mem_free(ln->parent);
+  ln->top = sl_mem_array(NULL, ln->n + 1, sizeof *ln->top);
+  ln->parent = sl_mem_array(NULL, ln->n + 1, sizeof *ln->parent);
+  uint32_t *stack = sl_mem_array(NULL, ln->n + 1, sizeof *stack);
   sort_lane(ln, ln->v, tmp, ln->n);
-  free(tmp);
+  sl_mem_free(tmp);
   size_t depth = 0;
   for (size_t i = 0; i < ln->n; i++) {
     int64_t st = pl_start(&ln->v[i]), en = st + pl_dur(ln, &ln->v[i]);
@@ -117,7 +117,7 @@ static void lane_prepare(pl_lane *ln) {
     if (!depth || pl_end(ln, &ln->v[stack[depth - 1]]) >= en) stack[depth++] = (uint32_t)i;
     ln->top[i] = stack[depth - 1];
   }
-  free(stack);
+  sl_mem_free(stack);
   ln->sorted = 1;
 }
 
@@ -260,8 +260,7 @@ static const sl_trace_sink_ops place_ops = {
 };
 
 sl_flow_place *sl_flow_place_new(sl_trace_sink *inner) {
-  sl_flow_place *fp = calloc(1, sizeof *fp);
-  if (!fp) return NULL;
+  sl_flow_place *fp = sl_mem_calloc(1, sizeof *fp);
   fp->base.ops = &place_ops;
   fp->base.fp = inner->fp;
   fp->inner = inner;
@@ -273,13 +272,13 @@ sl_trace_sink *sl_flow_place_sink(sl_flow_place *fp) { return &fp->base; }
 void sl_flow_place_free(sl_flow_place *fp) {
   if (!fp) return;
   for (size_t i = 0; i < fp->nlanes; i++) {
-    free(fp->lanes[i].v);
-    free(fp->lanes[i].longs);
-    free(fp->lanes[i].top);
-    free(fp->lanes[i].parent);
+    sl_mem_free(fp->lanes[i].v);
+    sl_mem_free(fp->lanes[i].longs);
+    sl_mem_free(fp->lanes[i].top);
+    sl_mem_free(fp->lanes[i].parent);
   }
-  free(fp->lanes);
+  sl_mem_free(fp->lanes);
   sl_idmap_free(&fp->lane_of);
   sl_strset_free(&fp->cats);
-  free(fp);
+  sl_mem_free(fp);
 }
