@@ -62,9 +62,7 @@ long sl_ctx_complete_lookup(const sl_ctx *x, int64_t thread, double t) {
 char *sl_ctx_task_label(sl_ctx *x, int64_t func_id, uint64_t task_id, int spmd) {
   const char *mapped = x->m && func_id >= 0 ? sl_namemap_lookup(x->m, func_id) : NULL;
   const char *base = sl_rules_func_name(x->r, func_id, mapped);
-  char *l = sl_task_label(base ? base : "task", task_id, spmd);
-  if (!l) x->failed = 1;
-  return l;
+  return sl_task_label(base ? base : "task", task_id, spmd);
 }
 
 static int tid_hidden(const sl_ctx *x, int64_t pid, int64_t tid) {

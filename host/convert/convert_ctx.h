@@ -106,7 +106,7 @@ size_t sl_ctx_anchors(const sl_ctx *x, uint64_t task_id, size_t *first);
 /* Complete record of a thread observing time t (the one whose window holds t), or -1. */
 long sl_ctx_complete_lookup(const sl_ctx *x, int64_t thread, double t);
 
-/* Task label (name, SPMD suffix) of a row: malloc'd. */
+/* Task label (name, SPMD suffix) of a row: never NULL; sl_mem_free it. */
 char *sl_ctx_task_label(sl_ctx *x, int64_t func_id, uint64_t task_id, int spmd);
 
 /* Flow passes (convert_flows.c). */

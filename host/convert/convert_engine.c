@@ -13,6 +13,7 @@
 #include "convert_labels.h"
 #include "flow_place.h"
 #include "sl_base.h"
+#include "sl_mem.h"
 #include "ts_shift.h"
 #include "sl_phases.h"
 
@@ -619,7 +620,6 @@ static void emit_worker_bars(sl_ctx *x) {
       snprintf(hint, sizeof hint, "Task:%s, FuncId:%lld, CoreId:%u", sl_tdisp(td, t->task_id),
                (long long)t->func_id, t->core_id);
       char *label = sl_ctx_task_label(x, t->func_id, t->task_id, gr->spmd);
-      if (!label) break;
       double ts = t->receive_us;
       double dur = sl_slice_dur(x, ts, t->end_us);
       sl_arg a[7 + SL_PH_MAX_EXTRA] = {
@@ -635,7 +635,7 @@ static void emit_worker_bars(sl_ctx *x) {
                      .dur = dur, .name = label, .cat = "event", .has_id = 1,
                      .id = x->row_eid[i], .args = a, .nargs = extra_args(x, task_extras(t), a, 7)};
       sl_sink_slice(x->s, &ev);
-      free(label);
+      sl_mem_free(label);
     }
     /* (task, core) -> last event id on that core */
     for (uint32_t k = 0; k < gr->count; k++) {
@@ -744,7 +744,6 @@ out2:
       snprintf(hint, sizeof hint, "Task:%s, FuncId:%lld, CoreId:%u", sl_tdisp(td, t->task_id),
                (long long)t->func_id, t->core_id);
       char *label = sl_ctx_task_label(x, t->func_id, t->task_id, gr->spmd);
-      if (!label) break;
       double dur = sl_slice_dur(x, t->dispatch_us, t->finish_us);
       sl_arg a[5 + SL_PH_MAX_EXTRA] = {
           SL_ARG_S("event-hint", hint),
@@ -757,7 +756,7 @@ out2:
                      .dur = dur, .name = label, .cat = "event", .has_id = 1,
                      .id = x->row_sv_eid[i], .args = a, .nargs = extra_args(x, task_extras(t), a, 5)};
       sl_sink_slice(x->s, &ev);
-      free(label);
+      sl_mem_free(label);
     }
   }
 out:
@@ -838,8 +837,7 @@ static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int
       if (g) spmd = g->spmd;
     }
     if (has_id) {
-      label = sl_ctx_task_label(x, fid, p->task_id, spmd);
-      name = label ? label : "task";
+      name = label = sl_ctx_task_label(x, fid, p->task_id, spmd);
     } else {
       name = "unknown";
     }
@@ -859,7 +857,7 @@ static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int
                  .cat = "event", .has_id = 1, .id = eid, .args = a, .nargs = na};
   sl_sink_slice(x->s, &ev);
   if (has_id) add_anchor(x, p->task_id, p->start_us, p->start_us + dur, tid, eid);
-  free(label);
+  sl_mem_free(label);
 }
 
 static void emit_scheduler(sl_ctx *x) {
@@ -1132,14 +1130,9 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   if (!o->reference_flows) {
     if (!c->host_mode) {
       x.shift = sl_ts_shift_new(sink, SL_CONVERT_ORIGIN_US);
-      if (!x.shift) return -1;
       x.origin_us = SL_CONVERT_ORIGIN_US;
     }
     x.place = sl_flow_place_new(x.shift ? x.shift : sink);
-    if (!x.place) {
-      sl_sink_destroy(x.shift);
-      return -1;
-    }
     x.s = sl_flow_place_sink(x.place);
   }
   x.core_base = 10000;

@@ -279,7 +279,7 @@ static void fill_step(const sl_diff_run *own, const sl_diff_run *other, const sl
   int64_t func = row ? row->func_id : -1;
   char name[64];
   char *label = sl_task_label(sl_diff_func_name(own, func, name), cs->task_id, 0);
-  snprintf(st->label, sizeof st->label, "%s", label ? label : name);
+  snprintf(st->label, sizeof st->label, "%s", label);
   sl_mem_free(label);
   st->func_id = func;
   st->task_id = cs->task_id;

@@ -15,9 +15,9 @@ char *sl_func_letters(char *buf, int64_t func_id);
 /* Default function base name: "func_{letters}". buf >= 48. */
 char *sl_func_default_name(char *buf, int64_t func_id);
 /* "{base}({tdisp})", with "_spmd" inserted before "(" when spmd is set and base
-** does not already contain "spmd" (case-insensitive). Returns a malloc'd string. */
+** does not already contain "spmd" (case-insensitive). Never NULL; sl_mem_free it. */
 char *sl_task_label(const char *base, uint64_t raw, int spmd);
-/* Apply the SPMD rule to a finished label (split at the first '('). malloc'd. */
+/* Apply the SPMD rule to a finished label (split at the first '('). Never NULL; sl_mem_free it. */
 char *sl_spmd_suffix(const char *label);
 
 #endif

@@ -18,7 +18,7 @@
 
 typedef struct sl_flow_place sl_flow_place;
 
-/* A placer forwarding to inner (not owned). NULL on allocation failure. */
+/* A placer forwarding to inner (not owned). Never NULL. */
 sl_flow_place *sl_flow_place_new(sl_trace_sink *inner);
 /* The placer as a sink (emit slices / flows / metadata through it). */
 sl_trace_sink *sl_flow_place_sink(sl_flow_place *fp);

@@ -14,7 +14,7 @@
 #define SL_CONVERT_ORIGIN_US 1.0
 
 /* Wrap `inner` (borrowed: finish is forwarded, destroy frees only the
-** wrapper). NULL on allocation failure. */
+** wrapper). Never NULL. */
 sl_trace_sink *sl_ts_shift_new(sl_trace_sink *inner, double by_us);
 
 /* end - ts when ts + (end - ts) == end in double arithmetic, else the largest duration
