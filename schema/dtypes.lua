@@ -1,5 +1,5 @@
 --[[
-** dtypes.lua — tensor element types (anchor-l0 §4.1), stored as a u8 in sl_tensor_desc.dtype.
+** dtypes.lua — tensor element types, stored as a u8 in sl_tensor_desc.dtype.
 **
 ** Data only. Shape:
 **   dtypes = list of {

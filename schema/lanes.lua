@@ -30,7 +30,7 @@
 **   flows = list of { key (C: SL_FLOW_<KEY>), name (the flow event's name; "{display}" =
 **                    the orchestrator kind's label), doc }: the arrows the converter draws
 **   pipes = list of { id (enum sl_pipe value), name (the L0 lane's name), doc }: the AICore
-**                    pipes of the L0 core swimlane (seed 003), one lane each
+**                    pipes of the L0 core swimlane (docs/l0.md), one lane each
 --]]
 return {
   views = {

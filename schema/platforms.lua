@@ -1,5 +1,5 @@
 --[[
-** platforms.lua — per-platform constants (anchor-datapath §1).
+** platforms.lua — per-platform constants (docs/a5.md compares the two platforms).
 **
 ** Data only. Shape:
 **   platforms = list of {
@@ -9,11 +9,11 @@
 **     ... the constants below (integers)
 **   }
 **     transport    "shared_memory" (host-registered memory both sides touch) or "host_shadow"
-**            (no shared memory: the host mirrors the device region through copies; seed 000 §5.3)
+**            (no shared memory: the host mirrors the device region through copies)
 **     memops_callbacks  MemoryOps callbacks the transport needs (3: alloc, reg, free_;
 **            5: + copy_to_device, copy_from_device)
 **     hbg_producer "aicpu" | "aicore": who schedules under host_build_graph (a5: the AICore
-**            Scheduler on AIV cores, seed 000 §2 / §3.2)
+**            Scheduler on AIV cores)
 **     vclock_*: the latencies of `run --clock virtual` (device cycles): an idle poll,
 **            a clock read, a dispatch (register write), an AICore's receive, its FIN,
 **            a ready-queue pop, an orchestrator submit; a kernel costs

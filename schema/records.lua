@@ -1,6 +1,6 @@
 --[[
 ** records.lua — every record kind and every shared-region struct, byte-exact
-** (anchor-datapath §2-§3, anchor-l0 §4.2, seed 000 §3.2 / §5.1).
+** (docs/capture-format.md describes each of them as a user reads it).
 **
 ** Data only. Shape:
 **   records = list (dependency order: a struct is declared before it is used) of {
@@ -35,7 +35,7 @@
 **       variants   list of { name, fields = {...}, compose = list of
 **                  { name, hi = field, lo = field } (64-bit value = hi << 32 | lo) }
 **     }
-**     export       JSON writer for chip_swimlane_records.json (seed 000 §3.2):
+**     export       JSON writer for chip_swimlane_records.json:
 **                  { section = where it goes, shape = "row" | "object",
 **                    context = list of { name, type } extra writer parameters,
 **                    columns = list of { key = JSON key (objects), and one of
@@ -191,7 +191,7 @@ return {
                              { key = "exit_wait_start_cycles", field = "exit_wait_start_cycles" },
                              { key = "exit_wait_end_cycles", field = "exit_wait_end_cycles" } } } },
 
-    -- ---- shared-region structs (anchor-datapath §3) -------------------------------------
+    -- ---- shared-region structs (host and device both map them) ---------------------
 
     { name = "active_head", size = 64, align = 64,
       doc = "a pool's active buffer + accounting; one cache line, single writer (AICPU)",
@@ -255,7 +255,7 @@ return {
         { name = "backpressure", type = "backpressure" },
       } },
 
-    -- ---- kernel argument descriptor (anchor-l0 §4.2) ------------------------------------
+    -- ---- kernel argument descriptor (the L0 args dump, docs/l0.md) ------------------
 
     { name = "tensor_desc", size = 128, align = 64,
       doc = "128-byte tensor descriptor a kernel argument slot points to",
@@ -299,7 +299,7 @@ return {
         { name = "runtime", type = "string", pb = 6 },
         { name = "task_producer", type = "string", pb = 7, doc = "scheduler_tasks.producer: aicpu | aicore" },
         { name = "transport", type = "string", pb = 8, doc = "host <-> device transport: shared_memory | host_shadow" },
-        -- host-orchestrated captures (anchor-datapath §8); empty / absent otherwise
+        -- host-orchestrated captures (host_build_graph); empty / absent otherwise
         { name = "orchestrator_source", type = "string", pb = 9, doc = "\"host\" for host_build_graph" },
         { name = "orchestrator_clock_domain", type = "string", pb = 10 },
         { name = "device_clock_domain", type = "string", pb = 11 },

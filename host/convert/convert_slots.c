@@ -1,6 +1,6 @@
 /*
 ** convert_slots.c — the selective task-timing slots a capture carries
-** (metadata.task_timing_slots, seed 000's device_wall.task_slot_<N>): one lane per
+** (metadata.task_timing_slots, the windows of set_task_timing_slot(N)): one lane per
 ** slot in the Task Timing Slots view (names from schema/lanes.lua through the
 ** rules), and their spans in the summary, the same figures `run` prints.
 */

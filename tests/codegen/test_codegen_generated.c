@@ -472,7 +472,7 @@ static void test_lanes_levels_platforms_dtypes(void **state) {
   assert_false(sl_dtype_by_raw(12)->replayable);
   assert_null(sl_dtype_by_name("FLOAT128"));
 
-  /* buffer sizes of anchor-datapath §3.1 */
+  /* the shared-region buffer sizes */
   assert_int_equal(sl_buffer_bytes(SL_BUF_AICPU_TASK, sl_buffer_capacity(as, SL_BUF_AICPU_TASK)), 32064);
   assert_int_equal(sl_buffer_count_offset(SL_BUF_AICPU_TASK, 1000), 32000);
   assert_int_equal(sl_buffer_bytes(SL_BUF_AICORE_TASK, sl_buffer_capacity(as, SL_BUF_AICORE_TASK)), 32832);

@@ -641,6 +641,56 @@ static void test_graph_execution(void **state) {
   h_cleanup(dir);
 }
 
+/* Three graph instances prepared in the order t9, t3, t6 (not by outer id): each node
+** must bind to its own instance, whatever the prepare order. */
+static const char *GRAPH3_JSON =
+    "{\"chip_swimlane_level\": 3, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 3,"
+    " \"core_types\": [\"aic\", \"aiv\", \"aiv\"]},"
+    " \"aicore_tasks\": [[0, 4294976512, 1, 1020, 1030, 0], [1, 4294970369, 1, 1040, 1044, 0],"
+    "   [2, 4294973442, 1, 1060, 1066, 0]],"
+    " \"aicpu_tasks\": [[0, 1, 1015, 1031], [1, 1, 1035, 1045], [2, 1, 1055, 1067]],"
+    " \"aicpu_scheduler_phases\": [["
+    "  {\"kind\": \"graph_prepare\", \"start_cycles\": 1002, \"end_cycles\": 1010, \"loop_iter\": 1,"
+    "   \"tasks_processed\": 1, \"task_id\": 9},"
+    "  {\"kind\": \"graph_prepare\", \"start_cycles\": 1011, \"end_cycles\": 1012, \"loop_iter\": 2,"
+    "   \"tasks_processed\": 1, \"task_id\": 3},"
+    "  {\"kind\": \"graph_prepare\", \"start_cycles\": 1013, \"end_cycles\": 1014, \"loop_iter\": 3,"
+    "   \"tasks_processed\": 1, \"task_id\": 6}]]}";
+
+static void test_graph_instances_out_of_order(void **state) {
+  (void)state;
+  char *dir = h_scratch("graph3");
+  h_write("chip_swimlane_records.json", GRAPH3_JSON);
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  /* outer id -> its node index and execution start (the AICPU dispatch, us after O) */
+  const struct { int outer, node; double exec_start; } want[] = {{9, 0, 13.0}, {3, 1, 33.0}, {6, 2, 53.0}};
+  int seen = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *nm = h_str(e, "name");
+    if (!nm || strncmp(nm, "GraphExecution", 14)) continue;
+    cJSON *a = cJSON_GetObjectItem(e, "args");
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+      char label[64];
+      snprintf(label, sizeof label, "GraphExecution(t%d, 1 visible nodes)", want[k].outer);
+      if (strcmp(nm, label)) continue;
+      seen |= 1 << k;
+      assert_int_equal((int)h_num(a, "visible_node_index_min"), want[k].node);
+      assert_int_equal((int)h_num(a, "visible_node_index_max"), want[k].node);
+      assert_true(fabs(h_num(a, "execution_start_us") - (O + want[k].exec_start)) < 1e-9);
+    }
+  }
+  assert_int_equal(seen, 7);
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* ---- a user's rules script ------------------------------------------------------------ */
 
 static const char *USER_RULES =
@@ -977,6 +1027,7 @@ int main(void) {
       cmocka_unit_test(test_flow_boundaries),
       cmocka_unit_test(test_seed_hbg_views),
       cmocka_unit_test(test_graph_execution),
+      cmocka_unit_test(test_graph_instances_out_of_order),
       cmocka_unit_test(test_user_rules),
       cmocka_unit_test(test_discovery_and_defaults),
       cmocka_unit_test(test_core_voting),

@@ -132,7 +132,7 @@ if t_us:
 else:
     check(False, "device_uptime_us capture did not convert")
 # every Worker View bar sits where the reference's mapping puts its AICore receive time
-# (anchor-converter §4: integer math truncating toward zero, best (rtt, idx) sample per position)
+# (integer math truncating toward zero, best (rtt, idx) sample per position)
 def tdiv(a, b):
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
@@ -173,7 +173,7 @@ host_end = max(e["ts"] + e["dur"] for e in slices(trace, 1))
 dev_start = min(e["ts"] for e in slices(trace) if e["pid"] != 1)
 check(host_end <= dev_start, f"host timeline ({host_end}) before the device timeline ({dev_start})")
 # calibrated and complete: the host submit and the device dispatch share one axis, so
-# each dispatched kernel task gets its submit→dispatch arrow (anchor-converter §11.7)
+# each dispatched kernel task gets its submit→dispatch arrow
 check(len(flows(trace, "submit\u2192dispatch")) == 5, f"submit→dispatch arrows: {len(flows(trace, 'submit→dispatch'))}")
 h2d = [e for e in slices(trace, 1) if e["tid"] == 4100]
 check([e["args"]["bytes"] for e in h2d] == [u["detail"] for u in up], "H2D bars carry the bytes")
@@ -191,7 +191,7 @@ for tr in (tpath, rec + ".same.pftrace"):
     rc, log = sh("check-trace", tr)
     check(rc == 0 and "warning" not in log, f"check-trace {os.path.basename(tr)}: {log[-300:]}")
 rc, log = sh("sched-overhead", rec)
-# the P thread's standalone phases are in the budget (seed 000 §3.3): resolve_standalone as
+# the P thread's standalone phases are in the budget: resolve_standalone as
 # "resolve (outer phase)", with its summed time, and dummy
 res_us = sum(r["end_cycles"] - r["start_cycles"] for r in outer if r["kind"] == "resolve_standalone") * 1e6 / md["clock_freq_hz"]
 m = re.search(r"^  resolve \(outer phase\) +([0-9.]+) ", log, re.M)
@@ -335,7 +335,7 @@ for name, edit, errs in [("mismatch", count_mismatch, ["expected_record_count_mi
     check(t4["metadata"]["cross_domain_latency_available"] is False and not flows(t4, "submit\u2192dispatch"),
           f"{name}: partial host records, yet submit→dispatch arrows")
 
-# ---- host mode from any one of its three signs (anchor-converter §3) ---------------------
+# ---- host mode from any one of its three signs -----------------------------------------
 def only_source(c):  # orchestrator_source alone: no host records at all
     c["metadata"].pop("host_capture")
     c.pop("host_orchestrator_phases")
@@ -371,7 +371,7 @@ for name, edit, want_hc, missing in [("only_source", only_source, dict(legacy, r
     has_host_lanes = any(p == 1 for p, _ in procs(t6)) if t6 else None
     check(has_host_lanes is not missing, f"{name}: host lanes {procs(t6) if t6 else None}")
 
-# ---- the reference's worked example (anchor-converter §4) -----------------------------
+# ---- the reference's worked example -------------------------------------------------
 worked = {"chip_swimlane_level": 1,
           "metadata": {"clock_freq_hz": 1000000000, "num_cores": 1, "core_types": ["aiv"],
                        "orchestrator_source": "host", "host_orchestration_origin_ns": 1500,

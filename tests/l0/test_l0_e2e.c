@@ -1,6 +1,6 @@
 /*
 ** test_l0_e2e.c — `swimlane l0` end to end on the shipped workloads, one test per
-** category of the seed's §3.7 table, plus the FAQ errors that apply here.
+** category of docs/l0.md's table, plus the FAQ errors that apply here.
 ** Each test runs in its own empty directory (outputs/ lands there). argv[1] is
 ** the swimlane binary.
 */
@@ -171,7 +171,7 @@ static int teardown(void **state) {
   return system(cmd) == 0 ? 0 : -1;
 }
 
-/* ---- §3.7 categories ------------------------------------------------------------------ */
+/* ---- the categories ------------------------------------------------------------------ */
 
 static void test_mix_3way(void **state) {
   (void)state;

@@ -6,8 +6,9 @@
 
 Sites: comparisons (< <= > >= == !=), arithmetic (+ -, * /), boolean (&& ||, a dropped !),
 integer constants +-1, and dropped statements (a simple `x = ...;` / call statement becomes
-`;`; not free(), whose loss only a leak checker sees). Comments, strings, preprocessor lines and declarations' initializers of arrays are
-skipped. The choice is seeded: the same SEED gives the same mutants on the same sources.
+`;`; not free(), whose loss only a leak checker sees). Comments, strings, preprocessor lines,
+declarations' initializers, the declared sizes of local arrays and the constants of sleeps and
+timed waits are skipped (the last two are equivalent by construction: margin and timing only). The choice is seeded: the same SEED gives the same mutants on the same sources.
 """
 import random
 import re
@@ -25,6 +26,11 @@ OP_RE = re.compile(r"<<=?|>>=?|->|\+\+|--|\+=|-=|\*=|/=|<=|>=|==|!=|&&|\|\||[<>+
 INT_RE = re.compile(r"(?<![\w.])(\d+)(u|U|ull|ULL|ul|UL|ll|LL)?(?![\w.])")
 STMT_RE = re.compile(r"^\s*([A-Za-z_][\w.\->\[\]]*\s*(=|\+=|-=|\|=|&=)\s*[^=].*|[A-Za-z_]\w*\(.*\));\s*$")
 DECL_RE = re.compile(r"^\s*(static\s+|const\s+|unsigned\s+|struct\s+)*(u?int\w*|size_t|double|float|char|int|long|bool|sl_\w+|uint\w+)\s*\**\s*\w+\s*(\[.*\])?\s*=")
+# a local buffer's declared size (`char buf[40];`): one more or one less byte than a
+# bound already chosen with margin changes nothing a test can see
+ARRAY_DECL_RE = re.compile(r"^\s*(static\s+|const\s+|unsigned\s+|struct\s+)*\w+\s+\**\s*\w+\s*\[[^\]]*\]\s*(;|=)")
+# timed waits and sleeps: their constants change timing only, never a result
+TIMING_RE = re.compile(r"\b(usleep|nanosleep|sleep|sl_sleep\w*|\w*timedwait\w*|\w*_wait_ms)\s*\(|\btv_nsec\s*\+=")
 
 
 def strip(line):
@@ -82,7 +88,7 @@ def sites(root, rel):
                 continue
             for new in SWAP[op]:
                 yield (rel, ln, m.start() + 1, op, new)
-        if not DECL_RE.match(line):
+        if not DECL_RE.match(line) and not ARRAY_DECL_RE.match(line) and not TIMING_RE.search(line):
             for m in INT_RE.finditer(line):
                 v = int(m.group(1))
                 suf = m.group(2) or ""

@@ -259,7 +259,7 @@ static void test_nested_phase_idle(void **state) {
   case_free(&k);
 }
 
-/* The scheduler budget (seed 000 §3.3): every outer phase, and resolve unless a TMR
+/* The scheduler budget: every outer phase, and resolve unless a TMR
 ** complete or dummy contains it; the HBG P thread's resolve_standalone is an outer phase.
 ** Thread 0 (TMR): complete [10, 30] with a resolve [12, 14] inside, dummy [40, 50] with a
 ** resolve [42, 44] inside, dispatch [55, 56], a lone resolve [60, 62]: resolve 2 (the lone

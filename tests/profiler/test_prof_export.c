@@ -1,6 +1,6 @@
 /*
 ** test_prof_export.c — chip_swimlane_records.json and .pb from real runs at
-** levels 1..4: which sections exist at each level (seed 000 §3.1), their
+** levels 1..4: which sections exist at each level, their
 ** content, 64-bit values printed exactly, the capture block (truncation,
 ** reconcile), the protobuf decoding to the same records, and an unwritable
 ** output leaving nothing behind.

@@ -1,5 +1,5 @@
 /*
-** test_prof_shadow.c — the host-shadow transport (seed 000 §5.3) under stress:
+** test_prof_shadow.c — the host-shadow transport under stress:
 ** real producer threads against the real collector threads with tiny pools, the
 ** host reaching the device region only through the MemoryOps copies.
 **

@@ -254,7 +254,7 @@ static void test_mechanisms_hbg(void **state) {
 }
 
 /* async_poll(0) is the exact sum of the empty polls it stands for, not a wall-clock
-** envelope (seed 000 §3.2): under the virtual clock an empty poll costs one clock read
+** envelope: under the virtual clock an empty poll costs one clock read
 ** between its two reads, P runs one poll per loop iteration, and the last record is
 ** flushed in P's last iteration, so the empty records' durations add up to
 ** read x (P's iterations - the polls that landed waits). An envelope would also hold

@@ -321,7 +321,7 @@ static const fake_phase *phase_holding(sl_devprof *dp, int thread, uint32_t kind
   return NULL;
 }
 
-/* Seed 000 §3.2: a subtask's dispatch_time is its own stamp, taken when its publication
+/* A subtask's dispatch_time is its own stamp, taken when its publication
 ** completed, inside the dispatch phase that published it (not the phase's start shared
 ** by the whole batch); its finish_time is when completion processing of its FIN began,
 ** inside a complete phase of the same thread, the first FIN of each pass opening it.

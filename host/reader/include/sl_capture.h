@@ -230,7 +230,7 @@ typedef struct sl_capture_health {
   sl_pool_health pools[SL_HEALTH_MAX_POOLS];
 } sl_capture_health;
 
-/* metadata.task_timing_slots: one tagged slot's window (seed 000's
+/* metadata.task_timing_slots: one tagged slot's window (`run` prints it as
 ** device_wall.task_slot_<N>), in device cycles as written and on the trace's axis. */
 typedef struct sl_task_slot {
   uint32_t slot;               /* N of set_task_timing_slot(N) */
