@@ -153,8 +153,12 @@ sl_collector *sl_collector_open(const sl_collector_config *cfg, sl_err *err) {
                           "(one is held until the core acknowledges the rotation)");
     goto fail;
   }
-  c->dp = sl_devprof_create(&g, WHAT);
-  if (!c->dp) goto fail;
+  char why[128];
+  c->dp = sl_devprof_create(&g, why, sizeof why);
+  if (!c->dp) {
+    sl_err_set(err, WHAT, "%s", why);
+    goto fail;
+  }
   c->per_pool[SL_BUF_AICPU_TASK] = c->sizes.prof_buffers_per_core;
   c->per_pool[SL_BUF_AICORE_TASK] = c->sizes.aicore_buffers_per_core;
   c->per_pool[SL_BUF_SCHED_PHASE] = c->sizes.sched_buffers_per_thread;
@@ -180,11 +184,11 @@ void sl_collector_host_stats(const sl_collector *c, uint64_t *cpu_ns, uint64_t *
 sl_devprof *sl_collector_device(sl_collector *c) { return c ? c->dp : NULL; }
 unsigned sl_collector_level(const sl_collector *c) { return c ? c->cfg.level : 0; }
 
-int sl_collector_start(sl_collector *c) {
-  if (!c || !c->dp || c->started) return 0;
-  if (sl_coll_threads_start(c) != 0) return -1;
+sl_status sl_collector_start(sl_collector *c, sl_err *err) {
+  if (!c || !c->dp || c->started) return SL_OK;
+  if (sl_coll_threads_start(c, err) != SL_OK) return SL_FAIL;
   c->started = 1;
-  return 0;
+  return SL_OK;
 }
 
 int sl_collector_stop(sl_collector *c) {

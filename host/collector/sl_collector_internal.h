@@ -186,7 +186,7 @@ static inline int sl_coll_stream_core(const sl_collector *c, int t) {
 const char *sl_coll_task_producer(const sl_collector *c);
 
 /* ---- sl_collector_threads.c ---------------------------------------------------- */
-int sl_coll_threads_start(sl_collector *c);
+SL_MUST_CHECK sl_status sl_coll_threads_start(sl_collector *c, sl_err *err);
 void sl_coll_threads_stop(sl_collector *c);
 /* One drain + collect pass on the calling thread (host threads not running). */
 void sl_coll_drain_sync(sl_collector *c);

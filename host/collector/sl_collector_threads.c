@@ -366,7 +366,7 @@ static void *replenish_main(void *arg) {
 
 /* ---- start / stop ------------------------------------------------------------- */
 
-int sl_coll_threads_start(sl_collector *c) {
+sl_status sl_coll_threads_start(sl_collector *c, sl_err *err) {
   atomic_store(&c->running, 1);
   atomic_store(&c->execution_complete, 0);
   for (int i = 0; i < c->nshards; i++) c->shards[i].handoff.closed = 0; /* no thread yet */
@@ -385,11 +385,11 @@ int sl_coll_threads_start(sl_collector *c) {
     if (pthread_create(&s->collect_tid, NULL, collect_main, s) != 0) goto fail;
     s->collect_started = 1;
   }
-  return 0;
+  return SL_OK;
 fail:
-  fprintf(stderr, "swimlane: collector: cannot start host threads: %s\n", strerror(errno));
+  sl_err_set(err, "collector", "cannot start host threads: %s", strerror(errno));
   sl_coll_threads_stop(c);
-  return -1;
+  return SL_FAIL;
 }
 
 void sl_coll_threads_stop(sl_collector *c) {

@@ -344,10 +344,11 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   g_rt = rt;
   if (g_sigint) sl_rt_interrupt(rt); /* a signal that came before g_rt was set */
   if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_OPEN, coll);
-  if (coll && !o->stall_collector && sl_collector_start(coll)) {
+  sl_err err = SL_ERR_INIT;
+  if (coll && !o->stall_collector && sl_collector_start(coll, &err) != SL_OK) {
     sl_rt_destroy(rt);
     sl_collector_destroy(coll);
-    return 1;
+    return sl_err_report(&err);
   }
   if (sl_run_device_hook) sl_run_device_hook(SL_RUN_DEV_SCHED, coll);
   struct timespec h0, h1;

@@ -1,7 +1,6 @@
 /* ** sl_readyq.c — mutex-guarded ring of ready tasks with SPMD block claiming. */
 #include "sl_readyq.h"
 
-#include <stdlib.h>
 
 #include "sl_rt_internal.h"
 #include "sl_rt_mem.h"
@@ -21,7 +20,7 @@ void sl_readyq_free(sl_readyq *q) {
   pthread_mutex_destroy(&q->mu);
 }
 
-static int grow(sl_readyq *q) {
+static void grow(sl_readyq *q) {
   size_t ncap = q->cap * 2;
   sl_rt_task **n = sl_rt_alloc(ncap * sizeof *n);
   for (size_t i = 0; i < q->count; i++) n[i] = q->ring[(q->head + i) % q->cap];
@@ -29,20 +28,15 @@ static int grow(sl_readyq *q) {
   q->ring = n;
   q->cap = ncap;
   q->head = 0;
-  return 0;
 }
 
-int sl_readyq_push(sl_readyq *q, sl_rt_task *t) {
+void sl_readyq_push(sl_readyq *q, sl_rt_task *t) {
   pthread_mutex_lock(&q->mu);
-  if (q->count == q->cap && grow(q)) {
-    pthread_mutex_unlock(&q->mu);
-    return -1;
-  }
+  if (q->count == q->cap) grow(q);
   q->ring[(q->head + q->count) % q->cap] = t;
   q->count++;
   atomic_fetch_add_explicit(&q->depth, 1, memory_order_relaxed);
   pthread_mutex_unlock(&q->mu);
-  return 0;
 }
 
 sl_rt_task *sl_readyq_pop_block(sl_readyq *q, int *block) {

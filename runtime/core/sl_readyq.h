@@ -21,7 +21,7 @@ typedef struct sl_readyq {
 
 int sl_readyq_init(sl_readyq *q);
 void sl_readyq_free(sl_readyq *q);
-int sl_readyq_push(sl_readyq *q, struct sl_rt_task *t); /* 0 ok, -1 out of memory */
+void sl_readyq_push(sl_readyq *q, struct sl_rt_task *t); /* grows as needed (sl_rt_mem never fails) */
 /* Claim the next block of the front task: returns the task and sets *block, or NULL
 ** when empty. The task leaves the queue when its last block is claimed. */
 struct sl_rt_task *sl_readyq_pop_block(sl_readyq *q, int *block);

@@ -26,8 +26,6 @@
 ** resolve: a5 host_build_graph has no dummy phase. Sync-start, graph and async-wait
 ** tasks are refused at submit under this producer (the run fails with a message).
 */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sl_park.h"
@@ -50,10 +48,7 @@ int sl_rt_aisched_route(sl_rt *rt, sl_rt_task *t) {
   if (!rt->aicore_sched) return 0;
   if (!inbox_owner) return 0; /* host orchestration: the global queues, for bootstrap */
   sl_readyq *q = (t->is_dummy || !t->predicate) ? &inbox_owner->inbox_dummies : &inbox_owner->inbox[t->shape];
-  if (sl_readyq_push(q, t)) {
-    fputs("swimlane: runtime: out of memory in the ready queue\n", stderr);
-    abort();
-  }
+  sl_readyq_push(q, t);
   sl_rt_ring_all(rt); /* an idle scheduler may steal it */
   return 1;
 }
@@ -253,7 +248,7 @@ static void bootstrap(phase_ctx *pc) {
   sl_rt_task *t;
   while (n < rt->boot_quota && (t = pop_global(rt, &into, pc->s)) != NULL) {
     t->next_block = 0; /* out of every queue: its blocks are unclaimed again */
-    if (sl_readyq_push(into, t)) abort();
+    sl_readyq_push(into, t);
     n++;
   }
   retire_dummies(pc);

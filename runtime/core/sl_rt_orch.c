@@ -4,7 +4,6 @@
 ** (deps.json) and args-dump capture.
 */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sl_park.h"
@@ -186,10 +185,7 @@ void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
                  : t->graph                       ? &rt->graphq
                  : t->sync_start                  ? &rt->syncq
                                                   : &rt->queues[t->shape];
-  if (sl_readyq_push(q, t)) { /* out of memory: nothing sane is left to do */
-    fputs("swimlane: runtime: out of memory in the ready queue\n", stderr);
-    abort();
-  }
+  sl_readyq_push(q, t);
   sl_rt_ring_all(rt);
 }
 

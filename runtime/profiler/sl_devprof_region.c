@@ -19,23 +19,24 @@ static void *zalloc64(size_t bytes) {
   return p;
 }
 
-static int bad(const char *what, const char *msg, long v) {
-  fprintf(stderr, "swimlane: %s: %s (%ld)\n", what ? what : "profiler", msg, v);
+/* The refusal of a geometry: the bound it breaks and the value, kept for the caller. */
+static int bad(char *why, size_t why_len, const char *msg, long v) {
+  if (why && why_len) snprintf(why, why_len, "%s (%ld)", msg, v);
   return -1;
 }
 
-static int check_geometry(const sl_devprof_geometry *g, const char *what) {
+static int check_geometry(const sl_devprof_geometry *g, char *why, size_t why_len) {
   if (g->level <= SL_LEVEL_DISABLED || g->level > SL_LEVEL_MAX)
-    return bad(what, "perf level out of range (0 = disabled has no region)", (long)g->level);
-  if (g->num_cores < 1 || g->num_cores > 4096) return bad(what, "bad core count", g->num_cores);
-  if (g->num_threads < 1 || g->num_threads > 127) return bad(what, "bad AICPU thread count", g->num_threads);
+    return bad(why, why_len, "perf level out of range (0 = disabled has no region)", (long)g->level);
+  if (g->num_cores < 1 || g->num_cores > 4096) return bad(why, why_len, "bad core count", g->num_cores);
+  if (g->num_threads < 1 || g->num_threads > 127) return bad(why, why_len, "bad AICPU thread count", g->num_threads);
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++)
     if (g->records[k] < 1 || g->records[k] > (1u << 24))
-      return bad(what, "records per buffer must be 1..16777216", (long)g->records[k]);
+      return bad(why, why_len, "records per buffer must be 1..16777216", (long)g->records[k]);
   if (g->slot_count < 1 || g->slot_count > FQ_SLOTS)
-    return bad(what, "free-queue slot count out of range", (long)g->slot_count);
+    return bad(why, why_len, "free-queue slot count out of range", (long)g->slot_count);
   if (g->readyqueue_size < 2 || g->readyqueue_size > (1u << 24))
-    return bad(what, "ready-queue size must be >= 2", (long)g->readyqueue_size);
+    return bad(why, why_len, "ready-queue size must be >= 2", (long)g->readyqueue_size);
   return 0;
 }
 
@@ -44,10 +45,9 @@ int sl_devprof_pool_count(const sl_devprof *dp, unsigned kind) {
                                                                    : dp->g.num_threads;
 }
 
-sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what) {
-  if (check_geometry(g, what) != 0) return NULL;
+sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, char *why, size_t why_len) {
+  if (check_geometry(g, why, why_len) != 0) return NULL;
   sl_devprof *dp = zalloc64(sizeof *dp);
-  if (!dp) return NULL;
   dp->g = *g;
   dp->record_size[SL_BUF_AICPU_TASK] = sizeof(sl_aicpu_task_record);
   dp->record_size[SL_BUF_SCHED_PHASE] = sizeof(sl_sched_phase_record);
@@ -70,14 +70,6 @@ sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what) {
   dp->lifecycle_set = zalloc64(sizeof(uint32_t) * nt);
   dp->sched_core = zalloc64(sizeof(int32_t) * nt);
   dp->last_ring_ns = zalloc64(64 * nt); /* one line per thread: 8 u64 apart */
-  int ok = dp->sched_core && dp->last_ring_ns && dp->rq_entries && dp->rq_head && dp->rq_tail && dp->bp && dp->core_to_thread &&
-           dp->cores && dp->lifecycle && dp->lifecycle_set;
-  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) ok = ok && dp->pools[k];
-  if (!ok) {
-    fprintf(stderr, "swimlane: %s: out of memory for the profiler region\n", what ? what : "profiler");
-    sl_devprof_destroy(dp);
-    return NULL;
-  }
   for (size_t c = 0; c < nc; c++) {
     dp->core_to_thread[c] = -1;
     /* no owner until a scheduler dispatches to the core: a zero here would

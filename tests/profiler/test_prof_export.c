@@ -53,7 +53,7 @@ static char *capture(unsigned level, const char *dir, int truncate, int lifecycl
   cfg.backpressure = 1;
   sl_collector *c = sl_collector_create(&cfg);
   assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
+  assert_int_equal(sl_collector_start(c, NULL), SL_OK);
   harness_run(sl_collector_device(c), &hc);
   if (lifecycle) {
     sl_aicpu_lifecycle_record r;
@@ -231,7 +231,7 @@ static void protobuf_alone_carries_the_accounting(void **state) {
   harness_config(&cfg, &hc, 4);
   sl_collector *c = sl_collector_create(&cfg);
   assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
+  assert_int_equal(sl_collector_start(c, NULL), SL_OK);
   harness_run(sl_collector_device(c), &hc);
   assert_int_equal(sl_collector_stop(c), 0);
   assert_int_equal(sl_collector_read_metadata(c), 0);
@@ -283,7 +283,7 @@ static void a5_capture_names_its_platform(void **state) {
   cfg.platform_name = "a5sim";
   sl_collector *c = sl_collector_create(&cfg);
   assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
+  assert_int_equal(sl_collector_start(c, NULL), SL_OK);
   harness_run(sl_collector_device(c), &hc);
   assert_int_equal(sl_collector_finish(c, dir), 0);
   sl_collector_destroy(c);

@@ -116,7 +116,7 @@ static void level0_allocates_nothing(void **state) {
   assert_non_null(c);
   assert_null(sl_collector_device(c));
   assert_int_equal(sl_collector_level(c), 0);
-  assert_int_equal(sl_collector_start(c), 0);
+  assert_int_equal(sl_collector_start(c, NULL), SL_OK);
   assert_int_equal(sl_collector_stop(c), 0);
   assert_int_equal(sl_collector_reconcile(c), 0);
   char dir[] = "/tmp/sl_prof_l0_XXXXXX";

@@ -35,7 +35,7 @@ static sl_devprof *make(unsigned level, unsigned recs, unsigned rq_size) {
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) g.records[k] = recs;
   g.slot_count = 2;
   g.readyqueue_size = rq_size;
-  fx.dp = sl_devprof_create(&g, "test");
+  fx.dp = sl_devprof_create(&g, NULL, 0);
   assert_non_null(fx.dp);
   return fx.dp;
 }
@@ -281,7 +281,7 @@ static int accepts(unsigned level, int cores, int threads, unsigned recs, unsign
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) g.records[k] = recs;
   g.slot_count = slots;
   g.readyqueue_size = rq;
-  sl_devprof *dp = sl_devprof_create(&g, "bounds");
+  sl_devprof *dp = sl_devprof_create(&g, NULL, 0);
   sl_devprof_destroy(dp);
   return dp != NULL;
 }
@@ -298,6 +298,16 @@ static void geometry_bounds(void **state) {
   assert_false(accepts(4, 2, 2, 8, 0, 16)); /* free-queue slots 1..FQ_SLOTS */
   assert_true(accepts(4, 2, 2, 8, FQ_SLOTS, 16));
   assert_false(accepts(4, 2, 2, 8, FQ_SLOTS + 1, 16));
+  /* a refusal names the bound it breaks and the value, for the caller to report */
+  sl_devprof_geometry g = {.level = 5, .num_cores = 2, .num_threads = 2, .slot_count = 2, .readyqueue_size = 16};
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) g.records[k] = 8;
+  char why[128] = "";
+  assert_null(sl_devprof_create(&g, why, sizeof why));
+  assert_string_equal(why, "perf level out of range (0 = disabled has no region) (5)");
+  g.level = 4;
+  g.num_cores = 0;
+  assert_null(sl_devprof_create(&g, why, sizeof why));
+  assert_string_equal(why, "bad core count (0)");
   assert_false(accepts(4, 2, 2, 8, 2, 1));  /* a ready queue of at least 2 */
 }
 

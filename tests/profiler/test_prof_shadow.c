@@ -87,7 +87,7 @@ static sl_collector *shadow_capture(int backpressure, unsigned delay_us, int bul
   sl_collector *c = sl_collector_create(&cfg);
   assert_non_null(c);
   assert_string_equal(sl_collector_transport(c), "host_shadow");
-  assert_int_equal(sl_collector_start(c), 0);
+  assert_int_equal(sl_collector_start(c, NULL), SL_OK);
   harness_run(sl_collector_device(c), &base);
   assert_int_equal(sl_collector_stop(c), 0);
   return c;

@@ -98,7 +98,7 @@ static uint64_t check_capture(sl_collector *c, const harness_cfg *hc, unsigned l
 static sl_collector *capture(const sl_collector_config *cfg, const harness_cfg *hc) {
   sl_collector *c = sl_collector_create(cfg);
   assert_non_null(c);
-  assert_int_equal(sl_collector_start(c), 0);
+  assert_int_equal(sl_collector_start(c, NULL), SL_OK);
   harness_run(sl_collector_device(c), hc);
   assert_int_equal(sl_collector_stop(c), 0);
   return c;
@@ -171,7 +171,7 @@ static void one_shard_host_loses_nothing(void **state) {
   sl_collector *c = sl_collector_create(&cfg);
   assert_non_null(c);
   assert_int_equal(c->nshards, 1);
-  assert_int_equal(sl_collector_start(c), 0);
+  assert_int_equal(sl_collector_start(c, NULL), SL_OK);
   harness_run(sl_collector_device(c), &base);
   assert_int_equal(sl_collector_stop(c), 0);
   assert_int_equal(check_capture(c, &base, 4), 0);
@@ -234,7 +234,7 @@ static void freeze_opens_and_releases(void **state) {
   sl_collector *c = sl_collector_create(&cfg);
   assert_non_null(c);
   sl_devprof *dp = sl_collector_device(c);
-  assert_int_equal(sl_collector_start(c), 0);
+  assert_int_equal(sl_collector_start(c, NULL), SL_OK);
   sl_st_rel32(&dp->bp->rq_contended, 1);
   sl_st_rel32(&dp->bp->fq_contended, 1);
   /* bounded wait for the host's answer (a hang fails, nothing is timed) */
@@ -264,7 +264,7 @@ static void levels_gate_collection(void **state) {
     cfg.backpressure = 1;
     sl_collector *c = sl_collector_create(&cfg);
     assert_non_null(c);
-    assert_int_equal(sl_collector_start(c), 0);
+    assert_int_equal(sl_collector_start(c, NULL), SL_OK);
     harness_run(sl_collector_device(c), &hc);
     assert_int_equal(sl_collector_stop(c), 0);
     assert_int_equal(check_capture(c, &hc, level), 0);

@@ -120,7 +120,8 @@ static void test_readyq_blocks(void **state) {
   memset(&b, 0, sizeof b);
   a.block_num = 3;
   b.block_num = 1;
-  for (int i = 0; i < 100; i++) assert_int_equal(sl_readyq_push(&q, &b), 0); /* forces growth */
+  for (int i = 0; i < 100; i++) sl_readyq_push(&q, &b); /* forces growth */
+  assert_int_equal(sl_readyq_depth(&q), 100);
   int blk;
   for (int i = 0; i < 100; i++) assert_ptr_equal(sl_readyq_pop_block(&q, &blk), &b);
   assert_null(sl_readyq_pop_block(&q, &blk));

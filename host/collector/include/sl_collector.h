@@ -10,7 +10,7 @@
 **
 **   sl_collector *c = sl_collector_create(&cfg);        // allocate region + buffers
 **   sl_devprof *dp = sl_collector_device(c);            // NULL at level 0
-**   sl_collector_start(c);                              // drain / collector / replenish threads
+**   sl_collector_start(c, &err);                        // drain / collector / replenish threads
 **     ... launch AICPU + AICore threads, pass them dp, join them ...
 **   sl_collector_stop(c);                               // join host threads after a final drain
 **   sl_collector_read_metadata(c);                      // core_to_thread from the region
@@ -116,8 +116,9 @@ const char *sl_collector_transport(const sl_collector *c);
 void sl_collector_shadow_stats(const sl_collector *c, uint64_t *mirrors, uint64_t *writebacks,
                                uint64_t *pulls);
 
-/* Start the host threads (before launching the device threads). 0 ok, -1 error. */
-int sl_collector_start(sl_collector *c);
+/* Start the host threads (before launching the device threads); a failure is
+** described on err (may be NULL). */
+SL_MUST_CHECK sl_status sl_collector_start(sl_collector *c, sl_err *err);
 /* After every device thread has been joined: final drain, join host threads. */
 int sl_collector_stop(sl_collector *c);
 /* Mark the capture truncated (e.g. SIGINT). Async-signal-safe: one atomic store.

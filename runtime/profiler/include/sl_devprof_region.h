@@ -82,9 +82,10 @@ struct sl_devprof {
                                              thread last rang host_bell         */
 };
 
-/* Allocate a region for `g` (no record buffers yet); NULL on a bad geometry
-** (reported with `what` as the file name) or allocation failure. */
-sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, const char *what);
+/* Allocate a region for `g` (no record buffers yet). NULL on a bad geometry, with
+** the first bound it breaks and the value written to why (may be NULL); the
+** allocation itself cannot fail (sl_rt_mem). */
+sl_devprof *sl_devprof_create(const sl_devprof_geometry *g, char *why, size_t why_len);
 void sl_devprof_destroy(sl_devprof *dp);
 
 /* Pool instances of a kind: cores for the task kinds, threads for the phase kinds. */

@@ -103,7 +103,7 @@ static result run_step(const sl_platform_info *plat, int nsched, int cpt, double
   cfg.core_types = types;
   cfg.num_aicpu_threads = nsched + 1;
   sl_collector *c = sl_collector_create(&cfg);
-  if (!c || sl_collector_start(c) != 0) exit(1);
+  if (!c || sl_collector_start(c, NULL) != SL_OK) exit(1);
   sl_devprof *dp = sl_collector_device(c);
   step st[65];
   pthread_t tid[65];

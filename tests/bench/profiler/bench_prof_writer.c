@@ -103,7 +103,7 @@ static sl_collector *collector(unsigned level) {
   cfg.num_aicpu_threads = 2;
   cfg.backpressure = 1; /* never a drop: a lost record would flatter the figure */
   sl_collector *c = sl_collector_create(&cfg);
-  if (!c || sl_collector_start(c) != 0) exit(1);
+  if (!c || sl_collector_start(c, NULL) != SL_OK) exit(1);
   return c;
 }
 
@@ -205,7 +205,7 @@ static double local_hooks(const hook *hk, uint64_t n) {
   sl_collector_stop(c);
   sl_collector_destroy(c);
   g.backpressure = 0;
-  hook_ctx h = {sl_devprof_create(&g, "bench"), {0}};
+  hook_ctx h = {sl_devprof_create(&g, NULL, 0), {0}};
   if (!h.dp) exit(1);
   sl_aicore_cursor_init(&h.cur);
   void *bufs[4];

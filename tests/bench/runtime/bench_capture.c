@@ -25,7 +25,7 @@
 /* bench_hooks: level 4 through hooks that do nothing, no collector */
 sl_devprof *noop_devprof(void);
 #define sl_collector_create(cfg) ((sl_collector *)NULL)
-#define sl_collector_start(c) 0
+#define sl_collector_start(c, err) SL_OK
 #define sl_collector_device(c) noop_devprof()
 #define sl_collector_stop(c) ((void)(c))
 #define sl_collector_reconcile(c) ((void)(c))
@@ -117,7 +117,7 @@ static double run_once(unsigned level, int tasks, int chains, uint64_t *dropped)
   sl_rt *rt = sl_rt_create(&cfg);
   double t0 = now_s(), c0 = cpu_s();
 #ifndef SL_BENCH_NOOP_DEVPROF
-  if (coll && sl_collector_start(coll)) return -1;
+  if (coll && sl_collector_start(coll, NULL) != SL_OK) return -1;
 #endif
   bench b = {tasks, chains, NULL};
   int rc = rt ? sl_rt_run(rt, orch, &b) : -1;
