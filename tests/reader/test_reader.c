@@ -531,6 +531,9 @@ static const bad_case bad_cases[] = {
    "$.scheduler_tasks.records[0][0]: core 5 is not in metadata.core_types (2 cores)"},
   {"no core types", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5}, \"aicore_tasks\": [[0, 1, 2, 3, 4]]}",
    "$.metadata.core_types: missing"},
+  /* num_cores 0 stands in for the core list: the row's core is out of it, the list is not missing */
+  {"zero cores, no core types", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"num_cores\": 0},"
+   " \"aicore_tasks\": [[0, 1, 2, 3, 4]]}", "$.aicore_tasks[0][0]: core 0 is not in metadata.core_types (0 cores)"},
   {"core type not string", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"core_types\": [1]}}",
    "$.metadata.core_types[0]: expected a string, got a number"},
   {"both task formats", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_tasks\": [], \"scheduler_tasks\": {}}",
