@@ -149,12 +149,19 @@ static uint64_t *ref(sl_map *m, const key_ref *k, int *added) {
   return &m->vals[i];
 }
 
-static int get(const sl_map *m, const key_ref *k, uint64_t *val) {
-  if (!m->n) return 0;
+/* The slot holding k, or m->cap when k is absent. */
+static size_t find(const sl_map *m, const key_ref *k) {
+  if (!m->n) return m->cap;
   int found;
   size_t i = probe(m, ref_hash(m, k), k, &found);
-  if (found && val) *val = m->vals[i];
-  return found;
+  return found ? i : m->cap;
+}
+
+static int get(const sl_map *m, const key_ref *k, uint64_t *val) {
+  size_t i = find(m, k);
+  if (i == m->cap) return 0;
+  if (val) *val = m->vals[i];
+  return 1;
 }
 
 /* Remove slot i, then walk its probe run: an entry whose home slot is not in
@@ -188,6 +195,12 @@ int sl_map_u64_get(const sl_map *m, uint64_t key, uint64_t *val) {
 }
 
 void sl_map_u64_put(sl_map *m, uint64_t key, uint64_t val) { *sl_map_u64_ref(m, key, NULL) = val; }
+
+uint64_t *sl_map_u64_find(sl_map *m, uint64_t key) {
+  key_ref k = {.u = key};
+  size_t i = find(m, &k);
+  return i < m->cap ? &m->vals[i] : NULL;
+}
 
 uint64_t *sl_map_u64_ref(sl_map *m, uint64_t key, int *added) {
   key_ref k = {.u = key};

@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "sl_mem.h"
+#include "sl_intern.h"
+#include "sl_map.h"
 #include "sl_tables.h"
+#include "sl_vec.h"
 
 /* 24 bytes a slice: a 1M-task trace has ~6.5M of them. The start in ns is
 ** to_ns(ts) (recomputed, not stored); arrival order is kept by a stable sort. */
@@ -16,7 +19,7 @@ typedef struct pl_slice {
   double ts;          /* the µs value written, so DevTools sees the same number */
   uint64_t id;        /* the slice's own id (what a flow's bind_id names) */
   uint32_t dur;       /* ns, or an index into the lane's long[] when is_long */
-  uint16_t cat;       /* strset id; PL_CAT_MANY past 65534 categories (never matches) */
+  uint16_t cat;       /* interner id; PL_CAT_MANY past 65534 categories (never matches) */
   uint8_t has_id;
   uint8_t is_long;    /* dur does not fit 32 bits */
 } pl_slice;
@@ -36,10 +39,10 @@ typedef struct pl_lane {
 struct sl_flow_place {
   sl_trace_sink base;
   sl_trace_sink *inner;
-  sl_idmap lane_of; /* hash(pid, tid) -> lane index + 1 */
+  sl_map lane_of; /* hash(pid, tid) -> lane index + 1 */
   pl_lane *lanes;
   size_t nlanes, lanes_cap;
-  sl_strset cats;
+  sl_intern cats;
   uint64_t placed, pairs;
 };
 
@@ -56,13 +59,13 @@ static inline int64_t to_ns(double us) {
 static pl_lane *lane_for(sl_flow_place *fp, int64_t pid, int64_t tid, int create) {
   uint64_t key = sl_fnv64(&tid, sizeof tid, (uint64_t)pid * 0x9e3779b97f4a7c15ull);
   if (!create) {
-    uint64_t *v = sl_idmap_get(&fp->lane_of, key);
+    uint64_t *v = sl_map_u64_find(&fp->lane_of, key);
     return v && *v ? &fp->lanes[*v - 1] : NULL;
   }
   int fresh;
-  uint64_t *slot = sl_idmap_put(&fp->lane_of, key, &fresh);
+  uint64_t *slot = sl_map_u64_ref(&fp->lane_of, key, &fresh);
   if (fresh) {
-    sl_vec_grow((void **)&fp->lanes, &fp->lanes_cap, fp->nlanes + 1, sizeof *fp->lanes);
+    fp->lanes = sl_array_grow(fp->lanes, &fp->lanes_cap, fp->nlanes + 1, sizeof *fp->lanes);
     fp->lanes[fp->nlanes] = (pl_lane){0};
     *slot = ++fp->nlanes;
   }
@@ -192,7 +195,7 @@ int sl_flow_place_pair(sl_flow_place *fp, sl_flow *s, sl_flow *f) {
     return 0;
   }
   if (!a || !b || a->cat != b->cat || a->cat == PL_CAT_MANY) return 0;
-  s->cat = f->cat = sl_strset_get(&fp->cats, a->cat);
+  s->cat = f->cat = sl_intern_str(&fp->cats, a->cat);
   fp->placed++;
   return 1;
 }
@@ -221,16 +224,16 @@ static void f_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t id
 static void f_slice(sl_trace_sink *s, const sl_slice *ev) {
   sl_flow_place *fp = (sl_flow_place *)s;
   pl_lane *ln = lane_for(fp, ev->pid, ev->tid, 1);
-  sl_vec_grow((void **)&ln->v, &ln->cap, ln->n + 1, sizeof *ln->v);
+  ln->v = sl_array_grow(ln->v, &ln->cap, ln->n + 1, sizeof *ln->v);
   int64_t dur = ev->dur > 0 ? to_ns(ev->dur) : 0;
   const char *cat = ev->cat ? ev->cat : "";
-  uint32_t ci = sl_strset_intern(&fp->cats, cat, strlen(cat));
+  uint32_t ci = sl_intern_add(&fp->cats, cat, strlen(cat));
   pl_slice *v = &ln->v[ln->n++];
   *v = (pl_slice){.ts = ev->ts, .id = ev->id, .dur = (uint32_t)dur,
                   .cat = ci < PL_CAT_MANY ? (uint16_t)ci : PL_CAT_MANY,
                   .has_id = (uint8_t)!!ev->has_id};
   if (dur > (int64_t)UINT32_MAX) { /* rare: keep the exact value aside */
-    sl_vec_grow((void **)&ln->longs, &ln->caplong, ln->nlong + 1, sizeof *ln->longs);
+    ln->longs = sl_array_grow(ln->longs, &ln->caplong, ln->nlong + 1, sizeof *ln->longs);
     ln->longs[ln->nlong] = dur;
     v->dur = (uint32_t)ln->nlong++;
     v->is_long = 1;
@@ -278,7 +281,7 @@ void sl_flow_place_free(sl_flow_place *fp) {
     sl_mem_free(fp->lanes[i].parent);
   }
   sl_mem_free(fp->lanes);
-  sl_idmap_free(&fp->lane_of);
-  sl_strset_free(&fp->cats);
+  sl_map_free(&fp->lane_of);
+  sl_intern_free(&fp->cats);
   sl_mem_free(fp);
 }

@@ -90,7 +90,16 @@ static void u64_extreme_keys_and_ref(void **state) {
   assert_int_equal(*c, 5);
   sl_map_u64_put(&m, 0, 11); /* overwrite keeps the count */
   assert_int_equal(m.n, 3);
+  assert_null(sl_map_u64_find(&m, 78)); /* find inserts nothing */
+  assert_int_equal(m.n, 3);
+  uint64_t *f = sl_map_u64_find(&m, UINT64_MAX);
+  assert_non_null(f);
+  assert_int_equal(*f, 20);
+  *f = 21;
+  assert_true(sl_map_u64_get(&m, UINT64_MAX, &v));
+  assert_int_equal(v, 21);
   sl_map_free(&m);
+  assert_null(sl_map_u64_find(&m, 0)); /* empty again */
 }
 
 static void u64_sequential_keys_grow(void **state) {

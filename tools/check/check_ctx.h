@@ -1,7 +1,8 @@
 /*
 ** check_ctx.h — shared state of one `swimlane check-trace` run: the problem
 ** reporter (one line per problem or warning, capped), the totals printed on
-** success, and the two checkers. Containers come from sl_tables.h.
+** success, and the two checkers. Containers come from host/base (sl_intern, sl_map,
+** sl_vec); sl_tables.h gives the hashes and the sort.
 */
 #ifndef SL_CHECK_CTX_H
 #define SL_CHECK_CTX_H
@@ -10,7 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sl_intern.h"
+#include "sl_map.h"
 #include "sl_tables.h"
+#include "sl_vec.h"
 
 typedef struct sl_check_ctx {
   const char *file;      /* as given on the command line, for messages         */

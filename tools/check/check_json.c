@@ -126,9 +126,9 @@ static int numeric_string(const char *s, size_t l) {
 static uint32_t lane_index(jstate *st, int64_t pid, int64_t tid) {
   uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
   int fresh;
-  uint64_t *slot = sl_idmap_put(&st->lane_of, key, &fresh);
+  uint64_t *slot = sl_map_u64_ref(&st->lane_of, key, &fresh);
   if (fresh) {
-    sl_vec_grow((void **)&st->lanes, &st->lanes_cap, st->nlanes + 1, sizeof *st->lanes);
+    st->lanes = sl_array_grow(st->lanes, &st->lanes_cap, st->nlanes + 1, sizeof *st->lanes);
     st->lanes[st->nlanes] = (lane){.pid = pid, .tid = tid};
     *slot = st->nlanes++;
   }
@@ -191,7 +191,7 @@ static void check_id_value(jstate *st, const id_val *v, const char *key) {
 }
 
 static void add_slice(jstate *st, uint32_t ln, int64_t start, int64_t end) {
-  sl_vec_grow((void **)&st->slices, &st->slices_cap, st->nslices + 1, sizeof *st->slices);
+  st->slices = sl_array_grow(st->slices, &st->slices_cap, st->nslices + 1, sizeof *st->slices);
   st->slices[st->nslices++] = (jslice){.lane = ln,
                                        .name = st->ev.name,
                                        .cat = st->ev.has_cat ? st->ev.cat : UINT32_MAX,
@@ -216,7 +216,7 @@ static void maybe_flow_v2(jstate *st, uint32_t ln) {
     return;
   }
   if (!e->bind_id.ok) return;
-  sl_vec_grow((void **)&st->flows2, &st->flows2_cap, st->nflows2 + 1, sizeof *st->flows2);
+  st->flows2 = sl_array_grow(st->flows2, &st->flows2_cap, st->nflows2 + 1, sizeof *st->flows2);
   st->flows2[st->nflows2++] = (jflow2){.bind_id = e->bind_id.v,
                                        .in = e->flow_in,
                                        .out = e->flow_out,
@@ -230,7 +230,7 @@ static void maybe_flow_v2(jstate *st, uint32_t ln) {
 static void note_thread_name(jstate *st, const jev *e) {
   uint64_t key = sl_fnv64(&e->args_name, sizeof e->args_name, (uint64_t)e->pid.v * 0x9e3779b97f4a7c15ull);
   int fresh;
-  uint64_t *slot = sl_idmap_put(&st->thread_names, key, &fresh);
+  uint64_t *slot = sl_map_u64_ref(&st->thread_names, key, &fresh);
   if (fresh) {
     *slot = (uint64_t)e->tid.v + 1;
   } else if (*slot != (uint64_t)e->tid.v + 1) {
@@ -272,7 +272,7 @@ static void check_counter(jstate *st) {
     char key[512];
     snprintf(key, sizeof key, "%" PRId64 "\x1f%s\x1f%s", e->pid.v, sl_cj_str(st, e->name),
              sl_cj_str(st, e->arg_keys[i]));
-    sl_strset_intern(&st->tracks, key, strlen(key));
+    sl_intern_add(&st->tracks, key, strlen(key));
   }
 }
 
@@ -286,7 +286,7 @@ static void check_flow_v1(jstate *st) {
   }
   check_id_value(st, &e->id, "id");
   if (!e->id.ok || !ts_ok) return;
-  sl_vec_grow((void **)&st->flows, &st->flows_cap, st->nflows + 1, sizeof *st->flows);
+  st->flows = sl_array_grow(st->flows, &st->flows_cap, st->nflows + 1, sizeof *st->flows);
   st->flows[st->nflows++] = (jflow){.lane = ln,
                                     .cat = e->has_cat ? e->cat : UINT32_MAX,
                                     .name = e->has_name ? e->name : UINT32_MAX,
@@ -337,7 +337,7 @@ static void finish_event(jstate *st) {
     uint32_t ln = thread_lane(st);
     need_name(st);
     if (!need_ts(st)) break;
-    sl_vec_grow((void **)&st->bes, &st->bes_cap, st->nbes + 1, sizeof *st->bes);
+    st->bes = sl_array_grow(st->bes, &st->bes_cap, st->nbes + 1, sizeof *st->bes);
     st->bes[st->nbes++] = (jbe){.lane = ln,
                                 .name = e->name,
                                 .cat = e->cat,
@@ -372,7 +372,7 @@ static void finish_event(jstate *st) {
       PROBLEM(st, "async '%c' event without id or id2: Perfetto drops it", e->ph);
     char key[96];
     snprintf(key, sizeof key, "%" PRIu32 "\x1f%" PRIu64, e->has_cat ? e->cat : UINT32_MAX, e->id.v);
-    sl_strset_intern(&st->tracks, key, strlen(key));
+    sl_intern_add(&st->tracks, key, strlen(key));
     break;
   }
   case 's':
@@ -437,13 +437,13 @@ static void field_value(jstate *st, char kind, const char *s, size_t l, int bval
     e->has_name = 1;
     if (kind == 's') {
       e->name_ok = 1;
-      e->name = sl_strset_intern(&st->strs, s, l);
+      e->name = sl_intern_add(&st->strs, s, l);
     }
     break;
   case F_CAT:
     if (kind == 's') {
       e->has_cat = 1;
-      e->cat = sl_strset_intern(&st->strs, s, l);
+      e->cat = sl_intern_add(&st->strs, s, l);
     }
     break;
   case F_PID:
@@ -453,7 +453,7 @@ static void field_value(jstate *st, char kind, const char *s, size_t l, int bval
       set_lane_num(v, s, l);
     else if (kind == 's') {
       v->has = v->ok = v->is_str = 1;
-      v->v = sl_strset_intern(&st->strs, s, l);
+      v->v = sl_intern_add(&st->strs, s, l);
     } else {
       v->has = 1;
       v->ok = 0;
@@ -504,7 +504,7 @@ static void arg_value(jstate *st, char kind, const char *s, size_t l) {
   const char *k = sl_cj_str(st, st->args_key);
   if (!strcmp(k, "name") && kind == 's') {
     e->args_name_str = 1;
-    e->args_name = sl_strset_intern(&st->strs, s, l);
+    e->args_name = sl_intern_add(&st->strs, s, l);
   }
   if (!strcmp(k, "sort_index") && kind == 'n') e->args_sort_num = 1;
   if (e->ph == 'C' || !e->has_ph) {
@@ -512,7 +512,7 @@ static void arg_value(jstate *st, char kind, const char *s, size_t l) {
     ** use the verdict only for counters. */
     int numeric = kind == 'n' || (kind == 's' && numeric_string(s, l));
     if (numeric) {
-      sl_vec_grow((void **)&e->arg_keys, &e->arg_keys_cap, e->narg_keys + 1, sizeof *e->arg_keys);
+      e->arg_keys = sl_array_grow(e->arg_keys, &e->arg_keys_cap, e->narg_keys + 1, sizeof *e->arg_keys);
       e->arg_keys[e->narg_keys++] = st->args_key;
     } else if (!e->args_bad) {
       e->args_bad = 1;
@@ -619,7 +619,7 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t l) {
   }
   if (st->in_event && st->depth == event_depth(st) + 1 && st->ev_field == F_ARGS) {
     st->ev.args_nkeys++;
-    st->args_key = sl_strset_intern(&st->strs, s, l);
+    st->args_key = sl_intern_add(&st->strs, s, l);
   }
   return 1;
 }
@@ -679,10 +679,10 @@ static int sniff(jstate *st, const unsigned char *buf, size_t n) {
 }
 
 static void free_state(jstate *st) {
-  sl_strset_free(&st->strs);
-  sl_strset_free(&st->tracks);
-  sl_idmap_free(&st->lane_of);
-  sl_idmap_free(&st->thread_names);
+  sl_intern_free(&st->strs);
+  sl_intern_free(&st->tracks);
+  sl_map_free(&st->lane_of);
+  sl_map_free(&st->thread_names);
   sl_mem_free(st->ev.arg_keys);
   sl_mem_free(st->lanes);
   sl_mem_free(st->slices);
@@ -767,7 +767,7 @@ int sl_check_json(sl_check_ctx *c, FILE *fp) {
   sl_cj_pass_flows_v2(&st);
   print_notes(&st);
   for (size_t i = 0; i < st.nlanes; i++) c->tracks += st.lanes[i].used;
-  c->tracks += st.tracks.n;
+  c->tracks += sl_intern_count(&st.tracks);
 done:
   yajl_free(h);
   free_state(&st);

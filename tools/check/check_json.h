@@ -118,8 +118,8 @@ typedef struct jflow2 {
 
 typedef struct jstate {
   sl_check_ctx *c;
-  sl_strset strs;     /* names, categories, arg keys            */
-  sl_strset tracks;   /* counter and async track keys           */
+  sl_intern strs;     /* names, categories, arg keys            */
+  sl_intern tracks;   /* counter and async track keys           */
   int depth;          /* containers currently open              */
   int form;           /* 0 not yet, 1 object, 2 bare array      */
   int events_depth;   /* depth of the traceEvents array's items */
@@ -132,7 +132,7 @@ typedef struct jstate {
   jev ev;
   lane *lanes;
   size_t nlanes, lanes_cap;
-  sl_idmap lane_of;
+  sl_map lane_of;
   jslice *slices;
   size_t nslices, slices_cap;
   jbe *bes;
@@ -143,7 +143,7 @@ typedef struct jstate {
   size_t nflows2, flows2_cap;
   uint64_t cross_cat; /* arrows between slices of different categories */
   uint64_t backward;  /* arrows whose sink slice begins before their source */
-  sl_idmap thread_names; /* hash(pid, thread_name) -> tid + 1 of its first lane */
+  sl_map thread_names; /* hash(pid, thread_name) -> tid + 1 of its first lane */
   uint64_t dup_names;    /* thread_name given to a second lane of one process */
   uint32_t dup_example;  /* one such name (strs id) */
 } jstate;
@@ -177,7 +177,8 @@ static inline sl_check_loc sl_cj_rec_loc(const jstate *st, uint64_t ev, uint32_t
   } while (0)
 
 static inline const char *sl_cj_str(const jstate *st, uint32_t id) {
-  return sl_strset_get(&st->strs, id);
+  const char *s = sl_intern_str(&st->strs, id);
+  return s ? s : "";
 }
 
 /* The whole-trace passes, run in this order after the last event. */

@@ -34,7 +34,7 @@ void sl_cj_pass_begin_end(jstate *st) {
       depth = 0;
     }
     if (b->ph == 'B') {
-      sl_vec_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
+      stack = sl_array_grow(stack, &cap, depth + 1, sizeof *stack);
       stack[depth++] = i;
       continue;
     }
@@ -52,7 +52,7 @@ void sl_cj_pass_begin_end(jstate *st) {
       continue;
     }
     depth--;
-    sl_vec_grow((void **)&st->slices, &st->slices_cap, st->nslices + 1, sizeof *st->slices);
+    st->slices = sl_array_grow(st->slices, &st->slices_cap, st->nslices + 1, sizeof *st->slices);
     st->slices[st->nslices++] =
         (jslice){.lane = o->lane, .name = o->name, .cat = UINT32_MAX, .start = o->ts, .end = b->ts,
                  .ev = o->ev};
@@ -134,7 +134,7 @@ void sl_cj_pass_lanes(jstate *st) {
                            sl_cj_str(st, s->name), sl_cj_str(st, p->name), a, b, p->ev);
           continue;
         }
-        sl_vec_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
+        stack = sl_array_grow(stack, &cap, depth + 1, sizeof *stack);
         stack[depth++] = (size_t)(s - st->slices);
         continue;
       }
@@ -202,7 +202,7 @@ void sl_cj_pass_devtools_tree(jstate *st) {
   for (size_t i = 0; i < st->nslices; i++) {
     const jslice *s = &st->slices[i];
     if (!(s->fts == s->fts && s->fend == s->fend)) continue; /* NaN: a string ts or dur */
-    sl_vec_grow((void **)&v, &cap, n + 1, sizeof *v);
+    v = sl_array_grow(v, &cap, n + 1, sizeof *v);
     v[n++] = (dt_slice){.ts = s->fts, .end = s->fend, .lane = s->lane, .i = (uint32_t)i};
   }
   sl_vec_sort(v, n, sizeof *v, cmp_dt);
@@ -225,7 +225,7 @@ void sl_cj_pass_devtools_tree(jstate *st) {
       }
       continue;
     }
-    sl_vec_grow((void **)&stack, &scap, depth + 1, sizeof *stack);
+    stack = sl_array_grow(stack, &scap, depth + 1, sizeof *stack);
     stack[depth++] = k;
   }
   sl_mem_free(stack);
@@ -237,13 +237,13 @@ void sl_cj_pass_devtools_tree(jstate *st) {
 ** id that does not hold the flow end means JSON readers and our protobuf
 ** backend (which follows bind_id) disagree. Runs after pass_lanes (sorted). */
 void sl_cj_pass_bind_ids(jstate *st) {
-  sl_idmap by_id = {0};
+  sl_map by_id = {0};
   for (size_t i = 0; i < st->nslices; i++)
-    if (st->slices[i].has_xid) *sl_idmap_put(&by_id, st->slices[i].xid, NULL) = i + 1;
+    if (st->slices[i].has_xid) *sl_map_u64_ref(&by_id, st->slices[i].xid, NULL) = i + 1;
   for (size_t i = 0; i < st->nflows; i++) {
     const jflow *f = &st->flows[i];
     if (!f->has_bind) continue;
-    uint64_t *k = sl_idmap_get(&by_id, f->bind);
+    uint64_t *k = sl_map_u64_find(&by_id, f->bind);
     if (!k) continue; /* ids may name something else entirely */
     const jslice *x = &st->slices[*k - 1];
     int holds = x->lane == f->lane && x->start <= f->ts &&
@@ -258,7 +258,7 @@ void sl_cj_pass_bind_ids(jstate *st) {
                        f->ph, f->bind, sl_cj_str(st, x->name), x->ev);
     }
   }
-  sl_idmap_free(&by_id);
+  sl_map_free(&by_id);
 }
 
 /* Chrome DevTools pairs an 's' with its 'f' by (cat, name, id) and binds each to

@@ -43,8 +43,8 @@ typedef struct pflow_end {
 
 typedef struct pseq {
   int valid;      /* SEQ_INCREMENTAL_STATE_CLEARED seen      */
-  sl_idmap names; /* iid -> string id + 1                     */
-  sl_idmap cats, ann_names, ann_strings;
+  sl_map names; /* iid -> string id + 1                     */
+  sl_map cats, ann_names, ann_strings;
   int has_default_track;
   uint64_t default_track;
 } pseq;
@@ -60,19 +60,19 @@ typedef struct pevent {
 
 typedef struct pstate {
   sl_check_ctx *c;
-  sl_strset strs;
+  sl_intern strs;
   ptrack *tracks;
   size_t ntracks, tracks_cap;
-  sl_idmap track_of;   /* uuid -> index */
-  sl_idmap process_of; /* pid -> uuid */
-  sl_idmap thread_of;  /* hash(pid, tid) -> uuid */
+  sl_map track_of;   /* uuid -> index */
+  sl_map process_of; /* pid -> uuid */
+  sl_map thread_of;  /* hash(pid, tid) -> uuid */
   pseq *seqs;
   size_t nseqs, seqs_cap;
-  sl_idmap seq_of; /* sequence id -> index */
+  sl_map seq_of; /* sequence id -> index */
   pevent *events;
   size_t nevents, events_cap;
-  sl_idmap flow_ends;  /* flow id -> endpoints seen (open flows) */
-  sl_idmap flow_first; /* flow id -> packet of its first endpoint + 1 */
+  sl_map flow_ends;  /* flow id -> endpoints seen (open flows) */
+  sl_map flow_first; /* flow id -> packet of its first endpoint + 1 */
   uint64_t packet;     /* index of the packet being checked */
   pflow_end *ends;
   size_t nends, ends_cap;
@@ -102,11 +102,16 @@ static sl_check_loc track_loc(const pstate *st, uint64_t packet, const ptrack *t
 
 /* ---- sequences and interning ------------------------------------------------------------ */
 
+static const char *str_of(const pstate *st, uint32_t id) {
+  const char *s = sl_intern_str(&st->strs, id);
+  return s ? s : "";
+}
+
 static pseq *seq_get(pstate *st, uint32_t id) {
   int fresh;
-  uint64_t *slot = sl_idmap_put(&st->seq_of, id, &fresh);
+  uint64_t *slot = sl_map_u64_ref(&st->seq_of, id, &fresh);
   if (fresh) {
-    sl_vec_grow((void **)&st->seqs, &st->seqs_cap, st->nseqs + 1, sizeof *st->seqs);
+    st->seqs = sl_array_grow(st->seqs, &st->seqs_cap, st->nseqs + 1, sizeof *st->seqs);
     memset(&st->seqs[st->nseqs], 0, sizeof *st->seqs);
     *slot = st->nseqs++;
   }
@@ -114,21 +119,21 @@ static pseq *seq_get(pstate *st, uint32_t id) {
 }
 
 static void seq_clear(pseq *q) {
-  sl_idmap_free(&q->names);
-  sl_idmap_free(&q->cats);
-  sl_idmap_free(&q->ann_names);
-  sl_idmap_free(&q->ann_strings);
+  sl_map_free(&q->names);
+  sl_map_free(&q->cats);
+  sl_map_free(&q->ann_names);
+  sl_map_free(&q->ann_strings);
   q->has_default_track = 0;
   q->valid = 1;
 }
 
-static void define_iid(pstate *st, sl_idmap *m, uint64_t iid, const char *name, size_t len,
+static void define_iid(pstate *st, sl_map *m, uint64_t iid, const char *name, size_t len,
                        const char *what) {
   if (iid == 0) {
     PKT_PROBLEM(st, NULL, 0, 0, "interned %s with iid 0 (iids start at 1)", what);
     return;
   }
-  *sl_idmap_put(m, iid, NULL) = (uint64_t)sl_strset_intern(&st->strs, name ? name : "", len) + 1;
+  *sl_map_u64_ref(m, iid, NULL) = (uint64_t)sl_intern_add(&st->strs, name ? name : "", len) + 1;
 }
 
 static void take_interned(pstate *st, pseq *q, const Perfetto__Protos__InternedData *in) {
@@ -157,7 +162,7 @@ static void check_annotation(pstate *st, const pseq *q, const DebugAnnotation *d
                              const ptrack *t, int64_t ts, int *uses_iids) {
   if (d->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID) {
     *uses_iids = 1;
-    if (!q || !sl_idmap_get(&q->ann_names, d->name_iid))
+    if (!q || !sl_map_u64_get(&q->ann_names, d->name_iid, NULL))
       PKT_PROBLEM(st, t, 1, ts,
                   "debug annotation name_iid %" PRIu64
                   " is not defined on this "
@@ -168,7 +173,7 @@ static void check_annotation(pstate *st, const pseq *q, const DebugAnnotation *d
   }
   if (d->value_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID) {
     *uses_iids = 1;
-    if (!q || !sl_idmap_get(&q->ann_strings, d->string_value_iid))
+    if (!q || !sl_map_u64_get(&q->ann_strings, d->string_value_iid, NULL))
       PKT_PROBLEM(st, t, 1, ts,
                   "debug annotation string_value_iid %" PRIu64
                   " is not defined "
@@ -229,7 +234,7 @@ static void take_descriptor(pstate *st, const TrackDescriptor *td) {
     t.kind = TK_COUNTER;
   }
   int fresh;
-  uint64_t *slot = sl_idmap_put(&st->track_of, td->uuid, &fresh);
+  uint64_t *slot = sl_map_u64_ref(&st->track_of, td->uuid, &fresh);
   if (!fresh) {
     const ptrack *o = &st->tracks[*slot];
     st->c->tracks--;
@@ -240,11 +245,11 @@ static void take_descriptor(pstate *st, const TrackDescriptor *td) {
                   td->uuid, o->packet);
     return; /* an identical re-emission is allowed */
   }
-  sl_vec_grow((void **)&st->tracks, &st->tracks_cap, st->ntracks + 1, sizeof *st->tracks);
+  st->tracks = sl_array_grow(st->tracks, &st->tracks_cap, st->ntracks + 1, sizeof *st->tracks);
   st->tracks[st->ntracks] = t;
   *slot = st->ntracks++;
   if (t.kind == TK_PROCESS && td->process->has_pid) {
-    uint64_t *u = sl_idmap_put(&st->process_of, (uint64_t)t.pid, &fresh);
+    uint64_t *u = sl_map_u64_ref(&st->process_of, (uint64_t)t.pid, &fresh);
     if (!fresh && *u != t.uuid)
       PKT_PROBLEM(st, &t, 0, 0,
                   "a second process track for pid %" PRId64 " (uuid %" PRIu64 " and %" PRIu64 ")",
@@ -253,7 +258,7 @@ static void take_descriptor(pstate *st, const TrackDescriptor *td) {
   }
   if (t.kind == TK_THREAD && td->thread->has_pid && td->thread->has_tid) {
     uint64_t key = sl_fnv64(&t.tid, sizeof t.tid, (uint64_t)t.pid * 0x9e3779b97f4a7c15ull);
-    uint64_t *u = sl_idmap_put(&st->thread_of, key, &fresh);
+    uint64_t *u = sl_map_u64_ref(&st->thread_of, key, &fresh);
     if (!fresh && *u != t.uuid)
       PKT_PROBLEM(st, &t, 0, 0,
                   "a second thread track for pid %" PRId64 " tid %" PRId64 " (uuid %" PRIu64
@@ -268,12 +273,12 @@ static void take_descriptor(pstate *st, const TrackDescriptor *td) {
 static void take_flow_ids(pstate *st, const uint64_t *ids, size_t n, int terminating, int has_ts, int64_t ts) {
   for (size_t i = 0; i < n; i++) {
     if (has_ts) {
-      sl_vec_grow((void **)&st->ends, &st->ends_cap, st->nends + 1, sizeof *st->ends);
+      st->ends = sl_array_grow(st->ends, &st->ends_cap, st->nends + 1, sizeof *st->ends);
       st->ends[st->nends++] = (pflow_end){.id = ids[i], .ts = ts, .packet = st->packet, .max_before = st->ts_max};
     }
     int fresh;
-    uint64_t *cnt = sl_idmap_put(&st->flow_ends, ids[i], &fresh);
-    uint64_t *first = sl_idmap_put(&st->flow_first, ids[i], NULL);
+    uint64_t *cnt = sl_map_u64_ref(&st->flow_ends, ids[i], &fresh);
+    uint64_t *first = sl_map_u64_ref(&st->flow_first, ids[i], NULL);
     if (*cnt == 0) *first = st->packet + 1;
     (*cnt)++;
     if (terminating) {
@@ -301,7 +306,7 @@ static void take_event(pstate *st, const Packet *pk, pseq *q) {
                   : (q && q->has_default_track) ? q->default_track
                                                 : 0;
   const ptrack *t = NULL;
-  uint64_t *ti = uuid ? sl_idmap_get(&st->track_of, uuid) : NULL;
+  uint64_t *ti = uuid ? sl_map_u64_find(&st->track_of, uuid) : NULL;
   if (ti) t = &st->tracks[*ti];
   if (!has_ts) {
     PKT_PROBLEM(st, t, 0, 0, "track event without timestamp (track_event_missing_timestamp)");
@@ -319,7 +324,7 @@ static void take_event(pstate *st, const Packet *pk, pseq *q) {
   uint32_t name = 0;
   if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID) {
     uses_iids = 1;
-    uint64_t *n = q ? sl_idmap_get(&q->names, te->name_iid) : NULL;
+    uint64_t *n = q ? sl_map_u64_find(&q->names, te->name_iid) : NULL;
     if (!n)
       PKT_PROBLEM(st, t, has_ts, ts,
                   "name_iid %" PRIu64 " is not defined on sequence %" PRIu32
@@ -331,11 +336,11 @@ static void take_event(pstate *st, const Packet *pk, pseq *q) {
     }
   } else if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME) {
     has_name = 1;
-    name = sl_strset_intern(&st->strs, te->name, strlen(te->name));
+    name = sl_intern_add(&st->strs, te->name, strlen(te->name));
   }
   for (size_t i = 0; i < te->n_category_iids; i++) {
     uses_iids = 1;
-    if (!q || !sl_idmap_get(&q->cats, te->category_iids[i]))
+    if (!q || !sl_map_u64_get(&q->cats, te->category_iids[i], NULL))
       PKT_PROBLEM(st, t, has_ts, ts, "category iid %" PRIu64 " is not defined on this sequence",
                   te->category_iids[i]);
   }
@@ -361,7 +366,7 @@ static void take_event(pstate *st, const Packet *pk, pseq *q) {
       break;
     }
     if (has_ts && (!uuid || ti)) {
-      sl_vec_grow((void **)&st->events, &st->events_cap, st->nevents + 1, sizeof *st->events);
+      st->events = sl_array_grow(st->events, &st->events_cap, st->nevents + 1, sizeof *st->events);
       st->events[st->nevents++] = (pevent){.track = ti ? (uint32_t)*ti : UINT32_MAX,
                                            .type = type,
                                            .has_name = has_name,
@@ -458,7 +463,7 @@ static void pass_nesting(pstate *st) {
         const ptrack *t = o->track == UINT32_MAX ? NULL : &st->tracks[o->track];
         sl_check_loc loc = track_loc(st, o->packet, t, 1, o->ts);
         sl_check_problem(st->c, &loc, "BEGIN \"%s\" is never ended on its track",
-                         sl_strset_get(&st->strs, o->name));
+                         str_of(st, o->name));
       }
       depth = 0;
       if (i == st->nevents) break;
@@ -466,7 +471,7 @@ static void pass_nesting(pstate *st) {
     const pevent *e = &st->events[i];
     const ptrack *t = e->track == UINT32_MAX ? NULL : &st->tracks[e->track];
     if (e->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN) {
-      sl_vec_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
+      stack = sl_array_grow(stack, &cap, depth + 1, sizeof *stack);
       stack[depth++] = i;
       continue;
     }
@@ -485,7 +490,7 @@ static void pass_nesting(pstate *st) {
                        "END of \"%s\" closes \"%s\" (begun at %s, packet #%" PRIu64
                        "): slices "
                        "overlap on one track, or END and BEGIN are misordered at equal ts",
-                       sl_strset_get(&st->strs, e->name), sl_strset_get(&st->strs, o->name), b,
+                       str_of(st, e->name), str_of(st, o->name), b,
                        o->packet);
     }
     st->c->slices++;
@@ -496,19 +501,20 @@ static void pass_nesting(pstate *st) {
 static void pass_tracks_and_flows(pstate *st) {
   for (size_t i = 0; i < st->ntracks; i++) {
     const ptrack *t = &st->tracks[i];
-    if (t->parent && !sl_idmap_get(&st->track_of, t->parent)) {
+    if (t->parent && !sl_map_u64_get(&st->track_of, t->parent, NULL)) {
       sl_check_loc loc = track_loc(st, t->packet, t, 0, 0);
       sl_check_problem(st->c, &loc, "parent_uuid %" PRIu64 " of track %" PRIu64 " names no track",
                        t->parent, t->uuid);
     }
   }
-  const sl_idmap *m = &st->flow_ends;
-  for (size_t i = 0; i < m->cap; i++) {
-    if (!m->used[i] || m->vals[i] == 0) continue;
-    uint64_t *first = sl_idmap_get(&st->flow_first, m->keys[i]);
+  const sl_map *m = &st->flow_ends;
+  for (size_t i = sl_map_next(m, 0); i < m->cap; i = sl_map_next(m, i + 1)) {
+    if (m->vals[i] == 0) continue;
+    uint64_t id = sl_map_key_u64(m, i);
+    uint64_t *first = sl_map_u64_find(&st->flow_first, id);
     sl_check_loc loc = {.event = first ? *first - 1 : 0, .unit = "packet"};
     if (m->vals[i] < 2)
-      sl_check_problem(st->c, &loc, "flow %" PRIu64 " has a single endpoint: no arrow", m->keys[i]);
+      sl_check_problem(st->c, &loc, "flow %" PRIu64 " has a single endpoint: no arrow", id);
     else
       st->c->flows++;
   }
@@ -560,8 +566,8 @@ static void pass_ordering(pstate *st) {
     } else if (t->kind == TK_THREAD) {
       threads++;
       threads_unranked += !t->has_rank;
-      uint64_t *pu = sl_idmap_get(&st->process_of, (uint64_t)t->pid);
-      uint64_t *pi = pu ? sl_idmap_get(&st->track_of, *pu) : NULL;
+      uint64_t *pu = sl_map_u64_find(&st->process_of, (uint64_t)t->pid);
+      uint64_t *pi = pu ? sl_map_u64_find(&st->track_of, *pu) : NULL;
       if (t->has_rank && pi && !st->tracks[*pi].explicit_order) {
         sl_check_loc loc = track_loc(st, t->packet, t, 0, 0);
         sl_check_warning(st->c, &loc,
@@ -582,23 +588,23 @@ static void pass_ordering(pstate *st) {
 }
 
 static void free_state(pstate *st) {
-  sl_strset_free(&st->strs);
+  sl_intern_free(&st->strs);
   sl_mem_free(st->tracks);
-  sl_idmap_free(&st->track_of);
-  sl_idmap_free(&st->process_of);
-  sl_idmap_free(&st->thread_of);
+  sl_map_free(&st->track_of);
+  sl_map_free(&st->process_of);
+  sl_map_free(&st->thread_of);
   for (size_t i = 0; i < st->nseqs; i++) {
     pseq *q = &st->seqs[i];
-    sl_idmap_free(&q->names);
-    sl_idmap_free(&q->cats);
-    sl_idmap_free(&q->ann_names);
-    sl_idmap_free(&q->ann_strings);
+    sl_map_free(&q->names);
+    sl_map_free(&q->cats);
+    sl_map_free(&q->ann_names);
+    sl_map_free(&q->ann_strings);
   }
   sl_mem_free(st->seqs);
-  sl_idmap_free(&st->seq_of);
+  sl_map_free(&st->seq_of);
   sl_mem_free(st->events);
-  sl_idmap_free(&st->flow_ends);
-  sl_idmap_free(&st->flow_first);
+  sl_map_free(&st->flow_ends);
+  sl_map_free(&st->flow_first);
   sl_mem_free(st->ends);
 }
 

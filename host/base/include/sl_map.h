@@ -50,6 +50,8 @@ int sl_map_u64_get(const sl_map *m, uint64_t key, uint64_t *val);
 void sl_map_u64_put(sl_map *m, uint64_t key, uint64_t val);
 /* The value slot of key, inserted as 0 when absent (*added, if given, says which). */
 uint64_t *sl_map_u64_ref(sl_map *m, uint64_t key, int *added);
+/* The value slot of key, or NULL when absent (nothing is inserted). */
+uint64_t *sl_map_u64_find(sl_map *m, uint64_t key);
 /* 1 when key was present and is now removed, else 0. */
 int sl_map_u64_del(sl_map *m, uint64_t key);
 
