@@ -1135,17 +1135,7 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
     x.place = sl_flow_place_new(x.shift ? x.shift : sink);
     x.s = sl_flow_place_sink(x.place);
   }
-  x.core_base = 10000;
-  x.core_stride = 10;
-  x.aicpu_base = 19000;
-  x.sched_base = 30000;
-  x.sched_stride = 10;
-  x.hbg_base = 31000;
-  x.orch_base = 4000;
-  x.queue_tid = 3999;
-  x.graph_base = 5000;
-  x.life_base = 6000;
-  prepare(&x);
+  prepare(&x); /* the lanes' tids: from the schema's lane table, through the rules */
   if (!x.failed) map_cores(&x);
   if (!x.failed) emit_graph(&x);
   if (!x.failed) emit_worker_meta(&x);

@@ -91,18 +91,12 @@ static int shortest_digits(double x, char *digits, int *exp10) {
     e16 += c16;
   }
   if (roundtrips(d16, 16, e16, x)) {
+    /* A 15-digit midpoint (c15 < 0) never round-trips: every 15-digit decimal is at
+    ** least 0.495 units of the 15th digit from x, about 5e-16 of x, and half an ulp
+    ** is at most 1.1e-16 of x. So only a rounded candidate is tried. */
     int c15 = round_digits(d17, 15, digits);
-    int e15 = e17;
-    if (c15 < 0) {
-      snprintf(tmp, sizeof tmp, "%.14e", x);
-      int k = 0;
-      for (p = tmp; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9') digits[k++] = *p;
-      e15 = atoi(p + 1);
-    } else {
-      e15 += c15;
-    }
-    if (roundtrips(digits, 15, e15, x)) {
+    int e15 = e17 + c15;
+    if (c15 >= 0 && roundtrips(digits, 15, e15, x)) {
       n = 15;
       *exp10 = e15;
     } else {
@@ -270,12 +264,14 @@ static size_t fixed_repr(char *o, double x) {
   uint64_t m = frac | (1ull << 52);
   int s = 1075 - be + 2; /* 2 - q: x in [2^-14, 2^53) gives s in [2, 68] */
   u128 lo = 4 * (u128)m - (frac == 0 ? 1 : 2), hi = 4 * (u128)m + 2, mid = 4 * (u128)m;
-  int closed = (m & 1) == 0;
+  /* Whether the rounding interval's ends belong to it (round-half-even: they do for an
+  ** even mantissa) never matters here: an end times 10^k is an integer only from a k at
+  ** which the interval is 50 or more units wide, and the loop stops at the first k whose
+  ** interval holds an integer, where it is at most 10 units wide. */
   for (int k = 0; k <= 21; k++, lo *= 10, hi *= 10, mid *= 10) { /* bounds * 10^k */
     u128 L = lo, U = hi, X = mid;
     u128 dlo = L >> s, dhi = U >> s;
-    if ((dlo << s) != L || !closed) dlo++; /* ceil, or strictly above an open end */
-    if ((dhi << s) == U && !closed) dhi--;
+    if ((dlo << s) != L) dlo++; /* ceil */
     if (dlo > dhi) continue;
     u128 d = X >> s, rem = X - (d << s), half = (u128)1 << (s - 1);
     if (rem > half || (rem == half && (d & 1))) d++;

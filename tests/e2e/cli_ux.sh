@@ -39,6 +39,11 @@ grep -q "^swimlane: $rec: capture complete: aicore_task 13 of 13, aicpu_task 13 
   || fail "run's conversion: health line"
 "$SW" convert "${SL_FIXTURES:?}/anchor-l4/chip_swimlane_records.json" -o fixture.json -q 2>"$W/err" || fail "fixture convert"
 grep -q "capture health unknown (no metadata.capture" "$W/err" || fail "fixture: health unknown line"
+# SL_TIMING=1 (docs/convert.md): one CPU-time line per stage, in order, and none without it
+SL_TIMING=1 "$SW" convert "$SL_FIXTURES/anchor-l4/chip_swimlane_records.json" -o fixture.json -q 2>"$W/err" || fail "SL_TIMING convert"
+[ "$(sed -n 's/^timing: \([a-z]*\) .* s cpu$/\1/p' "$W/err" | tr '\n' ' ')" = "read deps emit finish " ] || fail "SL_TIMING stages"
+"$SW" convert "$SL_FIXTURES/anchor-l4/chip_swimlane_records.json" -o fixture.json -q 2>"$W/err.plain" || fail "fixture convert"
+! grep -q "^timing:" "$W/err.plain" || fail "timing lines without SL_TIMING"
 
 # SIGTERM during run: the capture is kept, marked truncated, not converted, and
 # converting it says so

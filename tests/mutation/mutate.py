@@ -3,11 +3,13 @@
 
   mutate.py list SRC_ROOT N SEED      print N mutants, one a line: id<TAB>file<TAB>line<TAB>col<TAB>old<TAB>new
   mutate.py apply SRC_ROOT FILE LINE COL OLD NEW   rewrite that one site in place
+  mutate.py equivalent SRC_ROOT FILE LINE COL OLD NEW   print why the mutant is listed as
+                                      equivalent in equivalent.txt (exit 1: not listed)
 
 Sites: comparisons (< <= > >= == !=), arithmetic (+ -, * /), boolean (&& ||, a dropped !),
 integer constants +-1, and dropped statements (a simple `x = ...;` / call statement becomes
 `;`; not free(), whose loss only a leak checker sees). Comments, strings, preprocessor lines,
-declarations' initializers, the declared sizes of local arrays and the constants of sleeps and
+top-level tables (a block opened by `= {`), declarations' initializers, the declared sizes of local arrays and the constants of sleeps and
 timed waits are skipped (the last two are equivalent by construction: margin and timing only). The choice is seeded: the same SEED gives the same mutants on the same sources.
 """
 import random
@@ -55,7 +57,7 @@ def strip(line):
 
 def sites(root, rel):
     text = open(f"{root}/{rel}").read().split("\n")
-    in_comment, depth = False, 0
+    in_comment, depth, in_table, prev = False, 0, False, ""
     for ln, raw in enumerate(text, 1):
         line = strip(raw)
         if in_comment:
@@ -74,7 +76,11 @@ def sites(root, rel):
             line = line[:a] + " " * (b + 2 - a) + line[b + 2:]
         s = line.strip()
         opened = line.count("{") - line.count("}")
-        if not s or s.startswith("#") or depth == 0:  # outside functions: tables, prototypes
+        if depth == 0 and opened > 0:  # a top-level block opens: a function body or a table
+            in_table = re.search(r"=\s*\{", line) is not None or (s.startswith("{") and prev.endswith("="))
+        if s:
+            prev = s
+        if not s or s.startswith("#") or depth == 0 or in_table:  # outside functions: tables, prototypes
             depth += opened
             continue
         depth += opened
@@ -100,7 +106,8 @@ def sites(root, rel):
             yield (rel, ln, k.start(2) + 1, "!", "")
         if STMT_RE.match(line) and not DECL_RE.match(line) and "return" not in line and "free(" not in line:
             body = line.strip()
-            yield (rel, ln, line.index(body) + 1, body, ";")
+            at = line.index(body)
+            yield (rel, ln, at + 1, raw[at:at + len(body)], ";")  # with its string literals
 
 
 def list_mutants(root, n, seed):
@@ -112,6 +119,23 @@ def list_mutants(root, n, seed):
     rng.shuffle(all_sites)
     for i, (f, ln, col, old, new) in enumerate(all_sites[:n], 1):
         print(f"{i}\t{f}\t{ln}\t{col}\t{old}\t{new}")
+
+
+def equivalent(root, rel, ln, col, old, new):
+    """The documented reason when this mutant is listed in equivalent.txt (else None).
+
+    equivalent.txt: file<TAB>old<TAB>new<TAB>source line (stripped)<TAB>why. Keyed by the
+    line's text, not its number, so an entry survives edits elsewhere in the file."""
+    import os
+    code = open(f"{root}/{rel}").read().split("\n")[ln - 1].strip()
+    listed = os.path.join(os.path.dirname(os.path.abspath(__file__)), "equivalent.txt")
+    for raw in open(listed):
+        if raw.startswith("#") or not raw.strip():
+            continue
+        parts = raw.rstrip("\n").split("\t")
+        if len(parts) == 5 and parts[0] == rel and parts[1] == old and parts[2] == new and parts[3] == code:
+            return parts[4]
+    return None
 
 
 def apply(root, rel, ln, col, old, new):
@@ -128,6 +152,10 @@ def apply(root, rel, ln, col, old, new):
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "list":
         list_mutants(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif len(sys.argv) == 8 and sys.argv[1] == "equivalent":
+        why = equivalent(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7])
+        print(why or "")
+        sys.exit(0 if why else 1)
     elif len(sys.argv) == 8 and sys.argv[1] == "apply":
         apply(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7])
     else:

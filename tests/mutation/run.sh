@@ -12,7 +12,10 @@
 # so a mutant that loops forever costs seconds while a slow test on a loaded machine is not
 # cut short. A test that hits its cap is re-run once with 4x the cap: only a second timeout
 # counts, and such kills are reported apart from real failures ("killed (timeout)").
-# Prints every result, the score killed / (killed + survived) and the survivors.
+# A mutant listed in tests/mutation/equivalent.txt (an equivalent mutant, with the reason
+# it cannot change behaviour) is not run and not counted; it is printed with its reason.
+# Prints every result, the score killed / (killed + survived) (also with the equivalent
+# ones counted as survivors) and the survivors.
 # Defaults: N = 60, SEED = 1. See docs/testing.md.
 set -u
 build=${1:?usage: tests/mutation/run.sh BUILD [N] [SEED]}
@@ -32,7 +35,7 @@ tests_for() {
     runtime/profiler/*) echo '^(test_prof_.*|golden)$' ;;
     host/collector/*) echo '^(test_prof_.*|test_e2e|test_collector.*|golden)$' ;;
     host/reader/*) echo '^(test_reader.*|overhead_cli_.*|hbg_e2e|golden)$' ;;
-    host/convert/*|host/trace/*|tools/convert/*) echo '^(test_convert.*|test_sink_proto|check_convert_proto_e2e|golden)$' ;;
+    host/convert/*|host/trace/*|tools/convert/*) echo '^(test_convert.*|test_sink_proto|check_convert_proto_e2e|cli_ux|golden)$' ;;
     host/overhead/*|tools/overhead/*) echo '^(test_overhead.*|overhead_cli_.*|golden)$' ;;
     runtime/pipe/*) echo '^(test_l0_pipe|test_l0_templates|test_l0_perfetto|test_l0_verify)$' ;;
     *) echo '.' ;;
@@ -77,8 +80,9 @@ done <"$build/needed.txt"
 while IFS=$'\t' read -r t sec; do base[$t]=$sec; done <"$build/baseline.tsv"
 echo "mutation: baseline of ${#base[@]} tests (seconds): $(tr '\t\n' '= ' <"$build/baseline.tsv")"
 
-killed=0 timeouts=0 survived=0 skipped=0
+killed=0 timeouts=0 survived=0 skipped=0 equivalent=0
 : >"$build/survivors.txt"
+: >"$build/equivalent.txt"
 : >"$build/timeout_kills.txt"
 while IFS=$'\t' read -r id file line col old new; do
   cp "$src/$file" "$build/orig.c"
@@ -87,7 +91,9 @@ while IFS=$'\t' read -r id file line col old new; do
     skipped=$((skipped + 1)); echo "skipped (no site)   $desc"; continue
   fi
   verdict=SURVIVED by=
-  if ! timeout 600 cmake --build "$bld" -j2 >"$log/build$id.txt" 2>&1 </dev/null; then
+  if why=$(python3 "$here/mutate.py" equivalent "$src" "$file" "$line" "$col" "$old" "$new"); then
+    verdict=equivalent by=$why # listed in equivalent.txt, with the reason: not run, not counted
+  elif ! timeout 600 cmake --build "$bld" -j2 >"$log/build$id.txt" 2>&1 </dev/null; then
     verdict="skipped (no build)"
   else
     : >"$log/test$id.txt"
@@ -107,6 +113,7 @@ while IFS=$'\t' read -r id file line col old new; do
     killed) killed=$((killed + 1)) ;;
     "killed (timeout)") timeouts=$((timeouts + 1)); echo "$desc by $by" >>"$build/timeout_kills.txt" ;;
     SURVIVED) survived=$((survived + 1)); echo "$desc" >>"$build/survivors.txt" ;;
+    equivalent) equivalent=$((equivalent + 1)); echo "$desc: $by" >>"$build/equivalent.txt" ;;
     *) skipped=$((skipped + 1)) ;;
   esac
   echo "$verdict$(printf '%*s' $((20 - ${#verdict})) '')$desc${by:+  [$by]}"
@@ -117,8 +124,12 @@ cmake --build "$bld" -j2 >/dev/null 2>&1 # leave the copy built unmutated
 all=$((killed + timeouts))
 total=$((all + survived))
 echo "mutation: seed $seed, $n mutants: $killed killed by a failing test, $timeouts killed by a timeout" \
-  "(twice, at ${scale}x and $((4 * scale))x the baseline), $survived survived, $skipped skipped (do not compile)"
-[ $total -gt 0 ] && echo "mutation score: $((100 * all / total))% ($all/$total); by failing tests alone: $((100 * killed / total))% ($killed/$total)"
+  "(twice, at ${scale}x and $((4 * scale))x the baseline), $survived survived, $equivalent equivalent" \
+  "(tests/mutation/equivalent.txt), $skipped skipped (do not compile)"
+[ $total -gt 0 ] && echo "mutation score: $((100 * all / total))% ($all/$total); by failing tests alone:" \
+  "$((100 * killed / total))% ($killed/$total); counting the equivalent ones as survivors:" \
+  "$((100 * all / (total + equivalent)))% ($all/$((total + equivalent)))"
 [ $timeouts -gt 0 ] && { echo "killed by a timeout:"; sed 's/^/  /' "$build/timeout_kills.txt"; }
 [ $survived -gt 0 ] && { echo "survivors:"; sed 's/^/  /' "$build/survivors.txt"; }
+[ $equivalent -gt 0 ] && { echo "equivalent (not run):"; sed 's/^/  /' "$build/equivalent.txt"; }
 exit 0

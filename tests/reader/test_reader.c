@@ -424,6 +424,26 @@ static void test_extras_every_record_kind(void **state) {
   sl_capture_free(c);
 }
 
+/* A newer writer's row columns (a capture of another schema, no layout to name them):
+** each task carries its own, by position. */
+static void test_foreign_row_columns(void **state) {
+  (void)state;
+  sl_capture *c = read_str("{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 1000000000,"
+                           " \"num_cores\": 2, \"core_types\": [\"aic\", \"aiv\"],"
+                           " \"schema_fingerprint\": \"0000000000000000\"},"
+                           " \"aicore_tasks\": [[0, 5, 1, 500, 900, 20, 11], [1, 6, 1, 600, 950, 30, 22]],"
+                           " \"aicpu_tasks\": [[0, 1, 450, 950, 1], [1, 1, 550, 990, 1]]}");
+  assert_non_null(c);
+  assert_int_equal(c->n_tasks, 2);
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    const sl_task *t = &c->tasks[i];
+    assert_int_equal(t->n_extra, 1);
+    assert_string_equal(sl_str_get(c, c->extras[t->extra_first].key), "column_6");
+    assert_int_equal(c->extras[t->extra_first].value, t->task_id == 5 ? 11 : 22);
+  }
+  sl_capture_free(c);
+}
+
 /* Warnings are data too: the library form keeps them on capture->warnings (a foreign schema
 ** fingerprint's note, an unknown phase kind) and prints nothing; the command form prints them. */
 static void test_warnings_returned(void **state) {
@@ -933,6 +953,7 @@ int main(void) {
     cmocka_unit_test(test_phase_presence),
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_extras_every_record_kind),
+    cmocka_unit_test(test_foreign_row_columns),
     cmocka_unit_test(test_warnings_returned),
     cmocka_unit_test(test_read_table),
     cmocka_unit_test(test_bad_inputs),
