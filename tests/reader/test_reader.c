@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sl_capture.h"
+#include "sl_mem.h"
 #include "sl_read_fields.h"
 
 static char *fixture(const char *rel) {
@@ -873,7 +874,7 @@ static void test_namemap_discovery(void **state) {
   write_file(a, "{}");
   assert_int_equal(sl_namemap_discover(rec, &out), 1);
   assert_string_equal(out, a);
-  free(out);
+  sl_mem_free(out);
   write_file(b, "{}");
   err_begin();
   assert_int_equal(sl_namemap_discover(rec, &out), 0);
@@ -908,7 +909,7 @@ static void test_find_latest(void **state) {
   char *got = sl_find_latest_records(dir);
   assert_non_null(got);
   assert_string_equal(got, fa);
-  free(got);
+  sl_mem_free(got);
   unlink(fa);
   unlink(fb);
   snprintf(p, sizeof p, "%s/outputs/a", dir);
