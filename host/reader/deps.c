@@ -169,19 +169,16 @@ static int close_container(dparser *p) {
   }
   int t = p->ctx[p->depth];
   if (t == D_EDGE && p->e_has_pred && p->e_has_succ) {
-    p->edges = sl_array_grow(p->edges, &p->cap_edges, p->n_edges + 1, sizeof *p->edges);
-    edge *e = &p->edges[p->n_edges++];
+    edge *e = sl_array_push(p->edges, p->n_edges, p->cap_edges);
     e->pred = p->e_pred;
     e->succ = p->e_succ;
   } else if (t == D_TASK && p->t_has_id) {
     if (p->t_kids_ok && p->t_nkids == 3) {
-      p->kent = sl_array_grow(p->kent, &p->cap_kent, p->n_kent + 1, sizeof *p->kent);
-      kentry *k = &p->kent[p->n_kent++];
+      kentry *k = sl_array_push(p->kent, p->n_kent, p->cap_kent);
       k->id = p->t_id;
       memcpy(k->kids, p->t_kids, sizeof k->kids);
     }
-    p->bent = sl_array_grow(p->bent, &p->cap_bent, p->n_bent + 1, sizeof *p->bent);
-    bentry *b = &p->bent[p->n_bent++];
+    bentry *b = sl_array_push(p->bent, p->n_bent, p->cap_bent);
     b->id = p->t_id;
     b->block = p->t_block < 1 ? 1 : p->t_block;
   }
@@ -465,9 +462,7 @@ int64_t sl_deps_first_func_id(const sl_deps *d, uint64_t task_id) {
 
 void sl_capture_resolve_func_ids(sl_capture *c, const sl_deps *d) {
   if (!d || !d->has_kernel_map) return;
-  sl_str aic = SL_STR_NONE;
-  for (uint32_t i = 1; i < c->strings.n; i++)
-    if (strcmp(c->strings.strs[i], "aic") == 0) aic = i;
+  sl_str aic = sl_intern_find(&c->strings, "aic", 3);
   for (size_t i = 0; i < c->n_tasks; i++) {
     sl_task *t = &c->tasks[i];
     if (t->func_id >= 0) continue;

@@ -24,6 +24,7 @@ void sl_namemap_free(sl_namemap *m) {
   }
   sl_mem_free(m->keys);
   sl_mem_free(m->names);
+  sl_map_free(&m->index);
   sl_mem_free(m->orchestrator_name);
   sl_mem_free(m->path);
   sl_mem_free(m);
@@ -52,6 +53,7 @@ sl_namemap *sl_namemap_open_mem(const char *name, const void *data, size_t len, 
   sl_namemap *m = sl_mem_calloc(1, sizeof *m);
   m->path = sl_mem_strdup(name);
   m->level = -1;
+  sl_map_init(&m->index, SL_MAP_STR_BORROWED);
   if (!cJSON_IsObject(root)) {
     (void)sl_err_set(err, name, "$: expected a JSON object");
     goto fail;
@@ -83,15 +85,16 @@ sl_namemap *sl_namemap_open_mem(const char *name, const void *data, size_t len, 
         goto fail;
       }
       /* a repeated key keeps its first position and the last value, like a Python dict */
-      size_t j = 0;
-      while (j < m->n && strcmp(m->keys[j], e->string) != 0) j++;
+      size_t klen = strlen(e->string);
+      uint64_t j;
       char *v = sl_mem_strdup(e->valuestring);
-      if (j < m->n) {
+      if (sl_map_str_get(&m->index, e->string, klen, &j)) {
         sl_mem_free(m->names[j]);
         m->names[j] = v;
         continue;
       }
       m->keys[m->n] = sl_mem_strdup(e->string);
+      sl_map_str_put(&m->index, m->keys[m->n], klen, m->n);
       m->names[m->n++] = v;
     }
   }
@@ -141,10 +144,9 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
 const char *sl_namemap_lookup(const sl_namemap *m, int64_t func_id) {
   if (!m) return NULL;
   char key[32];
-  snprintf(key, sizeof key, "%lld", (long long)func_id);
-  for (size_t i = 0; i < m->n; i++)
-    if (strcmp(m->keys[i], key) == 0) return m->names[i];
-  return NULL;
+  int n = snprintf(key, sizeof key, "%lld", (long long)func_id);
+  uint64_t i;
+  return sl_map_str_get(&m->index, key, (size_t)n, &i) ? m->names[i] : NULL;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

@@ -822,6 +822,17 @@ static void test_namemap(void **state) {
   assert_null(sl_namemap_lookup(m, -1));
   sl_namemap_free(m);
 
+  /* a repeated id keeps its first position and takes the last name (a Python dict) */
+  const char *dup = "{\"callable_id_to_name\": {\"2\": \"a\", \"1\": \"b\", \"2\": \"c\"}}";
+  m = sl_namemap_load_mem("dup.json", dup, strlen(dup));
+  assert_non_null(m);
+  assert_int_equal(m->n, 2);
+  assert_string_equal(m->keys[0], "2");
+  assert_string_equal(m->names[0], "c");
+  assert_string_equal(sl_namemap_lookup(m, 2), "c");
+  assert_string_equal(sl_namemap_lookup(m, 1), "b");
+  sl_namemap_free(m);
+
   err_begin();
   m = sl_namemap_load("/nonexistent/name_map_x.json");
   const char *err = err_end();

@@ -447,6 +447,7 @@ typedef struct sl_namemap {
   size_t n;
   char **keys;                /* "<id>" strings, file order */
   char **names;
+  sl_map index;               /* key text -> i (keys borrowed from keys[]) */
 } sl_namemap;
 
 /* Load a name map; on error returns NULL with the first error on *err (err may be NULL),
