@@ -169,19 +169,16 @@ static int close_container(dparser *p) {
   }
   int t = p->ctx[p->depth];
   if (t == D_EDGE && p->e_has_pred && p->e_has_succ) {
-    p->edges = sl_array_grow(p->edges, &p->cap_edges, p->n_edges + 1, sizeof *p->edges);
-    edge *e = &p->edges[p->n_edges++];
+    edge *e = sl_array_push(p->edges, p->n_edges, p->cap_edges);
     e->pred = p->e_pred;
     e->succ = p->e_succ;
   } else if (t == D_TASK && p->t_has_id) {
     if (p->t_kids_ok && p->t_nkids == 3) {
-      p->kent = sl_array_grow(p->kent, &p->cap_kent, p->n_kent + 1, sizeof *p->kent);
-      kentry *k = &p->kent[p->n_kent++];
+      kentry *k = sl_array_push(p->kent, p->n_kent, p->cap_kent);
       k->id = p->t_id;
       memcpy(k->kids, p->t_kids, sizeof k->kids);
     }
-    p->bent = sl_array_grow(p->bent, &p->cap_bent, p->n_bent + 1, sizeof *p->bent);
-    bentry *b = &p->bent[p->n_bent++];
+    bentry *b = sl_array_push(p->bent, p->n_bent, p->cap_bent);
     b->id = p->t_id;
     b->block = p->t_block < 1 ? 1 : p->t_block;
   }
@@ -242,7 +239,7 @@ static size_t lookup(const sl_map *index, uint64_t key) {
   return (size_t)k;
 }
 
-/* off[0..nkeys] from per-key counts; returns a copy to fill from (the caller frees). */
+/* off[0..nkeys] from per-key counts; returns a copy to fill from (sl_mem_free it). */
 static size_t *offsets(size_t **off, const size_t *cnt, size_t nkeys) {
   *off = sl_mem_array(NULL, nkeys + 1, sizeof **off);
   (*off)[0] = 0;
@@ -260,8 +257,8 @@ static void build_edges(sl_deps *d, dparser *p) {
   size_t *fill = offsets(&d->succ_off, cnt, d->n_preds);
   d->succs = sl_mem_array(NULL, n ? n : 1, sizeof *d->succs);
   for (size_t i = 0; i < n; i++) d->succs[fill[lookup(&d->pred_index, p->edges[i].pred)]++] = p->edges[i].succ;
-  free(cnt);
-  free(fill);
+  sl_mem_free(cnt);
+  sl_mem_free(fill);
   /* inverted map, in the order of walking preds then their succs */
   size_t cap_keys = 0;
   cnt = sl_mem_calloc(n + 1, sizeof *cnt);
@@ -278,8 +275,8 @@ static void build_edges(sl_deps *d, dparser *p) {
   for (size_t i = 0; i < d->n_preds; i++)
     for (size_t j = d->succ_off[i]; j < d->succ_off[i + 1]; j++)
       d->pred_list[fill[lookup(&d->succ_index, d->succs[j])]++] = d->preds[i];
-  free(cnt);
-  free(fill);
+  sl_mem_free(cnt);
+  sl_mem_free(fill);
   d->has_edges = 1;
 }
 
@@ -333,7 +330,7 @@ static void parse_json(dparser *p, FILE *fp, const void *data, size_t len, char 
     st = yajl_status_error;
     snprintf(err, errsz, "read error");
   }
-  free(buf);
+  sl_mem_free(buf);
   if (st == yajl_status_ok) {
     st = yajl_complete_parse(h);
     if (st != yajl_status_ok) snprintf(err, errsz, "%s", total ? "truncated JSON (premature end of input)" : "empty file");
@@ -375,10 +372,10 @@ static sl_deps *deps_parse(const char *name, FILE *fp, const void *data, size_t 
     else build_edges(d, p);
     build_tasks(d, p);
   }
-  free(p->edges);
-  free(p->kent);
-  free(p->bent);
-  free(p);
+  sl_mem_free(p->edges);
+  sl_mem_free(p->kent);
+  sl_mem_free(p->bent);
+  sl_mem_free(p);
   return d;
 }
 
@@ -407,24 +404,24 @@ sl_deps *sl_deps_load(const char *path) {
 
 void sl_deps_free(sl_deps *d) {
   if (!d) return;
-  free(d->path);
-  free(d->error);
+  sl_mem_free(d->path);
+  sl_mem_free(d->error);
   sl_err_clear(&d->warning);
-  free(d->preds);
-  free(d->succ_off);
-  free(d->succs);
+  sl_mem_free(d->preds);
+  sl_mem_free(d->succ_off);
+  sl_mem_free(d->succs);
   sl_map_free(&d->pred_index);
-  free(d->succ_keys);
-  free(d->pred_off);
-  free(d->pred_list);
+  sl_mem_free(d->succ_keys);
+  sl_mem_free(d->pred_off);
+  sl_mem_free(d->pred_list);
   sl_map_free(&d->succ_index);
-  free(d->kernel_task);
-  free(d->kernel_ids);
+  sl_mem_free(d->kernel_task);
+  sl_mem_free(d->kernel_ids);
   sl_map_free(&d->kernel_index);
-  free(d->block_task);
-  free(d->block_num);
+  sl_mem_free(d->block_task);
+  sl_mem_free(d->block_num);
   sl_map_free(&d->block_index);
-  free(d);
+  sl_mem_free(d);
 }
 
 const uint64_t *sl_deps_succs(const sl_deps *d, uint64_t pred, size_t *n) {
@@ -465,9 +462,7 @@ int64_t sl_deps_first_func_id(const sl_deps *d, uint64_t task_id) {
 
 void sl_capture_resolve_func_ids(sl_capture *c, const sl_deps *d) {
   if (!d || !d->has_kernel_map) return;
-  sl_str aic = SL_STR_NONE;
-  for (uint32_t i = 1; i < c->strings.n; i++)
-    if (strcmp(c->strings.strs[i], "aic") == 0) aic = i;
+  sl_str aic = sl_intern_find(&c->strings, "aic", 3);
   for (size_t i = 0; i < c->n_tasks; i++) {
     sl_task *t = &c->tasks[i];
     if (t->func_id >= 0) continue;

@@ -19,14 +19,15 @@
 void sl_namemap_free(sl_namemap *m) {
   if (!m) return;
   for (size_t i = 0; i < m->n; i++) {
-    free(m->keys[i]);
-    free(m->names[i]);
+    sl_mem_free(m->keys[i]);
+    sl_mem_free(m->names[i]);
   }
-  free(m->keys);
-  free(m->names);
-  free(m->orchestrator_name);
-  free(m->path);
-  free(m);
+  sl_mem_free(m->keys);
+  sl_mem_free(m->names);
+  sl_map_free(&m->index);
+  sl_mem_free(m->orchestrator_name);
+  sl_mem_free(m->path);
+  sl_mem_free(m);
 }
 
 sl_namemap *sl_namemap_open_mem(const char *name, const void *data, size_t len, sl_err *err) {
@@ -52,6 +53,7 @@ sl_namemap *sl_namemap_open_mem(const char *name, const void *data, size_t len, 
   sl_namemap *m = sl_mem_calloc(1, sizeof *m);
   m->path = sl_mem_strdup(name);
   m->level = -1;
+  sl_map_init(&m->index, SL_MAP_STR_BORROWED);
   if (!cJSON_IsObject(root)) {
     (void)sl_err_set(err, name, "$: expected a JSON object");
     goto fail;
@@ -83,15 +85,16 @@ sl_namemap *sl_namemap_open_mem(const char *name, const void *data, size_t len, 
         goto fail;
       }
       /* a repeated key keeps its first position and the last value, like a Python dict */
-      size_t j = 0;
-      while (j < m->n && strcmp(m->keys[j], e->string) != 0) j++;
+      size_t klen = strlen(e->string);
+      uint64_t j;
       char *v = sl_mem_strdup(e->valuestring);
-      if (j < m->n) {
-        free(m->names[j]);
+      if (sl_map_str_get(&m->index, e->string, klen, &j)) {
+        sl_mem_free(m->names[j]);
         m->names[j] = v;
         continue;
       }
       m->keys[m->n] = sl_mem_strdup(e->string);
+      sl_map_str_put(&m->index, m->keys[m->n], klen, m->n);
       m->names[m->n++] = v;
     }
   }
@@ -117,7 +120,7 @@ sl_namemap *sl_namemap_open(const char *path, sl_err *err) {
   char *data;
   if (sl_file_read(path, &data, &len, err) != SL_OK) return NULL;
   sl_namemap *m = sl_namemap_open_mem(path, data, len, err);
-  free(data);
+  sl_mem_free(data);
   return m;
 }
 
@@ -141,10 +144,9 @@ sl_namemap *sl_namemap_load_mem(const char *name, const void *data, size_t len) 
 const char *sl_namemap_lookup(const sl_namemap *m, int64_t func_id) {
   if (!m) return NULL;
   char key[32];
-  snprintf(key, sizeof key, "%lld", (long long)func_id);
-  for (size_t i = 0; i < m->n; i++)
-    if (strcmp(m->keys[i], key) == 0) return m->names[i];
-  return NULL;
+  int n = snprintf(key, sizeof key, "%lld", (long long)func_id);
+  uint64_t i;
+  return sl_map_str_get(&m->index, key, (size_t)n, &i) ? m->names[i] : NULL;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -159,7 +161,7 @@ int sl_namemap_discover(const char *records_path, char **out) {
     strcpy(dir, ".");
   DIR *d = opendir(dir);
   if (!d) {
-    free(dir);
+    sl_mem_free(dir);
     return 0;
   }
   char **found = NULL;
@@ -170,15 +172,13 @@ int sl_namemap_discover(const char *records_path, char **out) {
     if (strncmp(e->d_name, "name_map", 8) != 0 || len < 13 || strcmp(e->d_name + len - 5, ".json") != 0) continue;
     char *full = strcmp(dir, ".") == 0 && !slash ? sl_mem_strdup(e->d_name) : sl_path_join(dir, e->d_name);
     struct stat st;
-    if (full && stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
-      found = sl_array_grow(found, &cap, n + 1, sizeof *found);
-      found[n++] = full;
-    } else {
-      free(full);
-    }
+    if (stat(full, &st) == 0 && S_ISREG(st.st_mode))
+      *sl_array_push(found, n, cap) = full;
+    else
+      sl_mem_free(full);
   }
   closedir(d);
-  free(dir);
+  sl_mem_free(dir);
   if (n) qsort(found, n, sizeof *found, cmp_str);
   int rc = 0;
   if (n == 1) {
@@ -194,7 +194,7 @@ int sl_namemap_discover(const char *records_path, char **out) {
     }
     sl_warn(NULL, "multiple sibling name maps found next to %s: %s; pass --func-names explicitly.", records_path, list);
   }
-  for (size_t i = 0; i < n; i++) free(found[i]);
-  free(found);
+  for (size_t i = 0; i < n; i++) sl_mem_free(found[i]);
+  sl_mem_free(found);
   return rc;
 }

@@ -5,7 +5,6 @@
 */
 #include <dirent.h>
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -23,23 +22,23 @@ static sl_capture *capture_new(const char *name) {
 
 void sl_capture_free(sl_capture *c) {
   if (!c) return;
-  free(c->path);
+  sl_mem_free(c->path);
   sl_intern_free(&c->strings);
-  free(c->core_types);
-  free(c->core_to_thread);
-  free(c->tasks);
-  free(c->streams);
-  free(c->phases);
-  free(c->extras);
-  free(c->orch_threads);
-  free(c->orch);
-  free(c->uploads);
-  free(c->task_slots);
-  free(c->lifecycle);
-  free(c->unmatched);
-  for (size_t i = 0; i < c->n_warnings; i++) free(c->warnings[i]);
-  free(c->warnings);
-  free(c);
+  sl_mem_free(c->core_types);
+  sl_mem_free(c->core_to_thread);
+  sl_mem_free(c->tasks);
+  sl_mem_free(c->streams);
+  sl_mem_free(c->phases);
+  sl_mem_free(c->extras);
+  sl_mem_free(c->orch_threads);
+  sl_mem_free(c->orch);
+  sl_mem_free(c->uploads);
+  sl_mem_free(c->task_slots);
+  sl_mem_free(c->lifecycle);
+  sl_mem_free(c->unmatched);
+  for (size_t i = 0; i < c->n_warnings; i++) sl_mem_free(c->warnings[i]);
+  sl_mem_free(c->warnings);
+  sl_mem_free(c);
 }
 
 /* JSON captures start (after blanks) with '{' (or '[' for a clear error); anything
@@ -104,7 +103,7 @@ sl_capture *sl_capture_load(const char *path, const sl_read_opts *opts, sl_err *
     char *data;
     if (sl_file_read(path, &data, &len, err) != SL_OK) return NULL;
     sl_capture *c = sl_capture_load_mem(path, data, len, opts, err);
-    free(data);
+    sl_mem_free(data);
     return c;
   }
   rewind(f);
@@ -141,7 +140,6 @@ sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
 
 char *sl_find_latest_records(const char *dir) {
   char *outputs = sl_path_join(dir ? dir : ".", "outputs");
-  if (!outputs) return NULL;
   DIR *d = opendir(outputs);
   char *best = NULL;
   struct timespec best_t = {0, 0};
@@ -150,22 +148,22 @@ char *sl_find_latest_records(const char *dir) {
     while ((e = readdir(d)) != NULL) {
       if (e->d_name[0] == '.') continue;
       char *sub = sl_path_join(outputs, e->d_name);
-      char *cand = sub ? sl_path_join(sub, "chip_swimlane_records.json") : NULL;
-      free(sub);
+      char *cand = sl_path_join(sub, "chip_swimlane_records.json");
+      sl_mem_free(sub);
       struct stat st;
-      if (cand && stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+      if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
           (!best || st.st_mtim.tv_sec > best_t.tv_sec ||
            (st.st_mtim.tv_sec == best_t.tv_sec && st.st_mtim.tv_nsec > best_t.tv_nsec))) {
-        free(best);
+        sl_mem_free(best);
         best = cand;
         best_t = st.st_mtim;
       } else {
-        free(cand);
+        sl_mem_free(cand);
       }
     }
     closedir(d);
   }
-  free(outputs);
+  sl_mem_free(outputs);
   return best;
 }
 

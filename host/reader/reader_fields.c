@@ -41,33 +41,25 @@ int sl_read_is_extra(enum sl_read_kind kind, int field) {
   return field < 0 || !(sl_read_used[kind] & BIT(field));
 }
 
-int sl_extra_add(sl_capture *c, sl_extra_span *sp, const char *key, size_t klen, int64_t value) {
-  if (sp->n >= SL_PH_MAX_EXTRA) return 0; /* more are dropped */
-  sl_extra_field *e = SL_PUSH(c->extras, c->n_extras, c->cap_extras);
-  if (!e) return -1;
-  e->key = sl_strtab_intern(&c->strings, key, klen);
+void sl_extra_add(sl_capture *c, sl_extra_span *sp, const char *key, size_t klen, int64_t value) {
+  if (sp->n >= SL_PH_MAX_EXTRA) return; /* more are dropped */
+  sl_str k = sl_intern_add(&c->strings, key, klen);
+  sl_extra_field *e = sl_array_push(c->extras, c->n_extras, c->cap_extras);
+  e->key = k;
   e->value = value;
-  if (e->key == SL_STR_NONE) return -1;
   if (sp->n++ == 0) sp->first = (uint32_t)(c->n_extras - 1);
-  return 0;
 }
 
-int sl_extra_join(sl_capture *c, sl_extra_span *out, sl_extra_span a, sl_extra_span b) {
-  if (!b.n || !a.n) {
-    *out = a.n ? a : b;
-    return 0;
-  }
+sl_extra_span sl_extra_join(sl_capture *c, sl_extra_span a, sl_extra_span b) {
+  if (!b.n || !a.n) return a.n ? a : b;
   sl_extra_span j = {0, 0};
   for (int part = 0; part < 2; part++) {
     sl_extra_span s = part ? b : a;
     for (uint32_t k = 0; k < s.n && j.n < SL_PH_MAX_EXTRA; k++) {
       sl_extra_field e = c->extras[s.first + k]; /* copied: the push may move the array */
-      sl_extra_field *d = SL_PUSH(c->extras, c->n_extras, c->cap_extras);
-      if (!d) return -1;
-      *d = e;
+      *sl_array_push(c->extras, c->n_extras, c->cap_extras) = e;
       if (j.n++ == 0) j.first = (uint32_t)(c->n_extras - 1);
     }
   }
-  *out = j;
-  return 0;
+  return j;
 }

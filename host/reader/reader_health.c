@@ -23,16 +23,15 @@ static uint64_t num(const cJSON *o, const char *k) {
   return cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < 1.8e19 ? (uint64_t)v->valuedouble : 0;
 }
 
-int sl_health_add_pool(sl_capture *c, const char *name, uint64_t total, uint64_t collected, uint64_t dropped) {
+void sl_health_add_pool(sl_capture *c, const char *name, uint64_t total, uint64_t collected, uint64_t dropped) {
   sl_capture_health *h = &c->health;
-  if (h->n_pools == SL_HEALTH_MAX_POOLS) return 0; /* more pools than any writer has: ignored */
+  if (h->n_pools == SL_HEALTH_MAX_POOLS) return; /* more pools than any writer has: ignored */
   sl_pool_health *p = &h->pools[h->n_pools];
   p->name = sl_intern_add(&c->strings, name ? name : "", name ? strlen(name) : 0);
   p->total = total;
   p->collected = collected;
   p->dropped = dropped;
   h->n_pools++;
-  return 0;
 }
 
 static const char *find(const char *h, size_t n, const char *needle) {
@@ -80,7 +79,7 @@ void sl_health_from_json_head(sl_capture *c, const char *head, size_t n) {
     c->health.truncated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "truncated"));
     const cJSON *pool;
     cJSON_ArrayForEach(pool, pools) {
-      (void)sl_health_add_pool(c, pool->string, num(pool, "total"), num(pool, "collected"), num(pool, "dropped"));
+      sl_health_add_pool(c, pool->string, num(pool, "total"), num(pool, "collected"), num(pool, "dropped"));
     }
   }
   cJSON_Delete(b);
@@ -92,7 +91,7 @@ void sl_health_from_json_file(sl_capture *c, FILE *f) {
   rewind(f);
   size_t n = fread(head, 1, HEAD_BYTES, f);
   sl_health_from_json_head(c, head, n);
-  free(head);
+  sl_mem_free(head);
 }
 
 uint64_t sl_capture_dropped(const sl_capture *c) {

@@ -9,7 +9,6 @@
 ** truncates toward zero, and is drawn at (host_ns - origin) / 1000 us. Otherwise the
 ** device block is drawn after the host block (host_composite_end_us + relative us).
 */
-#include <stdlib.h>
 #include <string.h>
 
 #include "reader_raw.h"
@@ -166,8 +165,8 @@ int sl_host_finish(sl_raw *raw, sl_capture *c) {
   sl_str submit = sl_intern_add(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
   c->orchestrator_source = sl_intern_add(&c->strings, "host", 4);
   /* the host records become the orchestrator lanes; empty host threads are dropped */
-  free(c->orch);
-  free(c->orch_threads);
+  sl_mem_free(c->orch);
+  sl_mem_free(c->orch_threads);
   c->orch = raw->host_orch;
   c->n_orch = raw->n_host;
   raw->host_orch = NULL;

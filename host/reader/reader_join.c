@@ -12,16 +12,16 @@
 #include "sl_levels.h"
 
 void sl_raw_free(sl_raw *raw) {
-  free(raw->aicore);
-  free(raw->stask);
-  free(raw->ph_cycles);
-  free(raw->orch_cycles);
-  free(raw->lc_cycles);
-  free(raw->host_orch);
-  free(raw->host_ns);
-  free(raw->host_threads);
-  free(raw->upload_ns);
-  free(raw->samples);
+  sl_mem_free(raw->aicore);
+  sl_mem_free(raw->stask);
+  sl_mem_free(raw->ph_cycles);
+  sl_mem_free(raw->orch_cycles);
+  sl_mem_free(raw->lc_cycles);
+  sl_mem_free(raw->host_orch);
+  sl_mem_free(raw->host_ns);
+  sl_mem_free(raw->host_threads);
+  sl_mem_free(raw->upload_ns);
+  sl_mem_free(raw->samples);
   memset(raw, 0, sizeof *raw);
 }
 
@@ -54,11 +54,10 @@ static size_t join_hash(uint64_t core, uint64_t reg, size_t cap) {
   return (size_t)k & (cap - 1);
 }
 
-static int join_build(join_map *m, const sl_raw *raw) {
+static void join_build(join_map *m, const sl_raw *raw) {
   m->cap = 64;
   while (m->cap < raw->n_aicore * 2) m->cap *= 2;
-  m->slot = calloc(m->cap, sizeof *m->slot);
-  if (!m->slot) return -1;
+  m->slot = sl_mem_calloc(m->cap, sizeof *m->slot);
   for (size_t i = 0; i < raw->n_aicore; i++) {
     const sl_raw_aicore *a = &raw->aicore[i];
     size_t j = join_hash(a->core, a->reg, m->cap);
@@ -69,7 +68,6 @@ static int join_build(join_map *m, const sl_raw *raw) {
     }
     m->slot[j] = (uint32_t)(i + 1);
   }
-  return 0;
 }
 
 static const sl_raw_aicore *join_find(const join_map *m, const sl_raw *raw, uint64_t core, uint64_t reg) {
@@ -114,14 +112,13 @@ static int cmp_key(const void *x, const void *y) {
 }
 
 /* Stable sort by task_id through a (id, position) key array. */
-static int sort_tasks(sl_capture *c) {
+static void sort_tasks(sl_capture *c) {
   size_t n = c->n_tasks;
   int sorted = 1;
   for (size_t i = 1; i < n && sorted; i++)
     if (c->tasks[i].task_id < c->tasks[i - 1].task_id) sorted = 0;
-  if (sorted) return 0;
-  sort_key *k = malloc(n * sizeof *k);
-  if (!k) return -1;
+  if (sorted) return;
+  sort_key *k = sl_mem_array(NULL, n, sizeof *k);
   for (size_t i = 0; i < n; i++) k[i] = (sort_key){c->tasks[i].task_id, i};
   qsort(k, n, sizeof *k, cmp_key);
   /* permute in place along the cycles of the permutation (no second task array:
@@ -139,8 +136,7 @@ static int sort_tasks(sl_capture *c) {
     c->tasks[j] = first;
     k[j].pos = SIZE_MAX;
   }
-  free(k);
-  return 0;
+  sl_mem_free(k);
 }
 
 static int cmp_drop(const void *x, const void *y) {
@@ -148,23 +144,16 @@ static int cmp_drop(const void *x, const void *y) {
   return a->count < b->count ? 1 : a->count > b->count ? -1 : 0;
 }
 
-static int add_warning(sl_capture *c, char *msg) {
-  if (!msg) return -1;
-  char **w = realloc(c->warnings, (c->n_warnings + 1) * sizeof *w);
-  if (!w) {
-    free(msg);
-    return -1;
-  }
-  c->warnings = w;
+/* Keep msg (an sl_mem string) on capture->warnings. */
+static void add_warning(sl_capture *c, char *msg) {
+  c->warnings = sl_mem_array(c->warnings, c->n_warnings + 1, sizeof *c->warnings);
   c->warnings[c->n_warnings++] = msg;
-  return 0;
 }
 
 /* The reference's warning text for unmatched scheduler rows (top 3 cores). */
-static int unmatched_warning(sl_capture *c) {
+static void unmatched_warning(sl_capture *c) {
   size_t n = c->n_unmatched;
-  sl_unmatched *top = malloc(n * sizeof *top);
-  if (!top) return -1;
+  sl_unmatched *top = sl_mem_array(NULL, n, sizeof *top);
   memcpy(top, c->unmatched, n * sizeof *top);
   /* stable: insertion sort keeps first-drop order among equal counts */
   for (size_t i = 1; i < n; i++) {
@@ -181,46 +170,44 @@ static int unmatched_warning(sl_capture *c) {
   for (size_t i = 0; i < n && i < 3; i++)
     len += (size_t)snprintf(list + len, sizeof list - len, "%score %u: %llu", i ? ", " : "", top[i].core_id,
                             (unsigned long long)top[i].count);
-  free(top);
-  return add_warning(c, sl_strdupf("%llu aicpu_task(s) had no matching AICore record (top offenders: %s); the "
-                                   "missing AICore buffer(s) were dropped on rotation. If this recurs, capture with "
-                                   "`swimlane run --backpressure` or raise the platform's "
-                                   "aicore_buffers_per_core in schema/platforms.lua.",
-                                   (unsigned long long)c->unmatched_total, list));
+  sl_mem_free(top);
+  add_warning(c, sl_mem_printf("%llu aicpu_task(s) had no matching AICore record (top offenders: %s); the "
+                                "missing AICore buffer(s) were dropped on rotation. If this recurs, capture with "
+                                "`swimlane run --backpressure` or raise the platform's "
+                                "aicore_buffers_per_core in schema/platforms.lua.",
+                                (unsigned long long)c->unmatched_total, list));
 }
 
-static int count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
+static void count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
   c->unmatched_total++;
   for (size_t i = 0; i < c->n_unmatched; i++)
     if (c->unmatched[i].core_id == core) {
       c->unmatched[i].count++;
-      return 0;
+      return;
     }
-  sl_unmatched *u = SL_PUSH(c->unmatched, c->n_unmatched, *cap);
-  if (!u) return -1;
+  sl_unmatched *u = sl_array_push(c->unmatched, c->n_unmatched, *cap);
   u->core_id = core;
   u->count = 1;
-  return 0;
 }
 
 /* ---- the whole finish step ------------------------------------------------------------ */
 
 /* Phase kinds this build's schema does not know (a newer writer, or a typo) are kept but
 ** not drawn: say so once, naming the first such record. */
-static int warn_unknown_phases(sl_capture *c) {
+static void warn_unknown_phases(sl_capture *c) {
   size_t n = 0, first = 0;
   for (size_t i = 0; i < c->n_phases; i++)
     if ((c->phases[i].flags & SL_PH_UNKNOWN) && n++ == 0) first = i;
-  if (!n) return 0;
+  if (!n) return;
   size_t stream = 0, rec = first;
   for (size_t s = 0; s < c->n_streams; s++)
     if (first >= c->streams[s].first && first < c->streams[s].first + c->streams[s].count) {
       stream = s;
       rec = first - c->streams[s].first;
     }
-  return add_warning(c, sl_strdupf("%zu scheduler phase record(s) of kinds this build's schema does not "
-                                    "have, first '%s' (stream %zu, record %zu): not drawn (schema/phases.lua)",
-                                    n, sl_str_get(c, c->phases[first].phase), stream, rec));
+  add_warning(c, sl_mem_printf("%zu scheduler phase record(s) of kinds this build's schema does not "
+                               "have, first '%s' (stream %zu, record %zu): not drawn (schema/phases.lua)",
+                               n, sl_str_get(c, c->phases[first].phase), stream, rec));
 }
 
 /* The level, the clock and the cores every row names. 0 ok, -1 reported. */
@@ -292,30 +279,22 @@ static uint64_t base_of(const sl_raw *raw, const sl_capture *c) {
 }
 
 /* The tasks: each scheduler row joined onto its AICore row by (core, reg_task_id); at
-** level 1 every AICore row. 0 ok, -1 no memory. */
-static int join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
+** level 1 every AICore row. */
+static void join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
   if (raw->n_stask == 0 && c->level == SL_LEVEL_AICORE_TIMING) {
-    c->tasks = malloc((raw->n_aicore ? raw->n_aicore : 1) * sizeof *c->tasks);
-    if (!c->tasks) return -1;
+    c->tasks = sl_mem_array(NULL, raw->n_aicore ? raw->n_aicore : 1, sizeof *c->tasks);
     for (size_t i = 0; i < raw->n_aicore; i++) fill_task(c, &c->tasks[i], &raw->aicore[i], aiv);
     c->n_tasks = raw->n_aicore;
   } else if (raw->n_stask) {
     join_map m;
-    if (join_build(&m, raw) != 0) return -1;
-    c->tasks = malloc(raw->n_stask * sizeof *c->tasks);
-    if (!c->tasks) {
-      free(m.slot);
-      return -1;
-    }
+    join_build(&m, raw);
+    c->tasks = sl_mem_array(NULL, raw->n_stask, sizeof *c->tasks);
     size_t cap_unmatched = 0;
     for (size_t i = 0; i < raw->n_stask; i++) {
       const sl_raw_sched_task *s = &raw->stask[i];
       const sl_raw_aicore *a = join_find(&m, raw, s->core, s->reg);
       if (!a) {
-        if (count_unmatched(c, (uint32_t)s->core, &cap_unmatched) != 0) {
-          free(m.slot);
-          return -1;
-        }
+        count_unmatched(c, (uint32_t)s->core, &cap_unmatched);
         continue;
       }
       sl_task *t = &c->tasks[c->n_tasks++];
@@ -326,19 +305,14 @@ static int join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
       t->propagation_us = t->receive_us - t->dispatch_us;
       t->flags |= SL_TASK_HAS_SCHED | SL_TASK_HAS_PROPAGATION;
       if (s->extra.n) { /* the scheduler row's extras after the AICore row's */
-        sl_extra_span x;
-        if (sl_extra_join(c, &x, a->extra, s->extra) != 0) {
-          free(m.slot);
-          return -1;
-        }
+        sl_extra_span x = sl_extra_join(c, a->extra, s->extra);
         t->extra_first = x.first;
         t->n_extra = (uint8_t)x.n;
       }
     }
-    free(m.slot);
-    if (c->n_unmatched && unmatched_warning(c) != 0) return -1;
+    sl_mem_free(m.slot);
+    if (c->n_unmatched) unmatched_warning(c);
   }
-  return 0;
 }
 
 int sl_raw_finish(sl_raw *raw, sl_capture *c) {
@@ -347,7 +321,7 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c) {
   if (sl_schema_check(name, sl_str_get(c, raw->fingerprint), sl_str_get(c, raw->layout),
                       c->format != SL_FORMAT_PROTOBUF, &note, raw->err) != 0)
     return -1;
-  if (note && add_warning(c, note) != 0) goto oom;
+  if (note) add_warning(c, note);
   if (check_header(raw, c) != 0) return -1;
   c->base_cycles = base_of(raw, c);
   if (raw->host_mode && sl_host_align(raw, c)) return -1;
@@ -357,21 +331,18 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c) {
     s->end_us = to_us(c, s->finish_cycles);
   }
 
-  sl_str aiv = sl_strtab_intern(&c->strings, "aiv", 3);
-  if (aiv == SL_STR_NONE) goto oom;
-  if (c->task_producer == SL_STR_NONE && raw->sched_tasks_key) {
-    c->task_producer = sl_strtab_intern(&c->strings, "aicpu", 5);
-    if (c->task_producer == SL_STR_NONE) goto oom;
-  }
+  sl_str aiv = sl_intern_add(&c->strings, "aiv", 3);
+  if (c->task_producer == SL_STR_NONE && raw->sched_tasks_key)
+    c->task_producer = sl_intern_add(&c->strings, "aicpu", 5);
 
-  if (join_tasks(raw, c, aiv) != 0) goto oom;
+  join_tasks(raw, c, aiv);
   /* the raw rows are done with: release them before the sort */
-  free(raw->aicore);
-  free(raw->stask);
+  sl_mem_free(raw->aicore);
+  sl_mem_free(raw->stask);
   raw->aicore = NULL;
   raw->stask = NULL;
   raw->n_aicore = raw->n_stask = 0;
-  if (sort_tasks(c) != 0) goto oom;
+  sort_tasks(c);
 
   for (size_t i = 0; i < c->n_phases; i++) {
     c->phases[i].start_us = to_us(c, raw->ph_cycles[2 * i]);
@@ -386,21 +357,11 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c) {
   if (raw->host_mode) {
     if (sl_host_finish(raw, c)) return -1;
   } else if (c->n_orch) {
-    c->orchestrator_source = sl_strtab_intern(&c->strings, "aicpu", 5);
-    if (c->orchestrator_source == SL_STR_NONE) goto oom;
+    c->orchestrator_source = sl_intern_add(&c->strings, "aicpu", 5);
   }
   /* growth slack is up to half of each array: give it back (1M-task captures) */
-  if (c->n_phases) {
-    void *p = realloc(c->phases, c->n_phases * sizeof *c->phases);
-    if (p) c->phases = p;
-  }
-  if (c->n_orch) {
-    void *p = realloc(c->orch, c->n_orch * sizeof *c->orch);
-    if (p) c->orch = p;
-  }
-  if (warn_unknown_phases(c) != 0) goto oom;
+  if (c->n_phases) c->phases = sl_mem_array(c->phases, c->n_phases, sizeof *c->phases);
+  if (c->n_orch) c->orch = sl_mem_array(c->orch, c->n_orch, sizeof *c->orch);
+  warn_unknown_phases(c);
   return 0;
-oom:
-  (void)sl_err_set(raw->err, name, "out of memory");
-  return -1;
 }

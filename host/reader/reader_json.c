@@ -8,7 +8,6 @@
 ** number text, so 64-bit ids and cycle counts never pass through a double.
 */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
@@ -124,8 +123,6 @@ __attribute__((format(printf, 2, 3))) static int fail(parser *p, const char *fmt
   return 0;
 }
 
-static int oom(parser *p) { return fail(p, "out of memory"); }
-
 static const char *type_name(int t) {
   switch (t) {
   case T_NULL: return "null";
@@ -187,8 +184,7 @@ static int want_str(parser *p, const scalar *v, sl_str *out, int allow_null) {
     return 1;
   }
   if (v->t != T_STR) return fail(p, "expected a string, got %s", type_name(v->t));
-  *out = sl_strtab_intern(&p->c->strings, v->s, v->len);
-  if (*out == SL_STR_NONE) return oom(p);
+  *out = sl_intern_add(&p->c->strings, v->s, v->len);
   return 1;
 }
 
@@ -196,7 +192,7 @@ static int want_str(parser *p, const scalar *v, sl_str *out, int allow_null) {
 static int add_extra(parser *p, sl_extra_span *sp, const char *key, size_t klen, const scalar *v) {
   int64_t val = 0;
   if (!want_i64(p, v, &val)) return 0;
-  if (sl_extra_add(p->c, sp, key, klen, val) != 0) return oom(p);
+  sl_extra_add(p->c, sp, key, klen, val);
   return 1;
 }
 
@@ -389,7 +385,7 @@ static int sc_phase(parser *p, const frame *f, const scalar *v) {
   switch (fi) {
   case SL_RF_SCHED_PHASE_RECORD_KIND:
     if (v->t != T_STR) return fail(p, "expected a phase name, got %s", type_name(v->t));
-    if (sl_phase_classify(c, r, v->s, v->len) != 0) return oom(p);
+    sl_phase_classify(c, r, v->s, v->len);
     return 1;
   case SL_RF_SCHED_PHASE_RECORD_START_TIME: return want_u64(p, v, &p->ph_start);
   case SL_RF_SCHED_PHASE_RECORD_END_TIME: return want_u64(p, v, &p->ph_end);
@@ -535,7 +531,7 @@ static int sc_row(parser *p, const frame *f, const scalar *v) {
   int fi = sl_read_field_by_column(rr, (unsigned)f->idx);
   if (fi < 0 || !sl_read_is_extra(kind, fi)) return 1;
   const char *key = rr->fields[fi].name;
-  if (sl_extra_add(p->c, &p->row_extra, key, strlen(key), (int64_t)p->row[f->idx]) != 0) return oom(p);
+  sl_extra_add(p->c, &p->row_extra, key, strlen(key), (int64_t)p->row[f->idx]);
   return 1;
 }
 
@@ -549,19 +545,15 @@ static int on_scalar(parser *p, const scalar *v) {
   case C_META:
     return sc_meta(p, f, v);
   case C_CORE_TYPES: {
-    sl_str s;
+    sl_str s = SL_STR_NONE;
     if (!want_str(p, v, &s, 0)) return 0;
-    sl_str *slot = SL_PUSH(c->core_types, c->n_core_types, raw->cap_ct);
-    if (!slot) return oom(p);
-    *slot = s;
+    *sl_array_push(c->core_types, c->n_core_types, raw->cap_ct) = s;
     return 1;
   }
   case C_C2T: {
     int64_t t;
     if (!want_i64(p, v, &t)) return 0;
-    int64_t *slot = SL_PUSH(c->core_to_thread, c->n_core_to_thread, raw->cap_c2t);
-    if (!slot) return oom(p);
-    *slot = t;
+    *sl_array_push(c->core_to_thread, c->n_core_to_thread, raw->cap_c2t) = t;
     return 1;
   }
   case C_AICORE_ROW:
@@ -721,8 +713,7 @@ static int child_thread(parser *p, const frame *f, int is_map) {
   sl_raw *raw = p->raw;
   WANT(!is_map, "a per-thread array");
   if (f->ctx == C_OLD_PHASES) {
-    pending_stream *ps = SL_PUSH(p->pend, p->n_pend, p->cap_pend);
-    if (!ps) { oom(p); return -1; }
+    pending_stream *ps = sl_array_push(p->pend, p->n_pend, p->cap_pend);
     memset(ps, 0, sizeof *ps);
     ps->idx = (int64_t)f->idx;
     ps->s.first = p->c->n_phases;
@@ -730,9 +721,8 @@ static int child_thread(parser *p, const frame *f, int is_map) {
     return C_OLD_THREAD;
   }
   int host = f->ctx == C_HOST_ORCH;
-  sl_orch_thread *t = host ? SL_PUSH(raw->host_threads, raw->n_host_threads, raw->cap_host_threads)
-                           : SL_PUSH(p->c->orch_threads, p->c->n_orch_threads, raw->cap_orch_threads);
-  if (!t) { oom(p); return -1; }
+  sl_orch_thread *t = host ? sl_array_push(raw->host_threads, raw->n_host_threads, raw->cap_host_threads)
+                           : sl_array_push(p->c->orch_threads, p->c->n_orch_threads, raw->cap_orch_threads);
   t->first = host ? raw->n_host : p->c->n_orch;
   t->count = 0;
   return host ? C_HOST_THREAD : C_ORCH_THREAD;
@@ -928,13 +918,11 @@ static int finish_stream(parser *p) {
       memcpy(r->shared_at_end, m->s_end, sizeof m->s_end);
       r->flags |= SL_PH_HAS_SHARED;
     }
-    if (m->extra.n && sl_extra_join(c, &r->extra, r->extra, m->extra) != 0) return oom(p);
+    if (m->extra.n) r->extra = sl_extra_join(c, r->extra, m->extra);
   }
   for (size_t i = 0; i < p->n_pend; i++)
     if (p->pend[i].idx == cur->idx) return fail(p, "duplicate scheduler_id %lld", (long long)cur->idx);
-  pending_stream *ps = SL_PUSH(p->pend, p->n_pend, p->cap_pend);
-  if (!ps) return oom(p);
-  *ps = *cur;
+  *sl_array_push(p->pend, p->n_pend, p->cap_pend) = *cur;
   return 1;
 }
 
@@ -957,8 +945,7 @@ static int end_row(parser *p, const frame *f) {
     char exp[32];
     if (f->idx < ROW_MIN_AICORE)
       return fail(p, "row has %zu columns (expected %s)", f->idx, cols_expected(exp, sizeof exp, SL_READ_AICORE_TASK_RECORD));
-    sl_raw_aicore *r = SL_PUSH(raw->aicore, raw->n_aicore, raw->cap_aicore);
-    if (!r) return oom(p);
+    sl_raw_aicore *r = sl_array_push(raw->aicore, raw->n_aicore, raw->cap_aicore);
     r->core = p->row[0]; /* the context column core_id comes first */
     r->token = p->row[COL(AICORE_TASK_RECORD, TASK_TOKEN_RAW)];
     r->reg = p->row[COL(AICORE_TASK_RECORD, REG_TASK_ID)];
@@ -974,8 +961,7 @@ static int end_row(parser *p, const frame *f) {
     char exp[32];
     if (f->idx < ROW_MIN_STASK)
       return fail(p, "row has %zu columns (expected %s)", f->idx, cols_expected(exp, sizeof exp, SL_READ_AICPU_TASK_RECORD));
-    sl_raw_sched_task *r = SL_PUSH(raw->stask, raw->n_stask, raw->cap_stask);
-    if (!r) return oom(p);
+    sl_raw_sched_task *r = sl_array_push(raw->stask, raw->n_stask, raw->cap_stask);
     r->core = p->row[0];
     r->reg = p->row[COL(AICPU_TASK_RECORD, REG_TASK_ID)];
     r->dispatch = p->row[COL(AICPU_TASK_RECORD, DISPATCH_TIME)];
@@ -997,11 +983,10 @@ static int end_host(parser *p, const frame *f) {
   sl_capture *c = p->c;
   switch (f->ctx) {
   case C_HOST_REC: {
-    sl_orch_rec *r = SL_PUSH(raw->host_orch, raw->n_host, raw->cap_host);
-    if (!r) return oom(p);
+    sl_orch_rec *r = sl_array_push(raw->host_orch, raw->n_host, raw->cap_host);
     if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
     *r = p->orch;
-    if (sl_grow((void **)&raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns) != 0) return oom(p);
+    raw->host_ns = sl_array_grow(raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns);
     raw->host_ns[2 * (raw->n_host - 1)] = p->orch_start;
     raw->host_ns[2 * (raw->n_host - 1) + 1] = p->orch_end;
     break;
@@ -1010,18 +995,14 @@ static int end_host(parser *p, const frame *f) {
     raw->host_threads[raw->n_host_threads - 1].count = raw->n_host - raw->host_threads[raw->n_host_threads - 1].first;
     break;
   case C_UPLOAD: {
-    sl_upload_rec *u = SL_PUSH(c->uploads, c->n_uploads, raw->cap_uploads);
-    if (!u) return oom(p);
-    *u = p->up;
-    if (sl_grow((void **)&raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns) != 0)
-      return oom(p);
+    *sl_array_push(c->uploads, c->n_uploads, raw->cap_uploads) = p->up;
+    raw->upload_ns = sl_array_grow(raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns);
     raw->upload_ns[2 * (c->n_uploads - 1)] = p->orch_start;
     raw->upload_ns[2 * (c->n_uploads - 1) + 1] = p->orch_end;
     break;
   }
   case C_SAMPLE: {
-    sl_clock_sample *sm = SL_PUSH(raw->samples, raw->n_samples, raw->cap_samples);
-    if (!sm) return oom(p);
+    sl_clock_sample *sm = sl_array_push(raw->samples, raw->n_samples, raw->cap_samples);
     *sm = p->smp;
     sm->valid = p->smp_bits == 15 && sm->before_ns > 0 && sm->cycles > 0 && sm->after_ns >= sm->before_ns &&
                 sm->idx >= 0;
@@ -1057,13 +1038,11 @@ static int end_container_body(parser *p) {
     break;
   }
   case C_PHASE: {
-    sl_phase_rec *r = SL_PUSH(c->phases, c->n_phases, raw->cap_phases);
-    if (!r) return oom(p);
-    if (p->ph.phase == SL_STR_NONE && sl_phase_classify(c, &p->ph, NULL, 0) != 0) return oom(p);
+    sl_phase_rec *r = sl_array_push(c->phases, c->n_phases, raw->cap_phases);
+    if (p->ph.phase == SL_STR_NONE) sl_phase_classify(c, &p->ph, NULL, 0);
     if (p->sh_bits == 3) p->ph.flags |= SL_PH_HAS_SHARED;
     *r = p->ph;
-    if (sl_grow((void **)&raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles) != 0)
-      return oom(p);
+    raw->ph_cycles = sl_array_grow(raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles);
     raw->ph_cycles[2 * (c->n_phases - 1)] = p->ph_start;
     raw->ph_cycles[2 * (c->n_phases - 1) + 1] = p->ph_end;
     break;
@@ -1072,9 +1051,7 @@ static int end_container_body(parser *p) {
     p->pend[p->n_pend - 1].s.count = c->n_phases - p->pend[p->n_pend - 1].s.first;
     break;
   case C_METRIC: {
-    metric *m = SL_PUSH(p->metrics, p->n_metrics, p->cap_metrics);
-    if (!m) return oom(p);
-    *m = p->mt;
+    *sl_array_push(p->metrics, p->n_metrics, p->cap_metrics) = p->mt;
     p->metric_mode = 0;
     break;
   }
@@ -1082,16 +1059,12 @@ static int end_container_body(parser *p) {
     if (!finish_stream(p)) return 0;
     break;
   case C_ORCH_REC: {
-    sl_orch_rec *r = SL_PUSH(c->orch, c->n_orch, raw->cap_orch);
-    if (!r) return oom(p);
-    if (p->orch.phase == SL_STR_NONE) {
-      p->orch.phase = sl_strtab_intern(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
-      if (p->orch.phase == SL_STR_NONE) return oom(p);
-    }
+    sl_orch_rec *r = sl_array_push(c->orch, c->n_orch, raw->cap_orch);
+    if (p->orch.phase == SL_STR_NONE)
+      p->orch.phase = sl_intern_add(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
     if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
     *r = p->orch;
-    if (sl_grow((void **)&raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles) != 0)
-      return oom(p);
+    raw->orch_cycles = sl_array_grow(raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles);
     raw->orch_cycles[2 * (c->n_orch - 1)] = p->orch_start;
     raw->orch_cycles[2 * (c->n_orch - 1) + 1] = p->orch_end;
     break;
@@ -1100,11 +1073,8 @@ static int end_container_body(parser *p) {
     c->orch_threads[c->n_orch_threads - 1].count = c->n_orch - c->orch_threads[c->n_orch_threads - 1].first;
     break;
   case C_LC: {
-    sl_lifecycle_rec *r = SL_PUSH(c->lifecycle, c->n_lifecycle, raw->cap_lc);
-    if (!r) return oom(p);
-    *r = p->lc;
-    if (sl_grow((void **)&raw->lc_cycles, &raw->cap_lc_cycles, c->n_lifecycle, sizeof *raw->lc_cycles) != 0)
-      return oom(p);
+    *sl_array_push(c->lifecycle, c->n_lifecycle, raw->cap_lc) = p->lc;
+    raw->lc_cycles = sl_array_grow(raw->lc_cycles, &raw->cap_lc_cycles, c->n_lifecycle, sizeof *raw->lc_cycles);
     memcpy(raw->lc_cycles[c->n_lifecycle - 1], p->lc_cyc, sizeof p->lc_cyc);
     break;
   }
@@ -1211,57 +1181,41 @@ static int report_yajl(parser *p, yajl_handle h, const unsigned char *chunk, siz
 }
 
 static void parser_free(parser *p) {
-  free(p->metrics);
-  free(p->pend);
+  sl_mem_free(p->metrics);
+  sl_mem_free(p->pend);
+  sl_mem_free(p);
 }
 
 /* Lay the collected streams out by thread index (gaps stay empty streams). */
-static int build_streams(parser *p) {
+static void build_streams(parser *p) {
   sl_capture *c = p->c;
   int64_t max = -1;
   for (size_t i = 0; i < p->n_pend; i++)
     if (p->pend[i].idx > max) max = p->pend[i].idx;
   c->n_streams = (size_t)(max + 1);
-  if (!c->n_streams) return 0;
-  c->streams = calloc(c->n_streams, sizeof *c->streams);
-  if (!c->streams) {
-    (void)sl_err_set(p->raw->err, p->raw->name, "out of memory");
-    return -1;
-  }
+  if (!c->n_streams) return;
+  c->streams = sl_mem_calloc(c->n_streams, sizeof *c->streams);
   for (size_t i = 0; i < c->n_streams; i++) {
     c->streams[i].physical_core_id = -1;
     c->streams[i].scheduler_id = (int64_t)i;
     c->streams[i].worker_id = (int64_t)i;
   }
   for (size_t i = 0; i < p->n_pend; i++) c->streams[p->pend[i].idx] = p->pend[i].s;
-  return 0;
 }
 
 int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *data, size_t len) {
-  parser *p = calloc(1, sizeof *p);
-  if (!p) {
-    (void)sl_err_set(raw->err, raw->name, "out of memory");
-    return -1;
-  }
+  parser *p = sl_mem_calloc(1, sizeof *p);
   p->raw = raw;
   p->c = c;
   p->st[0].ctx = C_SKIP;
   c->num_cores = -1;
   yajl_handle h = yajl_alloc(&callbacks, NULL, p);
-  if (!h) {
-    free(p);
-    (void)sl_err_set(raw->err, raw->name, "out of memory");
-    return -1;
-  }
+  if (!h) sl_mem_fail(0); /* yajl_alloc fails only when its allocator does */
   int rc = 0;
   size_t total = 0;
   if (fp) {
     enum { CHUNK = 1 << 18 };
-    unsigned char *buf = malloc(CHUNK);
-    if (!buf) {
-      (void)sl_err_set(raw->err, raw->name, "out of memory");
-      rc = -1;
-    }
+    unsigned char *buf = sl_mem_alloc(CHUNK);
     while (rc == 0) {
       size_t n = fread(buf, 1, CHUNK, fp);
       if (n == 0) {
@@ -1275,7 +1229,7 @@ int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *dat
       total += n;
       if (yajl_parse(h, buf, n) != yajl_status_ok) rc = report_yajl(p, h, buf, n, 0);
     }
-    free(buf);
+    sl_mem_free(buf);
   } else {
     total = len;
     if (len && yajl_parse(h, data, len) != yajl_status_ok) rc = report_yajl(p, h, data, len, 0);
@@ -1291,12 +1245,11 @@ int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *dat
       rc = -1;
     }
   }
-  if (rc == 0) rc = build_streams(p);
+  if (rc == 0) build_streams(p);
   /* like the reference's "aicpu_scheduler_phases present": a non-empty outer list */
   if (rc == 0) c->has_sched_phases = c->n_streams > 0;
   if (rc == 0 && p->seen_new_tasks | p->seen_new_phases) c->format = SL_FORMAT_JSON_SEED;
   yajl_free(h);
   parser_free(p);
-  free(p);
   return rc;
 }

@@ -4,7 +4,6 @@
 ** fills, so both formats share one join.
 */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "reader_raw.h"
@@ -16,8 +15,7 @@
 
 static sl_str intern_opt(sl_capture *c, const char *s) {
   if (!s || !*s) return SL_STR_NONE; /* proto3: empty string = not set */
-  sl_str r = sl_strtab_intern(&c->strings, s, strlen(s));
-  return r;
+  return sl_intern_add(&c->strings, s, strlen(s));
 }
 
 /* Field number `pb` of a message as 64 bits (signed types sign-extended), found through the
@@ -69,13 +67,13 @@ static size_t layout_name(sl_capture *c, const char *msg, uint32_t pb, char *out
 
 /* The record's fields the reader has no meaning for (of its union variant, when it has one),
 ** and varint fields this build's schema lacks (a newer capture), into the record's extras. */
-static int pb_extras(sl_capture *c, enum sl_read_kind kind, const ProtobufCMessage *m, const uint64_t *v,
-                     int variant, sl_extra_span *x) {
+static void pb_extras(sl_capture *c, enum sl_read_kind kind, const ProtobufCMessage *m, const uint64_t *v,
+                      int variant, sl_extra_span *x) {
   const sl_read_record *rr = &sl_read_records[kind];
   for (uint32_t i = 0; i < rr->n_fields; i++) {
     const sl_read_field *f = &rr->fields[i];
     if (!sl_read_is_extra(kind, (int)i) || (f->variant >= 0 && f->variant != variant)) continue;
-    if (sl_extra_add(c, x, f->name, strlen(f->name), (int64_t)v[i]) != 0) return -1;
+    sl_extra_add(c, x, f->name, strlen(f->name), (int64_t)v[i]);
   }
   for (unsigned k = 0; k < m->n_unknown_fields; k++) {
     const ProtobufCMessageUnknownField *u = &m->unknown_fields[k];
@@ -84,9 +82,8 @@ static int pb_extras(sl_capture *c, enum sl_read_kind kind, const ProtobufCMessa
     for (size_t b = 0; b < u->len && b < 10; b++) val |= (uint64_t)(u->data[b] & 0x7f) << (7 * b);
     char key[96];
     size_t n = layout_name(c, rr->proto, u->tag, key, sizeof key);
-    if (sl_extra_add(c, x, key, n, (int64_t)val) != 0) return -1;
+    sl_extra_add(c, x, key, n, (int64_t)val);
   }
-  return 0;
 }
 
 /* An orchestrator record's kind (orch_phases id; 0, the default, when a capture predates the
@@ -97,23 +94,21 @@ static sl_str orch_kind_name(sl_capture *c, uint32_t kind, sl_str dflt) {
   char buf[32];
   const char *name = o ? o->name : buf;
   if (!o) snprintf(buf, sizeof buf, "orch_kind_%u", (unsigned)kind);
-  return sl_strtab_intern(&c->strings, name, strlen(name));
+  return sl_intern_add(&c->strings, name, strlen(name));
 }
 
-static int pb_metadata(sl_raw *raw, sl_capture *c, const Swimlane__Metadata *md) {
+static void pb_metadata(sl_raw *raw, sl_capture *c, const Swimlane__Metadata *md) {
   raw->has_clock = 1;
   raw->clock = md->clock_freq_hz > INT64_MAX ? INT64_MAX : (int64_t)md->clock_freq_hz;
   c->num_cores = md->num_cores;
   raw->has_core_types = md->n_core_types > 0;
   c->n_core_types = md->n_core_types;
-  c->core_types = calloc(md->n_core_types ? md->n_core_types : 1, sizeof *c->core_types);
+  c->core_types = sl_mem_calloc(md->n_core_types, sizeof *c->core_types);
   c->n_core_to_thread = md->n_core_to_thread;
-  c->core_to_thread = calloc(md->n_core_to_thread ? md->n_core_to_thread : 1, sizeof *c->core_to_thread);
-  if (!c->core_types || !c->core_to_thread) return -1;
+  c->core_to_thread = sl_mem_calloc(md->n_core_to_thread, sizeof *c->core_to_thread);
   for (size_t i = 0; i < md->n_core_types; i++)
-    if ((c->core_types[i] = intern_opt(c, md->core_types[i])) == SL_STR_NONE &&
-        (c->core_types[i] = sl_strtab_intern(&c->strings, "", 0)) == SL_STR_NONE)
-      return -1;
+    if ((c->core_types[i] = intern_opt(c, md->core_types[i])) == SL_STR_NONE)
+      c->core_types[i] = sl_intern_add(&c->strings, "", 0);
   for (size_t i = 0; i < md->n_core_to_thread; i++) c->core_to_thread[i] = md->core_to_thread[i];
   c->task_producer = intern_opt(c, md->task_producer);
   c->platform = intern_opt(c, md->platform);
@@ -122,29 +117,27 @@ static int pb_metadata(sl_raw *raw, sl_capture *c, const Swimlane__Metadata *md)
     c->health.truncated = md->capture->truncated;
     for (size_t i = 0; i < md->capture->n_pools; i++) {
       const Swimlane__PoolAccount *pa = md->capture->pools[i];
-      if (sl_health_add_pool(c, pa->name, pa->total, pa->collected, pa->dropped)) return -1;
+      sl_health_add_pool(c, pa->name, pa->total, pa->collected, pa->dropped);
     }
   }
   for (size_t i = 0; i < md->n_task_timing_slots; i++) {
     const Swimlane__TaskTimingSlot *s = md->task_timing_slots[i];
     sl_capture_add_task_slot(c, s->slot, s->dispatch_cycles, s->finish_cycles);
   }
-  return 0;
 }
 
 /* A uint64 as the JSON reader's signed sample field; 0 (invalid) when it does not fit. */
 static int64_t pb_i64(uint64_t v) { return v > INT64_MAX ? 0 : (int64_t)v; }
 
 /* metadata.clock_anchors into the raw samples, judged as the JSON reader judges them. */
-static int pb_anchors(sl_raw *raw, const Swimlane__ClockAnchors *ca) {
+static void pb_anchors(sl_raw *raw, const Swimlane__ClockAnchors *ca) {
   raw->has_anchors = raw->has_samples_list = 1;
   const char *du = ca->device_timestamp_unit, *ru = ca->raw_device_timestamp_unit;
   raw->dev_unit_bad = du && *du && strcmp(du, "syscnt_cycles");
   raw->raw_unit = !ru || !*ru || !strcmp(ru, "syscnt_cycles") ? 0 : !strcmp(ru, "device_uptime_us") ? 1 : -1;
   for (size_t i = 0; i < ca->n_samples; i++) {
     const Swimlane__ClockAnchorSample *s = ca->samples[i];
-    sl_clock_sample *sm = SL_PUSH(raw->samples, raw->n_samples, raw->cap_samples);
-    if (!sm) return -1;
+    sl_clock_sample *sm = sl_array_push(raw->samples, raw->n_samples, raw->cap_samples);
     const char *pos = s->position ? s->position : "";
     sm->position = !strcmp(pos, "pre_host_orchestration")  ? SL_ANCHOR_PRE
                    : !strcmp(pos, "post_device_execution") ? SL_ANCHOR_POST : SL_ANCHOR_OTHER;
@@ -155,17 +148,16 @@ static int pb_anchors(sl_raw *raw, const Swimlane__ClockAnchors *ca) {
     int error = s->error && *s->error && strcmp(s->error, "0");
     sm->valid = !error && sm->before_ns > 0 && sm->cycles > 0 && sm->after_ns >= sm->before_ns;
   }
-  return 0;
 }
 
 /* Host mode: the metadata keys, host_capture and the two host sections, into the same raw
 ** rows the JSON reader fills (reader_host.c validates and aligns them after the join). */
-static int pb_host(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
+static void pb_host(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   const Swimlane__Metadata *md = m->metadata;
-  if (md && md->clock_anchors && pb_anchors(raw, md->clock_anchors)) return -1;
+  if (md && md->clock_anchors) pb_anchors(raw, md->clock_anchors);
   int host = (md && md->orchestrator_source && !strcmp(md->orchestrator_source, "host")) ||
              m->n_host_orchestrator_phases || (md && md->host_capture);
-  if (!host) return 0;
+  if (!host) return;
   raw->host_mode = 1;
   if (md) {
     c->timeline_relation = intern_opt(c, md->timeline_relation);
@@ -189,19 +181,17 @@ static int pb_host(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   }
   for (size_t t = 0; t < m->n_host_orchestrator_phases; t++) {
     const Swimlane__HostOrchThread *th = m->host_orchestrator_phases[t];
-    sl_orch_thread *ot = SL_PUSH(raw->host_threads, raw->n_host_threads, raw->cap_host_threads);
-    if (!ot) return -1;
+    sl_orch_thread *ot = sl_array_push(raw->host_threads, raw->n_host_threads, raw->cap_host_threads);
     ot->first = raw->n_host;
     for (size_t i = 0; i < th->n_records; i++) {
       const Swimlane__HostOrchPhase *r = th->records[i];
-      sl_orch_rec *o = SL_PUSH(raw->host_orch, raw->n_host, raw->cap_host);
-      if (!o) return -1;
+      sl_orch_rec *o = sl_array_push(raw->host_orch, raw->n_host, raw->cap_host);
       memset(o, 0, sizeof *o);
       o->task_id = r->task_id;
       o->task_id_signed = (int64_t)r->task_id;
       o->submit_idx = r->submit_idx;
       o->flags = SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
-      if (sl_grow((void **)&raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns) != 0) return -1;
+      raw->host_ns = sl_array_grow(raw->host_ns, &raw->cap_host_ns, 2 * raw->n_host, sizeof *raw->host_ns);
       raw->host_ns[2 * (raw->n_host - 1)] = r->start_host_ns;
       raw->host_ns[2 * (raw->n_host - 1) + 1] = r->end_host_ns;
     }
@@ -209,28 +199,24 @@ static int pb_host(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   }
   for (size_t i = 0; i < m->n_host_device_uploads; i++) {
     const Swimlane__HostDeviceUpload *r = m->host_device_uploads[i];
-    sl_upload_rec *u = SL_PUSH(c->uploads, c->n_uploads, raw->cap_uploads);
-    if (!u) return -1;
+    sl_upload_rec *u = sl_array_push(c->uploads, c->n_uploads, raw->cap_uploads);
     memset(u, 0, sizeof *u);
     u->phase = intern_opt(c, r->phase);
     u->bytes = r->detail;
-    if (sl_grow((void **)&raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns) != 0)
-      return -1;
+    raw->upload_ns = sl_array_grow(raw->upload_ns, &raw->cap_upload_ns, 2 * c->n_uploads, sizeof *raw->upload_ns);
     raw->upload_ns[2 * (c->n_uploads - 1)] = r->start_host_ns;
     raw->upload_ns[2 * (c->n_uploads - 1) + 1] = r->end_host_ns;
   }
-  return 0;
 }
 
-static int pb_aicore(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
+static void pb_aicore(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   /* AICore rows: stream by stream */
   for (size_t s = 0; s < m->n_aicore_tasks; s++) {
     const Swimlane__AicoreTaskStream *st = m->aicore_tasks[s];
     for (size_t i = 0; i < st->n_records; i++) {
       uint64_t v[SL_RF_AICORE_TASK_RECORD_COUNT];
       pb_fields(SL_READ_AICORE_TASK_RECORD, &st->records[i]->base, v);
-      sl_raw_aicore *a = SL_PUSH(raw->aicore, raw->n_aicore, raw->cap_aicore);
-      if (!a) return -1;
+      sl_raw_aicore *a = sl_array_push(raw->aicore, raw->n_aicore, raw->cap_aicore);
       memset(a, 0, sizeof *a);
       a->core = st->core_id;
       a->token = v[SL_RF_AICORE_TASK_RECORD_TASK_TOKEN_RAW];
@@ -240,21 +226,19 @@ static int pb_aicore(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
       a->r2s = v[SL_RF_AICORE_TASK_RECORD_RECEIVE_TO_START_CYCLES];
       a->ncols = sl_read_records[SL_READ_AICORE_TASK_RECORD].n_columns; /* every column */
       a->row = raw->n_aicore - 1;
-      if (pb_extras(c, SL_READ_AICORE_TASK_RECORD, &st->records[i]->base, v, -1, &a->extra) != 0) return -1;
+      pb_extras(c, SL_READ_AICORE_TASK_RECORD, &st->records[i]->base, v, -1, &a->extra);
     }
   }
-  return 0;
 }
 
-static int pb_sched_tasks(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
+static void pb_sched_tasks(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   if (m->n_scheduler_tasks) raw->sched_tasks_key = "scheduler_tasks";
   for (size_t s = 0; s < m->n_scheduler_tasks; s++) {
     const Swimlane__AicpuTaskStream *st = m->scheduler_tasks[s];
     for (size_t i = 0; i < st->n_records; i++) {
       uint64_t v[SL_RF_AICPU_TASK_RECORD_COUNT];
       pb_fields(SL_READ_AICPU_TASK_RECORD, &st->records[i]->base, v);
-      sl_raw_sched_task *t = SL_PUSH(raw->stask, raw->n_stask, raw->cap_stask);
-      if (!t) return -1;
+      sl_raw_sched_task *t = sl_array_push(raw->stask, raw->n_stask, raw->cap_stask);
       memset(t, 0, sizeof *t);
       t->core = st->core_id;
       t->reg = v[SL_RF_AICPU_TASK_RECORD_REG_TASK_ID];
@@ -262,29 +246,27 @@ static int pb_sched_tasks(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m
       t->finish = v[SL_RF_AICPU_TASK_RECORD_FINISH_TIME];
       t->member = v[SL_RF_AICPU_TASK_RECORD_MEMBER];
       t->row = raw->n_stask - 1;
-      if (pb_extras(c, SL_READ_AICPU_TASK_RECORD, &st->records[i]->base, v, -1, &t->extra) != 0) return -1;
+      pb_extras(c, SL_READ_AICPU_TASK_RECORD, &st->records[i]->base, v, -1, &t->extra);
     }
   }
-  return 0;
 }
 
 #define PH(x) v[SL_RF_SCHED_PHASE_RECORD_##x]
-/* One scheduler phase record of stream st, appended to c->phases. -1 on no memory. */
-static int pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStream *st,
+/* One scheduler phase record of stream st, appended to c->phases. */
+static void pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStream *st,
                     const Swimlane__SchedPhaseRecord *r) {
   uint64_t v[SL_RF_SCHED_PHASE_RECORD_COUNT];
   pb_fields(SL_READ_SCHED_PHASE_RECORD, &r->base, v);
   uint32_t kind = (uint32_t)PH(KIND);
-  sl_phase_rec *p = SL_PUSH(c->phases, c->n_phases, raw->cap_phases);
-  if (!p) return -1;
+  sl_phase_rec *p = sl_array_push(c->phases, c->n_phases, raw->cap_phases);
   memset(p, 0, sizeof *p);
   const sl_phase_info *pi = sl_phase_by_id(kind);
   if (pi) {
-    if (sl_phase_classify(c, p, pi->name, strlen(pi->name)) != 0) return -1;
+    sl_phase_classify(c, p, pi->name, strlen(pi->name));
   } else {
     char buf[32];
     int n = snprintf(buf, sizeof buf, "kind_%u", kind);
-    if (sl_phase_classify(c, p, buf, (size_t)n) != 0) return -1;
+    sl_phase_classify(c, p, buf, (size_t)n);
     if (sl_phase_id_is_retired(kind)) /* as a retired name in JSON: kept, never drawn, no warning */
       p->flags = (p->flags & ~(uint32_t)SL_PH_UNKNOWN) | SL_PH_RETIRED;
   }
@@ -298,7 +280,7 @@ static int pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStream
 #else
   enum sl_phase_variant var = sl_phase_variant_of(kind);
 #endif
-  if (pb_extras(c, SL_READ_SCHED_PHASE_RECORD, &r->base, v, (int)var, &p->extra) != 0) return -1;
+  pb_extras(c, SL_READ_SCHED_PHASE_RECORD, &r->base, v, (int)var, &p->extra);
   if (var == SL_PHASE_VARIANT_DISPATCH) {
     p->pop_hit = (int64_t)PH(POP_HIT);
     p->pop_miss = (int64_t)PH(POP_MISS);
@@ -312,15 +294,13 @@ static int pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStream
     p->shared_at_start[k] = (int64_t)v[SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_START_AIC + k];
     p->shared_at_end[k] = (int64_t)v[SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_END_AIC + k];
   }
-  if (sl_grow((void **)&raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles) != 0)
-    return -1;
+  raw->ph_cycles = sl_array_grow(raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles);
   raw->ph_cycles[2 * (c->n_phases - 1)] = PH(START_TIME);
   raw->ph_cycles[2 * (c->n_phases - 1) + 1] = PH(END_TIME);
-  return 0;
 }
 #undef PH
 
-/* -1 no memory, -2 bad data (reported) */
+/* 0 ok, -1 bad data (reported) */
 static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   const char *name = raw->name;
   /* scheduler streams, laid out by scheduler_id */
@@ -331,11 +311,10 @@ static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture 
       if (m->scheduler_records[s]->scheduler_id > max) max = m->scheduler_records[s]->scheduler_id;
     if (max > 65535) {
       (void)sl_err_set(raw->err, name, "scheduler_records: scheduler_id %u out of range", max);
-      return -2;
+      return -1;
     }
     c->n_streams = (size_t)max + 1;
-    c->streams = calloc(c->n_streams, sizeof *c->streams);
-    if (!c->streams) return -1;
+    c->streams = sl_mem_calloc(c->n_streams, sizeof *c->streams);
     for (size_t i = 0; i < c->n_streams; i++) {
       c->streams[i].physical_core_id = -1;
       c->streams[i].scheduler_id = c->streams[i].worker_id = (int64_t)i;
@@ -345,7 +324,7 @@ static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture 
       sl_sched_stream *out = &c->streams[st->scheduler_id];
       if (out->has_meta) {
         (void)sl_err_set(raw->err, name, "scheduler_records[%zu]: duplicate scheduler_id %u", s, st->scheduler_id);
-        return -2;
+        return -1;
       }
       out->has_meta = 1;
       out->scheduler_id = st->scheduler_id;
@@ -362,15 +341,14 @@ static int pb_sched_streams(sl_raw *raw, sl_capture *c, const Swimlane__Capture 
         out->truncated = st->capture->truncated;
       }
       out->first = c->n_phases;
-      for (size_t i = 0; i < st->n_records; i++)
-        if (pb_phase(raw, c, st, st->records[i]) != 0) return -1;
+      for (size_t i = 0; i < st->n_records; i++) pb_phase(raw, c, st, st->records[i]);
       out->count = c->n_phases - out->first;
     }
   }
   return 0;
 }
 
-/* -1 no memory, -2 bad data (reported) */
+/* 0 ok, -1 bad data (reported) */
 static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   const char *name = raw->name;
   /* orchestrator threads: the JSON lists them by ordinal (the orchestrator's AICPU
@@ -380,21 +358,13 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   if (m->n_orchestrator_phases > n_orch_threads) n_orch_threads = m->n_orchestrator_phases;
   if (n_orch_threads > 65536) {
     (void)sl_err_set(raw->err, name, "orchestrator_phases: %zu threads", n_orch_threads);
-    return -2;
+    return -1;
   }
   if (n_orch_threads) {
-    c->orch_threads = calloc(n_orch_threads, sizeof *c->orch_threads);
-    size_t *order = malloc((m->n_orchestrator_phases + 1) * sizeof *order);
-    if (!c->orch_threads || !order) {
-      free(order);
-      return -1;
-    }
+    c->orch_threads = sl_mem_calloc(n_orch_threads, sizeof *c->orch_threads);
+    size_t *order = sl_mem_array(NULL, m->n_orchestrator_phases + 1, sizeof *order);
     c->n_orch_threads = n_orch_threads;
-    sl_str submit = sl_strtab_intern(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
-    if (submit == SL_STR_NONE) {
-      free(order);
-      return -1;
-    }
+    sl_str submit = sl_intern_add(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
     /* stable insertion sort of stream indexes by thread_id (a handful of streams) */
     for (size_t s = 0; s < m->n_orchestrator_phases; s++) {
       size_t j = s;
@@ -411,69 +381,58 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
         for (size_t i = 0; i < st->n_records; i++) {
           uint64_t v[SL_RF_ORCH_PHASE_RECORD_COUNT];
           pb_fields(SL_READ_ORCH_PHASE_RECORD, &st->records[i]->base, v);
-          sl_orch_rec *o = SL_PUSH(c->orch, c->n_orch, raw->cap_orch);
-          if (!o) {
-            free(order);
-            return -1;
-          }
+          sl_orch_rec *o = sl_array_push(c->orch, c->n_orch, raw->cap_orch);
           memset(o, 0, sizeof *o);
           o->task_id = v[SL_RF_ORCH_PHASE_RECORD_TASK_ID];
           o->task_id_signed = (int64_t)o->task_id;
           o->submit_idx = (int64_t)v[SL_RF_ORCH_PHASE_RECORD_SUBMIT_IDX];
           o->phase = orch_kind_name(c, (uint32_t)v[SL_RF_ORCH_PHASE_RECORD_KIND], submit);
-          if (o->phase == SL_STR_NONE ||
-              pb_extras(c, SL_READ_ORCH_PHASE_RECORD, &st->records[i]->base, v, -1, &o->extra) != 0) {
-            free(order);
-            return -1;
-          }
+          pb_extras(c, SL_READ_ORCH_PHASE_RECORD, &st->records[i]->base, v, -1, &o->extra);
           o->flags = SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
-          if (sl_grow((void **)&raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles) != 0) {
-            free(order);
-            return -1;
-          }
+          raw->orch_cycles =
+              sl_array_grow(raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles);
           raw->orch_cycles[2 * (c->n_orch - 1)] = v[SL_RF_ORCH_PHASE_RECORD_START_TIME];
           raw->orch_cycles[2 * (c->n_orch - 1) + 1] = v[SL_RF_ORCH_PHASE_RECORD_END_TIME];
         }
       }
       c->orch_threads[t].count = c->n_orch - c->orch_threads[t].first;
     }
-    free(order);
+    sl_mem_free(order);
   }
   return 0;
 }
 
-static int pb_lifecycle(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
+static void pb_lifecycle(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   for (size_t i = 0; i < m->n_aicpu_lifecycle_records; i++) {
     const ProtobufCMessage *r = &m->aicpu_lifecycle_records[i]->base;
     uint64_t v[SL_RF_AICPU_LIFECYCLE_RECORD_COUNT];
     pb_fields(SL_READ_AICPU_LIFECYCLE_RECORD, r, v);
-    sl_lifecycle_rec *l = SL_PUSH(c->lifecycle, c->n_lifecycle, raw->cap_lc);
-    if (!l) return -1;
+    sl_lifecycle_rec *l = sl_array_push(c->lifecycle, c->n_lifecycle, raw->cap_lc);
     memset(l, 0, sizeof *l);
     l->aicpu_thread_id = (int64_t)v[SL_RF_AICPU_LIFECYCLE_RECORD_AICPU_THREAD_ID];
-    if (sl_grow((void **)&raw->lc_cycles, &raw->cap_lc_cycles, c->n_lifecycle, sizeof *raw->lc_cycles) != 0) return -1;
+    raw->lc_cycles = sl_array_grow(raw->lc_cycles, &raw->cap_lc_cycles, c->n_lifecycle, sizeof *raw->lc_cycles);
     /* the span fields, a range of the generated table (sl_capture.h SL_LC_FIELD) */
     for (int k = 0; k < SL_LC_FIELD_COUNT; k++) raw->lc_cycles[c->n_lifecycle - 1][k] = v[SL_LC_FIRST_RF + k];
     l->present = (1u << SL_LC_FIELD_COUNT) - 1;
-    if (pb_extras(c, SL_READ_AICPU_LIFECYCLE_RECORD, r, v, -1, &l->extra) != 0) return -1;
+    pb_extras(c, SL_READ_AICPU_LIFECYCLE_RECORD, r, v, -1, &l->extra);
   }
-  return 0;
 }
 
+/* 0 ok, -1 bad data (reported) */
 static int convert(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
   raw->has_level = 1;
   raw->level = m->chip_swimlane_level;
   raw->fingerprint = intern_opt(c, m->schema_fingerprint);
   raw->layout = intern_opt(c, m->schema_layout);
   c->schema_layout = raw->layout;
-  if (m->metadata && pb_metadata(raw, c, m->metadata) != 0) return -1;
+  if (m->metadata) pb_metadata(raw, c, m->metadata);
   c->schema_fingerprint = raw->fingerprint;
-  if (pb_aicore(raw, c, m) != 0 || pb_sched_tasks(raw, c, m) != 0) return -1;
-  int rc = pb_sched_streams(raw, c, m);
-  if (rc == 0) rc = pb_orch(raw, c, m);
-  if (rc == 0) rc = pb_lifecycle(raw, c, m);
-  if (rc == 0) rc = pb_host(raw, c, m);
-  return rc;
+  pb_aicore(raw, c, m);
+  pb_sched_tasks(raw, c, m);
+  if (pb_sched_streams(raw, c, m) != 0 || pb_orch(raw, c, m) != 0) return -1;
+  pb_lifecycle(raw, c, m);
+  pb_host(raw, c, m);
+  return 0;
 }
 
 int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len) {
@@ -485,7 +444,6 @@ int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t le
   }
   int rc = convert(raw, c, m);
   swimlane__capture__free_unpacked(m, NULL);
-  if (rc == -1) (void)sl_err_set(raw->err, raw->name, "out of memory");
-  return rc ? -1 : 0;
+  return rc;
 }
 

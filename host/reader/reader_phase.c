@@ -10,14 +10,14 @@
 #include "sl_generated_gate.h"
 #include "sl_phases.h"
 
-int sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len) {
+void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len) {
   char buf[64];
   rec->flags &= ~(uint32_t)(SL_PH_RETIRED | SL_PH_UNKNOWN | SL_PH_RENAMED);
   if (!name) { /* kind missing: the reference's default "unknown" */
     rec->phase = sl_intern_add(&c->strings, "unknown", 7);
     rec->phase_id = SL_PHASE_ID_UNKNOWN;
     rec->flags |= SL_PH_UNKNOWN;
-    return 0;
+    return;
   }
   rec->phase_id = SL_PHASE_ID_UNKNOWN;
   int is_retired = 0;
@@ -38,5 +38,4 @@ int sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t
   }
   rec->phase = sl_intern_add(&c->strings, name, len);
   if (rec->phase_id == SL_PHASE_ID_UNKNOWN) rec->flags |= is_retired ? SL_PH_RETIRED : SL_PH_UNKNOWN;
-  return 0;
 }

@@ -3,6 +3,7 @@
 ** collects before the join. The parser fills an sl_raw and the capture's
 ** streams / phase / orch / lifecycle arrays (with cycles in the parallel
 ** *_cycles arrays); sl_raw_finish validates, joins and converts to µs.
+** Allocation never fails (sl_mem.h): an error result always means bad input.
 */
 #ifndef SL_READER_RAW_H
 #define SL_READER_RAW_H
@@ -66,16 +67,16 @@ typedef struct sl_raw {
 } sl_raw;
 
 /* Look a scheduler phase name up: sets rec->phase_id, ->phase (renamed) and flags. */
-int sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len);
+void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len);
 
 /* reader_fields.c: the fields of each record kind (generated/sl_read_fields.h) the reader
 ** interprets; any other field, or one the table lacks (field < 0), is an extra. */
 extern const uint64_t sl_read_used[SL_READ_KIND_COUNT];
 int sl_read_is_extra(enum sl_read_kind kind, int field);
-/* Append an extra to a record's span (at most SL_PH_MAX_EXTRA; more are dropped). 0 / -1 OOM. */
-int sl_extra_add(sl_capture *c, sl_extra_span *sp, const char *key, size_t klen, int64_t value);
-/* One span holding a's then b's extras (copied when both are non-empty). 0 / -1 OOM. */
-int sl_extra_join(sl_capture *c, sl_extra_span *out, sl_extra_span a, sl_extra_span b);
+/* Append an extra to a record's span (at most SL_PH_MAX_EXTRA; more are dropped). */
+void sl_extra_add(sl_capture *c, sl_extra_span *sp, const char *key, size_t klen, int64_t value);
+/* One span holding a's then b's extras (copied when both are non-empty). */
+sl_extra_span sl_extra_join(sl_capture *c, sl_extra_span a, sl_extra_span b);
 
 /* Validate + join + convert; warnings into capture->warnings. 0 ok; -1 error (on raw->err). */
 int sl_raw_finish(sl_raw *raw, sl_capture *c);
@@ -86,10 +87,10 @@ void sl_raw_free(sl_raw *raw);
 int sl_parse_json(sl_raw *raw, sl_capture *c, FILE *fp, const unsigned char *data, size_t len);
 int sl_parse_pb(sl_raw *raw, sl_capture *c, const unsigned char *data, size_t len);
 /* capture->health (reader_health.c): one pool, or metadata.capture of a JSON head / file. */
-int sl_health_add_pool(sl_capture *c, const char *name, uint64_t total, uint64_t collected, uint64_t dropped);
+void sl_health_add_pool(sl_capture *c, const char *name, uint64_t total, uint64_t collected, uint64_t dropped);
 void sl_health_from_json_head(sl_capture *c, const char *head, size_t n);
 void sl_health_from_json_file(sl_capture *c, FILE *f);
-/* One metadata.task_timing_slots entry (its _us placed later by the join). Out of memory exits (sl_mem). */
+/* One metadata.task_timing_slots entry (its _us placed later by the join). */
 void sl_capture_add_task_slot(sl_capture *c, uint32_t slot, uint64_t dispatch_cycles, uint64_t finish_cycles);
 
 /* reader_host.c: host mode after the device join: validate the host sections, align
@@ -100,7 +101,7 @@ int sl_host_finish(sl_raw *raw, sl_capture *c);
 double sl_host_device_us(const sl_capture *c, uint64_t cycles); /* the calibrated map */
 
 /* The capture's layout against this build's (reader_schema.c): 0 = read it (*note: at most
-** one note for capture->warnings, malloc'd, or NULL), -1 = refused (the reason on *err).
+** one note for capture->warnings, an sl_mem string, or NULL), -1 = refused (the reason on *err).
 ** json: a JSON capture (its row columns are checked too). */
 int sl_schema_check(const char *name, const char *fingerprint, const char *layout, int json, char **note,
                     sl_err *err);

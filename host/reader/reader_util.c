@@ -1,19 +1,12 @@
 /*
-** reader_util.c — exact integers, the accepted levels for messages (and sl_grow, the old
-** name of sl_array_grow).
+** reader_util.c — exact integers, the accepted levels for messages.
 */
 #include "reader_util.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sl_levels.h"
-
-int sl_grow(void **arr, size_t *cap, size_t need, size_t esz) {
-  *arr = sl_array_grow(*arr, cap, need, esz);
-  return 0;
-}
 
 /* ---- numbers ---- */
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sl_capture.h"
+#include "sl_mem.h"
 #include "sl_read_fields.h"
 
 static char *fixture(const char *rel) {
@@ -844,6 +845,17 @@ static void test_namemap(void **state) {
   assert_null(sl_namemap_lookup(m, -1));
   sl_namemap_free(m);
 
+  /* a repeated id keeps its first position and takes the last name (a Python dict) */
+  const char *dup = "{\"callable_id_to_name\": {\"2\": \"a\", \"1\": \"b\", \"2\": \"c\"}}";
+  m = sl_namemap_load_mem("dup.json", dup, strlen(dup));
+  assert_non_null(m);
+  assert_int_equal(m->n, 2);
+  assert_string_equal(m->keys[0], "2");
+  assert_string_equal(m->names[0], "c");
+  assert_string_equal(sl_namemap_lookup(m, 2), "c");
+  assert_string_equal(sl_namemap_lookup(m, 1), "b");
+  sl_namemap_free(m);
+
   err_begin();
   m = sl_namemap_load("/nonexistent/name_map_x.json");
   const char *err = err_end();
@@ -896,7 +908,7 @@ static void test_namemap_discovery(void **state) {
   write_file(a, "{}");
   assert_int_equal(sl_namemap_discover(rec, &out), 1);
   assert_string_equal(out, a);
-  free(out);
+  sl_mem_free(out);
   write_file(b, "{}");
   err_begin();
   assert_int_equal(sl_namemap_discover(rec, &out), 0);
@@ -931,7 +943,7 @@ static void test_find_latest(void **state) {
   char *got = sl_find_latest_records(dir);
   assert_non_null(got);
   assert_string_equal(got, fa);
-  free(got);
+  sl_mem_free(got);
   unlink(fa);
   unlink(fb);
   snprintf(p, sizeof p, "%s/outputs/a", dir);

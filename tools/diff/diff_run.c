@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 
 #include "convert_labels.h"
-#include "reader_util.h"
 #include "sl_base.h"
 #include "sl_diff.h"
 #include "sl_mem.h"
@@ -17,7 +16,7 @@
 static char *sibling_deps(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash) return sl_mem_strdup("deps.json");
-  return sl_strdupf("%.*s/deps.json", (int)(slash - path), path);
+  return sl_mem_printf("%.*s/deps.json", (int)(slash - path), path);
 }
 
 static int is_file(const char *p) {

@@ -358,8 +358,8 @@ sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len,
                                 const sl_read_opts *opts);
 void sl_capture_free(sl_capture *c);
 
-/* Newest (by mtime) chip_swimlane_records.json in a subfolder of <dir>/outputs, malloc'd; NULL if none.
-** dir NULL = current directory. */
+/* Newest (by mtime) chip_swimlane_records.json in a subfolder of <dir>/outputs (free it with
+** sl_mem_free); NULL if none. dir NULL = current directory. */
 char *sl_find_latest_records(const char *dir);
 
 /* Number of scheduler threads in the reference's sense:
@@ -447,6 +447,7 @@ typedef struct sl_namemap {
   size_t n;
   char **keys;                /* "<id>" strings, file order */
   char **names;
+  sl_map index;               /* key text -> i (keys borrowed from keys[]) */
 } sl_namemap;
 
 /* Load a name map; on error returns NULL with the first error on *err (err may be NULL),
@@ -461,8 +462,8 @@ void sl_namemap_free(sl_namemap *m);
 const char *sl_namemap_lookup(const sl_namemap *m, int64_t func_id);
 
 /* Sibling discovery next to a records file: sorted name_map*.json regular files in
-** its directory. Returns 1 and *out (malloc'd) when exactly one; 0 when none; 0 with
-** the reference's "multiple sibling name maps" warning on stderr when several. */
+** its directory. Returns 1 and *out (free it with sl_mem_free) when exactly one; 0 when none;
+** 0 with the reference's "multiple sibling name maps" warning on stderr when several. */
 int sl_namemap_discover(const char *records_path, char **out);
 
 #endif /* SL_CAPTURE_H */
