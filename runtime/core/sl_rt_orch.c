@@ -487,44 +487,35 @@ static void *gather(const sl_rt_tensor *t, uint64_t *bytes) {
 ** after completion. Dummies and allocs have nothing to dump. */
 void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage) {
   if (t->is_dummy || t->is_alloc || t->graph || !t->predicate) return; /* nothing ran */
-  sl_rt_dump_entry e;
-  memset(&e, 0, sizeof e);
-  e.task_id = t->id;
+  /* every entry starts from the task's own fields, everything else zero */
+  sl_rt_dump_entry task = {.task_id = t->id, .stage = stage};
   for (int i = 0; i < 3; i++)
-    if (t->kernel_ids[i] >= 0) e.func_ids[e.nfunc++] = t->kernel_ids[i];
-  e.stage = stage;
+    if (t->kernel_ids[i] >= 0) task.func_ids[task.nfunc++] = t->kernel_ids[i];
+  int with_payload = rt->cfg.dump_args == 1 || rt->cfg.dump_args == 2;
   pthread_mutex_lock(&rt->dump_mu);
   for (int i = 0; i < t->ntensors; i++) {
     sl_arg_dir d = t->dirs[i];
     if (stage == 0 && d == SL_ARG_OUT) continue;
     if (stage == 1 && d == SL_ARG_IN) continue;
     const sl_rt_tensor *tt = &t->tensors[i];
+    sl_rt_dump_entry e = task;
     e.arg_index = i;
     e.role = d == SL_ARG_IN ? 0 : d == SL_ARG_OUT ? 1 : 2;
-    e.is_scalar = 0;
     e.dtype = tt->dtype;
     e.ndims = tt->ndims;
     memcpy(e.shape, tt->shape, sizeof e.shape);
     memcpy(e.strides, tt->strides, sizeof e.strides);
     e.start_offset = tt->start_offset;
-    e.payload = NULL;
-    e.payload_bytes = 0;
-    if (rt->cfg.dump_args == 2 || rt->cfg.dump_args == 1) e.payload = gather(tt, &e.payload_bytes);
+    if (with_payload) e.payload = gather(tt, &e.payload_bytes);
     push_dump(rt, &e);
   }
   if (stage == 0)
     for (int i = 0; i < t->nscalars; i++) {
-      memset(e.shape, 0, sizeof e.shape);
-      memset(e.strides, 0, sizeof e.strides);
+      sl_rt_dump_entry e = task;
       e.arg_index = t->ntensors + i;
-      e.role = 0;
       e.is_scalar = 1;
       e.dtype = t->scalars[i].dtype;
       e.value = t->scalars[i].raw;
-      e.ndims = 0;
-      e.start_offset = 0;
-      e.payload = NULL;
-      e.payload_bytes = 0;
       push_dump(rt, &e);
     }
   pthread_mutex_unlock(&rt->dump_mu);
