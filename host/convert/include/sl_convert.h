@@ -46,7 +46,7 @@ typedef struct sl_func_stat {
   double sum_exec, sum_latency, sum_head, sum_tail, sum_prop, sum_local;
   uint64_t n_head, n_prop, n_local;
 } sl_func_stat;
-/* Sorted by func_id, malloc'd; *n = 0 and NULL when there are no rows or no memory. */
+/* Sorted by func_id (sl_mem_free it); *n = 0 and NULL when there are no rows. */
 sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n);
 
 /* The per-function statistics table and the lines after it (docs/convert.md, Output on stdout). */
