@@ -80,7 +80,7 @@ typedef struct sl_ctx {
   size_t nanchors, capanchors;
 
   uint64_t event_id, flow_id;
-  int failed;            /* out of memory or rules error */
+  int failed;            /* a rules error (already reported) */
 } sl_ctx;
 
 static inline int64_t sl_core_tid(const sl_ctx *x, uint32_t core) {
@@ -112,7 +112,7 @@ char *sl_ctx_task_label(sl_ctx *x, int64_t func_id, uint64_t task_id, int spmd);
 /* Flow passes (convert_flows.c). */
 void sl_emit_flows(sl_ctx *x);
 /* Host-orchestrated captures (convert_host.c): the Host Prepare / H2D bars, and the
-** trace's top-level metadata object (malloc'd JSON, NULL out of memory). */
+** trace's top-level metadata object (JSON, never NULL; sl_mem_free it). */
 void sl_emit_host_prepare(sl_ctx *x);
 /* convert_slots.c: the Task Timing Slots view (metadata.task_timing_slots). */
 void sl_emit_task_slots(sl_ctx *x);

@@ -13,32 +13,18 @@
 #include "convert_labels.h"
 #include "flow_place.h"
 #include "sl_base.h"
+#include "sl_map.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 #include "ts_shift.h"
 #include "sl_phases.h"
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
-static void *xcalloc(sl_ctx *x, size_t n, size_t sz) {
-  void *p = calloc(n ? n : 1, sz);
-  if (!p) x->failed = 1;
-  return p;
-}
-
 static void add_anchor(sl_ctx *x, uint64_t task_id, double start, double end, int64_t tid,
                        uint64_t eid) {
-  if (x->nanchors == x->capanchors) {
-    size_t cap = x->capanchors ? x->capanchors * 2 : 64;
-    sl_anchor *a = realloc(x->anchors, cap * sizeof *a);
-    if (!a) {
-      x->failed = 1;
-      return;
-    }
-    x->anchors = a;
-    x->capanchors = cap;
-  }
-  x->anchors[x->nanchors] = (sl_anchor){task_id, start, end, tid, eid, (uint32_t)x->nanchors};
-  x->nanchors++;
+  uint32_t seq = (uint32_t)x->nanchors;
+  *sl_array_push(x->anchors, x->nanchors, x->capanchors) = (sl_anchor){task_id, start, end, tid, eid, seq};
 }
 
 static int anchor_cmp(const void *a, const void *b) {
@@ -103,12 +89,11 @@ static void prepare(sl_ctx *x) {
   x->pid_graph = sl_rules_view(x->r, SL_VIEW_GRAPH)->pid;
   x->pid_life = sl_rules_view(x->r, SL_VIEW_LIFECYCLE)->pid;
 
-  x->row_eid = xcalloc(x, n, sizeof *x->row_eid);
-  x->row_bind = xcalloc(x, n, sizeof *x->row_bind);
-  x->row_sv_tid = xcalloc(x, n, sizeof *x->row_sv_tid);
-  x->row_sv_eid = xcalloc(x, n, sizeof *x->row_sv_eid);
-  x->groups = xcalloc(x, n, sizeof *x->groups);
-  if (x->failed) return;
+  x->row_eid = sl_mem_calloc(n, sizeof *x->row_eid);
+  x->row_bind = sl_mem_calloc(n, sizeof *x->row_bind);
+  x->row_sv_tid = sl_mem_calloc(n, sizeof *x->row_sv_tid);
+  x->row_sv_eid = sl_mem_calloc(n, sizeof *x->row_sv_eid);
+  x->groups = sl_mem_calloc(n, sizeof *x->groups);
 
   /* cores, logical tasks, has_aicpu_data */
   uint32_t maxcore = 0;
@@ -124,9 +109,8 @@ static void prepare(sl_ctx *x) {
   }
   if (c->n_core_to_thread > maxcore) maxcore = (uint32_t)c->n_core_to_thread;
   x->ncores = maxcore;
-  x->core_lane_name = xcalloc(x, maxcore, sizeof *x->core_lane_name);
-  x->core_thread = xcalloc(x, maxcore, sizeof *x->core_thread);
-  if (x->failed) return;
+  x->core_lane_name = sl_mem_calloc(maxcore, sizeof *x->core_lane_name);
+  x->core_thread = sl_mem_calloc(maxcore, sizeof *x->core_thread);
 
   /* SPMD set: block_num > 1, or several rows of one core type (and one member, when
   ** the capture records it) outside the block map */
@@ -151,9 +135,8 @@ static void prepare(sl_ctx *x) {
 
   /* scheduler threads and completes per thread, sorted by start (stable) */
   x->nthreads = sl_capture_sched_thread_count(c);
-  x->comp_off = xcalloc(x, c->n_streams + 1, sizeof *x->comp_off);
-  x->comp_idx = xcalloc(x, c->n_phases, sizeof *x->comp_idx);
-  if (x->failed) return;
+  x->comp_off = sl_mem_calloc(c->n_streams + 1, sizeof *x->comp_off);
+  x->comp_idx = sl_mem_calloc(c->n_phases, sizeof *x->comp_idx);
   size_t k = 0;
   for (size_t t = 0; t < c->n_streams; t++) {
     x->comp_off[t] = k;
@@ -194,12 +177,11 @@ static void map_cores(sl_ctx *x) {
   ** record contains it; most votes wins, first voted wins ties */
   size_t nt = c->n_streams;
   if (nt == 0) return;
-  uint64_t *votes = xcalloc(x, (size_t)x->ncores * nt, sizeof *votes);
-  uint64_t *first_vote = xcalloc(x, (size_t)x->ncores * nt, sizeof *first_vote);
+  uint64_t *votes = sl_mem_calloc((size_t)x->ncores * nt, sizeof *votes);
+  uint64_t *first_vote = sl_mem_calloc((size_t)x->ncores * nt, sizeof *first_vote);
   /* dispatch records per thread sorted by start for a binary search */
-  size_t *doff = xcalloc(x, nt + 1, sizeof *doff);
-  size_t *didx = xcalloc(x, c->n_phases, sizeof *didx);
-  if (x->failed) goto out;
+  size_t *doff = sl_mem_calloc(nt + 1, sizeof *doff);
+  size_t *didx = sl_mem_calloc(c->n_phases, sizeof *didx);
   size_t k = 0;
   for (size_t t = 0; t < nt; t++) {
     doff[t] = k;
@@ -264,11 +246,10 @@ static void map_cores(sl_ctx *x) {
   }
   x->res->core_map_inferred = 1;
   x->res->core_map_size = mapped;
-out:
-  free(votes);
-  free(first_vote);
-  free(doff);
-  free(didx);
+  sl_mem_free(votes);
+  sl_mem_free(first_vote);
+  sl_mem_free(doff);
+  sl_mem_free(didx);
 }
 
 /* ---- Graph Execution (pid 5) ---------------------------------------------------- */
@@ -294,9 +275,9 @@ static int cmp_i64(const void *a, const void *b) {
   return p < q ? -1 : p > q;
 }
 
-/* One instance per outer id of the graph_prepare phases: the prepare window. *out
-** NULL (and 0) when there are none; -1 on no memory. */
-static int graph_collect(const sl_capture *c, graph_inst **out, size_t *out_n) {
+/* One instance per outer id of the graph_prepare phases: the prepare window. NULL
+** (and *out_n 0) when there are none. */
+static graph_inst *graph_collect(const sl_capture *c, size_t *out_n) {
   graph_inst *gi = NULL;
   size_t ng = 0, cap = 0;
   for (size_t i = 0; i < c->n_phases; i++) {
@@ -305,28 +286,18 @@ static int graph_collect(const sl_capture *c, graph_inst **out, size_t *out_n) {
     if (p->task_id >> 32) continue;
     size_t k = 0;
     while (k < ng && gi[k].outer != p->task_id) k++;
-    if (k == ng) {
-      if (ng == cap) {
-        cap = cap ? cap * 2 : 8;
-        graph_inst *n2 = realloc(gi, cap * sizeof *gi);
-        if (!n2) {
-          free(gi);
-          return -1;
-        }
-        gi = n2;
-      }
-      gi[ng++] = (graph_inst){.outer = p->task_id, .prep_start = INFINITY, .prep_end = -INFINITY,
-                              .exec_start = INFINITY, .exec_end = -INFINITY};
-    }
+    if (k == ng)
+      *sl_array_push(gi, ng, cap) = (graph_inst){.outer = p->task_id, .prep_start = INFINITY,
+                                                 .prep_end = -INFINITY, .exec_start = INFINITY,
+                                                 .exec_end = -INFINITY};
     graph_inst *g = &gi[k];
     if (p->start_us < g->prep_start) g->prep_start = p->start_us;
     if (p->end_us > g->prep_end) g->prep_end = p->end_us;
     g->prep_dur += p->end_us - p->start_us;
     g->nprep++;
   }
-  *out = gi;
   *out_n = ng;
-  return 0;
+  return gi;
 }
 
 typedef struct gnode {
@@ -373,8 +344,8 @@ static size_t graph_nodes(const sl_capture *c, graph_inst *gi, size_t ng, const 
   return nn;
 }
 
-/* Per instance: node index min / max and the distinct node count. -1 on no memory. */
-static int graph_node_stats(sl_ctx *x, graph_inst *gi, size_t ng, const gnode *nodes, size_t nn) {
+/* Per instance: node index min / max and the distinct node count. */
+static void graph_node_stats(graph_inst *gi, size_t ng, const gnode *nodes, size_t nn) {
   for (size_t k = 0; k < nn; k++) {
     graph_inst *g = &gi[nodes[k].inst];
     if (!g->has_rows) {
@@ -384,22 +355,13 @@ static int graph_node_stats(sl_ctx *x, graph_inst *gi, size_t ng, const gnode *n
     if (nodes[k].node < g->idx_min) g->idx_min = nodes[k].node;
     if (nodes[k].node > g->idx_max) g->idx_max = nodes[k].node;
   }
-  int64_t *vals = malloc((nn + 1) * sizeof *vals);
-  size_t *cnt = calloc(ng + 1, sizeof *cnt);
-  if (!vals || !cnt) {
-    free(vals);
-    free(cnt);
-    return -1;
-  }
+  int64_t *vals = sl_mem_array(NULL, nn + 1, sizeof *vals);
+  size_t *cnt = sl_mem_calloc(ng + 1, sizeof *cnt);
   for (size_t k = 0; k < nn; k++) cnt[nodes[k].inst + 1]++;
   for (size_t k = 0; k < ng; k++) cnt[k + 1] += cnt[k];
-  size_t *fill = calloc(ng + 1, sizeof *fill);
-  if (fill) {
-    for (size_t k = 0; k < nn; k++) vals[cnt[nodes[k].inst] + fill[nodes[k].inst]++] = nodes[k].node;
-    free(fill);
-  } else {
-    x->failed = 1;
-  }
+  size_t *fill = sl_mem_calloc(ng + 1, sizeof *fill);
+  for (size_t k = 0; k < nn; k++) vals[cnt[nodes[k].inst] + fill[nodes[k].inst]++] = nodes[k].node;
+  sl_mem_free(fill);
   for (size_t k = 0; k < ng; k++) {
     size_t a0 = cnt[k], b0 = cnt[k + 1];
     qsort(vals + a0, b0 - a0, sizeof *vals, cmp_i64);
@@ -408,21 +370,14 @@ static int graph_node_stats(sl_ctx *x, graph_inst *gi, size_t ng, const gnode *n
       if (i == a0 || vals[i] != vals[i - 1]) distinct++;
     gi[k].nvisible = distinct;
   }
-  free(vals);
-  free(cnt);
-  return 0;
+  sl_mem_free(vals);
+  sl_mem_free(cnt);
 }
 
-/* Execution windows and node statistics of every instance. -1 on no memory. */
-static int graph_bind(sl_ctx *x, graph_inst *gi, size_t ng) {
-  const sl_capture *c = x->c;
-  size_t *order = malloc(ng * sizeof *order);
-  gnode *nodes = malloc((c->n_tasks + c->n_phases + 1) * sizeof *nodes);
-  if (!order || !nodes) {
-    free(order);
-    free(nodes);
-    return -1;
-  }
+/* Execution windows and node statistics of every instance. */
+static void graph_bind(const sl_capture *c, graph_inst *gi, size_t ng) {
+  size_t *order = sl_mem_array(NULL, ng, sizeof *order);
+  gnode *nodes = sl_mem_array(NULL, c->n_tasks + c->n_phases + 1, sizeof *nodes);
   for (size_t k = 0; k < ng; k++) order[k] = k;
   for (size_t k = 1; k < ng; k++) { /* by outer id (few instances) */
     size_t v = order[k], j = k;
@@ -433,13 +388,12 @@ static int graph_bind(sl_ctx *x, graph_inst *gi, size_t ng) {
     order[j] = v;
   }
   size_t nn = graph_nodes(c, gi, ng, order, nodes);
-  int rc = graph_node_stats(x, gi, ng, nodes, nn);
-  free(order);
-  free(nodes);
-  return rc;
+  graph_node_stats(gi, ng, nodes, nn);
+  sl_mem_free(order);
+  sl_mem_free(nodes);
 }
 
-/* Stable sort by prepare start, then greedy lanes; returns the lane count, 0 on no memory. */
+/* Stable sort by prepare start, then greedy lanes; returns the lane count. */
 static size_t graph_lanes(graph_inst *gi, size_t ng) {
   for (size_t i = 1; i < ng; i++) {
     graph_inst v = gi[i];
@@ -450,8 +404,7 @@ static size_t graph_lanes(graph_inst *gi, size_t ng) {
     }
     gi[j] = v;
   }
-  double *lane_end = calloc(ng, sizeof *lane_end);
-  if (!lane_end) return 0;
+  double *lane_end = sl_mem_calloc(ng, sizeof *lane_end);
   size_t nlanes = 0;
   for (size_t k = 0; k < ng; k++) {
     size_t l = 0;
@@ -460,7 +413,7 @@ static size_t graph_lanes(graph_inst *gi, size_t ng) {
     lane_end[l] = gi[k].exec_end;
     gi[k].lane = (int64_t)l;
   }
-  free(lane_end);
+  sl_mem_free(lane_end);
   return nlanes;
 }
 
@@ -499,54 +452,25 @@ static void graph_draw(sl_ctx *x, const graph_inst *gi, size_t ng, size_t nlanes
 /* The graph view: one slice per graph instance (prepare start to execution end) on
 ** greedy lanes; instances none of whose nodes left a record are not drawn. */
 static void emit_graph(sl_ctx *x) {
-  graph_inst *gi = NULL;
   size_t ng = 0;
-  if (graph_collect(x->c, &gi, &ng) != 0) {
-    x->failed = 1;
-    return;
-  }
-  if (ng == 0) return;
-  if (graph_bind(x, gi, ng) != 0) {
-    free(gi);
-    x->failed = 1;
-    return;
-  }
+  graph_inst *gi = graph_collect(x->c, &ng);
+  if (ng) graph_bind(x->c, gi, ng);
   size_t nkept = 0;
   for (size_t k = 0; k < ng; k++)
     if (gi[k].has_rows) gi[nkept++] = gi[k];
-  ng = nkept;
-  if (ng == 0) {
-    free(gi);
-    return;
-  }
-  size_t nlanes = graph_lanes(gi, ng);
-  if (nlanes == 0) {
-    free(gi);
-    x->failed = 1;
-    return;
-  }
-  graph_draw(x, gi, ng, nlanes);
-  free(gi);
+  if (nkept) graph_draw(x, gi, nkept, graph_lanes(gi, nkept));
+  sl_mem_free(gi);
 }
 
 /* ---- Worker View (pid 4) ---------------------------------------------------------------- */
 
 /* "{n}: [t1, t2]" into a growable buffer */
-typedef struct sbuf {
-  char *p;
-  size_t n, cap;
-} sbuf;
+typedef SL_VEC(char) sbuf;
 
 static void sb_add(sbuf *b, const char *s) {
   size_t l = strlen(s);
-  if (b->n + l + 1 > b->cap) {
-    size_t cap = (b->n + l + 1) * 2;
-    char *p = realloc(b->p, cap);
-    if (!p) return;
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, l + 1);
+  sl_vec_reserve(b, b->n + l + 1);
+  memcpy(b->v + b->n, s, l + 1);
   b->n += l;
 }
 
@@ -560,7 +484,7 @@ static const char *hint_list(sbuf *b, const uint64_t *ids, size_t n) {
     sb_add(b, sl_tdisp(tmp, ids[i]));
   }
   sb_add(b, "]");
-  return b->p ? b->p : "";
+  return b->v;
 }
 
 static void emit_worker_meta(sl_ctx *x) {
@@ -574,9 +498,8 @@ static void emit_worker_meta(sl_ctx *x) {
     sl_sink_process_sort(x->s, x->pid_sv, v->sort);
   }
   /* core lanes, ascending core id, typed by the first task on the core */
-  sl_str *first_type = xcalloc(x, x->ncores, sizeof *first_type);
-  uint8_t *used = xcalloc(x, x->ncores, 1);
-  if (x->failed) goto out;
+  sl_str *first_type = sl_mem_calloc(x->ncores, sizeof *first_type);
+  uint8_t *used = sl_mem_calloc(x->ncores, 1);
   for (size_t i = 0; i < c->n_tasks; i++) {
     uint32_t core = c->tasks[i].core_id;
     if (!used[core]) {
@@ -596,15 +519,14 @@ static void emit_worker_meta(sl_ctx *x) {
     const char *nm = sl_rules_lane(x->r, "aicpu_lane", (int64_t)i);
     if (nm) sl_sink_thread_name(x->s, x->pid_worker, x->aicpu_base + (int64_t)i, nm);
   }
-out:
-  free(first_type);
-  free(used);
+  sl_mem_free(first_type);
+  sl_mem_free(used);
 }
 
 static void emit_worker_bars(sl_ctx *x) {
   const sl_capture *c = x->c;
   sbuf fan = {0}, fin = {0};
-  for (size_t g = 0; g < x->ngroups && !x->failed; g++) {
+  for (size_t g = 0; g < x->ngroups; g++) {
     const sl_group *gr = &x->groups[g];
     size_t nsucc = 0, npred = 0;
     const uint64_t *succ = x->d ? sl_deps_succs(x->d, gr->task_id, &nsucc) : NULL;
@@ -646,8 +568,8 @@ static void emit_worker_bars(sl_ctx *x) {
           x->row_bind[i] = x->row_eid[gr->first + j];
     }
   }
-  free(fan.p);
-  free(fin.p);
+  sl_vec_free(&fan);
+  sl_vec_free(&fin);
 }
 
 /* ---- Scheduler View (pid 3) -------------------------------------------------------------- */
@@ -667,11 +589,10 @@ static void emit_sched_view(sl_ctx *x) {
   const sl_capture *c = x->c;
   size_t n = c->n_tasks;
   /* bucket rows per core, then sort each bucket by dispatch */
-  size_t *off = xcalloc(x, (size_t)x->ncores + 1, sizeof *off);
-  sv_item *items = xcalloc(x, n, sizeof *items);
-  size_t *fill = xcalloc(x, (size_t)x->ncores + 1, sizeof *fill);
-  uint8_t *core_seen = xcalloc(x, x->ncores, 1);
-  if (x->failed) goto out;
+  size_t *off = sl_mem_calloc((size_t)x->ncores + 1, sizeof *off);
+  sv_item *items = sl_mem_calloc(n, sizeof *items);
+  size_t *fill = sl_mem_calloc((size_t)x->ncores + 1, sizeof *fill);
+  uint8_t *core_seen = sl_mem_calloc(x->ncores, 1);
   for (size_t i = 0; i < n; i++) {
     const sl_task *t = &c->tasks[i];
     core_seen[t->core_id] = 1;
@@ -684,40 +605,20 @@ static void emit_sched_view(sl_ctx *x) {
     if (t->dispatch_us >= 0 && t->finish_us > 0)
       items[off[t->core_id] + fill[t->core_id]++] = (sv_item){t->dispatch_us, i};
   }
-  double *lane_fin = NULL;
-  size_t lane_cap = 0;
+  SL_VEC(double) lane_fin = {0}; /* per sub-lane of the core: its last bar's finish */
   for (uint32_t core = 0; core < x->ncores; core++) {
     if (!core_seen[core]) continue;
     size_t a = off[core], b = off[core + 1];
     qsort(items + a, b - a, sizeof *items, sv_cmp);
-    size_t nl = 1;
-    if (lane_cap < 1) {
-      lane_fin = realloc(lane_fin, 16 * sizeof *lane_fin);
-      lane_cap = 16;
-    }
-    if (!lane_fin) {
-      x->failed = 1;
-      break;
-    }
-    lane_fin[0] = 0.0;
+    sl_vec_clear(&lane_fin);
+    sl_vec_push(&lane_fin, 0.0);
     int used0 = 0, used1 = 0;
     for (size_t k = a; k < b; k++) {
       const sl_task *t = &c->tasks[items[k].row];
       size_t l = 0;
-      while (l < nl && !(lane_fin[l] <= t->dispatch_us)) l++;
-      if (l == nl) {
-        if (nl == lane_cap) {
-          double *p = realloc(lane_fin, lane_cap * 2 * sizeof *p);
-          if (!p) {
-            x->failed = 1;
-            goto out2;
-          }
-          lane_fin = p;
-          lane_cap *= 2;
-        }
-        nl++;
-      }
-      lane_fin[l] = t->finish_us;
+      while (l < lane_fin.n && !(lane_fin.v[l] <= t->dispatch_us)) l++;
+      if (l == lane_fin.n) sl_vec_push(&lane_fin, 0.0);
+      lane_fin.v[l] = t->finish_us;
       x->row_sv_tid[items[k].row] = sl_core_tid(x, core) + (int64_t)l;
       if (l == 0) used0 = 1;
       if (l == 1) used1 = 1;
@@ -729,10 +630,8 @@ static void emit_sched_view(sl_ctx *x) {
     if (used0 || b == a) sl_sink_thread_name(x->s, x->pid_sv, sl_core_tid(x, core), name);
     if (used1) sl_sink_thread_name(x->s, x->pid_sv, sl_core_tid(x, core) + 1, name);
   }
-out2:
-  free(lane_fin);
-  if (!x->has_aicpu_data || x->failed) goto out;
-  for (size_t g = 0; g < x->ngroups && !x->failed; g++) {
+  sl_vec_free(&lane_fin);
+  for (size_t g = 0; x->has_aicpu_data && g < x->ngroups; g++) {
     const sl_group *gr = &x->groups[g];
     for (uint32_t k = 0; k < gr->count; k++) {
       size_t i = gr->first + k;
@@ -759,11 +658,11 @@ out2:
       sl_mem_free(label);
     }
   }
-out:
-  free(off);
-  free(items);
-  free(fill);
-  free(core_seen);
+  /* freed only after the bars: freeing them earlier raises the proto sink's peak RSS */
+  sl_mem_free(off);
+  sl_mem_free(items);
+  sl_mem_free(fill);
+  sl_mem_free(core_seen);
 }
 
 /* ---- AICPU Scheduler (pid 2) and its Worker View markers ----------------------------------- */
@@ -771,8 +670,8 @@ out:
 /* Rows attributed to each complete record (its "finish rows"). */
 static uint32_t *attribute_finishes(sl_ctx *x) {
   const sl_capture *c = x->c;
-  uint32_t *attr = xcalloc(x, c->n_phases, sizeof *attr);
-  if (!attr || c->n_core_to_thread == 0) return attr;
+  uint32_t *attr = sl_mem_calloc(c->n_phases, sizeof *attr);
+  if (c->n_core_to_thread == 0) return attr;
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     if (t->finish_us < 0 || t->core_id >= c->n_core_to_thread) continue;
@@ -789,26 +688,21 @@ typedef struct custom_lane {
   int64_t tid;
   int per_thread;
 } custom_lane;
+typedef SL_VEC(custom_lane) custom_lanes; /* few: searched in order */
 
 /* The tid of a lane a phase is routed to: a schema lane per scheduler thread (named by its
 ** pattern), or a lane the rules named, numbered from the schema's "custom" lane base. */
-static int64_t custom_lane_tid(sl_ctx *x, custom_lane **lanes, size_t *n, const sl_phase_style *st,
+static int64_t custom_lane_tid(sl_ctx *x, custom_lanes *lanes, const sl_phase_style *st,
                                int64_t thread) {
   int64_t want = st->per_thread ? st->tid_base + thread * st->tid_stride : -1;
-  for (size_t i = 0; i < *n; i++)
-    if (st->per_thread ? (*lanes)[i].tid == want : !strcmp((*lanes)[i].name, st->lane))
-      return (*lanes)[i].tid;
-  custom_lane *p = realloc(*lanes, (*n + 1) * sizeof *p);
-  if (!p) {
-    x->failed = 1;
-    return 0;
-  }
-  *lanes = p;
+  for (size_t i = 0; i < lanes->n; i++)
+    if (st->per_thread ? lanes->v[i].tid == want : !strcmp(lanes->v[i].name, st->lane))
+      return lanes->v[i].tid;
   size_t named = 0;
-  for (size_t i = 0; i < *n; i++) named += !(*lanes)[i].per_thread;
+  for (size_t i = 0; i < lanes->n; i++) named += !lanes->v[i].per_thread;
   int64_t tid = st->per_thread ? want : st->tid_base + (int64_t)named;
   const char *name = st->per_thread ? sl_rules_lane_name(x->r, st->lane, thread) : st->lane;
-  p[(*n)++] = (custom_lane){st->lane, tid, st->per_thread};
+  sl_vec_push(lanes, ((custom_lane){st->lane, tid, st->per_thread}));
   if (name) sl_sink_thread_name(x->s, x->pid_sched, tid, name);
   return tid;
 }
@@ -864,18 +758,12 @@ static void emit_scheduler(sl_ctx *x) {
   const sl_capture *c = x->c;
   if (c->n_streams == 0) return;
   uint32_t *attr = attribute_finishes(x);
-  if (!attr) return;
-  x->phase_main = xcalloc(x, c->n_phases, 1);
-  if (!x->phase_main) {
-    free(attr);
-    return;
-  }
+  x->phase_main = sl_mem_calloc(c->n_phases, 1);
   const sl_view *v = sl_rules_view(x->r, SL_VIEW_SCHED);
   sl_sink_process_name(x->s, x->pid_sched, v->name);
   sl_sink_process_sort(x->s, x->pid_sched, v->sort);
-  custom_lane *lanes = NULL;
-  size_t nlanes = 0;
-  const sl_phase_style **style_of = xcalloc(x, c->strings.n + 1, sizeof *style_of);
+  custom_lanes lanes = {0};
+  const sl_phase_style **style_of = sl_mem_calloc(c->strings.n + 1, sizeof *style_of);
   for (size_t t = 0; t < c->n_streams && !x->failed; t++) {
     const sl_sched_stream *stm = &c->streams[t];
     const char *prod = sl_str_get(c, stm->producer);
@@ -917,7 +805,7 @@ static void emit_scheduler(sl_ctx *x) {
       int64_t tid = main_tid;
       if (st->route == SL_ROUTE_SCHED && !hbg_core) x->phase_main[i] = 1;
       if (st->route == SL_ROUTE_SUB) tid = main_tid + 1;
-      if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, &nlanes, st, (int64_t)t);
+      if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, st, (int64_t)t);
       int64_t tp = p->tasks_processed;
       int is_complete = p->phase_id == SL_PHASE_COMPLETE && !hbg_core;
       if (is_complete && !(p->flags & SL_PH_HAS_TASKS_PROCESSED)) tp = attr[i];
@@ -963,9 +851,9 @@ static void emit_scheduler(sl_ctx *x) {
   const sl_lane_info *ql = &sl_lane_table[SL_LANE_SHARED_READY_QUEUE];
   sl_sink_thread_name(x->s, x->pid_sched, x->queue_tid, ql->name);
   sl_sink_thread_sort(x->s, x->pid_sched, x->queue_tid, ql->sort_index);
-  free(lanes);
-  free(attr);
-  free(style_of);
+  sl_vec_free(&lanes);
+  sl_mem_free(attr);
+  sl_mem_free(style_of);
 }
 
 /* ---- Orchestrator (pid 1) and alloc bars ---------------------------------------------------- */
@@ -977,9 +865,8 @@ static int cmp_u64(const void *a, const void *b) {
 
 /* Sorted ids of marker records of a phase, for alloc classification. */
 static uint64_t *marker_ids(const sl_capture *c, int phase_id, size_t *n) {
-  uint64_t *ids = malloc((c->n_phases + 1) * sizeof *ids);
+  uint64_t *ids = sl_mem_array(NULL, c->n_phases + 1, sizeof *ids);
   *n = 0;
-  if (!ids) return NULL;
   for (size_t i = 0; i < c->n_phases; i++) {
     const sl_phase_rec *p = &c->phases[i];
     if ((p->flags & SL_PH_HAS_TASK_ID) && p->phase_id == phase_id) ids[(*n)++] = p->task_id;
@@ -991,13 +878,6 @@ static uint64_t *marker_ids(const sl_capture *c, int phase_id, size_t *n) {
 /* ids sorted ascending */
 static int id_in(const uint64_t *ids, size_t n, uint64_t id) {
   return n && bsearch(&id, ids, n, sizeof *ids, cmp_u64) != NULL;
-}
-
-/* the warned-once list is tiny and unsorted */
-static int id_seen(const uint64_t *ids, size_t n, uint64_t id) {
-  for (size_t i = 0; i < n; i++)
-    if (ids[i] == id) return 1;
-  return 0;
 }
 
 static void emit_orchestrator(sl_ctx *x) {
@@ -1015,10 +895,8 @@ static void emit_orchestrator(sl_ctx *x) {
   size_t ndummy = 0, npred = 0;
   uint64_t *dummies = marker_ids(c, SL_PHASE_DUMMY_TASK, &ndummy);
   uint64_t *preds = marker_ids(c, SL_PHASE_PREDICATED_SKIP, &npred);
-  if (!dummies || !preds) x->failed = 1;
-  uint64_t *warned = NULL;
-  size_t nwarned = 0;
-  for (size_t th = 0; th < c->n_orch_threads && !x->failed; th++) {
+  sl_map warned = {0}; /* dummy ids already warned about */
+  for (size_t th = 0; th < c->n_orch_threads; th++) {
     const sl_orch_thread *ot = &c->orch_threads[th];
     int64_t tid = x->orch_base + (int64_t)th;
     for (size_t i = ot->first; i < ot->first + ot->count; i++) {
@@ -1049,15 +927,11 @@ static void emit_orchestrator(sl_ctx *x) {
       if (k) {
         dummy = k[0] < 0 && k[1] < 0 && k[2] < 0;
         regular = !dummy;
-        if (dummy && !id_in(dummies, ndummy, id) && !id_seen(warned, nwarned, id)) {
-          uint64_t *w = realloc(warned, (nwarned + 1) * sizeof *w);
-          if (w) {
-            warned = w;
-            warned[nwarned++] = id;
-          }
+        int fresh = 0;
+        if (dummy && !id_in(dummies, ndummy, id)) sl_map_u64_ref(&warned, id, &fresh);
+        if (fresh)
           sl_warn(x->c->path, "dummy(%s) has no dummy_task scheduler record; its Worker View bar "
                   "cannot be rendered", sl_tdisp(td, id));
-        }
       } else {
         regular = sl_ctx_group(x, id) != NULL;
         dummy = id_in(dummies, ndummy, id);
@@ -1079,9 +953,9 @@ static void emit_orchestrator(sl_ctx *x) {
       add_anchor(x, id, o->start_us, o->start_us + dur, atid, eid);
     }
   }
-  free(warned);
-  free(dummies);
-  free(preds);
+  sl_map_free(&warned);
+  sl_mem_free(dummies);
+  sl_mem_free(preds);
 }
 
 /* ---- AICPU Lifecycle (pid 6; A5 HBG) --------------------------------------------- */
@@ -1136,12 +1010,12 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
     x.s = sl_flow_place_sink(x.place);
   }
   prepare(&x); /* the lanes' tids: from the schema's lane table, through the rules */
-  if (!x.failed) map_cores(&x);
-  if (!x.failed) emit_graph(&x);
-  if (!x.failed) emit_worker_meta(&x);
-  if (!x.failed) emit_worker_bars(&x);
-  if (!x.failed) emit_sched_view(&x);
-  if (!x.failed) emit_scheduler(&x);
+  map_cores(&x);
+  emit_graph(&x);
+  emit_worker_meta(&x);
+  emit_worker_bars(&x);
+  emit_sched_view(&x);
+  emit_scheduler(&x);
   if (!x.failed) sl_emit_host_prepare(&x);
   if (!x.failed) emit_orchestrator(&x);
   if (!x.failed) emit_lifecycle(&x);
@@ -1156,26 +1030,25 @@ int sl_convert_emit(const sl_capture *c, const sl_deps *d, const sl_namemap *m, 
   if (!x.failed && o->overhead) sl_emit_overhead(&x);
   if (!x.failed && c->host_mode) { /* host mode: how the two timelines share one axis */
     char *meta = sl_host_timeline_json(c);
-    if (meta) sl_sink_metadata_json(sink, meta);
-    else x.failed = 1;
-    free(meta);
+    sl_sink_metadata_json(sink, meta);
+    sl_mem_free(meta);
   }
   if (sl_rules_failed(r)) x.failed = 1;
   sl_flow_place_free(x.place);
   sl_sink_destroy(x.shift);
-  free(x.row_eid);
-  free(x.row_bind);
-  free(x.row_sv_tid);
-  free(x.row_sv_eid);
-  free(x.groups);
-  free(x.core_lane_name);
-  free(x.core_thread);
-  free(x.comp_off);
-  free(x.comp_idx);
-  free(x.anchors);
-  free(x.phase_main);
-  free(x.cover_off);
-  free(x.cover_start);
-  free(x.cover_maxend);
+  sl_mem_free(x.row_eid);
+  sl_mem_free(x.row_bind);
+  sl_mem_free(x.row_sv_tid);
+  sl_mem_free(x.row_sv_eid);
+  sl_mem_free(x.groups);
+  sl_mem_free(x.core_lane_name);
+  sl_mem_free(x.core_thread);
+  sl_mem_free(x.comp_off);
+  sl_mem_free(x.comp_idx);
+  sl_mem_free(x.anchors);
+  sl_mem_free(x.phase_main);
+  sl_mem_free(x.cover_off);
+  sl_mem_free(x.cover_start);
+  sl_mem_free(x.cover_maxend);
   return x.failed ? -1 : 0;
 }

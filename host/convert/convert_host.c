@@ -143,7 +143,7 @@ int sl_host_cross_domain(const sl_capture *c) {
   return !c->host_mode || (c->host_capture.complete && c->align.calibrated);
 }
 
-/* The trace's top-level metadata of a host-mode capture (a JSON object), malloc'd. */
+/* The trace's top-level metadata of a host-mode capture (a JSON object); sl_mem_free it. */
 char *sl_host_timeline_json(const sl_capture *c) {
   mbuf b = {0};
   int complete = c->host_capture.complete;

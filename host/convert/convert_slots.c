@@ -10,6 +10,7 @@
 
 #include "convert_ctx.h"
 #include "sl_lanes.h"
+#include "sl_mem.h"
 
 /* dispatch -> finish in us, from the cycles as written (run prints the same), rounded
 ** to the picosecond like every float arg (no 7.5200000000000005 noise). */
@@ -51,21 +52,18 @@ void sl_convert_print_task_slots(FILE *out, const sl_capture *c) {
             span_us(c, &c->task_slots[i]));
 }
 
-int sl_convert_task_slots_json(cJSON *root, const sl_capture *c) {
-  if (!c->n_task_slots) return 0;
-  cJSON *arr = cJSON_AddArrayToObject(root, "task_timing_slots");
-  if (!arr) return -1;
+void sl_convert_task_slots_json(cJSON *root, const sl_capture *c) {
+  if (!c->n_task_slots) return;
+  cJSON *arr = cJSON_AddArrayToObject(root, "task_timing_slots"); /* NULL: cJSON is out of memory */
+  if (!arr) sl_mem_fail(0);
   for (size_t i = 0; i < c->n_task_slots; i++) {
     const sl_task_slot *s = &c->task_slots[i];
     cJSON *o = cJSON_CreateObject();
-    if (!o || !cJSON_AddItemToArray(arr, o)) {
-      cJSON_Delete(o);
-      return -1;
-    }
+    if (!o) sl_mem_fail(0);
+    cJSON_AddItemToArray(arr, o);
     cJSON_AddNumberToObject(o, "slot", s->slot);
     cJSON_AddNumberToObject(o, "dispatch_cycles", (double)s->dispatch_cycles);
     cJSON_AddNumberToObject(o, "finish_cycles", (double)s->finish_cycles);
     cJSON_AddNumberToObject(o, "span_us", span_us(c, s));
   }
-  return 0;
 }

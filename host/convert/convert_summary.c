@@ -241,7 +241,9 @@ int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rule
                                   const sl_namemap *m) {
   summary S;
   summary_compute(c, &S);
-  cJSON *root = cJSON_CreateObject(), *funcs = cJSON_AddArrayToObject(root, "functions");
+  cJSON *root = cJSON_CreateObject();
+  if (!root) sl_mem_fail(0); /* cJSON is out of memory */
+  cJSON *funcs = cJSON_AddArrayToObject(root, "functions");
   cJSON_AddNumberToObject(root, "chip_swimlane_level", c->level);
   for (size_t i = 0; i < S.fm.f.n; i++) {
     const fstat *f = &S.fm.f.v[i];
@@ -267,16 +269,16 @@ int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rule
   add_num(tot, "test_time_us", S.has_timing && isfinite(S.min_disp) && isfinite(S.max_fin),
           S.max_fin - S.min_disp);
   summary_free(&S);
-  char *text = sl_convert_task_slots_json(root, c) ? NULL : cJSON_Print(root);
+  sl_convert_task_slots_json(root, c);
+  char *text = cJSON_Print(root);
+  if (!text) sl_mem_fail(0);
   cJSON_Delete(root);
   sl_outfile of;
   int rc = -1;
-  if (text && sl_outfile_open(&of, path) == 0) {
+  if (sl_outfile_open(&of, path) == 0) {
     fputs(text, of.fp);
     fputc('\n', of.fp);
     rc = sl_outfile_commit(&of);
-  } else if (!text) {
-    sl_error(path, "out of memory");
   }
   cJSON_free(text);
   return rc;

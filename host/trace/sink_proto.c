@@ -33,11 +33,11 @@
 */
 #include <inttypes.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sl_map.h"
+#include "sl_mem.h"
 #include "sl_pftrace.h"
 #include "sl_tables.h"
 #include "sl_trace_sink.h"
@@ -302,14 +302,10 @@ static void pack_body(proto_sink *p, pslice *sl, const char *cat, const sl_arg *
   size_t nitems = 0;
   for (size_t i = 0; i < nargs; i++)
     if (args[i].type == SL_ARG_INTLIST) nitems += args[i].v.list.n;
-  Perfetto__Protos__DebugAnnotation *anns = calloc(nargs ? nargs : 1, sizeof *anns);
-  Perfetto__Protos__DebugAnnotation **annp = calloc(nargs ? nargs : 1, sizeof *annp);
-  Perfetto__Protos__DebugAnnotation *items = calloc(nitems ? nitems : 1, sizeof *items);
-  Perfetto__Protos__DebugAnnotation **itemp = calloc(nitems ? nitems : 1, sizeof *itemp);
-  if (!anns || !annp || !items || !itemp) {
-    p->base.failed = 1;
-    goto out;
-  }
+  Perfetto__Protos__DebugAnnotation *anns = sl_mem_calloc(nargs, sizeof *anns);
+  Perfetto__Protos__DebugAnnotation **annp = sl_mem_calloc(nargs, sizeof *annp);
+  Perfetto__Protos__DebugAnnotation *items = sl_mem_calloc(nitems, sizeof *items);
+  Perfetto__Protos__DebugAnnotation **itemp = sl_mem_calloc(nitems, sizeof *itemp);
   size_t used = 0;
   for (size_t i = 0; i < nargs; i++) {
     fill_annotation(p, &anns[i], items + used, &args[i]);
@@ -325,20 +321,15 @@ static void pack_body(proto_sink *p, pslice *sl, const char *cat, const sl_arg *
   te.debug_annotations = annp;
   size_t len = protobuf_c_message_get_packed_size(&te.base);
   uint8_t small[512];
-  uint8_t *buf = len <= sizeof small ? small : malloc(len);
-  if (!buf) {
-    p->base.failed = 1;
-    goto out;
-  }
+  uint8_t *buf = len <= sizeof small ? small : sl_mem_alloc(len);
   protobuf_c_message_pack(&te.base, buf);
   sl->body_off = spill_put(p, buf, len);
   sl->body_len = (uint32_t)len;
-  if (buf != small) free(buf);
-out:
-  free(anns);
-  free(annp);
-  free(items);
-  free(itemp);
+  if (buf != small) sl_mem_free(buf);
+  sl_mem_free(anns);
+  sl_mem_free(annp);
+  sl_mem_free(items);
+  sl_mem_free(itemp);
 }
 
 static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
@@ -478,10 +469,10 @@ static int cmp_end_pos(const void *a, const void *b) {
 
 /* Flow ids per slice, in arrival order; a flow needs both its ends bound. Counting
 ** passes over the ends in arrival order (no sort): bound ends per flow, then per
-** slice, then each slice's ids in place (*flow_ids: malloc'd, one per bound end). */
-static int assign_flow_ids(proto_sink *p, uint32_t **flow_ids, uint32_t *src_slice) {
-  uint8_t *bound = calloc(p->next_flow + 1, 1);
-  if (!bound) return -1;
+** slice, then each slice's ids in place. Returns the ids, one per bound end
+** (sl_mem_free them). */
+static uint32_t *assign_flow_ids(proto_sink *p, uint32_t *src_slice) {
+  uint8_t *bound = sl_mem_calloc(p->next_flow + 1, 1);
   for (size_t i = 0; i < p->nends; i++)
     if (p->ends[i].at.slice && bound[p->ends[i].flow_id] < 2) bound[p->ends[i].flow_id]++;
   uint64_t nf = 0;
@@ -490,9 +481,8 @@ static int assign_flow_ids(proto_sink *p, uint32_t **flow_ids, uint32_t *src_sli
     if (bound[e->flow_id] < 2) e->at.slice = 0;
     if (e->at.slice) p->slices[e->at.slice - 1].nflows++, nf++;
   }
-  free(bound);
-  *flow_ids = malloc((nf + 1) * sizeof **flow_ids);
-  if (!*flow_ids) return -1;
+  sl_mem_free(bound);
+  uint32_t *flow_ids = sl_mem_array(NULL, nf + 1, sizeof *flow_ids);
   nf = 0;
   for (size_t i = 0; i < p->nslices; i++) {
     p->slices[i].flow_first = nf;
@@ -503,22 +493,21 @@ static int assign_flow_ids(proto_sink *p, uint32_t **flow_ids, uint32_t *src_sli
     const pflow_end *e = &p->ends[i];
     if (!e->at.slice) continue;
     pslice *sl = &p->slices[e->at.slice - 1];
-    (*flow_ids)[sl->flow_first + sl->nflows++] = e->flow_id;
+    flow_ids[sl->flow_first + sl->nflows++] = e->flow_id;
     if (END_IS_S(e)) src_slice[e->flow_id] = (uint32_t)e->at.slice;
   }
   /* the ends are folded into the slices: free them before the event list peaks */
-  free(p->ends);
+  sl_mem_free(p->ends);
   p->ends = NULL;
   p->nends = p->ends_cap = 0;
-  return 0;
+  return flow_ids;
 }
 
 /* Bind flow ends given by position, the way Perfetto's JSON importer does:
 ** 's' and 'f' with bp "e" to the slice on top of the lane's stack at ts, a bare
 ** 'f' to the next slice that begins on the lane. */
-static int bind_by_position(proto_sink *p, const uint32_t *order) {
-  uint32_t *by_pos = malloc((p->nends + 1) * sizeof *by_pos);
-  if (!by_pos) return -1;
+static void bind_by_position(proto_sink *p, const uint32_t *order) {
+  uint32_t *by_pos = sl_mem_array(NULL, p->nends + 1, sizeof *by_pos);
   for (size_t i = 0; i < p->nends; i++) by_pos[i] = (uint32_t)i;
   g_sort_ends = p->ends;
   sl_vec_sort(by_pos, p->nends, sizeof *by_pos, cmp_end_pos);
@@ -563,9 +552,8 @@ static int bind_by_position(proto_sink *p, const uint32_t *order) {
     }
     if (depth) e->at.slice = stack[depth - 1] + 1u;
   }
-  free(stack);
-  free(by_pos);
-  return 0;
+  sl_mem_free(stack);
+  sl_mem_free(by_pos);
 }
 
 static void put_varint(uint8_t *b, size_t *n, uint64_t v) {
@@ -609,11 +597,7 @@ static void write_event(proto_sink *p, uint64_t ts, uint64_t uuid, int type, uin
   size_t te_len = body_len + tail;
   size_t cap = 64 + te_len + in_len;
   uint8_t stackbuf[1024];
-  uint8_t *b = cap <= sizeof stackbuf ? stackbuf : malloc(cap);
-  if (!b) {
-    p->base.failed = 1;
-    return;
-  }
+  uint8_t *b = cap <= sizeof stackbuf ? stackbuf : sl_mem_alloc(cap);
   size_t n = 0;
   b[n++] = 0x40; /* timestamp = 8 */
   put_varint(b, &n, ts);
@@ -641,7 +625,7 @@ static void write_event(proto_sink *p, uint64_t ts, uint64_t uuid, int type, uin
   hdr[h++] = 0x0A;
   put_varint(hdr, &h, n);
   if (fwrite(hdr, 1, h, p->base.fp) != h || fwrite(b, 1, n, p->base.fp) != n) p->base.failed = 1;
-  if (b != stackbuf) free(b);
+  if (b != stackbuf) sl_mem_free(b);
 }
 
 static void write_first_packet(proto_sink *p) {
@@ -651,14 +635,10 @@ static void write_first_packet(proto_sink *p) {
   pk.trusted_packet_sequence_id = SEQ_ID;
   pk.has_sequence_flags = 1;
   pk.sequence_flags = SL_PF_SEQ_CLEARED | SL_PF_SEQ_NEEDS_STATE;
-  Perfetto__Protos__EventCategory *cats = calloc(p->cats.n + 1, sizeof *cats);
-  Perfetto__Protos__EventCategory **catp = calloc(p->cats.n + 1, sizeof *catp);
-  Perfetto__Protos__DebugAnnotationName *keys = calloc(p->keys.n + 1, sizeof *keys);
-  Perfetto__Protos__DebugAnnotationName **keyp = calloc(p->keys.n + 1, sizeof *keyp);
-  if (!cats || !catp || !keys || !keyp) {
-    p->base.failed = 1;
-    goto out;
-  }
+  Perfetto__Protos__EventCategory *cats = sl_mem_calloc(p->cats.n + 1, sizeof *cats);
+  Perfetto__Protos__EventCategory **catp = sl_mem_calloc(p->cats.n + 1, sizeof *catp);
+  Perfetto__Protos__DebugAnnotationName *keys = sl_mem_calloc(p->keys.n + 1, sizeof *keys);
+  Perfetto__Protos__DebugAnnotationName **keyp = sl_mem_calloc(p->keys.n + 1, sizeof *keyp);
   for (size_t i = 0; i < p->cats.n; i++) {
     perfetto__protos__event_category__init(&cats[i]);
     cats[i].has_iid = 1;
@@ -679,11 +659,10 @@ static void write_first_packet(proto_sink *p) {
   in.debug_annotation_names = keyp;
   pk.interned_data = &in;
   sl_pf_write_packet(&p->w, &pk);
-out:
-  free(cats);
-  free(catp);
-  free(keys);
-  free(keyp);
+  sl_mem_free(cats);
+  sl_mem_free(catp);
+  sl_mem_free(keys);
+  sl_mem_free(keyp);
 }
 
 static void write_descriptor(proto_sink *p, Perfetto__Protos__TrackDescriptor *td) {
@@ -779,10 +758,7 @@ static uint64_t sublane_uuid(proto_sink *p, plane *ln, size_t k) {
   return ln->overflow[k - 1];
 }
 
-typedef struct substack {
-  uint32_t *idx;
-  size_t n, cap;
-} substack;
+typedef SL_VEC(uint32_t) substack; /* slices open on one sub-lane, outermost first */
 
 static void add_ev(proto_sink *p, int64_t ts, uint64_t track, uint32_t kind, size_t ref) {
   /* track < 2^32: p_finish checked next_uuid, and the event list has its full size */
@@ -801,15 +777,14 @@ static void emit_end(proto_sink *p, plane *ln, size_t k, uint32_t slice) {
 ** nesting goes to the first sub-lane where it nests. On each track the events
 ** come out in time order; order_events() then merges all tracks. */
 static void collect_slices(proto_sink *p, const uint32_t *order) {
-  substack *subs = NULL;
-  size_t nsubs = 0, subs_cap = 0;
+  SL_VEC(substack) subs = {0};
   for (size_t i = 0; i <= p->nslices; i++) {
     int new_lane =
         i == p->nslices || i == 0 || p->slices[order[i]].lane != p->slices[order[i - 1]].lane;
     if (new_lane && i > 0) { /* close the previous lane: innermost first */
       plane *ln = &p->lanes[p->slices[order[i - 1]].lane];
-      for (size_t k = 0; k < nsubs; k++) {
-        while (subs[k].n) emit_end(p, ln, k, subs[k].idx[--subs[k].n]);
+      for (size_t k = 0; k < subs.n; k++) {
+        while (subs.v[k].n) emit_end(p, ln, k, subs.v[k].v[--subs.v[k].n]);
       }
     }
     if (i == p->nslices) break;
@@ -817,21 +792,17 @@ static void collect_slices(proto_sink *p, const uint32_t *order) {
     plane *ln = &p->lanes[sl->lane];
     size_t k = 0;
     for (;; k++) {
-      if (k == nsubs) {
-        sl_vec_grow((void **)&subs, &subs_cap, nsubs + 1, sizeof *subs);
-        subs[nsubs++] = (substack){0};
-      }
-      substack *st = &subs[k];
-      while (st->n && p->slices[st->idx[st->n - 1]].end <= sl->start)
-        emit_end(p, ln, k, st->idx[--st->n]);
-      if (!st->n || p->slices[st->idx[st->n - 1]].end >= sl->end) break;
+      if (k == subs.n) sl_vec_add(&subs);
+      substack *st = &subs.v[k];
+      while (st->n && p->slices[st->v[st->n - 1]].end <= sl->start)
+        emit_end(p, ln, k, st->v[--st->n]);
+      if (!st->n || p->slices[st->v[st->n - 1]].end >= sl->end) break;
     }
     add_ev(p, sl->start, sublane_uuid(p, ln, k), EV_BEGIN, order[i]);
-    sl_vec_grow((void **)&subs[k].idx, &subs[k].cap, subs[k].n + 1, sizeof *subs[k].idx);
-    subs[k].idx[subs[k].n++] = order[i];
+    sl_vec_push(&subs.v[k], order[i]);
   }
-  for (size_t k = 0; k < nsubs; k++) free(subs[k].idx);
-  free(subs);
+  for (size_t k = 0; k < subs.n; k++) sl_vec_free(&subs.v[k]);
+  sl_vec_free(&subs);
 }
 
 static int cmp_count(const void *a, const void *b) {
@@ -860,9 +831,8 @@ static int cmp_ev_time(const void *a, const void *b) {
 /* Sort p->evs by time through an index (qsort's merge buffer would be a second
 ** copy of the event list at the peak: an index is 4 bytes an event, not 32), then
 ** apply the permutation in place, cycle by cycle. */
-static int sort_events_by_time(proto_sink *p) {
-  uint32_t *idx = malloc((p->nevs + 1) * sizeof *idx);
-  if (!idx) return -1;
+static void sort_events_by_time(proto_sink *p) {
+  uint32_t *idx = sl_mem_array(NULL, p->nevs + 1, sizeof *idx);
   for (size_t i = 0; i < p->nevs; i++) idx[i] = (uint32_t)i;
   g_sort_evs = p->evs;
   sl_vec_sort(idx, p->nevs, sizeof *idx, cmp_ev_time);
@@ -879,8 +849,7 @@ static int sort_events_by_time(proto_sink *p) {
     p->evs[j] = t;
     idx[j] = (uint32_t)j;
   }
-  free(idx);
-  return 0;
+  sl_mem_free(idx);
 }
 
 static int cmp_ev_level(const void *a, const void *b) {
@@ -909,18 +878,11 @@ static uint32_t group_level(const proto_sink *p, const pev *e, const uint32_t *f
 ** by ts, and within one ts a flow's sink comes after its source while every
 ** track keeps its own order (level = longest chain of such constraints). */
 static void order_events(proto_sink *p, const uint32_t *flow_ids, const uint32_t *src_slice) {
-  if (sort_events_by_time(p) != 0) {
-    p->base.failed = 1;
-    return;
-  }
-  uint32_t *src_pos = malloc((p->next_flow + 1) * sizeof *src_pos);
-  uint32_t *begin_pos = malloc((p->nslices + 1) * sizeof *begin_pos);
-  uint32_t *prev = malloc((p->nevs + 1) * sizeof *prev);
-  uint32_t *last = malloc((p->next_uuid + 1) * sizeof *last);
-  if (!src_pos || !begin_pos || !prev || !last) {
-    p->base.failed = 1;
-    goto out;
-  }
+  sort_events_by_time(p);
+  uint32_t *src_pos = sl_mem_array(NULL, p->next_flow + 1, sizeof *src_pos);
+  uint32_t *begin_pos = sl_mem_array(NULL, p->nslices + 1, sizeof *begin_pos);
+  uint32_t *prev = sl_mem_array(NULL, p->nevs + 1, sizeof *prev);
+  uint32_t *last = sl_mem_array(NULL, p->next_uuid + 1, sizeof *last);
   for (size_t i = 0; i < p->nevs; i++)
     if (p->evs[i].kind == EV_BEGIN) begin_pos[p->evs[i].ref] = (uint32_t)i;
   for (uint64_t f = 0; f < p->next_flow; f++)
@@ -951,11 +913,10 @@ static void order_events(proto_sink *p, const uint32_t *flow_ids, const uint32_t
     for (h = g; h < p->nevs && p->evs[h].ts == p->evs[g].ts; h++) any |= p->evs[h].level != 0;
     if (any) sl_vec_sort(p->evs + g, h - g, sizeof *p->evs, cmp_ev_level);
   }
-out:
-  free(src_pos);
-  free(begin_pos);
-  free(prev);
-  free(last);
+  sl_mem_free(src_pos);
+  sl_mem_free(begin_pos);
+  sl_mem_free(prev);
+  sl_mem_free(last);
 }
 
 static void write_counter(proto_sink *p, const pcount *c) {
@@ -1009,21 +970,14 @@ static int p_finish(sl_trace_sink *s) {
   proto_sink *p = (proto_sink *)s;
   /* no more flows arrive: the lookup tables for them can go before the peak */
   sl_map_free(&p->open_flow);
-  uint32_t *order = malloc((p->nslices + 1) * sizeof *order);
-  uint32_t *flow_ids = NULL;
-  uint32_t *src_slice = calloc(p->next_flow + 1, sizeof *src_slice); /* flow id -> slice + 1 */
-  p->name_sent = calloc(p->names.n + 1, 1);
-  if (!order || !src_slice || !p->name_sent) {
-    s->failed = 1;
-    goto out;
-  }
+  uint32_t *order = sl_mem_array(NULL, p->nslices + 1, sizeof *order);
+  uint32_t *src_slice = sl_mem_calloc(p->next_flow + 1, sizeof *src_slice); /* flow id -> slice + 1 */
+  p->name_sent = sl_mem_calloc(p->names.n + 1, 1);
   for (size_t i = 0; i < p->nslices; i++) order[i] = (uint32_t)i;
   g_sort_slices = p->slices;
   sl_vec_sort(order, p->nslices, sizeof *order, cmp_slice_idx);
-  if (bind_by_position(p, order) != 0 || assign_flow_ids(p, &flow_ids, src_slice) != 0) {
-    s->failed = 1;
-    goto out;
-  }
+  bind_by_position(p, order);
+  uint32_t *flow_ids = assign_flow_ids(p, src_slice);
 
   /* overflow tracks take at most one uuid a slice: every uuid fits a pev's 32 bits */
   if (p->next_uuid + p->nslices >= UINT32_MAX) {
@@ -1037,13 +991,10 @@ static int p_finish(sl_trace_sink *s) {
   write_tracks(p);
   /* exactly a BEGIN and an END per slice plus the counters: no growth slack */
   size_t nev = 2 * p->nslices + p->ncounts;
-  pev *evs = nev > p->evs_cap ? realloc(p->evs, (nev + 1) * sizeof *evs) : p->evs;
-  if (!evs) {
-    s->failed = 1;
-    goto out;
+  if (nev > p->evs_cap) {
+    p->evs = sl_mem_array(p->evs, nev + 1, sizeof *p->evs);
+    p->evs_cap = nev + 1;
   }
-  p->evs = evs;
-  if (nev > p->evs_cap) p->evs_cap = nev + 1;
   collect_slices(p, order);
   collect_counters(p);
   order_events(p, flow_ids, src_slice);
@@ -1056,9 +1007,9 @@ static int p_finish(sl_trace_sink *s) {
             "in the protobuf trace (Perfetto drops them)\n",
             p->negative_ts);
 out:
-  free(order);
-  free(flow_ids);
-  free(src_slice);
+  sl_mem_free(order);
+  sl_mem_free(flow_ids);
+  sl_mem_free(src_slice);
   if (fflush(s->fp) != 0 || ferror(s->fp)) s->failed = 1;
   return s->failed ? -1 : 0;
 }
@@ -1070,22 +1021,22 @@ static void p_destroy(sl_trace_sink *s) {
   sl_strset_free(&p->names);
   sl_strset_free(&p->cats);
   sl_strset_free(&p->keys);
-  free(p->name_sent);
-  free(p->procs);
+  sl_mem_free(p->name_sent);
+  sl_mem_free(p->procs);
   sl_idmap_free(&p->proc_of);
-  for (size_t i = 0; i < p->nlanes; i++) free(p->lanes[i].overflow);
-  free(p->lanes);
+  for (size_t i = 0; i < p->nlanes; i++) sl_mem_free(p->lanes[i].overflow);
+  sl_mem_free(p->lanes);
   sl_idmap_free(&p->lane_of);
-  free(p->slices);
-  free(p->ends);
+  sl_mem_free(p->slices);
+  sl_mem_free(p->ends);
   sl_map_free(&p->open_flow);
-  free(p->ctracks);
+  sl_mem_free(p->ctracks);
   sl_idmap_free(&p->ctrack_of);
-  free(p->counts);
-  free(p->evs);
+  sl_mem_free(p->counts);
+  sl_mem_free(p->evs);
   if (p->spill) fclose(p->spill);
-  free(p->body);
-  free(p);
+  sl_mem_free(p->body);
+  sl_mem_free(p);
 }
 
 static const sl_trace_sink_ops proto_ops = {
@@ -1102,8 +1053,7 @@ static const sl_trace_sink_ops proto_ops = {
 };
 
 sl_trace_sink *sl_trace_sink_proto_new(FILE *fp) {
-  proto_sink *p = calloc(1, sizeof *p);
-  if (!p) return NULL;
+  proto_sink *p = sl_mem_calloc(1, sizeof *p);
   p->base.ops = &proto_ops;
   p->base.fp = fp;
   p->next_uuid = 1;

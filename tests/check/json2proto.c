@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
   sl_outfile of;
   if (sl_outfile_open(&of, argv[2]) != 0) return 1;
   sl_trace_sink *sink = sl_trace_sink_proto_new(of.fp);
-  int rc = sink ? sl_test_replay_json(argv[1], sink) : -1;
+  int rc = sl_test_replay_json(argv[1], sink);
   if (rc == 0) rc = sl_sink_finish(sink);
   sl_sink_destroy(sink);
   if (rc != 0) {

@@ -151,7 +151,6 @@ static void write_proto_from_json(const char *json, const char *out) {
   FILE *fp = fopen(out, "wb");
   assert_non_null(fp);
   sl_trace_sink *sink = sl_trace_sink_proto_new(fp);
-  assert_non_null(sink);
   assert_int_equal(sl_test_replay_json(json, sink), 0);
   assert_int_equal(sl_sink_finish(sink), 0);
   sl_sink_destroy(sink);

@@ -372,10 +372,6 @@ static int write_trace(convert_job *j) {
   if (sl_outfile_open(&j->of, j->out_path) != 0) return -1;
   j->of_open = 1;
   j->sink = j->a.proto ? sl_trace_sink_proto_new(j->of.fp) : sl_trace_sink_json_new(j->of.fp);
-  if (!j->sink) {
-    sl_error(j->out_path, "out of memory");
-    return -1;
-  }
   sl_progress_writing(j->prog, j->of.tmp_path, &j->sink->nevents);
   if (j->a.verbose) {
     fprintf(out, "Generating %s...\n", j->a.proto ? "Perfetto protobuf trace" : "Chrome Trace JSON");

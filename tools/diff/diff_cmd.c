@@ -118,9 +118,9 @@ static int write_trace(const opts *o, const sl_diff_run *b, const sl_diff_run *n
   if (sl_outfile_open(&of, o->out) != 0) return -1;
   sl_trace_sink *sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
   /* the axis starts at SL_CONVERT_ORIGIN_US as convert's does: DevTools hides a slice at ts 0 */
-  sl_trace_sink *shift = sink ? sl_ts_shift_new(sink, SL_CONVERT_ORIGIN_US) : NULL;
+  sl_trace_sink *shift = sl_ts_shift_new(sink, SL_CONVERT_ORIGIN_US);
   int rc = -1;
-  if (!shift || sl_diff_trace_emit(shift, b, n, m) != 0) {
+  if (sl_diff_trace_emit(shift, b, n, m) != 0) {
     sl_error(o->out, "out of memory");
   } else if (sl_sink_finish(sink) != 0 || sl_outfile_commit(&of) != 0) {
     if (of.fp) sl_error(o->out, "write failed: %s", strerror(errno));

@@ -121,9 +121,8 @@ static int write_trace(l3_run *run, const char *out_path, int proto) {
   sl_outfile of;
   if (sl_outfile_open(&of, out_path)) return -1;
   sl_trace_sink *sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
-  int rc = sink ? 0 : -1;
-  if (rc == 0) l3_emit_host_block(run, sink);
-  if (rc == 0) rc = l3_emit_ranks(run, sink);
+  l3_emit_host_block(run, sink);
+  int rc = l3_emit_ranks(run, sink);
   char *meta = rc == 0 ? l3_metadata_json(run) : NULL;
   if (meta) sl_sink_metadata_json(sink, meta);
   sl_mem_free(meta);
@@ -133,7 +132,7 @@ static int write_trace(l3_run *run, const char *out_path, int proto) {
   } else if (rc != 0) {
     sl_outfile_abort(&of);
   }
-  if (sink) sl_sink_destroy(sink);
+  sl_sink_destroy(sink);
   return rc;
 }
 

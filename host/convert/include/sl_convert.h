@@ -46,17 +46,17 @@ typedef struct sl_func_stat {
   double sum_exec, sum_latency, sum_head, sum_tail, sum_prop, sum_local;
   uint64_t n_head, n_prop, n_local;
 } sl_func_stat;
-/* Sorted by func_id, malloc'd; *n = 0 and NULL when there are no rows or no memory. */
+/* Sorted by func_id (sl_mem_free it); *n = 0 and NULL when there are no rows. */
 sl_func_stat *sl_convert_func_stats(const sl_capture *c, size_t *n);
 
 /* The per-function statistics table and the lines after it (docs/convert.md, Output on stdout). */
 void sl_convert_print_stats(FILE *out, const sl_capture *c, sl_rules *r, const sl_namemap *m);
 /* The capture's task-timing slots (metadata.task_timing_slots, convert_slots.c): one
 ** "device_wall.task_slot_<N> = X us" line each, as `run` prints them; nothing without
-** slots. The _json form adds them to a summary object as "task_timing_slots". */
+** slots. The _json form adds them to the object root as "task_timing_slots". */
 void sl_convert_print_task_slots(FILE *out, const sl_capture *c);
 struct cJSON;
-int sl_convert_task_slots_json(struct cJSON *root, const sl_capture *c);
+void sl_convert_task_slots_json(struct cJSON *root, const sl_capture *c);
 /* The progress line on a terminal (convert_progress.c): NULL (and nothing drawn)
 ** unless enabled and stderr is a TTY. _writing switches it to the output's size. */
 typedef struct sl_progress sl_progress;

@@ -4,8 +4,8 @@
 ** The conversion engine decides WHAT is drawn and emits it, event by event and in
 ** file order, through a sink. A sink decides HOW it is written. Two backends:
 **
-**   Chrome Trace Event JSON   sl_trace_sink_json_new   (tools/convert/sink_json.c)
-**   Perfetto protobuf         sl_trace_sink_proto_new  (tools/convert/sink_proto*.c)
+**   Chrome Trace Event JSON   sl_trace_sink_json_new   (host/trace/sink_json.c)
+**   Perfetto protobuf         sl_trace_sink_proto_new  (host/trace/sink_proto.c)
 **
 ** Conventions shared by every backend:
 **   - Timestamps and durations are microseconds as double, exactly the values the
@@ -149,7 +149,7 @@ struct sl_trace_sink {
   uint64_t nevents;/* events written so far (the summary's "Total events")        */
 };
 
-/* Constructors: write to fp (not closed by the sink). NULL on allocation failure. */
+/* Constructors: write to fp (not closed by the sink). Never NULL. */
 sl_trace_sink *sl_trace_sink_json_new(FILE *fp);
 /* Perfetto protobuf backend (sink_proto.c). */
 sl_trace_sink *sl_trace_sink_proto_new(FILE *fp);
