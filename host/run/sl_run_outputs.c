@@ -144,8 +144,8 @@ int sl_write_deps_json(const sl_rt *rt, const char *path) {
     cJSON_AddStringToObject(je, "kind", e->hazard >= 0 && e->hazard <= 2 ? hazards[e->hazard] : sources[e->source]);
     cJSON *flags = cJSON_AddArrayToObject(je, "flags");
     cJSON_AddItemToArray(flags, cJSON_CreateString("wait"));
-    if (e->source != 2) cJSON_AddItemToArray(flags, cJSON_CreateString("retain"));
-    if (e->source == 2) cJSON_AddStringToObject(je, "overlap", e->covered ? "covered" : "other");
+    if (e->source != SL_RT_EDGE_TENSORMAP) cJSON_AddItemToArray(flags, cJSON_CreateString("retain"));
+    if (e->source == SL_RT_EDGE_TENSORMAP) cJSON_AddStringToObject(je, "overlap", e->covered ? "covered" : "other");
     if (e->source != 0) {
       const sl_rt_task *succ = sl_rt_task_by_id(rt, e->succ);
       const sl_rt_tensor *ct = succ && e->arg >= 0 ? sl_rt_task_tensor(succ, e->arg) : NULL;

@@ -46,20 +46,15 @@ int sl_rt_graph_define(sl_rt *rt, const sl_rt_graph_node *nodes, int n, const sl
     snprintf(rt->err, sizeof rt->err, "%s", bad);
     return -1;
   }
-  if (rt->ngraphs == rt->capgraphs) {
-    int cap = rt->capgraphs ? rt->capgraphs * 2 : 4;
-    struct sl_rt_graph **v = sl_rt_realloc(rt->graphs, (size_t)cap * sizeof *v);
-    rt->graphs = v;
-    rt->capgraphs = cap;
-  }
   struct sl_rt_graph *g = sl_rt_calloc(1, sizeof *g);
   g->nodes = sl_rt_alloc((size_t)n * sizeof *g->nodes);
   memcpy(g->nodes, nodes, (size_t)n * sizeof *nodes);
   g->nnodes = n;
   memcpy(g->dirs, dirs, (size_t)nparams * sizeof *dirs);
   g->nparams = nparams;
-  rt->graphs[rt->ngraphs] = g;
-  return rt->ngraphs++;
+  int id = rt->ngraphs;
+  *SL_RT_PUSH(rt->graphs, rt->ngraphs, rt->capgraphs) = g;
+  return id;
 }
 
 uint64_t sl_rt_submit_graph(sl_rt *rt, int g, const sl_rt_tensor *params, int nparams, const uint64_t *deps,
@@ -132,13 +127,7 @@ static void expand(sl_rt_task *t) {
     sl_rt_task *n = t->nodes[i] = make_node(t, &g->nodes[i], i);
     for (int d = 0; d < g->nodes[i].ndeps; d++) {
       sl_rt_task *p = t->nodes[g->nodes[i].deps[d]];
-      if (p->nfanout == p->capfanout) {
-        int cap = p->capfanout ? p->capfanout * 2 : 4;
-        sl_rt_task **v = sl_rt_realloc(p->fanout, (size_t)cap * sizeof *v);
-        p->fanout = v;
-        p->capfanout = cap;
-      }
-      p->fanout[p->nfanout++] = n;
+      *SL_RT_PUSH(p->fanout, p->nfanout, p->capfanout) = n;
     }
   }
   atomic_store(&t->nodes_pending, g->nnodes);

@@ -82,8 +82,9 @@ struct sl_rt_task {
   atomic_int pending;        /* subtasks not yet FIN'd */
   pthread_mutex_t mu;        /* guards done + fanout against the orchestrator */
   int done;
+  int nfanout;               /* next to done: the layout (HBG's modelled upload bytes) is unchanged */
   sl_rt_task **fanout;
-  int nfanout, capfanout;
+  size_t capfanout;
   sl_rt_task *release_next;  /* scheduler's deferred-release list */
   sl_rt_task *order_mark;    /* orchestrator: the submit that last waited on this task */
   int sync_start;            /* blocks start together: early dispatch or a global drain */
@@ -196,7 +197,8 @@ struct sl_rt {
   atomic_uint_fast64_t sched_start, sched_end; /* min start / max exit */
   /* the fixed device-phase buffer of task-timing slots: earliest dispatch, latest finish */
   atomic_uint_fast64_t slot_start[SL_RT_TIMING_SLOTS], slot_end[SL_RT_TIMING_SLOTS];
-  int ngraphs, capgraphs;
+  int ngraphs;
+  size_t capgraphs;
   sl_tensormap tm;
 
   /* orchestrator state */

@@ -81,40 +81,15 @@ void sl_rt_fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t) {
   }
 }
 
-static int push_edge(sl_rt *rt, sl_rt_edge e) {
-  if (!rt->cfg.dep_gen) return 0;
-  if (rt->nedges == rt->capedges) {
-    size_t n = rt->capedges ? rt->capedges * 2 : 256;
-    sl_rt_edge *v = sl_rt_realloc(rt->edges, n * sizeof *v);
-    rt->edges = v;
-    rt->capedges = n;
-  }
-  rt->edges[rt->nedges++] = e;
-  return 0;
-}
-
-static int push_task(sl_rt *rt, sl_rt_task *t) {
-  if (rt->ntasks == rt->captasks) {
-    size_t n = rt->captasks ? rt->captasks * 2 : 256;
-    sl_rt_task **v = sl_rt_realloc(rt->tasks, n * sizeof *v);
-    rt->tasks = v;
-    rt->captasks = n;
-  }
-  rt->tasks[rt->ntasks++] = t;
-  return 0;
+static void push_edge(sl_rt *rt, sl_rt_edge e) {
+  if (rt->cfg.dep_gen) *SL_RT_PUSH(rt->edges, rt->nedges, rt->capedges) = e;
 }
 
 /* Remember where ring r's next local id lives in tasks[]. */
-static int index_ring(sl_rt *rt, int r) {
-  uint32_t local = rt->next_local[r];
-  if (local == rt->ring_cap[r]) {
-    size_t n = rt->ring_cap[r] ? rt->ring_cap[r] * 2 : 256;
-    size_t *v = sl_rt_realloc(rt->ring_index[r], n * sizeof *v);
-    rt->ring_index[r] = v;
-    rt->ring_cap[r] = n;
-  }
+static void index_ring(sl_rt *rt, int r) {
+  size_t local = rt->next_local[r];
+  rt->ring_index[r] = sl_rt_grow(rt->ring_index[r], &rt->ring_cap[r], local + 1, sizeof *rt->ring_index[r]);
   rt->ring_index[r][local] = rt->ntasks;
-  return 0;
 }
 
 int sl_rt_scope_begin(sl_rt *rt) {
@@ -136,7 +111,7 @@ int sl_rt_scope_end(sl_rt *rt) {
 }
 
 static sl_rt_task *new_task(sl_rt *rt) {
-  if (index_ring(rt, rt->ring)) return NULL;
+  index_ring(rt, rt->ring);
   sl_rt_task *t = sl_rt_calloc(1, sizeof *t);
   pthread_mutex_init(&t->mu, NULL);
   t->id = ((uint64_t)rt->ring << 32) | rt->next_local[rt->ring]++;
@@ -145,11 +120,7 @@ static sl_rt_task *new_task(sl_rt *rt) {
   t->shape = -1;
   t->timing_slot = -1;
   for (int i = 0; i < 3; i++) t->kernel_ids[i] = -1;
-  if (push_task(rt, t)) {
-    pthread_mutex_destroy(&t->mu);
-    sl_rt_free(t);
-    return NULL;
-  }
+  *SL_RT_PUSH(rt->tasks, rt->ntasks, rt->captasks) = t;
   return t;
 }
 
@@ -161,21 +132,13 @@ int sl_rt_task_done(sl_rt_task *t) {
 }
 
 /* Make `succ` wait for `pred` unless pred already finished. */
-static int add_dep(sl_rt_task *pred, sl_rt_task *succ) {
-  int added = 0;
+static void add_dep(sl_rt_task *pred, sl_rt_task *succ) {
   pthread_mutex_lock(&pred->mu);
   if (!pred->done) {
-    if (pred->nfanout == pred->capfanout) {
-      int n = pred->capfanout ? pred->capfanout * 2 : 4;
-      pred->fanout = sl_rt_realloc(pred->fanout, (size_t)n * sizeof *pred->fanout);
-      pred->capfanout = n;
-    }
-    pred->fanout[pred->nfanout++] = succ;
+    *SL_RT_PUSH(pred->fanout, pred->nfanout, pred->capfanout) = succ;
     atomic_fetch_add_explicit(&succ->fanin, 1, memory_order_relaxed);
-    added = 1;
   }
   pthread_mutex_unlock(&pred->mu);
-  return added;
 }
 
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
@@ -232,7 +195,7 @@ static void orch_lap(sl_rt *rt, int k) {
 
 /* Order argument i of t after every earlier access it conflicts with (RAW for a
 ** read, WAW + WAR for a write; an inout is both). */
-static int order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
+static void order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
   const sl_rt_tensor *tt = &t->tensors[i];
   uint64_t lo, hi;
   span(tt, &lo, &hi);
@@ -244,33 +207,32 @@ static int order_arg(sl_rt *rt, sl_rt_task *t, int i, uint64_t tid) {
     sl_tensormap_lookup(&rt->tm, tt->buf, lo, hi, is_write, hits, n);
   }
   orch_lap(rt, SL_ORCH_LOOKUP);
-  int bad = 0;
-  for (size_t h = 0; h < n && !bad; h++) {
+  for (size_t h = 0; h < n; h++) {
     sl_rt_task *p = hits[h].producer;
     if (p == t) continue;
     /* an inout meeting a writer is RAW (it reads what was written) */
     int hz = hits[h].hazard == SL_TM_WAW && t->dirs[i] == SL_ARG_INOUT ? SL_TM_RAW : (int)hits[h].hazard;
-    bad = (p->order_mark != t && add_dep(p, t) < 0) ||
-          push_edge(rt, (sl_rt_edge){p->id, t->id, i, 2, hits[h].covered, tid, hits[h].prod_arg, hz});
+    if (p->order_mark != t) add_dep(p, t);
+    push_edge(rt, (sl_rt_edge){.pred = p->id, .succ = t->id, .arg = i, .source = SL_RT_EDGE_TENSORMAP,
+                               .covered = hits[h].covered, .tensor_id = tid, .prod_arg = hits[h].prod_arg,
+                               .hazard = hz});
     p->order_mark = t; /* one wait per predecessor, however many args meet it */
   }
   if (hits != local) sl_rt_free(hits);
   orch_lap(rt, SL_ORCH_FANIN);
-  return bad ? -1 : 0;
 }
 
 /* After ordering: t becomes the last writer of what it writes and a reader of what
 ** it only reads. */
-static int record_accesses(sl_rt *rt, sl_rt_task *t) {
+static void record_accesses(sl_rt *rt, sl_rt_task *t) {
   for (int i = 0; i < t->ntensors; i++) {
     uint64_t lo, hi;
     span(&t->tensors[i], &lo, &hi);
-    int rc = t->dirs[i] == SL_ARG_IN
-                 ? sl_tensormap_insert_read(&rt->tm, t->tensors[i].buf, lo, hi, t, i)
-                 : sl_tensormap_insert(&rt->tm, t->tensors[i].buf, lo, hi, t, i, is_dense(&t->tensors[i]));
-    if (rc) return -1;
+    if (t->dirs[i] == SL_ARG_IN)
+      sl_tensormap_insert_read(&rt->tm, t->tensors[i].buf, lo, hi, t, i);
+    else
+      sl_tensormap_insert(&rt->tm, t->tensors[i].buf, lo, hi, t, i, is_dense(&t->tensors[i]));
   }
-  return 0;
 }
 
 uint64_t sl_rt_submit_task(sl_rt *rt, const sl_rt_submit *s) { return sl_rt_submit_internal(rt, s, NULL); }
@@ -309,8 +271,8 @@ static const char *check_submit(sl_rt *rt, const sl_rt_submit *s, int *members, 
 }
 
 /* The task's fields and payload copy; -1 out of memory. */
-static int build_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s, int members, int has_aic,
-                      const struct sl_rt_graph *graph) {
+static void build_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s, int members, int has_aic,
+                       const struct sl_rt_graph *graph) {
   memcpy(t->kernel_ids, s->kernel_ids, sizeof t->kernel_ids);
   memcpy(t->fns, s->fns, sizeof t->fns);
   if (members == 1 && t->kernel_ids[2] >= 0) { /* a single AIV kernel always sits in slot aiv0 */
@@ -338,7 +300,6 @@ static int build_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s, int membe
   if (t->ntensors || t->nscalars) {
     t->tensors = sl_rt_alloc((size_t)t->ntensors * (sizeof *t->tensors + sizeof *t->dirs) +
                         (size_t)t->nscalars * sizeof *t->scalars + sizeof(sl_rt_scalar));
-    if (!t->tensors) return -1;
     /* layout: tensors | scalars | dirs (keeps each array aligned) */
     t->scalars = (sl_rt_scalar *)(t->tensors + t->ntensors);
     t->dirs = (sl_arg_dir *)(t->scalars + t->nscalars);
@@ -351,30 +312,29 @@ static int build_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s, int membe
   }
   for (int i = 0; i < t->nscalars; i++) t->scalars[i] = s->scalars[i];
   orch_lap(rt, SL_ORCH_PARAMS);
-  return 0;
 }
 
 /* Dependencies: explicit, creator (each use of an alloc_tensors buffer), tensormap;
-** then t's own accesses go into the tensormap. -1 out of memory. */
-static int wire_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s) {
+** then t's own accesses go into the tensormap. */
+static void wire_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s) {
   for (int i = 0; i < s->ndeps; i++) {
     sl_rt_task *p = sl_rt_find_task(rt, s->explicit_deps[i]);
-    if (p->order_mark != t && add_dep(p, t) < 0) return -1;
+    if (p->order_mark != t) add_dep(p, t);
     p->order_mark = t;
-    if (push_edge(rt, (sl_rt_edge){p->id, t->id, -1, 0, 0, 0, -1, -1})) return -1;
+    push_edge(rt, (sl_rt_edge){.pred = p->id, .succ = t->id, .arg = -1, .source = SL_RT_EDGE_EXPLICIT,
+                               .prod_arg = -1, .hazard = -1});
   }
   orch_lap(rt, SL_ORCH_FANIN);
   for (int i = 0; i < t->ntensors; i++) {
     const sl_rt_tensor *tt = &t->tensors[i];
     uint64_t tid = rt->cfg.dep_gen ? sl_rt_tensor_id(tt->buf) : 0; /* only deps.json needs it */
-    if (tt->buf->creator_task != UINT64_MAX &&
-        push_edge(rt, (sl_rt_edge){tt->buf->creator_task, t->id, i, 1, 0, tid, -1, -1}))
-      return -1;
-    if (order_arg(rt, t, i, tid)) return -1;
+    if (tt->buf->creator_task != UINT64_MAX)
+      push_edge(rt, (sl_rt_edge){.pred = tt->buf->creator_task, .succ = t->id, .arg = i,
+                                 .source = SL_RT_EDGE_CREATOR, .tensor_id = tid, .prod_arg = -1, .hazard = -1});
+    order_arg(rt, t, i, tid);
   }
-  if (record_accesses(rt, t)) return -1;
+  record_accesses(rt, t);
   orch_lap(rt, SL_ORCH_INSERT);
-  return 0;
 }
 
 uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
@@ -399,14 +359,8 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
   }
   orch_lap(rt, SL_ORCH_SYNC);
   sl_rt_task *t = new_task(rt);
-  if (!t || build_task(rt, t, s, members, has_aic, graph)) {
-    set_err(rt, "out of memory");
-    return UINT64_MAX;
-  }
-  if (wire_task(rt, t, s)) {
-    set_err(rt, "out of memory while recording dependencies");
-    return UINT64_MAX;
-  }
+  build_task(rt, t, s, members, has_aic, graph);
+  wire_task(rt, t, s);
   uint64_t ring = t->id >> 32, now_in = atomic_fetch_add_explicit(&rt->inflight[ring], 1, memory_order_acq_rel) + 1;
   if (now_in > rt->ring_peak[ring]) rt->ring_peak[ring] = now_in;
   atomic_fetch_add_explicit(&rt->submitted, 1, memory_order_acq_rel);
@@ -428,10 +382,6 @@ uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buff
   uint64_t t0 = dp ? sl_rt_now(&rt->clock) : 0;
   uint64_t h0 = rt->cfg.runtime == SL_RT_HBG ? sl_rt_run_host_ns(rt) : 0;
   sl_rt_task *t = new_task(rt);
-  if (!t) {
-    set_err(rt, "out of memory");
-    return UINT64_MAX;
-  }
   t->is_alloc = 1;
   t->done = 1; /* completed inline by the orchestrator */
   for (int i = 0; i < n; i++) {
@@ -451,16 +401,7 @@ uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buff
 
 /* ---- args dump ------------------------------------------------------------------------- */
 
-static int push_dump(sl_rt *rt, const sl_rt_dump_entry *e) {
-  if (rt->ndump == rt->capdump) {
-    size_t n = rt->capdump ? rt->capdump * 2 : 256;
-    sl_rt_dump_entry *v = sl_rt_realloc(rt->dump, n * sizeof *v);
-    rt->dump = v;
-    rt->capdump = n;
-  }
-  rt->dump[rt->ndump++] = *e;
-  return 0;
-}
+static void push_dump(sl_rt *rt, const sl_rt_dump_entry *e) { *SL_RT_PUSH(rt->dump, rt->ndump, rt->capdump) = *e; }
 
 /* Gather a view into a logical row-major copy. */
 static void *gather(const sl_rt_tensor *t, uint64_t *bytes) {

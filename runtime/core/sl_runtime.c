@@ -68,8 +68,9 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   }
   rt->pthr.rt = rt;
   rt->pthr.idx = cfg->num_sched;
-  int bad = sl_tensormap_init(&rt->tm, 4096);
+  sl_tensormap_init(&rt->tm, 4096);
   rt->tm.finished = sl_rt_task_done;
+  int bad = 0; /* a mutex the system refuses */
   for (int q = 0; q < SL_SHAPE_COUNT; q++) bad |= sl_readyq_init(&rt->queues[q]);
   bad |= sl_readyq_init(&rt->dummyq);
   bad |= sl_readyq_init(&rt->syncq);

@@ -4,10 +4,9 @@
 #include <stdlib.h>
 #include "sl_rt_mem.h"
 
-int sl_tensormap_init(sl_tensormap *m, size_t nbuckets) {
+void sl_tensormap_init(sl_tensormap *m, size_t nbuckets) {
   m->nbuckets = nbuckets ? nbuckets : 1024;
   m->buckets = sl_rt_calloc(m->nbuckets, sizeof *m->buckets);
-  return m->buckets ? 0 : -1;
 }
 
 void sl_tensormap_free(sl_tensormap *m) {
@@ -43,18 +42,9 @@ size_t sl_tensormap_lookup(const sl_tensormap *m, const void *buf, uint64_t lo, 
   return found;
 }
 
-static int append(sl_tm_bucket *b, sl_tm_entry e) {
-  if (b->n == b->cap) {
-    size_t ncap = b->cap ? b->cap * 2 : 4;
-    sl_tm_entry *nv = sl_rt_realloc(b->v, ncap * sizeof *nv);
-    b->v = nv;
-    b->cap = ncap;
-  }
-  b->v[b->n++] = e;
-  return 0;
-}
+static void append(sl_tm_bucket *b, sl_tm_entry e) { *SL_RT_PUSH(b->v, b->n, b->cap) = e; }
 
-int sl_tensormap_insert(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t hi,
+void sl_tensormap_insert(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t hi,
                         struct sl_rt_task *producer, int prod_arg, int dense) {
   sl_tm_bucket *b = bucket(m, buf);
   if (dense) { /* drop the writers and readers the new write covers: it waits for them */
@@ -66,7 +56,7 @@ int sl_tensormap_insert(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t 
     }
     b->n = w;
   }
-  return append(b, (sl_tm_entry){buf, lo, hi, producer, prod_arg, 1});
+  append(b, (sl_tm_entry){.buf = buf, .lo = lo, .hi = hi, .producer = producer, .prod_arg = prod_arg, .is_write = 1});
 }
 
 enum { SL_TM_PRUNE_MIN = 256 };
@@ -84,7 +74,7 @@ static void prune_readers(const sl_tensormap *m, sl_tm_bucket *b) {
   b->prune_at = 2 * w > SL_TM_PRUNE_MIN ? 2 * w : SL_TM_PRUNE_MIN;
 }
 
-int sl_tensormap_insert_read(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t hi,
+void sl_tensormap_insert_read(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t hi,
                              struct sl_rt_task *reader, int arg) {
   sl_tm_bucket *b = bucket(m, buf);
   if (m->finished && b->n >= (b->prune_at ? b->prune_at : SL_TM_PRUNE_MIN)) prune_readers(m, b);
@@ -93,7 +83,7 @@ int sl_tensormap_insert_read(sl_tensormap *m, const void *buf, uint64_t lo, uint
   for (size_t i = b->n; i-- > 0;) {
     const sl_tm_entry *e = &b->v[i];
     if (e->producer != reader) break;
-    if (e->buf == buf && e->lo <= lo && hi <= e->hi) return 0;
+    if (e->buf == buf && e->lo <= lo && hi <= e->hi) return;
   }
-  return append(b, (sl_tm_entry){buf, lo, hi, reader, arg, 0});
+  append(b, (sl_tm_entry){.buf = buf, .lo = lo, .hi = hi, .producer = reader, .prod_arg = arg});
 }

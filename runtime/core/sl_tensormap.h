@@ -48,7 +48,7 @@ typedef struct sl_tm_hit {
   sl_tm_hazard hazard;
 } sl_tm_hit;
 
-int sl_tensormap_init(sl_tensormap *m, size_t nbuckets);
+void sl_tensormap_init(sl_tensormap *m, size_t nbuckets);
 void sl_tensormap_free(sl_tensormap *m);
 /* Earlier accesses of [lo, hi) in buf that a new access must wait for: writers
 ** only for a read, writers and readers for a write (is_write). Writes up to max
@@ -57,10 +57,10 @@ size_t sl_tensormap_lookup(const sl_tensormap *m, const void *buf, uint64_t lo, 
                            int is_write, sl_tm_hit *hits, size_t max);
 /* Record `producer` as the last writer of [lo, hi); when `dense` (every byte of
 ** the span written) the entries it covers are removed. */
-int sl_tensormap_insert(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t hi,
+void sl_tensormap_insert(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t hi,
                         struct sl_rt_task *producer, int prod_arg, int dense);
 /* Record `reader` as reading [lo, hi) since the last write. */
-int sl_tensormap_insert_read(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t hi,
+void sl_tensormap_insert_read(sl_tensormap *m, const void *buf, uint64_t lo, uint64_t hi,
                              struct sl_rt_task *reader, int arg);
 
 #endif /* SL_TENSORMAP_H */

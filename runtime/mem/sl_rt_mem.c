@@ -37,6 +37,19 @@ void *sl_rt_realloc(void *p, size_t n) {
 
 void *sl_rt_alloc(size_t n) { return sl_rt_realloc(NULL, n ? n : 1); }
 
+void *sl_rt_grow(void *arr, size_t *cap, size_t need, size_t esz) {
+  if (need <= *cap) return arr;
+  size_t nc = *cap ? *cap : 4;
+  while (nc < need) {
+    if (nc > SIZE_MAX / 2) rt_fail(SIZE_MAX);
+    nc *= 2;
+  }
+  if (esz && nc > SIZE_MAX / esz) rt_fail(SIZE_MAX);
+  arr = sl_rt_realloc(arr, nc * esz);
+  *cap = nc;
+  return arr;
+}
+
 void *sl_rt_try_calloc(size_t count, size_t size) {
   if (size && count > SIZE_MAX / size) return NULL;
   size_t n = count * size;

@@ -38,14 +38,9 @@ int sl_pipe_is_cross(sl_subcore core, const sl_instr *ins) {
   return !sl_subcore_has_pipe(core, ins->peer);
 }
 
-int sl_pipe_record(sl_pipe_model *m, sl_subcore core, const sl_instr *ins) {
+void sl_pipe_record(sl_pipe_model *m, sl_subcore core, const sl_instr *ins) {
   sl_pipe_stream *s = &m->core[core];
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 256;
-    s->recs = sl_rt_realloc(s->recs, cap * sizeof *s->recs);
-    s->cap = cap;
-  }
-  sl_pipe_rec *r = &s->recs[s->n++];
+  sl_pipe_rec *r = SL_RT_PUSH(s->recs, s->n, s->cap);
   memset(r, 0, sizeof *r);
   r->kind = sl_pipe_classify(ins);
   r->pipe = ins->pipe;
@@ -59,7 +54,6 @@ int sl_pipe_record(sl_pipe_model *m, sl_subcore core, const sl_instr *ins) {
   r->lib_file = ins->lib_file;
   r->lib_line = ins->lib_line;
   if ((unsigned)r->pipe >= SL_PIPE_COUNT) r->pipe = SL_PIPE_SCALAR;
-  return 0;
 }
 
 /* ---- flag matching ----------------------------------------------------------------- */

