@@ -23,6 +23,7 @@
 ** One probe loop (probe) serves all kinds; only key_eq and the hash differ.
 */
 #include "sl_map.h"
+#include "sl_hash.h"
 
 #include "sl_mem.h"
 
@@ -36,29 +37,20 @@ typedef struct key_ref {
   size_t len;
 } key_ref;
 
-static uint64_t mix64(uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdULL;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ULL;
-  k ^= k >> 33;
-  return k;
-}
-
 static uint64_t str_hash(const char *s, size_t len) {
   uint64_t h = 14695981039346656037ULL;
   for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-  return mix64(h);
+  return sl_mix64(h);
 }
 
 static const char *slot_str(const sl_map *m, size_t i) { return (const char *)(uintptr_t)m->keys[i]; }
 
 static uint64_t ref_hash(const sl_map *m, const key_ref *k) {
-  return m->kind == SL_MAP_U64 ? mix64(k->u) : str_hash(k->s, k->len);
+  return m->kind == SL_MAP_U64 ? sl_mix64(k->u) : str_hash(k->s, k->len);
 }
 
 static uint64_t slot_hash(const sl_map *m, size_t i) {
-  if (m->kind == SL_MAP_U64) return mix64(m->keys[i]);
+  if (m->kind == SL_MAP_U64) return sl_mix64(m->keys[i]);
   const char *s = slot_str(m, i);
   return str_hash(s, strlen(s));
 }

@@ -34,3 +34,7 @@ void *sl_array_zero(void *arr, size_t i, size_t esz) {
 }
 
 void sl_array_free(void *arr) { sl_mem_free(arr); }
+
+void sl_array_sort(void *arr, size_t n, size_t esz, int (*cmp)(const void *, const void *)) {
+  if (n > 1) qsort(arr, n, esz, cmp);
+}

@@ -10,7 +10,7 @@
 #include "sl_mem.h"
 #include "sl_intern.h"
 #include "sl_map.h"
-#include "sl_tables.h"
+#include "sl_hash.h"
 #include "sl_vec.h"
 
 /* 24 bytes a slice: a 1M-task trace has ~6.5M of them. The start in ns is

@@ -36,10 +36,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sl_intern.h"
 #include "sl_map.h"
 #include "sl_mem.h"
 #include "sl_pftrace.h"
-#include "sl_tables.h"
+#include "sl_hash.h"
 #include "sl_trace_sink.h"
 #include "sl_vec.h"
 
@@ -124,17 +125,17 @@ typedef struct proto_sink {
   sl_trace_sink base;
   sl_pf_writer w;
   uint64_t next_uuid, next_flow;
-  sl_strset strings;  /* process/thread/counter names */
-  sl_strset names;    /* event names: iid = id + 1 */
-  sl_strset cats;     /* categories: iid = id + 1 */
-  sl_strset keys;     /* debug annotation names: iid = id + 1 */
+  sl_intern strings;  /* process/thread/counter names */
+  sl_intern names;    /* event names: iid = id */
+  sl_intern cats;     /* categories: iid = id */
+  sl_intern keys;     /* debug annotation names: iid = id */
   uint8_t *name_sent; /* event name iid already interned in the file */
   pproc *procs;
   size_t nprocs, procs_cap;
-  sl_idmap proc_of;
+  sl_map proc_of;
   plane *lanes;
   size_t nlanes, lanes_cap;
-  sl_idmap lane_of;
+  sl_map lane_of;
   pslice *slices;
   size_t nslices, slices_cap;
   pflow_end *ends;
@@ -142,7 +143,7 @@ typedef struct proto_sink {
   sl_map open_flow;   /* hash(id, cat, name) -> proto flow id, while the flow is open */
   pctrack *ctracks;
   size_t nctracks, ctracks_cap;
-  sl_idmap ctrack_of;
+  sl_map ctrack_of;
   pcount *counts;
   size_t ncounts, counts_cap;
   pev *evs; /* every BEGIN / END / counter packet, built in finish() */
@@ -164,16 +165,17 @@ static int us_to_ns(double us, int64_t *ns) {
   return 1;
 }
 
-static uint32_t intern(sl_strset *t, const char *s) {
+/* The id of s in t (NULL: ""); ids start at 1, so they serve as Perfetto iids as they are. */
+static uint32_t intern(sl_intern *t, const char *s) {
   if (!s) s = "";
-  return sl_strset_intern(t, s, strlen(s));
+  return sl_intern_add(t, s, strlen(s));
 }
 
 static uint32_t proc_index(proto_sink *p, int64_t pid) {
   int fresh;
-  uint64_t *slot = sl_idmap_put(&p->proc_of, (uint64_t)pid, &fresh);
+  uint64_t *slot = sl_map_u64_ref(&p->proc_of, (uint64_t)pid, &fresh);
   if (fresh) {
-    sl_vec_grow((void **)&p->procs, &p->procs_cap, p->nprocs + 1, sizeof *p->procs);
+    p->procs = sl_array_grow(p->procs, &p->procs_cap, p->nprocs + 1, sizeof *p->procs);
     p->procs[p->nprocs] = (pproc){.pid = pid, .uuid = p->next_uuid++};
     *slot = p->nprocs++;
   }
@@ -183,10 +185,10 @@ static uint32_t proc_index(proto_sink *p, int64_t pid) {
 static uint32_t lane_index(proto_sink *p, int64_t pid, int64_t tid) {
   uint64_t key = sl_fnv64(&tid, sizeof tid, (uint64_t)pid * 0x9e3779b97f4a7c15ull);
   int fresh;
-  uint64_t *slot = sl_idmap_put(&p->lane_of, key, &fresh);
+  uint64_t *slot = sl_map_u64_ref(&p->lane_of, key, &fresh);
   if (fresh) {
     uint32_t proc = proc_index(p, pid);
-    sl_vec_grow((void **)&p->lanes, &p->lanes_cap, p->nlanes + 1, sizeof *p->lanes);
+    p->lanes = sl_array_grow(p->lanes, &p->lanes_cap, p->nlanes + 1, sizeof *p->lanes);
     p->lanes[p->nlanes] = (plane){.pid = pid, .tid = tid, .proc = proc, .uuid = p->next_uuid++};
     *slot = p->nlanes++;
   }
@@ -207,7 +209,7 @@ static uint64_t spill_put(proto_sink *p, const uint8_t *b, size_t n) {
 
 static const uint8_t *spill_get(proto_sink *p, uint64_t off, size_t n) {
   if (n == 0 || !p->spill) return NULL;
-  sl_vec_grow((void **)&p->body, &p->body_cap, n, 1);
+  p->body = sl_array_grow(p->body, &p->body_cap, n, 1);
   if (pread(fileno(p->spill), p->body, n, (off_t)off) != (ssize_t)n) {
     p->base.failed = 1;
     memset(p->body, 0, n);
@@ -220,7 +222,7 @@ static const uint8_t *spill_get(proto_sink *p, uint64_t off, size_t n) {
 static void p_process_name(sl_trace_sink *s, int64_t pid, const char *name) {
   proto_sink *p = (proto_sink *)s;
   uint32_t i = proc_index(p, pid); /* may move p->procs */
-  p->procs[i].name = intern(&p->strings, name) + 1;
+  p->procs[i].name = intern(&p->strings, name);
   sl_sink_count(s);
 }
 static int32_t clamp_rank(int64_t v) {
@@ -236,7 +238,7 @@ static void p_process_sort(sl_trace_sink *s, int64_t pid, int64_t idx) {
 static void p_thread_name(sl_trace_sink *s, int64_t pid, int64_t tid, const char *name) {
   proto_sink *p = (proto_sink *)s;
   uint32_t i = lane_index(p, pid, tid); /* may move p->lanes */
-  p->lanes[i].name = intern(&p->strings, name) + 1;
+  p->lanes[i].name = intern(&p->strings, name);
   sl_sink_count(s);
 }
 static void p_thread_sort(sl_trace_sink *s, int64_t pid, int64_t tid, int64_t idx) {
@@ -253,7 +255,7 @@ static void fill_annotation(proto_sink *p, Perfetto__Protos__DebugAnnotation *d,
                             Perfetto__Protos__DebugAnnotation *items, const sl_arg *a) {
   perfetto__protos__debug_annotation__init(d);
   d->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
-  d->name_iid = intern(&p->keys, a->key) + 1;
+  d->name_iid = intern(&p->keys, a->key);
   switch (a->type) {
   case SL_ARG_INT:
     d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
@@ -295,7 +297,7 @@ static void pack_body(proto_sink *p, pslice *sl, const char *cat, const sl_arg *
   Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
   uint64_t cat_iid = 0;
   if (cat && *cat) {
-    cat_iid = intern(&p->cats, cat) + 1;
+    cat_iid = intern(&p->cats, cat);
     te.n_category_iids = 1;
     te.category_iids = &cat_iid;
   }
@@ -341,10 +343,10 @@ static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
     return;
   }
   if (ev->dur > 0 && !us_to_ns(ev->dur, &dur)) dur = 0;
-  sl_vec_grow((void **)&p->slices, &p->slices_cap, p->nslices + 1, sizeof *p->slices);
+  p->slices = sl_array_grow(p->slices, &p->slices_cap, p->nslices + 1, sizeof *p->slices);
   pslice *sl = &p->slices[p->nslices];
   *sl = (pslice){.lane = lane_index(p, ev->pid, ev->tid),
-                 .name = intern(&p->names, ev->name) + 1,
+                 .name = intern(&p->names, ev->name),
                  .start = start,
                  .end = start + dur}; /* negative durations become zero-length */
   pack_body(p, sl, ev->cat, ev->args, ev->args ? ev->nargs : 0);
@@ -371,13 +373,13 @@ static void p_counter(sl_trace_sink *s, const sl_counter *ev) {
     uint32_t name = intern(&p->strings, buf);
     uint64_t key = sl_fnv64(buf, strlen(buf), (uint64_t)ev->pid);
     int fresh;
-    uint64_t *slot = sl_idmap_put(&p->ctrack_of, key, &fresh);
+    uint64_t *slot = sl_map_u64_ref(&p->ctrack_of, key, &fresh);
     if (fresh) {
-      sl_vec_grow((void **)&p->ctracks, &p->ctracks_cap, p->nctracks + 1, sizeof *p->ctracks);
+      p->ctracks = sl_array_grow(p->ctracks, &p->ctracks_cap, p->nctracks + 1, sizeof *p->ctracks);
       p->ctracks[p->nctracks] = (pctrack){.proc = proc, .name = name, .uuid = p->next_uuid++};
       *slot = p->nctracks++;
     }
-    sl_vec_grow((void **)&p->counts, &p->counts_cap, p->ncounts + 1, sizeof *p->counts);
+    p->counts = sl_array_grow(p->counts, &p->counts_cap, p->ncounts + 1, sizeof *p->counts);
     pcount *c = &p->counts[p->ncounts++];
     if (*slot > (UINT32_MAX >> 1) || p->ncounts > UINT32_MAX) { /* beyond any trace this process could hold */
       s->failed = 1;
@@ -431,7 +433,7 @@ static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
   pflow_end e = {.at.ts = ts,
                  .lane_ph = lane << 2 | (uint32_t)(ev->phase == 's') << 1 | (uint32_t)!!ev->bp_enclosing,
                  .flow_id = (uint32_t)flow_id};
-  sl_vec_grow((void **)&p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends);
+  p->ends = sl_array_grow(p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends);
   p->ends[p->nends++] = e;
 }
 
@@ -510,7 +512,7 @@ static void bind_by_position(proto_sink *p, const uint32_t *order) {
   uint32_t *by_pos = sl_mem_array(NULL, p->nends + 1, sizeof *by_pos);
   for (size_t i = 0; i < p->nends; i++) by_pos[i] = (uint32_t)i;
   g_sort_ends = p->ends;
-  sl_vec_sort(by_pos, p->nends, sizeof *by_pos, cmp_end_pos);
+  sl_array_sort(by_pos, p->nends, sizeof *by_pos, cmp_end_pos);
   size_t *stack = NULL, depth = 0, cap = 0, si = 0;
   uint32_t cur_lane = UINT32_MAX;
   for (size_t i = 0; i < p->nends; i++) {
@@ -547,7 +549,7 @@ static void bind_by_position(proto_sink *p, const uint32_t *order) {
       while (depth && p->slices[stack[depth - 1]].end <= sl->start) depth--;
       /* a slice that overlaps without nesting lives on an overflow track */
       if (depth && p->slices[stack[depth - 1]].end < sl->end) continue;
-      sl_vec_grow((void **)&stack, &cap, depth + 1, sizeof *stack);
+      stack = sl_array_grow(stack, &cap, depth + 1, sizeof *stack);
       stack[depth++] = (size_t)(sl - p->slices);
     }
     if (depth) e->at.slice = stack[depth - 1] + 1u;
@@ -589,7 +591,7 @@ static void write_event(proto_sink *p, uint64_t ts, uint64_t uuid, int type, uin
     p->name_sent[name_iid - 1] = 1;
     en.has_iid = 1;
     en.iid = name_iid;
-    en.name = (char *)sl_strset_get(&p->names, (uint32_t)(name_iid - 1));
+    en.name = (char *)sl_intern_str(&p->names, (uint32_t)name_iid);
     in.n_event_names = 1;
     in.event_names = &enp;
   }
@@ -635,27 +637,28 @@ static void write_first_packet(proto_sink *p) {
   pk.trusted_packet_sequence_id = SEQ_ID;
   pk.has_sequence_flags = 1;
   pk.sequence_flags = SL_PF_SEQ_CLEARED | SL_PF_SEQ_NEEDS_STATE;
-  Perfetto__Protos__EventCategory *cats = sl_mem_calloc(p->cats.n + 1, sizeof *cats);
-  Perfetto__Protos__EventCategory **catp = sl_mem_calloc(p->cats.n + 1, sizeof *catp);
-  Perfetto__Protos__DebugAnnotationName *keys = sl_mem_calloc(p->keys.n + 1, sizeof *keys);
-  Perfetto__Protos__DebugAnnotationName **keyp = sl_mem_calloc(p->keys.n + 1, sizeof *keyp);
-  for (size_t i = 0; i < p->cats.n; i++) {
+  size_t ncats = sl_intern_count(&p->cats), nkeys = sl_intern_count(&p->keys);
+  Perfetto__Protos__EventCategory *cats = sl_mem_calloc(ncats + 1, sizeof *cats);
+  Perfetto__Protos__EventCategory **catp = sl_mem_calloc(ncats + 1, sizeof *catp);
+  Perfetto__Protos__DebugAnnotationName *keys = sl_mem_calloc(nkeys + 1, sizeof *keys);
+  Perfetto__Protos__DebugAnnotationName **keyp = sl_mem_calloc(nkeys + 1, sizeof *keyp);
+  for (size_t i = 0; i < ncats; i++) {
     perfetto__protos__event_category__init(&cats[i]);
     cats[i].has_iid = 1;
     cats[i].iid = i + 1;
-    cats[i].name = (char *)sl_strset_get(&p->cats, (uint32_t)i);
+    cats[i].name = (char *)sl_intern_str(&p->cats, (uint32_t)i + 1);
     catp[i] = &cats[i];
   }
-  for (size_t i = 0; i < p->keys.n; i++) {
+  for (size_t i = 0; i < nkeys; i++) {
     perfetto__protos__debug_annotation_name__init(&keys[i]);
     keys[i].has_iid = 1;
     keys[i].iid = i + 1;
-    keys[i].name = (char *)sl_strset_get(&p->keys, (uint32_t)i);
+    keys[i].name = (char *)sl_intern_str(&p->keys, (uint32_t)i + 1);
     keyp[i] = &keys[i];
   }
-  in.n_event_categories = p->cats.n;
+  in.n_event_categories = ncats;
   in.event_categories = catp;
-  in.n_debug_annotation_names = p->keys.n;
+  in.n_debug_annotation_names = nkeys;
   in.debug_annotation_names = keyp;
   pk.interned_data = &in;
   sl_pf_write_packet(&p->w, &pk);
@@ -706,7 +709,7 @@ static void write_track(proto_sink *p, uint64_t uuid, uint64_t parent, const cha
 }
 
 static const char *opt_name(const proto_sink *p, uint32_t id1) {
-  return id1 ? sl_strset_get(&p->strings, id1 - 1) : NULL;
+  return sl_intern_str(&p->strings, id1); /* NULL for 0: no name */
 }
 
 /* The JSON's process_sort_index / thread_sort_index become sibling_order_rank of
@@ -736,7 +739,7 @@ static void write_tracks(proto_sink *p) {
   for (size_t i = 0; i < p->nctracks; i++) {
     Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
     write_track(p, p->ctracks[i].uuid, p->procs[p->ctracks[i].proc].uuid,
-                sl_strset_get(&p->strings, p->ctracks[i].name), NULL, NULL, NULL, &cd);
+                sl_intern_str(&p->strings, p->ctracks[i].name), NULL, NULL, NULL, &cd);
   }
 }
 
@@ -745,7 +748,7 @@ static uint64_t sublane_uuid(proto_sink *p, plane *ln, size_t k) {
   if (k == 0) return ln->uuid;
   while (ln->noverflow < k) {
     uint64_t uuid = p->next_uuid++;
-    sl_vec_grow((void **)&ln->overflow, &ln->overflow_cap, ln->noverflow + 1, sizeof *ln->overflow);
+    ln->overflow = sl_array_grow(ln->overflow, &ln->overflow_cap, ln->noverflow + 1, sizeof *ln->overflow);
     ln->overflow[ln->noverflow++] = uuid;
     char name[300];
     const char *base = opt_name(p, ln->name);
@@ -762,7 +765,7 @@ typedef SL_VEC(uint32_t) substack; /* slices open on one sub-lane, outermost fir
 
 static void add_ev(proto_sink *p, int64_t ts, uint64_t track, uint32_t kind, size_t ref) {
   /* track < 2^32: p_finish checked next_uuid, and the event list has its full size */
-  sl_vec_grow((void **)&p->evs, &p->evs_cap, p->nevs + 1, sizeof *p->evs);
+  p->evs = sl_array_grow(p->evs, &p->evs_cap, p->nevs + 1, sizeof *p->evs);
   p->evs[p->nevs] = (pev){.ts = ts, .track = (uint32_t)track, .ord = (uint32_t)p->nevs,
                           .ref = (uint32_t)ref, .kind = kind};
   p->nevs++;
@@ -835,7 +838,7 @@ static void sort_events_by_time(proto_sink *p) {
   uint32_t *idx = sl_mem_array(NULL, p->nevs + 1, sizeof *idx);
   for (size_t i = 0; i < p->nevs; i++) idx[i] = (uint32_t)i;
   g_sort_evs = p->evs;
-  sl_vec_sort(idx, p->nevs, sizeof *idx, cmp_ev_time);
+  sl_array_sort(idx, p->nevs, sizeof *idx, cmp_ev_time);
   for (size_t i = 0; i < p->nevs; i++) { /* evs[i] takes evs[idx[i]] */
     if (idx[i] == i) continue;
     pev t = p->evs[i];
@@ -911,7 +914,7 @@ static void order_events(proto_sink *p, const uint32_t *flow_ids, const uint32_t
   for (size_t g = 0, h; g < p->nevs; g = h) {
     int any = 0;
     for (h = g; h < p->nevs && p->evs[h].ts == p->evs[g].ts; h++) any |= p->evs[h].level != 0;
-    if (any) sl_vec_sort(p->evs + g, h - g, sizeof *p->evs, cmp_ev_level);
+    if (any) sl_array_sort(p->evs + g, h - g, sizeof *p->evs, cmp_ev_level);
   }
   sl_mem_free(src_pos);
   sl_mem_free(begin_pos);
@@ -972,10 +975,10 @@ static int p_finish(sl_trace_sink *s) {
   sl_map_free(&p->open_flow);
   uint32_t *order = sl_mem_array(NULL, p->nslices + 1, sizeof *order);
   uint32_t *src_slice = sl_mem_calloc(p->next_flow + 1, sizeof *src_slice); /* flow id -> slice + 1 */
-  p->name_sent = sl_mem_calloc(p->names.n + 1, 1);
+  p->name_sent = sl_mem_calloc(sl_intern_count(&p->names) + 1, 1);
   for (size_t i = 0; i < p->nslices; i++) order[i] = (uint32_t)i;
   g_sort_slices = p->slices;
-  sl_vec_sort(order, p->nslices, sizeof *order, cmp_slice_idx);
+  sl_array_sort(order, p->nslices, sizeof *order, cmp_slice_idx);
   bind_by_position(p, order);
   uint32_t *flow_ids = assign_flow_ids(p, src_slice);
 
@@ -984,7 +987,7 @@ static int p_finish(sl_trace_sink *s) {
     s->failed = 1;
     goto out;
   }
-  sl_vec_sort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
+  sl_array_sort(p->counts, p->ncounts, sizeof *p->counts, cmp_count);
   if (p->spill && fflush(p->spill) != 0) s->failed = 1;
   sl_pf_writer_init(&p->w, s->fp);
   write_first_packet(p);
@@ -1017,21 +1020,21 @@ out:
 static void p_destroy(sl_trace_sink *s) {
   proto_sink *p = (proto_sink *)s;
   sl_pf_writer_free(&p->w);
-  sl_strset_free(&p->strings);
-  sl_strset_free(&p->names);
-  sl_strset_free(&p->cats);
-  sl_strset_free(&p->keys);
+  sl_intern_free(&p->strings);
+  sl_intern_free(&p->names);
+  sl_intern_free(&p->cats);
+  sl_intern_free(&p->keys);
   sl_mem_free(p->name_sent);
   sl_mem_free(p->procs);
-  sl_idmap_free(&p->proc_of);
+  sl_map_free(&p->proc_of);
   for (size_t i = 0; i < p->nlanes; i++) sl_mem_free(p->lanes[i].overflow);
   sl_mem_free(p->lanes);
-  sl_idmap_free(&p->lane_of);
+  sl_map_free(&p->lane_of);
   sl_mem_free(p->slices);
   sl_mem_free(p->ends);
   sl_map_free(&p->open_flow);
   sl_mem_free(p->ctracks);
-  sl_idmap_free(&p->ctrack_of);
+  sl_map_free(&p->ctrack_of);
   sl_mem_free(p->counts);
   sl_mem_free(p->evs);
   if (p->spill) fclose(p->spill);

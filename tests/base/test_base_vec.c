@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "sl_hash.h"
 #include "sl_vec.h"
 
 typedef struct pair {
@@ -79,12 +80,39 @@ static void reserve_then_fill(void **state) {
   sl_vec_free(&v);
 }
 
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static void sort_takes_empty_arrays(void **state) {
+  (void)state;
+  sl_array_sort(NULL, 0, sizeof(int), cmp_int); /* qsort would be undefined here */
+  int one[] = {7};
+  sl_array_sort(one, 1, sizeof one[0], cmp_int);
+  assert_int_equal(one[0], 7);
+  int v[] = {3, -1, 2, 2, 0};
+  sl_array_sort(v, 5, sizeof v[0], cmp_int);
+  for (int i = 1; i < 5; i++) assert_true(v[i - 1] <= v[i]);
+}
+
+/* sl_fnv64's seed chains parts; sl_mix64 is a bijection that spreads neighbours. */
+static void hashes_chain_and_mix(void **state) {
+  (void)state;
+  assert_int_equal(sl_fnv64("", 0, 0), 1469598103934665603ull);
+  uint64_t ab = sl_fnv64("ab", 2, 0);
+  assert_int_equal(sl_fnv64("b", 1, sl_fnv64("a", 1, 0) ^ 1469598103934665603ull), ab);
+  assert_true(sl_fnv64("ab", 2, 1) != ab);
+  assert_int_equal(sl_mix64(0), 0);
+  assert_true(sl_mix64(1) != sl_mix64(2));
+  assert_true((sl_mix64(1) ^ sl_mix64(2)) >> 32); /* the high half differs too */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(push_keeps_order),
       cmocka_unit_test(add_gives_zeroed_element),
       cmocka_unit_test(capacity_doubles_from_sixteen),
       cmocka_unit_test(reserve_then_fill),
+      cmocka_unit_test(sort_takes_empty_arrays),
+      cmocka_unit_test(hashes_chain_and_mix),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

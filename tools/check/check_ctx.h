@@ -1,8 +1,8 @@
 /*
 ** check_ctx.h — shared state of one `swimlane check-trace` run: the problem
 ** reporter (one line per problem or warning, capped), the totals printed on
-** success, and the two checkers. Containers come from host/base (sl_intern, sl_map,
-** sl_vec); sl_tables.h gives the hashes and the sort.
+** success, and the two checkers. Containers, hashes and sorting come from host/base
+** (sl_intern, sl_map, sl_vec, sl_hash).
 */
 #ifndef SL_CHECK_CTX_H
 #define SL_CHECK_CTX_H
@@ -13,7 +13,7 @@
 
 #include "sl_intern.h"
 #include "sl_map.h"
-#include "sl_tables.h"
+#include "sl_hash.h"
 #include "sl_vec.h"
 
 typedef struct sl_check_ctx {

@@ -21,7 +21,7 @@ static int cmp_be(const void *a, const void *b) {
 
 /* B/E pairs -> slices, per lane, in Perfetto's order. */
 void sl_cj_pass_begin_end(jstate *st) {
-  sl_vec_sort(st->bes, st->nbes, sizeof *st->bes, cmp_be);
+  sl_array_sort(st->bes, st->nbes, sizeof *st->bes, cmp_be);
   size_t *stack = NULL, depth = 0, cap = 0;
   for (size_t i = 0; i < st->nbes; i++) {
     jbe *b = &st->bes[i];
@@ -101,8 +101,8 @@ static int cmp_flow_key(const void *a, const void *b) {
 ** in Perfetto and lost in DevTools — and an end exactly at a slice's end lands on
 ** whichever slice happens to be on top. */
 void sl_cj_pass_lanes(jstate *st) {
-  sl_vec_sort(st->slices, st->nslices, sizeof *st->slices, cmp_slice);
-  sl_vec_sort(st->flows, st->nflows, sizeof *st->flows, cmp_flow_lane);
+  sl_array_sort(st->slices, st->nslices, sizeof *st->slices, cmp_slice);
+  sl_array_sort(st->flows, st->nflows, sizeof *st->flows, cmp_flow_lane);
   size_t *stack = NULL, depth = 0, cap = 0;
   size_t si = 0, fi = 0;
   while (si < st->nslices || fi < st->nflows) {
@@ -205,7 +205,7 @@ void sl_cj_pass_devtools_tree(jstate *st) {
     v = sl_array_grow(v, &cap, n + 1, sizeof *v);
     v[n++] = (dt_slice){.ts = s->fts, .end = s->fend, .lane = s->lane, .i = (uint32_t)i};
   }
-  sl_vec_sort(v, n, sizeof *v, cmp_dt);
+  sl_array_sort(v, n, sizeof *v, cmp_dt);
   size_t *stack = NULL, depth = 0, scap = 0;
   for (size_t k = 0; k < n; k++) {
     if (k == 0 || v[k].lane != v[k - 1].lane) depth = 0;
@@ -306,7 +306,7 @@ static void check_flow_cats(jstate *st, size_t i, size_t j) {
 
 /* Identity (id, cat, name): one 's', then 't'/'f' steps. */
 void sl_cj_pass_flow_ids(jstate *st) {
-  sl_vec_sort(st->flows, st->nflows, sizeof *st->flows, cmp_flow_key);
+  sl_array_sort(st->flows, st->nflows, sizeof *st->flows, cmp_flow_key);
   size_t i = 0;
   while (i < st->nflows) {
     size_t j = i;
@@ -359,7 +359,7 @@ static int cmp_flow2(const void *a, const void *b) {
 }
 
 void sl_cj_pass_flows_v2(jstate *st) {
-  sl_vec_sort(st->flows2, st->nflows2, sizeof *st->flows2, cmp_flow2);
+  sl_array_sort(st->flows2, st->nflows2, sizeof *st->flows2, cmp_flow2);
   for (size_t i = 0; i < st->nflows2;) {
     size_t j = i;
     int outs = 0, ins = 0;

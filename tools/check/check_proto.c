@@ -454,7 +454,7 @@ static int cmp_event(const void *a, const void *b) {
 
 /* BEGIN/END per track in Perfetto's order: by timestamp, ties in file order. */
 static void pass_nesting(pstate *st) {
-  sl_vec_sort(st->events, st->nevents, sizeof *st->events, cmp_event);
+  sl_array_sort(st->events, st->nevents, sizeof *st->events, cmp_event);
   size_t *stack = NULL, depth = 0, cap = 0;
   for (size_t i = 0; i <= st->nevents; i++) {
     if (i == st->nevents || (i > 0 && st->events[i].track != st->events[i - 1].track)) {
@@ -535,7 +535,7 @@ static int cmp_end(const void *a, const void *b) {
 ** accident, and such arrows point backwards (the .pftrace/JSON mismatch this
 ** rule was written for). Ids reused after a terminating endpoint are left out. */
 static void pass_flow_direction(pstate *st) {
-  sl_vec_sort(st->ends, st->nends, sizeof *st->ends, cmp_end);
+  sl_array_sort(st->ends, st->nends, sizeof *st->ends, cmp_end);
   for (size_t i = 1; i < st->nends; i++) {
     const pflow_end *a = &st->ends[i - 1], *b = &st->ends[i];
     if (a->id != b->id || a->ts != b->ts || b->max_before <= b->ts) continue;

@@ -52,6 +52,9 @@ void *sl_array_grow(void *arr, size_t *cap, size_t need, size_t esz);
 /* Release the memory; the vector is empty and reusable. */
 #define sl_vec_free(a) ((void)(sl_array_free((a)->v), (a)->v = NULL, (a)->n = (a)->cap = 0))
 
+/* qsort that also takes an empty array (arr may then be NULL, which qsort does not allow). */
+void sl_array_sort(void *arr, size_t n, size_t esz, int (*cmp)(const void *, const void *));
+
 /* Helpers of the macros: zero element i of arr and return its address; free. */
 void *sl_array_zero(void *arr, size_t i, size_t esz);
 void sl_array_free(void *arr);
