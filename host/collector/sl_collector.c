@@ -83,7 +83,7 @@ static void alloc_shards(sl_collector *c) {
     pthread_cond_init(&s->handoff.cv, NULL);
     for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
       size_t n = (size_t)sl_devprof_pool_count(c->dp, k);
-      s->records[k] = sl_mem_calloc(n, sizeof(sl_vec));
+      s->records[k] = sl_mem_calloc(n, sizeof(sl_coll_records));
       s->collected[k] = sl_mem_calloc(n, sizeof(uint64_t));
     }
   }
@@ -98,7 +98,7 @@ static void free_shards(sl_collector *c) {
     sl_mem_free(s->handoff.items);
     for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
       if (s->records[k])
-        for (int j = 0; j < sl_devprof_pool_count(c->dp, k); j++) sl_vec_free(&s->records[k][j]);
+        for (int j = 0; j < sl_devprof_pool_count(c->dp, k); j++) sl_coll_records_free(&s->records[k][j]);
       sl_mem_free(s->records[k]);
       sl_mem_free(s->collected[k]);
     }

@@ -13,6 +13,7 @@
 */
 #include "sl_collector_internal.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,21 +32,10 @@ void sl_buflist_destroy(sl_buflist *l) {
   l->n = l->cap = 0;
 }
 
-/* (sl_mem_array, not sl_vec.h: this module has a type of its own named sl_vec) */
-static int buflist_push_locked(sl_buflist *l, uint64_t buf) {
-  if (l->n == l->cap) {
-    l->cap = l->cap ? l->cap * 2 : 16;
-    l->bufs = sl_mem_array(l->bufs, l->cap, sizeof *l->bufs);
-  }
-  l->bufs[l->n++] = buf;
-  return 0;
-}
-
-int sl_buflist_push(sl_buflist *l, uint64_t buf) {
+void sl_buflist_push(sl_buflist *l, uint64_t buf) {
   pthread_mutex_lock(&l->mu);
-  int rc = buflist_push_locked(l, buf);
+  *sl_array_push(l->bufs, l->n, l->cap) = buf;
   pthread_mutex_unlock(&l->mu);
-  return rc;
 }
 
 static uint64_t buflist_pop(sl_buflist *l) {
@@ -62,10 +52,7 @@ static uint64_t new_buffer(sl_collector *c, unsigned kind) {
   uint64_t dev = sl_coll_buf_alloc(c, c->dp->buffer_bytes[kind], &host);
   if (!dev) return 0;
   sl_coll_prepare(c, kind, dev);
-  if (sl_buflist_push(&c->blocks, dev) != 0) {
-    sl_coll_buf_free(c, dev);
-    return 0;
-  }
+  sl_buflist_push(&c->blocks, dev);
   c->allocated[kind]++;
   return dev;
 }
@@ -105,8 +92,7 @@ int sl_coll_buffers_init(sl_collector *c) {
       for (unsigned b = 0; b < c->per_pool[k]; b++) {
         uint64_t buf = new_buffer(c, k);
         if (!buf) return -1;
-        if (b >= c->fq_limit[k] || fq_push(c, fq, buf) != 0)
-          if (sl_buflist_push(&c->recycled[k], buf) != 0) return -1;
+        if (b >= c->fq_limit[k] || fq_push(c, fq, buf) != 0) sl_buflist_push(&c->recycled[k], buf);
       }
     }
     c->max_buffers[k] = c->cfg.fixed_buffers ? c->allocated[k] : c->allocated[k] * 4;
@@ -196,9 +182,9 @@ size_t sl_coll_recycle(sl_collector *c) {
 sl_coll_view sl_coll_merged(const sl_collector *c, unsigned kind, int index) {
   sl_coll_view v = {NULL, 0, 0};
   size_t recsz = c->dp->record_size[kind], total = 0, chunks = 0;
-  const sl_vec_chunk *only = NULL;
+  const sl_coll_chunk *only = NULL;
   for (int s = 0; s < c->nshards; s++)
-    for (const sl_vec_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next)
+    for (const sl_coll_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next)
       if (ch->n) {
         total += ch->n;
         chunks++;
@@ -213,7 +199,7 @@ sl_coll_view sl_coll_merged(const sl_collector *c, unsigned kind, int index) {
   unsigned char *d = sl_mem_array(NULL, total, recsz);
   size_t at = 0;
   for (int s = 0; s < c->nshards; s++) /* shard order, then chunk order */
-    for (const sl_vec_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next) {
+    for (const sl_coll_chunk *ch = c->shards[s].records[kind][index].head; ch; ch = ch->next) {
       memcpy(d + at * recsz, ch->data, ch->n * recsz);
       at += ch->n;
     }

@@ -20,16 +20,16 @@
 ** a contiguous array while the device runs would copy (realloc) everything
 ** collected so far, again and again, on the CPUs the device threads need.
 ** sl_coll_merged() makes the records contiguous at export time. */
-typedef struct sl_vec_chunk {
-  struct sl_vec_chunk *next;
+typedef struct sl_coll_chunk {
+  struct sl_coll_chunk *next;
   size_t n, cap;               /* in records */
   _Alignas(16) unsigned char data[];
-} sl_vec_chunk;
+} sl_coll_chunk;
 
-typedef struct sl_vec {
-  sl_vec_chunk *head, *tail;
+typedef struct sl_coll_records {
+  sl_coll_chunk *head, *tail;
   size_t n;                    /* records over all chunks */
-} sl_vec;
+} sl_coll_records;
 
 /* A mutex-guarded stack of buffer addresses (recycled lanes, the done list). */
 typedef struct sl_buflist {
@@ -54,7 +54,7 @@ typedef struct sl_shard {
   pthread_t drain_tid, collect_tid;
   int drain_started, collect_started;
   sl_handoff handoff;
-  sl_vec *records[SL_BUF_KIND_COUNT];      /* [pool instance]                 */
+  sl_coll_records *records[SL_BUF_KIND_COUNT];      /* [pool instance]                 */
   uint64_t *collected[SL_BUF_KIND_COUNT];  /* [pool instance]                 */
   uint64_t uncommitted;                    /* AICore slots never committed    */
   uint64_t bad_entries;                    /* malformed ready entries         */
@@ -145,7 +145,7 @@ unsigned sl_coll_topup_all(sl_collector *c);
 /* Move done buffers back into recycled lanes; grow lanes below their watermark.
 ** Returns how many buffers moved or were allocated. */
 size_t sl_coll_recycle(sl_collector *c);
-int sl_buflist_push(sl_buflist *l, uint64_t buf);  /* 0 ok, -1 out of memory */
+void sl_buflist_push(sl_buflist *l, uint64_t buf);
 void sl_buflist_init(sl_buflist *l);
 void sl_buflist_destroy(sl_buflist *l);
 
@@ -206,8 +206,8 @@ typedef struct sl_coll_pool_row {
 size_t sl_coll_pool_rows(const sl_collector *c, sl_coll_pool_row rows[SL_BUF_KIND_COUNT + SL_COLL_HOST_POOLS]);
 
 /* ---- vectors ------------------------------------------------------------------- */
-int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz);
-void sl_vec_free(sl_vec *v);
+void sl_coll_records_append(sl_coll_records *v, const void *recs, size_t n, size_t recsz);
+void sl_coll_records_free(sl_coll_records *v);
 
 /* ---- sl_collector_json.c / _pb.c ----------------------------------------------- */
 /* All records of one pool instance, shards concatenated in shard order. */

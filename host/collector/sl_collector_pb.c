@@ -7,6 +7,7 @@
 */
 #include "sl_base.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 #include "sl_collector_internal.h"
 #include "sl_fingerprint.h"
 #include "sl_platforms.h"
@@ -24,12 +25,8 @@ typedef struct arena {
 
 static void *arena_alloc(arena *a, size_t bytes) {
   if (a->failed) return NULL;
-  if (a->n == a->cap) {
-    a->cap = a->cap ? a->cap * 2 : 64;
-    a->ptrs = sl_mem_array(a->ptrs, a->cap, sizeof *a->ptrs);
-  }
   void *m = sl_mem_calloc(1, bytes);
-  a->ptrs[a->n++] = m;
+  *sl_array_push(a->ptrs, a->n, a->cap) = m;
   return m;
 }
 

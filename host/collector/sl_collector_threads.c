@@ -64,16 +64,16 @@ static void bell_sleep(sl_collector *c, sl_prof_bell *bell, uint32_t seen) {
 }
 
 /* Chunks start small and double up to this many records (a few MB). */
-#define SL_VEC_CHUNK_MAX 65536u
+#define SL_COLL_CHUNK_MAX 65536u
 
-int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz) {
+void sl_coll_records_append(sl_coll_records *v, const void *recs, size_t n, size_t recsz) {
   const unsigned char *src = recs;
   while (n) {
-    sl_vec_chunk *t = v->tail;
+    sl_coll_chunk *t = v->tail;
     if (!t || t->n == t->cap) {
       size_t cap = t ? t->cap * 2 : 256;
-      if (cap > SL_VEC_CHUNK_MAX) cap = SL_VEC_CHUNK_MAX;
-      sl_vec_chunk *nc = sl_mem_alloc(sizeof *nc + cap * recsz);
+      if (cap > SL_COLL_CHUNK_MAX) cap = SL_COLL_CHUNK_MAX;
+      sl_coll_chunk *nc = sl_mem_alloc(sizeof *nc + cap * recsz);
       nc->next = NULL;
       nc->n = 0;
       nc->cap = cap;
@@ -88,11 +88,10 @@ int sl_vec_append(sl_vec *v, const void *recs, size_t n, size_t recsz) {
     src += take * recsz;
     n -= take;
   }
-  return 0;
 }
 
-void sl_vec_free(sl_vec *v) {
-  for (sl_vec_chunk *ch = v->head, *next; ch; ch = next) {
+void sl_coll_records_free(sl_coll_records *v) {
+  for (sl_coll_chunk *ch = v->head, *next; ch; ch = next) {
     next = ch->next;
     sl_mem_free(ch);
   }
@@ -243,7 +242,7 @@ void sl_coll_consume(sl_shard *s, const sl_ready_entry *e) {
     count = dp->g.records[kind];
   }
   size_t recsz = dp->record_size[kind];
-  sl_vec *v = &s->records[kind][index];
+  sl_coll_records *v = &s->records[kind][index];
   if (kind == SL_BUF_AICORE_TASK) {
     /* copy committed runs; a slot never committed is not a record */
     const sl_aicore_task_record *r = buf;
@@ -251,11 +250,15 @@ void sl_coll_consume(sl_shard *s, const sl_ready_entry *e) {
     while (i < count) {
       uint32_t j = i;
       while (j < count && r[j].reg_task_id != SL_AICORE_UNCOMMITTED) j++;
-      if (j > i && sl_vec_append(v, r + i, j - i, recsz) == 0) s->collected[kind][index] += j - i;
+      if (j > i) {
+        sl_coll_records_append(v, r + i, j - i, recsz);
+        s->collected[kind][index] += j - i;
+      }
       if (j < count) s->uncommitted++;
       i = j + 1;
     }
-  } else if (count && sl_vec_append(v, buf, count, recsz) == 0) {
+  } else if (count) {
+    sl_coll_records_append(v, buf, count, recsz);
     s->collected[kind][index] += count;
   }
 }

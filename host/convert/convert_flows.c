@@ -12,6 +12,7 @@
 #include "convert_labels.h"
 #include "sl_base.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 #include "sl_phases.h"
 
 /* Flow names are schema data (lanes.lua flows). */
@@ -32,13 +33,7 @@ typedef struct eplist {
   size_t n, cap;
 } eplist;
 
-static void ep_push(eplist *l, endpoint e) {
-  if (l->n == l->cap) {
-    l->cap = l->cap ? l->cap * 2 : 16;
-    l->v = sl_mem_array(l->v, l->cap, sizeof *l->v);
-  }
-  l->v[l->n++] = e;
-}
+static void ep_push(eplist *l, endpoint e) { sl_vec_push(l, e); }
 
 enum view { WORKER, SCHED };
 

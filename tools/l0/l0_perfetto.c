@@ -31,6 +31,7 @@
 
 #include "l0_internal.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 
 #define EPS 1e-9
 #define L0_PF_ORIGIN_US 1.0
@@ -81,13 +82,7 @@ static track *find_track(tracks *ts, const char *pid_s, const char *tid_s, int c
   for (size_t i = 0; i < ts->n; i++)
     if (!strcmp(ts->t[i].pid_s, pid_s) && !strcmp(ts->t[i].tid_s, tid_s)) return &ts->t[i];
   if (!create) return NULL;
-  if (ts->n == ts->cap) {
-    size_t cap = ts->cap ? ts->cap * 2 : 16;
-    track *p = sl_mem_realloc(ts->t, cap * sizeof *p);
-    ts->t = p;
-    ts->cap = cap;
-  }
-  track *t = &ts->t[ts->n++];
+  track *t = sl_array_push(ts->t, ts->n, ts->cap);
   memset(t, 0, sizeof *t);
   t->pid_s = sl_mem_strdup(pid_s);
   t->tid_s = sl_mem_strdup(tid_s);
@@ -98,29 +93,13 @@ static track *find_track(tracks *ts, const char *pid_s, const char *tid_s, int c
 
 static double snap_ns(double us) { return isfinite(us) ? round(us * 1000.0) / 1000.0 : us; }
 
-static int push_ival(track *t, ival v) {
+static void push_ival(track *t, ival v) {
   v.ts = snap_ns(v.ts);
   v.end = snap_ns(v.end);
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 64;
-    ival *p = sl_mem_realloc(t->iv, cap * sizeof *p);
-    t->iv = p;
-    t->cap = cap;
-  }
-  t->iv[t->n++] = v;
-  return 0;
+  *sl_array_push(t->iv, t->n, t->cap) = v;
 }
 
-static int push_be(track *t, be_part b) {
-  if (t->nbe == t->capbe) {
-    size_t cap = t->capbe ? t->capbe * 2 : 64;
-    be_part *p = sl_mem_realloc(t->be, cap * sizeof *p);
-    t->be = p;
-    t->capbe = cap;
-  }
-  t->be[t->nbe++] = b;
-  return 0;
-}
+static void push_be(track *t, be_part b) { *sl_array_push(t->be, t->nbe, t->capbe) = b; }
 
 static double num_field(const cJSON *ev, const char *key, double dflt) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(ev, key);
@@ -158,7 +137,7 @@ static int pair_flags(track *t, size_t *order) {
       start = end;
       end = x;
     }
-    if (push_ival(t, (ival){start, end, src, sl_mem_strdup(t->be[i].id), (*order)++, 0}) != 0) return -1;
+    push_ival(t, (ival){.ts = start, .end = end, .src = src, .id = sl_mem_strdup(t->be[i].id), .order = (*order)++});
     i = j;
   }
   return 0;
@@ -296,10 +275,9 @@ static int scan_events(pf_scan *st, const cJSON *events) {
     if (!tr) return -1;
     if (ph[0] == 'X') {
       double t0 = num_field(ev, "ts", 0.0);
-      if (push_ival(tr, (ival){t0, t0 + num_field(ev, "dur", 0.0), ev, NULL, st->order++, 0}) != 0) return -1;
+      push_ival(tr, (ival){.ts = t0, .end = t0 + num_field(ev, "dur", 0.0), .src = ev, .order = st->order++});
     } else {
-      if (push_be(tr, (be_part){value_key(cJSON_GetObjectItemCaseSensitive(ev, "id")), st->order++, ev}) != 0)
-        return -1;
+      push_be(tr, (be_part){value_key(cJSON_GetObjectItemCaseSensitive(ev, "id")), st->order++, ev});
     }
   }
   return 0;

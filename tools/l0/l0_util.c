@@ -11,31 +11,17 @@
 
 #include "l0_internal.h"
 #include "sl_base.h"
+#include "sl_file.h"
 #include "sl_mem.h"
 
 char *sl_l0_read_file(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    sl_error(path, "cannot open: %s", strerror(errno));
+  char *buf;
+  size_t n;
+  sl_err err = SL_ERR_INIT;
+  if (sl_file_read(path, &buf, &n, &err) != SL_OK) {
+    (void)sl_err_report(&err);
     return NULL;
   }
-  size_t cap = 1 << 16, n = 0;
-  char *buf = sl_mem_alloc(cap);
-  for (;;) {
-    size_t got = fread(buf + n, 1, cap - n - 1, fp);
-    n += got;
-    if (n + 1 < cap) break;
-    buf = sl_mem_realloc(buf, cap * 2);
-    cap *= 2;
-  }
-  int bad = ferror(fp);
-  fclose(fp);
-  if (!buf || bad) {
-    sl_error(path, bad ? "read error" : "out of memory");
-    sl_mem_free(buf);
-    return NULL;
-  }
-  buf[n] = '\0';
   if (len) *len = n;
   return buf;
 }
