@@ -256,8 +256,9 @@ int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rule
     add_num(o, "avg_latency_us", S.has_timing, f->total_latency / (double)f->count);
     add_num(o, "exec_pct", S.has_timing,
             f->total_latency != 0 ? f->sum_exec / f->total_latency * 100.0 : 0.0);
-    add_num(o, "avg_head_oh_us", S.has_timing && f->n_head, f->n_head ? f->sum_head / (double)f->n_head : 0);
-    add_num(o, "avg_tail_oh_us", S.has_timing && f->n_head, f->n_head ? f->sum_tail / (double)f->n_head : 0);
+    /* with timing every task of a listed function counts: n_head == count >= 1 */
+    add_num(o, "avg_head_oh_us", S.has_timing, f->n_head ? f->sum_head / (double)f->n_head : 0);
+    add_num(o, "avg_tail_oh_us", S.has_timing, f->n_head ? f->sum_tail / (double)f->n_head : 0);
     add_num(o, "avg_prop_us", f->n_prop != 0, f->n_prop ? f->sum_prop / (double)f->n_prop : 0);
     add_num(o, "avg_local_us", f->n_local != 0, f->n_local ? f->sum_local / (double)f->n_local : 0);
     cJSON_AddItemToArray(funcs, o);

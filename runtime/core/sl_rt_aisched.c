@@ -341,7 +341,8 @@ static int all_published(sl_rt *rt) {
 void *sl_rt_aisched_main(void *arg) {
   sl_rt_sched *s = arg;
   sl_rt *rt = s->rt;
-  phase_ctx pc = {rt, s, rt->cfg.level >= SL_LEVEL_SCHED_PHASES ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 1};
+  phase_ctx pc = {.rt = rt, .s = s, .dp = rt->cfg.level >= SL_LEVEL_SCHED_PHASES ? rt->cfg.dp : NULL,
+                  .clock = rt->clock, .standalone = 1};
   const sl_rt_clock *ck = &rt->clock;
   sl_aicpu_lifecycle_record lc;
   memset(&lc, 0, sizeof lc);

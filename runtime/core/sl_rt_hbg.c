@@ -310,8 +310,9 @@ static int p_work_pending(phase_ctx *pc) {
 void *sl_rt_p_main(void *arg) {
   sl_rt_sched *p = arg;
   sl_rt *rt = p->rt;
-  phase_ctx pc = {rt, p, rt->cfg.level >= SL_MIN_LEVEL_SCHED_PHASE ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 1};
-  poll_agg agg = {0, 0, {0, 0, 0}};
+  phase_ctx pc = {.rt = rt, .s = p, .dp = rt->cfg.level >= SL_MIN_LEVEL_SCHED_PHASE ? rt->cfg.dp : NULL,
+                  .clock = rt->clock, .standalone = 1};
+  poll_agg agg = {0};
   int idle = 0;
   if (rt->clock.vc) sl_vclock_enter(rt->clock.vc, sl_rt_vslot_orch(rt)); /* P: the orchestrator's slot */
   for (;;) {

@@ -362,7 +362,8 @@ static int iterate(phase_ctx *pc) {
 void *sl_rt_sched_main(void *arg) {
   sl_rt_sched *s = arg;
   sl_rt *rt = s->rt;
-  phase_ctx pc = {rt, s, rt->cfg.level >= SL_MIN_LEVEL_SCHED_PHASE ? rt->cfg.dp : NULL, 0, rt->clock, 0, 0, {0, 0, 0}, 0};
+  phase_ctx pc = {.rt = rt, .s = s, .dp = rt->cfg.level >= SL_MIN_LEVEL_SCHED_PHASE ? rt->cfg.dp : NULL,
+                  .clock = rt->clock};
   if (pc.dp)
     for (int i = 0; i < s->ncores; i++) sl_devprof_set_core_thread(pc.dp, s->cores[i], s->idx);
   if (rt->clock.vc) sl_vclock_enter(rt->clock.vc, sl_rt_vslot_sched(rt, s->idx));

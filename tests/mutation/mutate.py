@@ -5,6 +5,7 @@
   mutate.py apply SRC_ROOT FILE LINE COL OLD NEW   rewrite that one site in place
   mutate.py equivalent SRC_ROOT FILE LINE COL OLD NEW   print why the mutant is listed as
                                       equivalent in equivalent.txt (exit 1: not listed)
+  mutate.py entry SRC_ROOT FILE LINE COL OLD NEW WHY   the equivalent.txt line for a mutant
 
 Sites: comparisons (< <= > >= == !=), arithmetic (+ -, * /), boolean (&& ||, a dropped !),
 integer constants +-1, and dropped statements (a simple `x = ...;` / call statement becomes
@@ -30,7 +31,7 @@ STMT_RE = re.compile(r"^\s*([A-Za-z_][\w.\->\[\]]*\s*(=|\+=|-=|\|=|&=)\s*[^=].*|
 DECL_RE = re.compile(r"^\s*(static\s+|const\s+|unsigned\s+|struct\s+)*(u?int\w*|size_t|double|float|char|int|long|bool|sl_\w+|uint\w+)\s*\**\s*\w+\s*(\[.*\])?\s*=")
 # a local buffer's declared size (`char buf[40];`): one more or one less byte than a
 # bound already chosen with margin changes nothing a test can see
-ARRAY_DECL_RE = re.compile(r"^\s*(static\s+|const\s+|unsigned\s+|struct\s+)*\w+\s+\**\s*\w+\s*\[[^\]]*\]\s*(;|=)")
+ARRAY_DECL_RE = re.compile(r"^\s*(static\s+|const\s+|unsigned\s+|struct\s+)*\w+\s+\**\s*\w+\s*\[[^\]]*\]\s*(;|=|,)")
 # timed waits and sleeps: their constants change timing only, never a result
 TIMING_RE = re.compile(r"\b(usleep|nanosleep|sleep|sl_sleep\w*|\w*timedwait\w*|\w*_wait_ms)\s*\(|\btv_nsec\s*\+=")
 
@@ -124,18 +125,27 @@ def list_mutants(root, n, seed):
 def equivalent(root, rel, ln, col, old, new):
     """The documented reason when this mutant is listed in equivalent.txt (else None).
 
-    equivalent.txt: file<TAB>old<TAB>new<TAB>source line (stripped)<TAB>why. Keyed by the
-    line's text, not its number, so an entry survives edits elsewhere in the file."""
+    equivalent.txt: file<TAB>old<TAB>new<TAB>column<TAB>source line<TAB>why, where the line is
+    stripped of its indentation and the column counts from its first character. Keyed by
+    the line's text, not its number, so an entry survives edits elsewhere in the file."""
     import os
-    code = open(f"{root}/{rel}").read().split("\n")[ln - 1].strip()
+    line = open(f"{root}/{rel}").read().split("\n")[ln - 1]
+    code, at = line.strip(), col - (len(line) - len(line.lstrip()))
     listed = os.path.join(os.path.dirname(os.path.abspath(__file__)), "equivalent.txt")
     for raw in open(listed):
         if raw.startswith("#") or not raw.strip():
             continue
         parts = raw.rstrip("\n").split("\t")
-        if len(parts) == 5 and parts[0] == rel and parts[1] == old and parts[2] == new and parts[3] == code:
-            return parts[4]
+        if len(parts) == 6 and parts[:3] == [rel, old, new] and parts[3] == str(at) and parts[4] == code:
+            return parts[5]
     return None
+
+
+def entry(root, rel, ln, col, old, new, why):
+    """The equivalent.txt line for this mutant (to append after checking the reason)."""
+    line = open(f"{root}/{rel}").read().split("\n")[ln - 1]
+    at = col - (len(line) - len(line.lstrip()))
+    return "\t".join([rel, old, new, str(at), line.strip(), why])
 
 
 def apply(root, rel, ln, col, old, new):
@@ -156,6 +166,8 @@ if __name__ == "__main__":
         why = equivalent(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7])
         print(why or "")
         sys.exit(0 if why else 1)
+    elif len(sys.argv) == 9 and sys.argv[1] == "entry":
+        print(entry(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7], sys.argv[8]))
     elif len(sys.argv) == 8 and sys.argv[1] == "apply":
         apply(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7])
     else:
