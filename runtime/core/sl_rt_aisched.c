@@ -270,7 +270,10 @@ static int finished(sl_rt *rt, sl_rt_sched *s) {
          atomic_load_explicit(&rt->submitted, memory_order_acquire);
 }
 
-static int work_pending(sl_rt *rt, sl_rt_sched *s) {
+static int work_pending(void *arg) {
+  phase_ctx *pc = arg;
+  sl_rt *rt = pc->rt;
+  sl_rt_sched *s = pc->s;
   for (int i = 0; i < s->ncores; i++) {
     sl_rt_core *c = &rt->cores[s->cores[i]];
     if (c->busy ? atomic_load_explicit(&c->cond, memory_order_acquire) == (c->token | SL_REG_FIN_BIT)
@@ -298,15 +301,7 @@ static void schedule(phase_ctx *pc) {
     }
     if (finished(rt, s)) break;
     pc->iter--; /* idle iterations are not loop iterations */
-    if (++idle < SL_RT_SPIN_BEFORE_PARK) {
-      sl_rt_spin_hint();
-      continue;
-    }
-    uint32_t bell = atomic_load(&s->doorbell);
-    atomic_store(&s->sleeping, 1);
-    if (!work_pending(rt, s)) sl_park_wait(&s->doorbell, bell, 200000);
-    atomic_store(&s->sleeping, 0);
-    idle = SL_RT_SPIN_BEFORE_PARK / 2;
+    sl_rt_idle_step(rt, &idle, &s->doorbell, &s->sleeping, work_pending, pc); /* never under the virtual clock */
   }
   sl_rt_ring_all(rt); /* the others may be waiting for released == submitted */
 }

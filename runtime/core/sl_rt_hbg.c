@@ -301,7 +301,8 @@ static int p_finished(sl_rt *rt, sl_rt_sched *p) {
          atomic_load_explicit(&rt->submitted, memory_order_acquire);
 }
 
-static int p_work_pending(phase_ctx *pc) {
+static int p_work_pending(void *arg) {
+  phase_ctx *pc = arg;
   sl_rt *rt = pc->rt;
   return slots_pending(rt) || sl_readyq_depth(&rt->dummyq) || sl_rt_async_due(pc) ||
          atomic_load(&rt->interrupted) || p_finished(rt, pc->s);
@@ -330,19 +331,7 @@ void *sl_rt_p_main(void *arg) {
       continue;
     }
     if (p_finished(rt, p)) break;
-    if (rt->clock.vc) {
-      sl_vclock_idle(rt->clock.vc);
-      continue;
-    }
-    if (++idle < SL_RT_SPIN_BEFORE_PARK) {
-      sl_rt_spin_hint();
-      continue;
-    }
-    uint32_t bell = atomic_load(&p->doorbell);
-    atomic_store(&p->sleeping, 1);
-    if (!p_work_pending(&pc)) sl_park_wait(&p->doorbell, bell, 200000);
-    atomic_store(&p->sleeping, 0);
-    idle = SL_RT_SPIN_BEFORE_PARK / 2;
+    sl_rt_idle_step(rt, &idle, &p->doorbell, &p->sleeping, p_work_pending, &pc);
   }
   if (pc.dp) flush_polls(&pc, &agg);
   sl_rt_ring_all(rt); /* schedulers wait for released == submitted */

@@ -254,6 +254,12 @@ static inline void sl_rt_publish(sl_rt_core *c, uint32_t tok) {
 }
 /* sl_rt_signal.c: ring every scheduler. */
 void sl_rt_ring_all(sl_rt *rt);
+/* sl_rt_signal.c: one step of an idle thread's wait. Under the virtual clock it gives up
+** its turn (sl_vclock_idle); else it yields SL_RT_SPIN_BEFORE_PARK times (*idle counts),
+** then announces itself in *sleeping and parks on *bell unless ready(arg) finds work after
+** the announcement; after a park *idle restarts halfway, so it parks again soon. */
+void sl_rt_idle_step(sl_rt *rt, int *idle, _Atomic uint32_t *bell, _Atomic int *sleeping,
+                     int (*ready)(void *), void *arg);
 
 /* sl_rt_orch.c */
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t);

@@ -155,25 +155,25 @@ void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
 /* Wait for a slot of the current scope's ring: every ring has its own budget of
 ** --ring tasks in flight (an inner scope never waits for an outer scope's tasks, or
 ** the other way round), and the scheduler's release phase frees them. */
+typedef struct ring_wait {
+  atomic_uint_fast64_t *inflight;
+  uint64_t cap;
+} ring_wait;
+
+static int ring_has_slot(void *arg) {
+  const ring_wait *w = arg;
+  return atomic_load(w->inflight) < w->cap;
+}
+
 static int wait_ring(sl_rt *rt) {
   if (rt->cfg.runtime == SL_RT_HBG) return 0; /* the host builds the whole graph: no ring */
   uint64_t cap = (uint64_t)(rt->cfg.ring_size > 0 ? rt->cfg.ring_size : 4096);
   atomic_uint_fast64_t *inflight = &rt->inflight[rt->ring];
   int idle = 0;
+  ring_wait w = {inflight, cap};
   while (atomic_load_explicit(inflight, memory_order_acquire) >= cap) {
     if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return -1;
-    if (rt->clock.vc) {
-      sl_vclock_idle(rt->clock.vc);
-      continue;
-    }
-    if (++idle < SL_RT_SPIN_BEFORE_PARK) {
-      sl_rt_spin_hint();
-      continue;
-    }
-    uint32_t bell = atomic_load(&rt->ring_bell);
-    atomic_store(&rt->orch_sleeping, 1);
-    if (atomic_load(inflight) >= cap) sl_park_wait(&rt->ring_bell, bell, 200000);
-    atomic_store(&rt->orch_sleeping, 0);
+    sl_rt_idle_step(rt, &idle, &rt->ring_bell, &rt->orch_sleeping, ring_has_slot, &w);
   }
   return 0;
 }

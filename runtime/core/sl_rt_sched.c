@@ -313,7 +313,8 @@ static int any_busy(sl_rt *rt, sl_rt_sched *s) {
 ** a FIN to collect, ready work some idle core of ours could take, dummies, graphs,
 ** sync-start work, a landed async wait, releases, or the end of the run. A thread
 ** whose cores are lent to a drain does not look at them. */
-static int work_pending(phase_ctx *pc) {
+static int work_pending(void *arg) {
+  phase_ctx *pc = arg;
   sl_rt *rt = pc->rt;
   sl_rt_sched *s = pc->s;
   if (!sl_rt_sync_lent(rt, s)) {
@@ -377,19 +378,7 @@ void *sl_rt_sched_main(void *arg) {
     }
     if (finished(rt, s)) break;
     pc.iter--; /* idle iterations are not counted as loop iterations */
-    if (rt->clock.vc) {
-      sl_vclock_idle(rt->clock.vc);
-      continue;
-    }
-    if (++idle < SL_RT_SPIN_BEFORE_PARK) {
-      sl_rt_spin_hint();
-      continue;
-    }
-    uint32_t bell = atomic_load(&s->doorbell);
-    atomic_store(&s->sleeping, 1);
-    if (!work_pending(&pc)) sl_park_wait(&s->doorbell, bell, 200000);
-    atomic_store(&s->sleeping, 0);
-    idle = SL_RT_SPIN_BEFORE_PARK / 2;
+    sl_rt_idle_step(rt, &idle, &s->doorbell, &s->sleeping, work_pending, &pc);
   }
   /* Every pop is in a dispatch record (phase_dispatch records miss-only passes), so
   ** no residual delta is left for a zero-width carrier at exit; below level 3 the

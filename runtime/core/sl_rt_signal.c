@@ -10,6 +10,23 @@
 
 /* ---- doorbells (sl_rt_ring / sl_rt_publish are inline in sl_rt_internal.h) ------ */
 
+void sl_rt_idle_step(sl_rt *rt, int *idle, _Atomic uint32_t *bell, _Atomic int *sleeping,
+                     int (*ready)(void *), void *arg) {
+  if (rt->clock.vc) {
+    sl_vclock_idle(rt->clock.vc);
+    return;
+  }
+  if (++*idle < SL_RT_SPIN_BEFORE_PARK) {
+    sl_rt_spin_hint();
+    return;
+  }
+  uint32_t seen = atomic_load(bell);
+  atomic_store(sleeping, 1);
+  if (!ready(arg)) sl_park_wait(bell, seen, 200000);
+  atomic_store(sleeping, 0);
+  *idle = SL_RT_SPIN_BEFORE_PARK / 2;
+}
+
 void sl_rt_ring_all(sl_rt *rt) {
   for (int i = 0; i < rt->cfg.num_sched; i++) sl_rt_ring(&rt->sched[i]);
 }
