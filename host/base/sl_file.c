@@ -237,6 +237,14 @@ int sl_outfile_commit(sl_outfile *of) {
   return printed(sl_outfile_end(of, &err), &err);
 }
 
+int sl_file_write_line(const char *path, const char *text) {
+  sl_outfile of;
+  if (sl_outfile_open(&of, path) != 0) return -1;
+  fputs(text, of.fp);
+  fputc('\n', of.fp);
+  return sl_outfile_commit(&of);
+}
+
 int sl_output_check(const char *path) {
   if (!strcmp(path, "-")) return 0;
   struct stat st;

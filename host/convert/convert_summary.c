@@ -274,13 +274,7 @@ int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rule
   char *text = cJSON_Print(root);
   if (!text) sl_mem_fail(0);
   cJSON_Delete(root);
-  sl_outfile of;
-  int rc = -1;
-  if (sl_outfile_open(&of, path) == 0) {
-    fputs(text, of.fp);
-    fputc('\n', of.fp);
-    rc = sl_outfile_commit(&of);
-  }
+  int rc = sl_file_write_line(path, text);
   cJSON_free(text);
   return rc;
 }

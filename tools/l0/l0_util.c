@@ -29,14 +29,8 @@ char *sl_l0_read_file(const char *path, size_t *len) {
 int sl_l0_write_json(const char *path, const cJSON *doc) {
   char *text = cJSON_Print(doc);
   if (!text) sl_mem_fail(0); /* cJSON allocates on its own: its failure ends the one way */
-  sl_outfile of;
-  int rc = -1;
-  if (sl_outfile_open(&of, path) == 0) {
-    fputs(text, of.fp);
-    fputc('\n', of.fp);
-    rc = sl_outfile_commit(&of);
-  }
-  sl_mem_free(text);
+  int rc = sl_file_write_line(path, text);
+  cJSON_free(text);
   return rc;
 }
 

@@ -49,6 +49,8 @@ SL_MUST_CHECK sl_status sl_file_write(const char *path, const void *data, size_t
 /* The printing forms: 0 ok, -1 error (reported). */
 int sl_outfile_open(sl_outfile *of, const char *path);
 int sl_outfile_commit(sl_outfile *of);
+/* path's whole new content is text and a newline, all or nothing ("-": stdout). */
+int sl_file_write_line(const char *path, const char *text);
 /* Before the work starts: can an output be written at path? 0 yes, -1 no (reported). */
 int sl_output_check(const char *path);
 
