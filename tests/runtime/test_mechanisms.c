@@ -308,6 +308,36 @@ static void test_mechanism_errors(void **state) {
   sl_arg_dir d = SL_ARG_IN;
   assert_int_equal(sl_rt_graph_define(rt, &bad, 1, &d, 1), -1);
   assert_non_null(strstr(sl_rt_last_error(rt), "no kernel"));
+  /* a node's argument must name a parameter of its graph (0 .. nparams - 1), its deps an
+  ** earlier node; each bound is checked at both ends */
+  sl_rt_graph_node ok[2];
+  memset(ok, 0, sizeof ok);
+  for (int i = 0; i < 2; i++) {
+    ok[i].kernel_ids[0] = ok[i].kernel_ids[2] = -1;
+    ok[i].kernel_ids[1] = 0;
+    ok[i].fns[1] = sl_kernel_find("add");
+    ok[i].ntensors = 1;
+    ok[i].block_num = 1;
+  }
+  ok[1].ndeps = 1;
+  static const struct { int param, dep; const char *err; } cases[] = {
+      {0, 0, NULL},
+      {1, 0, "argument names no graph parameter"},
+      {-1, 0, "argument names no graph parameter"},
+      {0, 1, "deps must name earlier nodes"},
+      {0, -1, "deps must name earlier nodes"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    ok[0].params[0] = ok[1].params[0] = cases[k].param;
+    ok[1].deps[0] = cases[k].dep;
+    int g = sl_rt_graph_define(rt, ok, 2, &d, 1);
+    if (!cases[k].err) {
+      assert_true(g >= 0);
+    } else {
+      assert_int_equal(g, -1);
+      assert_non_null(strstr(sl_rt_last_error(rt), cases[k].err));
+    }
+  }
   assert_int_equal(sl_rt_submit_graph(rt, 7, a, 1, NULL, 0), UINT64_MAX);
   sl_rt_destroy(rt);
 }
