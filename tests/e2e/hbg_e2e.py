@@ -243,6 +243,12 @@ def bad_post_samples(c):
             s["error"] = "read_failed"
 
 
+def post_without_idx(c):  # every field of a sample must be an integer, sample_idx too
+    for s in anchors(c)["samples"]:
+        if s["position"] == "post_device_execution":
+            del s["sample_idx"]
+
+
 def device_backwards(c):  # the device counter at the closing anchor below the opening one
     pre = min(s["device_cycles"] for s in anchors(c)["samples"] if s["position"] == "pre_host_orchestration")
     for s in anchors(c)["samples"]:
@@ -268,6 +274,7 @@ for name, edit, reason in [("order", swap_positions, "host_anchor_order_invalid"
                            ("quant", negative_quant, "invalid_host_timestamp_quantization"),
                            ("samples", bad_samples, "no_valid_pre_host_orchestration_anchor"),
                            ("post", bad_post_samples, "no_valid_post_device_execution_anchor"),
+                           ("noidx", post_without_idx, "no_valid_post_device_execution_anchor"),
                            ("devorder", device_backwards, "device_anchor_order_invalid"),
                            ("nosamples", lambda c: anchors(c).pop("samples"), "missing_clock_anchor_samples"),
                            ("unit", set_key(anchors, "device_timestamp_unit", "ticks"),

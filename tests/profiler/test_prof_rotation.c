@@ -298,6 +298,13 @@ static void geometry_bounds(void **state) {
   assert_false(accepts(4, 2, 2, 8, 0, 16)); /* free-queue slots 1..FQ_SLOTS */
   assert_true(accepts(4, 2, 2, 8, FQ_SLOTS, 16));
   assert_false(accepts(4, 2, 2, 8, FQ_SLOTS + 1, 16));
+  assert_true(accepts(4, 4096, 2, 8, 2, 16)); /* the upper bounds of cores, threads, records */
+  assert_false(accepts(4, 4097, 2, 8, 2, 16));
+  assert_true(accepts(4, 2, 127, 8, 2, 16));
+  assert_false(accepts(4, 2, 128, 8, 2, 16));
+  assert_true(accepts(4, 2, 2, 1u << 24, 2, 16));
+  assert_false(accepts(4, 2, 2, (1u << 24) + 1, 2, 16));
+  assert_false(accepts(4, 2, 2, 8, 2, 1)); /* a ready queue holds at least 2 */
   /* a refusal names the bound it breaks and the value, for the caller to report */
   sl_devprof_geometry g = {.level = 5, .num_cores = 2, .num_threads = 2, .slot_count = 2, .readyqueue_size = 16};
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) g.records[k] = 8;
