@@ -352,6 +352,27 @@ static void test_ordering_overlap_and_exact_args(void **state) {
   remove(out);
 }
 
+/* The first two slices of the trace, on one lane, overlapping without nesting: the
+** second goes to the lane's overflow track (the lane is not closed between them). */
+static void test_first_slices_overlap(void **state) {
+  (void)state;
+  const char *out = tmp_path("first_overlap.pftrace");
+  FILE *fp = fopen(out, "wb");
+  sl_trace_sink *k = sl_trace_sink_proto_new(fp);
+  sl_sink_thread_name(k, 7, 1, "lane");
+  sl_slice v[] = {S(1, 0, 10, "first", 1), S(1, 5, 10, "second", 2)};
+  for (size_t i = 0; i < 2; i++) sl_sink_slice(k, &v[i]);
+  assert_int_equal(sl_sink_finish(k), 0);
+  sl_sink_destroy(k);
+  fclose(fp);
+  decoded *d = decode(out);
+  assert_int_equal(d->nslices, 2);
+  assert_int_equal(d->noverflow, 1);
+  assert_true(d->slices[0].track != d->slices[1].track);
+  free(d);
+  remove(out);
+}
+
 static void test_write_failure_is_reported(void **state) {
   (void)state;
   FILE *fp = fopen("/dev/full", "wb");
@@ -375,6 +396,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_fixture_passes_check),
       cmocka_unit_test(test_fixture_same_content_as_json),
       cmocka_unit_test(test_ordering_overlap_and_exact_args),
+      cmocka_unit_test(test_first_slices_overlap),
       cmocka_unit_test(test_write_failure_is_reported),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
