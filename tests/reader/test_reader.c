@@ -390,6 +390,16 @@ static void test_lifecycle(void **state) {
   assert_true(c->tasks[0].dispatch_us == 350 * (1e6 / 1e9));
   assert_int_equal(c->tasks[0].ring_id, 1);
   sl_capture_free(c);
+  /* each record starts empty: the second has only what it lists, not the first's fields */
+  c = read_str("{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000000, \"num_cores\": 1,"
+               " \"core_types\": [\"aiv\"]}, \"aicpu_lifecycle_records\": [{\"aicpu_thread_id\": 1,"
+               " \"handshake_start_cycles\": 100, \"exit_wait_end_cycles\": 1010}, {\"aicpu_thread_id\": 2,"
+               " \"handshake_complete_cycles\": 130}]}");
+  assert_non_null(c);
+  assert_int_equal(c->n_lifecycle, 2);
+  assert_int_equal(c->lifecycle[1].aicpu_thread_id, 2);
+  assert_int_equal(c->lifecycle[1].present, 1u << SL_LC_FIELD(HANDSHAKE_COMPLETE));
+  sl_capture_free(c);
 }
 
 /* A numeric field the reader has no meaning for (a schema field newer than the reader) is
