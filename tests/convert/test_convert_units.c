@@ -689,6 +689,29 @@ static void test_graph_instances_out_of_order(void **state) {
   h_cleanup(dir);
 }
 
+/* -v counts the submitted tasks from the lowest dispatch_flow rank present: two submit
+** records, then a fanin record (a higher rank) that must not replace them. */
+static void test_verbose_orch_submitted(void **state) {
+  (void)state;
+  char *dir = h_scratch("orchsub");
+  h_write("chip_swimlane_records.json",
+          "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 1,"
+          " \"core_types\": [\"aic\"]}, \"aicore_tasks\": [[0, 1, 1, 1020, 1030, 0]],"
+          " \"aicpu_tasks\": [[0, 1, 1015, 1035]],"
+          " \"aicpu_orchestrator_phases\": [[{\"start_cycles\": 1000, \"end_cycles\": 1001, \"task_id\": 1,"
+          " \"submit_idx\": 0}, {\"start_cycles\": 1002, \"end_cycles\": 1003, \"task_id\": 2, \"submit_idx\": 1},"
+          " {\"phase\": \"orch_fanin\", \"start_cycles\": 1004, \"end_cycles\": 1005, \"task_id\": 2,"
+          " \"submit_idx\": 1}]]}");
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json",
+                  (char *)"-v", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(5, argv, &out, &err), 0);
+  if (!strstr(out, "Orchestrator: 2 tasks submitted")) fail_msg("-v output: %s", out);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* ---- a user's rules script ------------------------------------------------------------ */
 
 static const char *USER_RULES =
@@ -1026,6 +1049,7 @@ int main(void) {
       cmocka_unit_test(test_seed_hbg_views),
       cmocka_unit_test(test_graph_execution),
       cmocka_unit_test(test_graph_instances_out_of_order),
+      cmocka_unit_test(test_verbose_orch_submitted),
       cmocka_unit_test(test_user_rules),
       cmocka_unit_test(test_discovery_and_defaults),
       cmocka_unit_test(test_core_voting),
