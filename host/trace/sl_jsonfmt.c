@@ -202,9 +202,9 @@ static int fast_digits(double x, char *digits, int *exp10) {
 
 /* ---- exact fixed-notation path: x in [1e-4, 2^53), integer arithmetic only -------
 ** x = m * 2^q. Its rounding interval, in units of 2^(q-2), is [4m-2, 4m+2] (the
-** lower end is 4m-1 at a power of two, where the spacing below halves), closed when
-** m is even (ties round to even). A decimal D * 10^-k lies in it iff
-** lo * 10^k <= D * 2^(2-q) <= hi * 10^k. The first k with such a D gives the fewest
+** lower end is 4m-1 at a power of two, where the spacing below halves); whether its
+** ends belong to it never decides anything here (see fixed_repr). A decimal D * 10^-k
+** lies in it iff lo * 10^k <= D * 2^(2-q) <= hi * 10^k. The first k with such a D gives the fewest
 ** fractional digits, hence (x >= 1e-4 fixes the notation) the fewest significant
 ** digits; among several, repr takes the one nearest x, ties to even D. Everything
 ** fits 128 bits: 4m < 2^55 and k <= 20 (10^20 < 2^67), since 17 significant digits
