@@ -76,7 +76,7 @@ int sl_collector_reconcile(sl_collector *c) {
     c->bad_entries += c->shards[s].bad_entries;
   }
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++) {
-    sl_pool_account a = {0, 0, 0, 0};
+    sl_pool_account a = {0};
     int n = sl_devprof_pool_count(dp, k);
     for (int i = 0; i < n; i++) {
       const sl_active_head *h = &c->hv->pools[k][i].head; /* complete after stop */
@@ -120,7 +120,7 @@ int sl_collector_reconcile(sl_collector *c) {
 }
 
 sl_pool_account sl_collector_account(const sl_collector *c, unsigned kind) {
-  sl_pool_account zero = {0, 0, 0, 0};
+  sl_pool_account zero = {0};
   if (!c || kind >= SL_BUF_KIND_COUNT) return zero;
   return c->acct[kind];
 }

@@ -236,7 +236,7 @@ static int lane_geometry(sl_rules *r, const char *key, int64_t *base, int64_t *s
 
 const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char *producer,
                                      const char *runtime, const char *platform) {
-  static const sl_phase_style hidden = {SL_ROUTE_HIDE, SL_LABEL_COUNT, NULL, "", NULL, 0, 0, 0};
+  static const sl_phase_style hidden = {.route = SL_ROUTE_HIDE, .label = SL_LABEL_COUNT, .display = ""};
   char key[256];
   snprintf(key, sizeof key, "%s|%s|%s|%s", phase, producer ? producer : "",
            runtime ? runtime : "", platform ? platform : "");
@@ -254,7 +254,7 @@ const sl_phase_style *sl_rules_phase(sl_rules *r, const char *phase, const char 
   push_opt_str(L, platform);
   lua_setfield(L, -2, "platform");
   if (call(r, "phase", 2) != 0) return &hidden;
-  sl_phase_style st = {SL_ROUTE_HIDE, SL_LABEL_COUNT, NULL, NULL, NULL, 0, 0, 0};
+  sl_phase_style st = {.route = SL_ROUTE_HIDE, .label = SL_LABEL_COUNT};
   if (lua_istable(L, -1)) {
     const char *route = field_str(L, -1, "route");
     const char *label = field_str(L, -1, "label");

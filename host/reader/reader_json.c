@@ -1096,7 +1096,7 @@ static int end_container_body(parser *p) {
 
 static int cb_null(void *ctx) {
   parser *p = ctx;
-  scalar v = {T_NULL, "null", 4, 0};
+  scalar v = {.t = T_NULL, .s = "null", .len = 4};
   if (!on_scalar(p, &v)) return 0;
   advance(p);
   return 1;
@@ -1110,7 +1110,7 @@ static int cb_bool(void *ctx, int b) {
 }
 static int cb_number(void *ctx, const char *s, size_t len) {
   parser *p = ctx;
-  scalar v = {T_NUM, s, len, 0};
+  scalar v = {.t = T_NUM, .s = s, .len = len};
   if (!on_scalar(p, &v)) return 0;
   advance(p);
   return 1;

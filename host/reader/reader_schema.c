@@ -141,7 +141,7 @@ int sl_schema_check(const char *name, const char *fingerprint, const char *layou
                           fingerprint, SL_SCHEMA_FINGERPRINT);
     return 0;
   }
-  layout_diff d = {0, NULL, 0, NULL};
+  layout_diff d = {0};
   if (compare_layouts(name, layout, json, &d, err) != 0) return -1;
   if (d.n == 0)
     *note = sl_mem_printf("schema fingerprint %s differs from this build's %s but the capture's layout is "

@@ -153,7 +153,7 @@ static int l_view(lua_State *L) {
   luaL_checktype(L, 2, LUA_TTABLE);
   sl_rt_tensor v = *t;
   int nd;
-  int64_t off[5] = {0, 0, 0, 0, 0};
+  int64_t off[5] = {0};
   read_shape(L, 2, "shape", v.shape, &nd);
   if (nd != t->ndims) return luaL_error(L, "view shape has %d dims, tensor has %d", nd, t->ndims);
   lua_getfield(L, 2, "offset");

@@ -148,7 +148,7 @@ static void put_costs(FILE *out, const sl_pipe_arch *a) {
 }
 
 int sl_pipe_write_insight(const sl_pipe_model *m, FILE *out, int debug_line) {
-  writer w = {out, 1, m, 0};
+  writer w = {.out = out, .first = 1, .m = m};
   char pids[SL_SUBCORE_COUNT][32];
   long id = 1;
   fputs("{\n  \"traceEvents\": [", out);

@@ -123,7 +123,7 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
 }
 
 static long find_set(const set_index *ix, int src, int dst, int ev, int cross, size_t ordinal) {
-  flag_ref key = {src, dst, ev, cross, ordinal, 0};
+  flag_ref key = {.src = src, .dst = dst, .ev = ev, .cross = cross, .ordinal = ordinal};
   if (!ix->n) return -1;
   const flag_ref *hit = bsearch(&key, ix->refs, ix->n, sizeof key, flag_ref_cmp);
   return hit ? (long)hit->idx : -1;

@@ -712,6 +712,26 @@ static void test_verbose_orch_submitted(void **state) {
   h_cleanup(dir);
 }
 
+/* A level-1 capture (AICore timing only) has no dispatch times: the summary gives the
+** AICore span instead, from the earliest receive (start - receive_to_start) to the latest end. */
+static void test_level1_observed_span(void **state) {
+  (void)state;
+  char *dir = h_scratch("level1");
+  h_write("chip_swimlane_records.json",
+          "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 2,"
+          " \"core_types\": [\"aic\", \"aiv\"]},"
+          " \"aicore_tasks\": [[0, 1, 1, 1020, 1030, 5], [1, 2, 1, 1040, 1060, 0]]}");
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  if (!strstr(out, "AICore Observed Span: 45.00 us (from earliest AICore receive to latest AICore end)"))
+    fail_msg("summary: %s", out);
+  assert_null(strstr(out, "Total Test Time"));
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* ---- a user's rules script ------------------------------------------------------------ */
 
 static const char *USER_RULES =
@@ -1050,6 +1070,7 @@ int main(void) {
       cmocka_unit_test(test_graph_execution),
       cmocka_unit_test(test_graph_instances_out_of_order),
       cmocka_unit_test(test_verbose_orch_submitted),
+      cmocka_unit_test(test_level1_observed_span),
       cmocka_unit_test(test_user_rules),
       cmocka_unit_test(test_discovery_and_defaults),
       cmocka_unit_test(test_core_voting),
