@@ -435,6 +435,21 @@ static void test_extras_every_record_kind(void **state) {
   sl_capture_free(c);
 }
 
+/* metadata.host_capture with a status that is not a string: the key is noted (the trace
+** copies it), the value is not a status, and the capture still reads. */
+static void test_host_capture_odd_status(void **state) {
+  (void)state;
+  sl_capture *c = read_str("{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 1000000000,"
+                           " \"num_cores\": 1, \"core_types\": [\"aic\"], \"host_capture\": {\"status\": 5,"
+                           " \"error\": null}}, \"aicore_tasks\": [[0, 1, 1, 500, 900, 20]]}");
+  assert_non_null(c);
+  assert_true(c->host_capture.present);
+  assert_int_equal(c->host_capture.seen, SL_HC_STATUS | SL_HC_ERROR);
+  assert_int_equal(c->host_capture.status, SL_STR_NONE);
+  assert_false(c->host_capture.complete);
+  sl_capture_free(c);
+}
+
 /* A newer writer's row columns (a capture of another schema, no layout to name them):
 ** each task carries its own, by position. */
 static void test_foreign_row_columns(void **state) {
@@ -982,6 +997,7 @@ int main(void) {
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_extras_every_record_kind),
     cmocka_unit_test(test_foreign_row_columns),
+    cmocka_unit_test(test_host_capture_odd_status),
     cmocka_unit_test(test_warnings_returned),
     cmocka_unit_test(test_read_table),
     cmocka_unit_test(test_bad_inputs),
