@@ -6,10 +6,12 @@
 ** for all four pools, totals equal what the producers attempted, and every
 ** collected record is intact and in order.
 */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sched.h>
 #include <string.h>
 
@@ -113,6 +115,39 @@ static void run_and_check(const sl_collector_config *cfg, const harness_cfg *hc,
 
 static const harness_cfg base = {.sched_threads = 2, .cores_per_thread = 2, .tasks_per_core = 300,
                                  .phases_per_round = 2, .orch_submits = 400, .fin_before_commit = 1};
+
+/* The host threads carry their role and shard in their names (top, perf, /proc). */
+static int has_thread_named(const char *want) {
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return 0;
+  int found = 0;
+  struct dirent *e;
+  while (!found && (e = readdir(d)) != NULL) {
+    char path[300], name[32] = "";
+    snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
+    if (fgets(name, sizeof name, f)) name[strcspn(name, "\n")] = 0;
+    fclose(f);
+    found = !strcmp(name, want);
+  }
+  closedir(d);
+  return found;
+}
+
+static void host_threads_are_named(void **state) {
+  (void)state;
+  sl_collector_config cfg;
+  harness_config(&cfg, &base, 4);
+  sl_collector *c = sl_collector_create(&cfg);
+  assert_non_null(c);
+  assert_int_equal(sl_collector_start(c, NULL), SL_OK);
+  int drain0 = has_thread_named("sl-drain0"), collect0 = has_thread_named("sl-collect0"),
+      repl = has_thread_named("sl-replenish");
+  assert_int_equal(sl_collector_stop(c), 0);
+  sl_collector_destroy(c);
+  assert_true(drain0 && collect0 && repl);
+}
 
 /* Slow host, no back-pressure: pools run dry and the ready queues fill. */
 static void slow_host_drops_are_accounted(void **state) {
@@ -274,6 +309,7 @@ static void levels_gate_collection(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(host_threads_are_named),
       cmocka_unit_test(slow_host_drops_are_accounted),
       cmocka_unit_test(absent_host_forces_drops),
       cmocka_unit_test(backpressure_loses_nothing),
