@@ -20,6 +20,7 @@
 
 #include "sl_capture.h"
 #include "sl_mem.h"
+#include "sl_phases.h"
 #include "sl_read_fields.h"
 
 static char *fixture(const char *rel) {
@@ -447,6 +448,23 @@ static void test_host_capture_odd_status(void **state) {
   assert_int_equal(c->host_capture.seen, SL_HC_STATUS | SL_HC_ERROR);
   assert_int_equal(c->host_capture.status, SL_STR_NONE);
   assert_false(c->host_capture.complete);
+  sl_capture_free(c);
+}
+
+/* An orchestrator record names its kind orch_<x>; any other name keeps the default kind. */
+static void test_orch_kind_names(void **state) {
+  (void)state;
+  sl_capture *c = read_str("{\"chip_swimlane_level\": 4, " META ", \"aicpu_orchestrator_phases\": [["
+                           "{\"phase\": \"orch_fanin\", \"start_cycles\": 400, \"end_cycles\": 440, \"task_id\": 5},"
+                           "{\"phase\": \"fanin\", \"start_cycles\": 450, \"end_cycles\": 460, \"task_id\": 6},"
+                           "{\"start_cycles\": 470, \"end_cycles\": 480, \"task_id\": 7}]]}");
+  assert_non_null(c);
+  assert_int_equal(c->n_orch, 3);
+  for (size_t i = 0; i < 3; i++) {
+    const char *ph = sl_str_get(c, c->orch[i].phase);
+    if (c->orch[i].task_id == 5) assert_string_equal(ph, "orch_fanin");
+    else assert_string_equal(ph, SL_ORCH_PHASE_DEFAULT); /* the default kind */
+  }
   sl_capture_free(c);
 }
 
@@ -997,6 +1015,7 @@ int main(void) {
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_extras_every_record_kind),
     cmocka_unit_test(test_foreign_row_columns),
+    cmocka_unit_test(test_orch_kind_names),
     cmocka_unit_test(test_host_capture_odd_status),
     cmocka_unit_test(test_warnings_returned),
     cmocka_unit_test(test_read_table),
