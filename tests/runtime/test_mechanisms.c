@@ -301,6 +301,13 @@ static void test_mechanism_errors(void **state) {
   s.sync_start = 1;
   assert_int_equal(sl_rt_submit_task(rt, &s), UINT64_MAX);
   assert_non_null(strstr(sl_rt_last_error(rt), "sync_start"));
+  /* an explicit dependency must name a task already submitted */
+  uint64_t unknown = 12345;
+  sl_rt_submit e = add_task(a, 1);
+  e.explicit_deps = &unknown;
+  e.ndeps = 1;
+  assert_int_equal(sl_rt_submit_task(rt, &e), UINT64_MAX);
+  assert_non_null(strstr(sl_rt_last_error(rt), "explicit dependency names an unknown task id"));
   sl_rt_graph_node bad;
   memset(&bad, 0, sizeof bad);
   bad.kernel_ids[0] = bad.kernel_ids[1] = bad.kernel_ids[2] = -1;
