@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -142,8 +143,14 @@ static void host_threads_are_named(void **state) {
   sl_collector *c = sl_collector_create(&cfg);
   assert_non_null(c);
   assert_int_equal(sl_collector_start(c, NULL), SL_OK);
-  int drain0 = has_thread_named("sl-drain0"), collect0 = has_thread_named("sl-collect0"),
-      repl = has_thread_named("sl-replenish");
+  /* each thread names itself when it starts running: give them up to 5 s to get there */
+  int drain0 = 0, collect0 = 0, repl = 0;
+  for (int tries = 0; tries < 500 && !(drain0 && collect0 && repl); tries++) {
+    drain0 = drain0 || has_thread_named("sl-drain0");
+    collect0 = collect0 || has_thread_named("sl-collect0");
+    repl = repl || has_thread_named("sl-replenish");
+    if (!(drain0 && collect0 && repl)) nanosleep(&(struct timespec){0, 10000000}, NULL);
+  }
   assert_int_equal(sl_collector_stop(c), 0);
   sl_collector_destroy(c);
   assert_true(drain0 && collect0 && repl);
