@@ -40,6 +40,7 @@
 #include "sl_map.h"
 #include "sl_mem.h"
 #include "sl_pftrace.h"
+#include "sl_base.h"
 #include "sl_hash.h"
 #include "sl_trace_sink.h"
 #include "sl_vec.h"
@@ -1003,12 +1004,7 @@ static int p_finish(sl_trace_sink *s) {
   order_events(p, flow_ids, src_slice);
   write_events(p, flow_ids);
   if (p->w.failed) s->failed = 1;
-  if (p->negative_ts)
-    fprintf(stderr,
-            "swimlane: warning: %" PRIu64
-            " events with a negative timestamp are not "
-            "in the protobuf trace (Perfetto drops them)\n",
-            p->negative_ts);
+  s->dropped = p->negative_ts;
 out:
   sl_mem_free(order);
   sl_mem_free(flow_ids);

@@ -385,10 +385,10 @@ static int write_trace(convert_job *j) {
   int emit_rc = sl_convert_emit(j->cap, j->deps, j->names, j->rules, j->sink, &opts, &j->res);
   stage("emit");
   if (emit_rc != 0) {
-    if (!sl_rules_failed(j->rules)) sl_error(j->out_path, "conversion failed (out of memory)");
+    if (!sl_rules_failed(j->rules)) sl_error(j->out_path, "conversion failed"); /* a rules error says why */
     return -1;
   }
-  int fin_rc = sl_sink_finish(j->sink);
+  int fin_rc = sl_sink_end(j->sink, j->out_path);
   stage("finish");
   sl_progress_stop(j->prog);
   j->prog = NULL;

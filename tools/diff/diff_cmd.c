@@ -122,7 +122,7 @@ static int write_trace(const opts *o, const sl_diff_run *b, const sl_diff_run *n
   int rc = -1;
   if (sl_diff_trace_emit(shift, b, n, m) != 0) {
     sl_error(o->out, "out of memory");
-  } else if (sl_sink_finish(sink) != 0 || sl_outfile_commit(&of) != 0) {
+  } else if (sl_sink_end(sink, o->out) != 0 || sl_outfile_commit(&of) != 0) {
     if (of.fp) sl_error(o->out, "write failed: %s", strerror(errno));
   } else {
     rc = 0;

@@ -126,7 +126,7 @@ static int write_trace(l3_run *run, const char *out_path, int proto) {
   char *meta = rc == 0 ? l3_metadata_json(run) : NULL;
   if (meta) sl_sink_metadata_json(sink, meta);
   sl_mem_free(meta);
-  if (rc == 0 && (sl_sink_finish(sink) || sl_outfile_commit(&of))) {
+  if (rc == 0 && (sl_sink_end(sink, out_path) || sl_outfile_commit(&of))) {
     sl_error(out_path, "write failed: %s", strerror(errno));
     rc = -1;
   } else if (rc != 0) {

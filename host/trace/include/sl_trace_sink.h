@@ -147,7 +147,13 @@ struct sl_trace_sink {
   FILE *fp;        /* borrowed: the caller owns it (usually an sl_outfile's fp)   */
   int failed;      /* sticky I/O error                                            */
   uint64_t nevents;/* events written so far (the summary's "Total events")        */
+  uint64_t dropped;/* events the format cannot hold, left out (Perfetto: a negative
+                      timestamp); the command says so (sl_sink_warn_dropped)      */
 };
+
+/* The command's last step with a sink: finish it and, when it left events out, say so
+** in one warning naming path. 0 ok, -1 if a write failed. */
+int sl_sink_end(sl_trace_sink *s, const char *path);
 
 /* Constructors: write to fp (not closed by the sink). Never NULL. */
 sl_trace_sink *sl_trace_sink_json_new(FILE *fp);
