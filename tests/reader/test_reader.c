@@ -598,6 +598,10 @@ static const bad_case bad_cases[] = {
   /* num_cores 0 stands in for the core list: the row's core is out of it, the list is not missing */
   {"zero cores, no core types", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"num_cores\": 0},"
    " \"aicore_tasks\": [[0, 1, 2, 3, 4]]}", "$.aicore_tasks[0][0]: core 0 is not in metadata.core_types (0 cores)"},
+  {"core types a number", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"core_types\": 7}}",
+   "$.metadata.core_types: expected an array, got a number"},
+  {"core_to_thread a string", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"core_to_thread\": \"x\"}}",
+   "$.metadata.core_to_thread: expected an array, got a string"},
   {"core type not string", "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5, \"core_types\": [1]}}",
    "$.metadata.core_types[0]: expected a string, got a number"},
   {"both task formats", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_tasks\": [], \"scheduler_tasks\": {}}",
