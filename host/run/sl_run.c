@@ -367,10 +367,12 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     interrupted = 0;
   if (orc && !interrupted) {
     sl_error(wl->path, "%s", ctx.err[0] ? ctx.err : sl_rt_last_error(rt));
+    if (coll) sl_error(wl->path, "the capture holds what ran before the error and is marked truncated");
     rc = 1;
   }
   if (coll) {
-    if (interrupted) sl_collector_mark_truncated(coll);
+    /* an orchestration that stopped early leaves a capture of part of the workload */
+    if (interrupted || orc) sl_collector_mark_truncated(coll);
     if (sl_run_add_host_capture(coll, rt, o->runtime, o->pool_records)) rc = 1;
     if (sl_run_slots_to_capture(coll, &timing)) rc = 1;
     if (sl_collector_finish(coll, out_dir)) rc = 1;

@@ -164,6 +164,25 @@ grep -q "^swimlane: loop.lua:1: script exceeded the instruction limit (5000000 i
 printf 'while true do end\n' >loop_wl.lua
 SWIMLANE_LUA_LIMIT=5000000 "$SW" run ./loop_wl.lua 2>"$W/err" && fail "runaway workload accepted"
 grep -q "loop_wl.lua:1: script exceeded the instruction limit" "$W/err" || fail "runaway workload message"
+# an orchestration that fails part-way: exit 1, and the capture of what ran says truncated
+cat >half_wl.lua <<'EOF_WL'
+return {
+  class = "HalfExample",
+  incores = { { func_id = 0, name = "kernel_add", source = "runtime/kernels/add.c", core_type = "aiv",
+                signature = { "in", "in", "out" } } },
+  cases = { { name = "default", platforms = { "a2a3sim" }, params = {} } },
+  orchestrate = function(rt, p)
+    local a, c = rt:tensor{ shape = { 4, 128 } }, rt:tensor{ shape = { 4, 128 } }
+    rt:submit{ func = 0, args = { a, a, c } }
+    error("stopped half-way")
+  end,
+}
+EOF_WL
+"$SW" run ./half_wl.lua --enable-chip-swimlane 4 -q -o halfruns 2>"$W/err" && fail "a failing orchestration exits 0"
+grep -q "half_wl.lua:[0-9]*: stopped half-way" "$W/err" || fail "failing orchestration: no error"
+grep -q "the capture holds what ran before the error and is marked truncated" "$W/err" || fail "failing orchestration: no truncation note"
+t=$(ls halfruns/*/chip_swimlane_records.json) || fail "failing orchestration: no capture"
+grep -q '"capture": {"truncated": true' "$t" || fail "failing orchestration: the capture does not say truncated"
 
 # SIGTERM during convert removes the temporary (the rules spin so that the kill
 # lands while the trace is being written)
