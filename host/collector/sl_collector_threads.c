@@ -101,7 +101,7 @@ void sl_coll_records_free(sl_coll_records *v) {
 
 /* ---- hand-off ----------------------------------------------------------------- */
 
-static int handoff_push(sl_handoff *h, const sl_ready_entry *e) {
+static void handoff_push(sl_handoff *h, const sl_ready_entry *e) {
   pthread_mutex_lock(&h->mu);
   if (h->n == h->cap) {
     size_t cap = h->cap ? h->cap * 2 : 64;
@@ -116,7 +116,6 @@ static int handoff_push(sl_handoff *h, const sl_ready_entry *e) {
   h->n++;
   pthread_cond_signal(&h->cv);
   pthread_mutex_unlock(&h->mu);
-  return 0;
 }
 
 /* 1 = got one, 0 = timed out / empty / closed. `closed` (read under the lock)
@@ -178,7 +177,7 @@ static size_t drain_pass(sl_shard *s) {
       }
       /* During a freeze the replenish thread refills every queue itself. */
       if (!frozen(c)) sl_coll_topup(c, e.kind, (int)e.core_index);
-      if (handoff_push(&s->handoff, &e) != 0) s->bad_entries++;
+      handoff_push(&s->handoff, &e);
     }
     if (rc < 0) s->bad_entries++;
     if (sl_ld_rlx32(ring.head) != head0) sl_coll_wb(c, ring.head, sizeof(uint32_t)); /* the advanced head */
