@@ -65,8 +65,8 @@ r["metadata"]["schema_layout"] = lay.replace("SchedPhaseRecord.loop_iter=u32@3",
 if r["metadata"]["schema_layout"] == lay:
     fail("the fixture's layout has no SchedPhaseRecord.loop_iter=u32@3")
 rc, err, out = convert(r, "typechange")
-if rc == 0 or "SchedPhaseRecord.loop_iter" not in err or out:
-    fail(f"a changed field type was not refused by name: exit {rc}, {err!r}, output left {out}")
+if rc == 0 or "field SchedPhaseRecord.loop_iter was i32@3 when captured, this build reads u32@3" not in err or out:
+    fail(f"a changed field type was not refused naming the field and both types: exit {rc}, {err!r}, output left {out}")
 
 r = fresh()
 r["scheduler_records"]["streams"][0]["records"][2]["kind"] = "acid_nope"

@@ -34,7 +34,7 @@ tests_for() {
     runtime/core/*) echo '^(test_runtime|test_mechanisms|test_phase_coverage|test_run_e2e|run_timing|hbg_e2e|test_hazards|golden)$' ;;
     runtime/profiler/*) echo '^(test_prof_.*|golden)$' ;;
     host/collector/*) echo '^(test_prof_.*|test_e2e|test_collector.*|golden)$' ;;
-    host/reader/*) echo '^(test_reader.*|overhead_cli_.*|hbg_e2e|golden)$' ;;
+    host/reader/*) echo '^(test_reader.*|overhead_cli_.*|hbg_e2e|schema_evolution_read|golden)$' ;;
     host/convert/*|host/trace/*|tools/convert/*) echo '^(test_convert.*|test_sink_proto|check_convert_proto_e2e|cli_ux|golden)$' ;;
     host/overhead/*|tools/overhead/*) echo '^(test_overhead.*|overhead_cli_.*|golden)$' ;;
     runtime/pipe/*) echo '^(test_l0_pipe|test_l0_templates|test_l0_perfetto|test_l0_verify)$' ;;
