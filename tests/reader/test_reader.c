@@ -468,6 +468,17 @@ static void test_orch_kind_names(void **state) {
   sl_capture_free(c);
 }
 
+/* The base time is the earliest positive stamp of every stream, the first AICore row's
+** receive (start - receive_to_start) included. */
+static void test_base_from_first_row(void **state) {
+  (void)state;
+  sl_capture *c = read_str("{\"chip_swimlane_level\": 2, " META ", \"aicore_tasks\": [[0, 5, 1, 500, 900, 20],"
+                           " [1, 6, 1, 700, 950, 0]], \"aicpu_tasks\": [[0, 1, 490, 950], [1, 1, 650, 990]]}");
+  assert_non_null(c);
+  assert_int_equal(c->base_cycles, 480);
+  sl_capture_free(c);
+}
+
 /* A newer writer's row columns (a capture of another schema, no layout to name them):
 ** each task carries its own, by position. */
 static void test_foreign_row_columns(void **state) {
@@ -1019,6 +1030,7 @@ int main(void) {
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_extras_every_record_kind),
     cmocka_unit_test(test_foreign_row_columns),
+    cmocka_unit_test(test_base_from_first_row),
     cmocka_unit_test(test_orch_kind_names),
     cmocka_unit_test(test_host_capture_odd_status),
     cmocka_unit_test(test_warnings_returned),
