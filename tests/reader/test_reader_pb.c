@@ -388,6 +388,9 @@ static void test_pb_metadata_health_lifecycle(void **state) {
   assert_int_equal(p->n_lifecycle, 1);
   assert_int_equal(p->lifecycle[0].aicpu_thread_id, 2);
   assert_int_equal(p->lifecycle[0].present, (1u << SL_LC_FIELD_COUNT) - 1);
+  assert_int_equal(p->base_cycles, 1000); /* the record's own stamps, on the capture's axis */
+  assert_true(p->lifecycle[0].us[SL_LC_FIELD(HANDSHAKE_START)] == 0.0);
+  assert_true(p->lifecycle[0].us[SL_LC_FIELD(EXIT_WAIT_END)] == 500 * (1e6 / 5e7));
   sl_capture_free(p);
 
   static const char *json =
