@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -377,10 +378,22 @@ static void test_write_json_error(void **state) {
   assert_false(sl_err_is_set(&err));
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
-  char text[256] = "";
-  assert_true(fread(text, 1, sizeof text - 1, f) > 0);
+  static char text[65536];
+  size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
-  assert_int_equal(text[0], '{');
+  text[n] = 0;
+  /* every scheduler thread of the report, named by its index, with its loop count */
+  cJSON *doc = cJSON_Parse(text);
+  assert_non_null(doc);
+  cJSON *ths = cJSON_GetObjectItem(doc, "scheduler_threads");
+  assert_int_equal(cJSON_GetArraySize(ths), (int)k.r.n_threads);
+  assert_true(k.r.n_threads > 0);
+  for (size_t i = 0; i < k.r.n_threads; i++) {
+    cJSON *t = cJSON_GetArrayItem(ths, (int)i);
+    assert_int_equal((int)cJSON_GetObjectItem(t, "thread")->valuedouble, (int)k.r.threads[i].index);
+    assert_int_equal((int)cJSON_GetObjectItem(t, "loops")->valuedouble, (int)k.r.threads[i].loops);
+  }
+  cJSON_Delete(doc);
   unlink(path);
   rmdir(dir);
   case_free(&k);
