@@ -349,6 +349,35 @@ static void test_mechanism_errors(void **state) {
   sl_rt_destroy(rt);
 }
 
+/* An alloc_tensors task completes inline: a task that names it as an explicit dependency
+** runs (it would wait for ever on an alloc left undone). */
+typedef struct alloc_dep { sl_rt_buffer *out[1]; sl_rt_buffer *one; } alloc_dep;
+
+static int alloc_dep_orch(void *p, sl_rt *rt) {
+  alloc_dep *a = p;
+  uint64_t bytes = N * 4;
+  uint64_t id = sl_rt_alloc_tensors(rt, &bytes, 1, a->out);
+  if (id == UINT64_MAX) return -1;
+  a->one = sl_rt_buffer_new(rt, N * 4);
+  fill(a->one, 1.0f);
+  sl_rt_tensor t[3] = {vec(a->one), vec(a->one), vec(a->out[0])};
+  sl_rt_submit s = add_task(t, 1);
+  s.explicit_deps = &id;
+  s.ndeps = 1;
+  return sl_rt_submit_task(rt, &s) == UINT64_MAX ? -1 : 0;
+}
+
+static void test_explicit_dep_on_alloc(void **state) {
+  (void)state;
+  sl_rt_config cfg = {50000000, 2, 4, 2, 0, NULL, 0, 0, 0, SL_RT_TMR, 0, NULL, 0};
+  sl_rt *rt = sl_rt_create(&cfg);
+  alloc_dep a;
+  memset(&a, 0, sizeof a);
+  assert_int_equal(sl_rt_run(rt, alloc_dep_orch, &a), 0);
+  for (int i = 0; i < N; i++) assert_float_equal(((float *)a.out[0]->data)[i], 2.0f, 0.0);
+  sl_rt_destroy(rt);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mechanisms_a2a3),
@@ -356,6 +385,7 @@ int main(void) {
       cmocka_unit_test(test_mechanisms_hbg),
       cmocka_unit_test(test_hbg_poll_sum),
       cmocka_unit_test(test_mechanism_errors),
+      cmocka_unit_test(test_explicit_dep_on_alloc),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
