@@ -334,6 +334,16 @@ static void test_mechanism_errors(void **state) {
       {0, 1, "deps must name earlier nodes"},
       {0, -1, "deps must name earlier nodes"},
   };
+  /* a node of an AIC and an AIV kernel (slots 0 and 2) is a MIX node, not a lone AIV one */
+  sl_rt_graph_node mix = ok[0];
+  mix.kernel_ids[0] = 0;
+  mix.fns[0] = sl_kernel_find("add");
+  mix.kernel_ids[1] = -1;
+  mix.fns[1] = NULL;
+  mix.kernel_ids[2] = 1;
+  mix.fns[2] = sl_kernel_find("add");
+  mix.params[0] = 0;
+  assert_true(sl_rt_graph_define(rt, &mix, 1, &d, 1) >= 0);
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     ok[0].params[0] = ok[1].params[0] = cases[k].param;
     ok[1].deps[0] = cases[k].dep;
