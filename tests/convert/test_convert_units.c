@@ -732,6 +732,33 @@ static void test_level1_observed_span(void **state) {
   h_cleanup(dir);
 }
 
+/* --summary-json: the per-function averages are sums over the function's tasks divided by
+** their count (two tasks of func 1: latencies 20 and 40 us -> 30). */
+static void test_summary_json_averages(void **state) {
+  (void)state;
+  char *dir = h_scratch("sumjson");
+  h_write("chip_swimlane_records.json",
+          "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 2,"
+          " \"core_types\": [\"aiv\", \"aiv\"]},"
+          " \"aicore_tasks\": [[0, 1, 1, 1010, 1015, 0], [1, 2, 1, 1030, 1050, 0]],"
+          " \"aicpu_tasks\": [[0, 1, 1000, 1020], [1, 1, 1015, 1055]]}");
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json",
+                  (char *)"--summary-json", (char *)"s.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(6, argv, &out, &err), 0);
+  cJSON *sj = h_trace("s.json");
+  assert_non_null(sj);
+  cJSON *f = NULL, *fn;
+  cJSON_ArrayForEach(fn, cJSON_GetObjectItem(sj, "functions")) f = fn;
+  assert_non_null(f);
+  assert_int_equal((int)h_num(f, "count"), 2);
+  assert_true(fabs(h_num(f, "avg_latency_us") - 30.0) < 1e-9);
+  cJSON_Delete(sj);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* ---- a user's rules script ------------------------------------------------------------ */
 
 static const char *USER_RULES =
@@ -1071,6 +1098,7 @@ int main(void) {
       cmocka_unit_test(test_graph_instances_out_of_order),
       cmocka_unit_test(test_verbose_orch_submitted),
       cmocka_unit_test(test_level1_observed_span),
+      cmocka_unit_test(test_summary_json_averages),
       cmocka_unit_test(test_user_rules),
       cmocka_unit_test(test_discovery_and_defaults),
       cmocka_unit_test(test_core_voting),
