@@ -9,7 +9,7 @@
 
 Sites: comparisons (< <= > >= == !=), arithmetic (+ -, * /), boolean (&& ||, a dropped !),
 integer constants +-1, and dropped statements (a simple `x = ...;` / call statement becomes
-`;`; not free(), whose loss only a leak checker sees). Comments, strings, preprocessor lines,
+`;`; not free() / fclose() / close() / closedir(), whose loss only a leak checker sees). Comments, strings, preprocessor lines,
 top-level tables (a block opened by `= {`), declarations' initializers, the declared sizes of local arrays and the constants of sleeps and
 timed waits are skipped (the last two are equivalent by construction: margin and timing only). The choice is seeded: the same SEED gives the same mutants on the same sources.
 """
@@ -32,6 +32,9 @@ DECL_RE = re.compile(r"^\s*(static\s+|const\s+|unsigned\s+|struct\s+)*(u?int\w*|
 # a local buffer's declared size (`char buf[40];`): one more or one less byte than a
 # bound already chosen with margin changes nothing a test can see
 ARRAY_DECL_RE = re.compile(r"^\s*(static\s+|const\s+|unsigned\s+|struct\s+)*\w+\s+\**\s*\w+\s*\[[^\]]*\]\s*(;|=|,)")
+# releasing a resource (memory, a FILE, a descriptor): dropping it leaks, which only a
+# leak checker sees
+LEAK_ONLY_RE = re.compile(r"\b(free|fclose|close|closedir)\s*\(")
 # timed waits and sleeps: their constants change timing only, never a result
 TIMING_RE = re.compile(r"\b(usleep|nanosleep|sleep|sl_sleep\w*|\w*timedwait\w*|\w*_wait_ms)\s*\(|\btv_nsec\s*\+=")
 
@@ -105,7 +108,7 @@ def sites(root, rel):
         if re.search(r"(^|[^!=])!\s*[A-Za-z_(]", line) and "!=" not in line:
             k = re.search(r"(^|[^!=])(!)\s*[A-Za-z_(]", line)
             yield (rel, ln, k.start(2) + 1, "!", "")
-        if STMT_RE.match(line) and not DECL_RE.match(line) and "return" not in line and "free(" not in line:
+        if STMT_RE.match(line) and not DECL_RE.match(line) and "return" not in line and not LEAK_ONLY_RE.search(line):
             body = line.strip()
             at = line.index(body)
             yield (rel, ln, at + 1, raw[at:at + len(body)], ";")  # with its string literals
