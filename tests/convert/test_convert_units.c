@@ -759,6 +759,29 @@ static void test_summary_json_averages(void **state) {
   h_cleanup(dir);
 }
 
+/* A submitted dummy (deps.json: no kernel in any of its three slots) without a dummy_task
+** scheduler record is named in one warning; a kernel task listed after it is not a dummy. */
+static void test_dummy_without_record_warns(void **state) {
+  (void)state;
+  char *dir = h_scratch("dummywarn");
+  h_write("chip_swimlane_records.json",
+          "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 1,"
+          " \"core_types\": [\"aic\"]}, \"aicore_tasks\": [[0, 2, 1, 1020, 1030, 0]],"
+          " \"aicpu_tasks\": [[0, 1, 1015, 1035]],"
+          " \"aicpu_orchestrator_phases\": [[{\"start_cycles\": 1000, \"end_cycles\": 1001, \"task_id\": 1,"
+          " \"submit_idx\": 0}, {\"start_cycles\": 1002, \"end_cycles\": 1003, \"task_id\": 2, \"submit_idx\": 1}]]}");
+  h_write("deps.json", "{\"tasks\": [{\"task_id\": \"1\", \"kernel_ids\": [-1, -1, -1]},"
+                       " {\"task_id\": \"2\", \"kernel_ids\": [5, -1, -1]}], \"edges\": []}");
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  if (!strstr(err, "dummy(t1) has no dummy_task scheduler record")) fail_msg("stderr: %s", err);
+  assert_null(strstr(err, "dummy(t2)"));
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* ---- a user's rules script ------------------------------------------------------------ */
 
 static const char *USER_RULES =
@@ -1099,6 +1122,7 @@ int main(void) {
       cmocka_unit_test(test_verbose_orch_submitted),
       cmocka_unit_test(test_level1_observed_span),
       cmocka_unit_test(test_summary_json_averages),
+      cmocka_unit_test(test_dummy_without_record_warns),
       cmocka_unit_test(test_user_rules),
       cmocka_unit_test(test_discovery_and_defaults),
       cmocka_unit_test(test_core_voting),
