@@ -108,6 +108,8 @@ long sl_ctx_complete_lookup(const sl_ctx *x, int64_t thread, double t);
 
 /* Task label (name, SPMD suffix) of a row: never NULL; sl_mem_free it. */
 char *sl_ctx_task_label(sl_ctx *x, int64_t func_id, uint64_t task_id, int spmd);
+/* Keep a warning about file on the result, for the command to print. */
+void sl_ctx_warn(sl_ctx *x, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Flow passes (convert_flows.c). */
 void sl_emit_flows(sl_ctx *x);

@@ -930,8 +930,8 @@ static void emit_orchestrator(sl_ctx *x) {
         int fresh = 0;
         if (dummy && !id_in(dummies, ndummy, id)) sl_map_u64_ref(&warned, id, &fresh);
         if (fresh)
-          sl_warn(x->c->path, "dummy(%s) has no dummy_task scheduler record; its Worker View bar "
-                  "cannot be rendered", sl_tdisp(td, id));
+          sl_ctx_warn(x, x->c->path, "dummy(%s) has no dummy_task scheduler record; its Worker View bar "
+                      "cannot be rendered", sl_tdisp(td, id));
       } else {
         regular = sl_ctx_group(x, id) != NULL;
         dummy = id_in(dummies, ndummy, id);

@@ -132,9 +132,9 @@ static void dep_flows(sl_ctx *x, enum view v) {
       uint64_t succ = d->succs[si];
       if (!anchors_of(x, succ, v, v == WORKER, &ss)) {
         if (v == WORKER && x->o->verbose)
-          sl_warn(d->path, "task %s (raw %llu) references non-existent successor %s (raw %llu)",
-                  sl_tdisp(a, pred), (unsigned long long)pred, sl_tdisp(b, succ),
-                  (unsigned long long)succ);
+          sl_ctx_warn(x, d->path, "task %s (raw %llu) references non-existent successor %s (raw %llu)",
+                      sl_tdisp(a, pred), (unsigned long long)pred, sl_tdisp(b, succ),
+                      (unsigned long long)succ);
         continue;
       }
       int64_t in_cnt = fan_of(x, succ);

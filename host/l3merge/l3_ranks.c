@@ -79,7 +79,8 @@ static int draw(l3_run *run, l3_rank *r, sl_trace_sink *sink) {
     sl_convert_result res;
     memset(&res, 0, sizeof res);
     rc = sl_convert_emit(r->cap, r->deps->has_edges ? r->deps : NULL, r->names, rules, ks, &opts, &res);
-    if (rc && !sl_rules_failed(rules)) sl_error(r->records, "rank %d: conversion failed (out of memory)", r->rank);
+    sl_convert_warn(&res);
+    if (rc && !sl_rules_failed(rules)) sl_error(r->records, "rank %d: conversion failed", r->rank);
     r->engine_meta = l3_sink_take_meta(ks);
     if (!run->o.quiet)
       printf("  rank%d/d%d: %zu tasks, slack %lld ns, join residual %s%lld ns, %llu events\n", r->rank, r->dnum,
