@@ -3,9 +3,12 @@
 ** and its buffers, start / stop of the host threads, metadata, destroy (finish is the
 ** export's: sl_collector_json.c; the merged view is the buffers': sl_collector_buffers.c).
 */
+#include <stdarg.h>
+
 #include "sl_collector_internal.h"
 #include "sl_levels.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 #include "sl_platforms.h"
 
 #include <stdio.h>
@@ -221,8 +224,29 @@ int sl_collector_read_metadata(sl_collector *c) {
   return 0;
 }
 
+void sl_coll_notice(sl_collector *c, int warning, const char *file, const char *fmt, ...) {
+  sl_coll_note *n = sl_array_push(c->notes, c->n_notes, c->cap_notes);
+  *n = (sl_coll_note){.what = SL_ERR_INIT, .warning = warning};
+  va_list ap;
+  va_start(ap, fmt);
+  (void)sl_err_setv(&n->what, file, fmt, ap);
+  va_end(ap);
+}
+
+void sl_collector_report(sl_collector *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->n_notes; i++) {
+    if (c->notes[i].warning) sl_err_warn(&c->notes[i].what);
+    else sl_err_print(&c->notes[i].what);
+    sl_err_clear(&c->notes[i].what);
+  }
+  c->n_notes = 0;
+}
+
 void sl_collector_destroy(sl_collector *c) {
   if (!c) return;
+  for (size_t i = 0; i < c->n_notes; i++) sl_err_clear(&c->notes[i].what);
+  sl_mem_free(c->notes);
   if (c->dp) {
     sl_collector_stop(c);
     free_shards(c);

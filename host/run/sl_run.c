@@ -376,6 +376,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
     if (sl_run_add_host_capture(coll, rt, o->runtime, o->pool_records)) rc = 1;
     if (sl_run_slots_to_capture(coll, &timing)) rc = 1;
     if (sl_collector_finish(coll, out_dir)) rc = 1;
+    sl_collector_report(coll);
   }
   g_coll = NULL;
   if (out_dir && write_round_files(o, wl, rt, case_name, out_dir, &timing)) rc = 1;

@@ -116,6 +116,11 @@ const char *sl_collector_transport(const sl_collector *c);
 void sl_collector_shadow_stats(const sl_collector *c, uint64_t *mirrors, uint64_t *writebacks,
                                uint64_t *pulls);
 
+/* Print what the collector found at the end of the run (dropped records as warnings,
+** accounting or export errors as errors), in the order found, and forget it. The
+** library itself prints nothing there: the command decides. */
+void sl_collector_report(sl_collector *c);
+
 /* Start the host threads (before launching the device threads); a failure is
 ** described on err (may be NULL). */
 SL_MUST_CHECK sl_status sl_collector_start(sl_collector *c, sl_err *err);
