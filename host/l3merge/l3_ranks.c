@@ -37,7 +37,11 @@ static void *load_main(void *arg) {
   sl_err_warn(&r->deps->warning);
   if (r->deps->has_kernel_map) sl_capture_resolve_func_ids(r->cap, r->deps);
   char *names_path = NULL;
-  if (sl_namemap_discover(r->records, &names_path) == 1) {
+  sl_err many = SL_ERR_INIT;
+  int found = sl_namemap_discover(r->records, &names_path, &many);
+  sl_err_warn(&many);
+  sl_err_clear(&many);
+  if (found == 1) {
     r->names = sl_namemap_load(names_path);
     sl_mem_free(names_path);
     if (!r->names) return NULL;

@@ -151,7 +151,7 @@ const char *sl_namemap_lookup(const sl_namemap *m, int64_t func_id) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int sl_namemap_discover(const char *records_path, char **out) {
+int sl_namemap_discover(const char *records_path, char **out, sl_err *warning) {
   *out = NULL;
   char *dir = sl_mem_strdup(records_path);
   char *slash = strrchr(dir, '/');
@@ -192,7 +192,8 @@ int sl_namemap_discover(const char *records_path, char **out) {
       const char *b = strrchr(found[i], '/');
       l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", b ? b + 1 : found[i]);
     }
-    sl_warn(NULL, "multiple sibling name maps found next to %s: %s; pass --func-names explicitly.", records_path, list);
+    (void)sl_err_set(warning, NULL, "multiple sibling name maps found next to %s: %s; pass --func-names explicitly.",
+                     records_path, list);
   }
   for (size_t i = 0; i < n; i++) sl_mem_free(found[i]);
   sl_mem_free(found);

@@ -39,6 +39,12 @@ grep -q "^swimlane: $rec: capture complete: aicore_task 13 of 13, aicpu_task 13 
   || fail "run's conversion: health line"
 "$SW" convert "${SL_FIXTURES:?}/anchor-l4/chip_swimlane_records.json" -o fixture.json -q 2>"$W/err" || fail "fixture convert"
 grep -q "capture health unknown (no metadata.capture" "$W/err" || fail "fixture: health unknown line"
+# two sibling name maps: neither is guessed, the command says so once on stderr
+mkdir -p twomaps && cp "$SL_FIXTURES/anchor-l4/chip_swimlane_records.json" twomaps/ &&
+  echo '{}' >twomaps/name_map_a.json && echo '{}' >twomaps/name_map_b.json
+"$SW" convert twomaps/chip_swimlane_records.json -o twomaps/t.json -q 2>"$W/err" || fail "two name maps: convert failed"
+[ "$(grep -c "^swimlane: warning: multiple sibling name maps found next to twomaps/chip_swimlane_records.json: name_map_a.json, name_map_b.json; pass --func-names explicitly.$" "$W/err")" = 1 ] ||
+  fail "two name maps: no single warning"
 # SL_TIMING=1 (docs/convert.md): one CPU-time line per stage, in order, and none without it
 SL_TIMING=1 "$SW" convert "$SL_FIXTURES/anchor-l4/chip_swimlane_records.json" -o fixture.json -q 2>"$W/err" || fail "SL_TIMING convert"
 [ "$(sed -n 's/^timing: \([a-z]*\) .* s cpu$/\1/p' "$W/err" | tr '\n' ' ')" = "read deps emit finish " ] || fail "SL_TIMING stages"

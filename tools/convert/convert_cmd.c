@@ -304,8 +304,11 @@ static int load_names(convert_job *j) {
     j->names_path = sl_mem_strdup(j->a.names_arg);
   } else {
     fflush(j->out);
-    if (has_sibling_name_map(j->input) && sl_namemap_discover(j->input, &j->names_path) == 1)
+    sl_err many = SL_ERR_INIT;
+    if (has_sibling_name_map(j->input) && sl_namemap_discover(j->input, &j->names_path, &many) == 1)
       discovered = 1;
+    sl_err_warn(&many);
+    sl_err_clear(&many);
   }
   if (j->names_path) {
     j->names = sl_namemap_load(j->names_path);

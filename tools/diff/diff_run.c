@@ -43,7 +43,11 @@ int sl_diff_run_load(sl_diff_run *r, const char *path) {
   sl_mem_free(dp);
   if (r->deps->has_kernel_map) sl_capture_resolve_func_ids(r->cap, r->deps);
   char *np = NULL;
-  if (sl_namemap_discover(path, &np) == 1) {
+  sl_err many = SL_ERR_INIT;
+  int found = sl_namemap_discover(path, &np, &many);
+  sl_err_warn(&many);
+  sl_err_clear(&many);
+  if (found == 1) {
     r->names = sl_namemap_load(np);
     sl_mem_free(np);
     if (!r->names) return -1;

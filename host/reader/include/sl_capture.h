@@ -463,7 +463,8 @@ const char *sl_namemap_lookup(const sl_namemap *m, int64_t func_id);
 
 /* Sibling discovery next to a records file: sorted name_map*.json regular files in
 ** its directory. Returns 1 and *out (free it with sl_mem_free) when exactly one; 0 when none;
-** 0 with the reference's "multiple sibling name maps" warning on stderr when several. */
-int sl_namemap_discover(const char *records_path, char **out);
+** 0 and the reference's "multiple sibling name maps" warning on *warning (may be NULL;
+** the caller prints it with sl_err_warn) when several. */
+int sl_namemap_discover(const char *records_path, char **out, sl_err *warning);
 
 #endif /* SL_CAPTURE_H */
