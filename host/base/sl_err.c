@@ -6,6 +6,7 @@
 
 #include "sl_base.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,4 +53,31 @@ int sl_err_report(sl_err *err) {
   sl_err_print(err);
   sl_err_clear(err);
   return 1;
+}
+
+void sl_notes_addv(sl_notes *l, int warning, const char *file, const char *fmt, va_list ap) {
+  sl_note *n = sl_array_push(l->v, l->n, l->cap);
+  *n = (sl_note){.what = SL_ERR_INIT, .warning = warning};
+  (void)sl_err_setv(&n->what, file, fmt, ap);
+}
+
+void sl_notes_add(sl_notes *l, int warning, const char *file, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sl_notes_addv(l, warning, file, fmt, ap);
+  va_end(ap);
+}
+
+void sl_notes_print(sl_notes *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    if (l->v[i].warning) sl_err_warn(&l->v[i].what);
+    else sl_err_print(&l->v[i].what);
+  }
+  sl_notes_free(l);
+}
+
+void sl_notes_free(sl_notes *l) {
+  for (size_t i = 0; i < l->n; i++) sl_err_clear(&l->v[i].what);
+  sl_array_free(l->v);
+  *l = (sl_notes){0};
 }

@@ -224,29 +224,13 @@ int sl_collector_read_metadata(sl_collector *c) {
   return 0;
 }
 
-void sl_coll_notice(sl_collector *c, int warning, const char *file, const char *fmt, ...) {
-  sl_coll_note *n = sl_array_push(c->notes, c->n_notes, c->cap_notes);
-  *n = (sl_coll_note){.what = SL_ERR_INIT, .warning = warning};
-  va_list ap;
-  va_start(ap, fmt);
-  (void)sl_err_setv(&n->what, file, fmt, ap);
-  va_end(ap);
-}
-
 void sl_collector_report(sl_collector *c) {
-  if (!c) return;
-  for (size_t i = 0; i < c->n_notes; i++) {
-    if (c->notes[i].warning) sl_err_warn(&c->notes[i].what);
-    else sl_err_print(&c->notes[i].what);
-    sl_err_clear(&c->notes[i].what);
-  }
-  c->n_notes = 0;
+  if (c) sl_notes_print(&c->notes);
 }
 
 void sl_collector_destroy(sl_collector *c) {
   if (!c) return;
-  for (size_t i = 0; i < c->n_notes; i++) sl_err_clear(&c->notes[i].what);
-  sl_mem_free(c->notes);
+  sl_notes_free(&c->notes);
   if (c->dp) {
     sl_collector_stop(c);
     free_shards(c);

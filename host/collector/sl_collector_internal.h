@@ -74,16 +74,10 @@ typedef struct sl_bufmap {
   sl_map map;      /* device address -> (uintptr_t) host address */
 } sl_bufmap;
 
-/* What the collector found while reconciling or exporting, kept for the command. */
-typedef struct sl_coll_note {
-  sl_err what;
-  int warning; /* 1: a warning (records dropped), 0: an error */
-} sl_coll_note;
-
 struct sl_collector {
   sl_collector_config cfg;
-  sl_coll_note *notes;         /* in the order found (single-threaded: the end of a run) */
-  size_t n_notes, cap_notes;
+  sl_notes notes;              /* what reconciling and export found, for sl_collector_report
+                                  (single-threaded: the end of a run) */
   const struct sl_platform_info *plat;
   char platform[32];           /* "a2a3" / "a5" for scheduler streams */
   char runtime[64];
@@ -195,10 +189,6 @@ const char *sl_coll_task_producer(const sl_collector *c);
 
 /* ---- sl_collector_threads.c ---------------------------------------------------- */
 SL_MUST_CHECK sl_status sl_coll_threads_start(sl_collector *c, sl_err *err);
-/* sl_collector.c: keep an error (warning 0) or a warning (1) about file for
-** sl_collector_report (called at the end of a run, one thread). */
-void sl_coll_notice(sl_collector *c, int warning, const char *file, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 void sl_coll_threads_stop(sl_collector *c);
 /* One drain + collect pass on the calling thread (host threads not running). */
 void sl_coll_drain_sync(sl_collector *c);

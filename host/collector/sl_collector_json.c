@@ -234,7 +234,7 @@ int sl_collector_export(sl_collector *c, const char *dir) {
   if (!c) return -1;
   if (!c->dp) return 0;
   if (!dir || !*dir) {
-    sl_coll_notice(c, 0, "collector", "no output directory for the capture");
+    sl_notes_add(&c->notes, 0, "collector", "no output directory for the capture");
     return -1;
   }
   if (sl_mkdirs(dir) != 0) return -1;

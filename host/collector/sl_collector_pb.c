@@ -365,7 +365,7 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   if (rc == 0 && c->has_host) rc = fill_host(c, &a, &cap, &md);
   if (rc == 0) rc = fill_task_slots(c, &a, &md);
   if (rc != 0) {
-    sl_coll_notice(c, 0, path, "out of memory building the protobuf capture");
+    sl_notes_add(&c->notes, 0, path, "out of memory building the protobuf capture");
     arena_free(&a);
     return -1;
   }

@@ -41,11 +41,11 @@ static int reconcile_host(sl_collector *c) {
   for (int k = 0; k < SL_COLL_HOST_POOLS; k++) {
     c->host_acct[k] = (sl_pool_account){total[k], kept[k], dropped[k], 0};
     if (kept[k] + dropped[k] != total[k]) {
-      sl_coll_notice(c, 0, "collector", "%s: collected %" PRIu64 " + dropped %" PRIu64 " != total %" PRIu64, host_pool_names[k],
+      sl_notes_add(&c->notes, 0, "collector", "%s: collected %" PRIu64 " + dropped %" PRIu64 " != total %" PRIu64, host_pool_names[k],
                kept[k], dropped[k], total[k]);
       bad = 1;
     } else if (dropped[k]) {
-      sl_coll_notice(c, 1, "collector", "%s: %" PRIu64 " of %" PRIu64 " records dropped on the host (host pool too small: "
+      sl_notes_add(&c->notes, 1, "collector", "%s: %" PRIu64 " of %" PRIu64 " records dropped on the host (host pool too small: "
                            "raise --pool-records)", host_pool_names[k], dropped[k], total[k]);
     }
   }
@@ -86,13 +86,13 @@ int sl_collector_reconcile(sl_collector *c) {
       for (int s = 0; s < c->nshards; s++) collected += c->shards[s].collected[k][i];
       uint64_t unflushed = sl_coll_unflushed(c, k, i);
       if (collected + dropped != total) {
-        sl_coll_notice(c, 0, "collector", "%s pool %d: collected %" PRIu64 " + dropped %" PRIu64 " != total %" PRIu64
+        sl_notes_add(&c->notes, 0, "collector", "%s pool %d: collected %" PRIu64 " + dropped %" PRIu64 " != total %" PRIu64
                               " (unaccounted %" PRId64 ")",
                  pool_names[k], i, collected, dropped, total, (int64_t)(total - collected - dropped));
         balanced = 0;
       }
       if (unflushed) {
-        sl_coll_notice(c, 0, "collector", "%s pool %d: %" PRIu64 " records left in an active buffer "
+        sl_notes_add(&c->notes, 0, "collector", "%s pool %d: %" PRIu64 " records left in an active buffer "
                               "(device flush missing; not recovered)", pool_names[k], i, unflushed);
         balanced = 0;
       }
@@ -102,16 +102,16 @@ int sl_collector_reconcile(sl_collector *c) {
       a.unflushed += unflushed;
     }
     if (a.dropped)
-      sl_coll_notice(c, 1, "collector", "%s: %" PRIu64 " of %" PRIu64 " records dropped on the device "
+      sl_notes_add(&c->notes, 1, "collector", "%s: %" PRIu64 " of %" PRIu64 " records dropped on the device "
                            "(pools too small for the host's pace: raise %s, or enable back-pressure)",
               pool_names[k], a.dropped, a.total, pool_knobs[k]);
     c->acct[k] = a;
   }
   if (reconcile_host(c)) balanced = 0;
   if (c->uncommitted)
-    sl_coll_notice(c, 0, "collector", "%" PRIu64 " AICore record slots were handed out but never committed", c->uncommitted);
+    sl_notes_add(&c->notes, 0, "collector", "%" PRIu64 " AICore record slots were handed out but never committed", c->uncommitted);
   if (c->bad_entries) {
-    sl_coll_notice(c, 0, "collector", "%" PRIu64 " malformed ready-queue entries ignored", c->bad_entries);
+    sl_notes_add(&c->notes, 0, "collector", "%" PRIu64 " malformed ready-queue entries ignored", c->bad_entries);
     balanced = 0;
   }
   c->reconciled = 1;

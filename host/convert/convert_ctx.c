@@ -14,7 +14,6 @@
 #include "convert_ctx.h"
 #include "convert_labels.h"
 #include "flow_place.h"
-#include "sl_vec.h"
 
 const sl_group *sl_ctx_group(const sl_ctx *x, uint64_t id) {
   size_t lo = 0, hi = x->ngroups;
@@ -85,21 +84,8 @@ void sl_ctx_flow_pair(sl_ctx *x, const sl_flow *s, const sl_flow *f) {
 }
 
 void sl_ctx_warn(sl_ctx *x, const char *file, const char *fmt, ...) {
-  sl_convert_result *r = x->res;
-  sl_err *w = sl_array_push(r->warnings, r->n_warnings, r->cap_warnings);
-  *w = (sl_err)SL_ERR_INIT;
   va_list ap;
   va_start(ap, fmt);
-  (void)sl_err_setv(w, file, fmt, ap);
+  sl_notes_addv(&x->res->warnings, 1, file, fmt, ap);
   va_end(ap);
-}
-
-void sl_convert_warn(sl_convert_result *res) {
-  for (size_t i = 0; i < res->n_warnings; i++) {
-    sl_err_warn(&res->warnings[i]);
-    sl_err_clear(&res->warnings[i]);
-  }
-  sl_array_free(res->warnings);
-  res->warnings = NULL;
-  res->n_warnings = res->cap_warnings = 0;
 }

@@ -83,7 +83,7 @@ static int draw(l3_run *run, l3_rank *r, sl_trace_sink *sink) {
     sl_convert_result res;
     memset(&res, 0, sizeof res);
     rc = sl_convert_emit(r->cap, r->deps->has_edges ? r->deps : NULL, r->names, rules, ks, &opts, &res);
-    sl_convert_warn(&res);
+    sl_notes_print(&res.warnings);
     if (rc && !sl_rules_failed(rules)) sl_error(r->records, "rank %d: conversion failed", r->rank);
     r->engine_meta = l3_sink_take_meta(ks);
     if (!run->o.quiet)

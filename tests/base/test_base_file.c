@@ -74,6 +74,25 @@ static void write_then_read_back(void **state) {
   assert_int_equal(entries(), 2); /* no temporaries */
 }
 
+/* sl_notes keep messages in order, each with its file, until printed or freed. */
+static void notes_keep_order(void **state) {
+  (void)state;
+  sl_notes l = {0};
+  sl_notes_add(&l, 1, "a.json", "%d dropped", 3);
+  sl_notes_add(&l, 0, NULL, "balance off");
+  assert_int_equal(l.n, 2);
+  assert_string_equal(l.v[0].what.file, "a.json");
+  assert_string_equal(l.v[0].what.msg, "3 dropped");
+  assert_true(l.v[0].warning);
+  assert_null(l.v[1].what.file);
+  assert_string_equal(l.v[1].what.msg, "balance off");
+  assert_false(l.v[1].warning);
+  sl_notes_free(&l);
+  assert_int_equal(l.n, 0);
+  assert_null(l.v);
+  sl_notes_print(&l); /* nothing left: prints nothing */
+}
+
 static void read_errors_name_the_file(void **state) {
   (void)state;
   sl_err err = SL_ERR_INIT;
@@ -175,6 +194,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(write_then_read_back),
       cmocka_unit_test(read_errors_name_the_file),
+      cmocka_unit_test(notes_keep_order),
       cmocka_unit_test(read_from_a_pipe_without_size),
       cmocka_unit_test(symlink_is_kept_and_its_file_replaced),
       cmocka_unit_test(device_is_written_in_place),

@@ -386,7 +386,7 @@ static int write_trace(convert_job *j) {
                           .reference_flows = j->a.reference_flows};
   stage(NULL);
   int emit_rc = sl_convert_emit(j->cap, j->deps, j->names, j->rules, j->sink, &opts, &j->res);
-  sl_convert_warn(&j->res);
+  sl_notes_print(&j->res.warnings);
   stage("emit");
   if (emit_rc != 0) {
     if (!sl_rules_failed(j->rules)) sl_error(j->out_path, "conversion failed"); /* a rules error says why */

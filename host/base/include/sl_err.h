@@ -18,6 +18,7 @@
 #define SL_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* Put on every function that returns a status: ignoring it is a compile warning. */
 #define SL_MUST_CHECK __attribute__((warn_unused_result))
@@ -45,5 +46,25 @@ void sl_err_warn(const sl_err *err);
 void sl_err_clear(sl_err *err);
 /* A command's last step: print, clear, and return exit status 1. */
 int sl_err_report(sl_err *err);
+
+/* Messages a library keeps for its command, in the order found: errors and warnings
+** that do not stop the work (records dropped, a task the trace cannot draw). The
+** command prints them with sl_notes_print. A zeroed sl_notes ({0}) is empty. */
+typedef struct sl_note {
+  sl_err what;
+  int warning; /* 1: printed as a warning, 0: as an error */
+} sl_note;
+typedef struct sl_notes {
+  sl_note *v;
+  size_t n, cap;
+} sl_notes;
+
+void sl_notes_add(sl_notes *l, int warning, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void sl_notes_addv(sl_notes *l, int warning, const char *file, const char *fmt, va_list ap);
+/* Print every note ("swimlane: [warning: ]<file>: <what>") in order, then forget them. */
+void sl_notes_print(sl_notes *l);
+/* Forget the notes unprinted and release the list. */
+void sl_notes_free(sl_notes *l);
 
 #endif /* SL_ERR_H */

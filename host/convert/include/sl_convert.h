@@ -34,12 +34,8 @@ typedef struct sl_convert_result {
   int overhead_skipped;      /* --overhead without deps                       */
   /* what the trace cannot show (a missing successor with -v, a dummy without its
   ** scheduler record), in the order found: the command prints them */
-  sl_err *warnings;
-  size_t n_warnings, cap_warnings;
+  sl_notes warnings;
 } sl_convert_result;
-
-/* Print the result's warnings ("swimlane: warning: <file>: <what>") and forget them. */
-void sl_convert_warn(sl_convert_result *res);
 
 /* Emit the whole trace into sink (not finished). 0 ok, -1 on a rules error
 ** (already reported). d and m may be NULL. Function ids must already be resolved
