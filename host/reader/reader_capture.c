@@ -118,9 +118,7 @@ sl_capture *sl_capture_load(const char *path, const sl_read_opts *opts, sl_err *
   return finish(&raw, c, rc, opts);
 }
 
-/* The command-side forms: the error printed ("swimlane: <file>: <what>") and dropped, the
-** warnings printed unless quiet. */
-static sl_capture *printed(sl_capture *c, sl_err *err, const sl_read_opts *opts) {
+sl_capture *sl_capture_report(sl_capture *c, sl_err *err, const sl_read_opts *opts) {
   sl_err_print(err);
   sl_err_clear(err);
   if (c && !(opts && opts->quiet))
@@ -130,12 +128,12 @@ static sl_capture *printed(sl_capture *c, sl_err *err, const sl_read_opts *opts)
 
 sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len, const sl_read_opts *opts) {
   sl_err err = SL_ERR_INIT;
-  return printed(sl_capture_load_mem(name, data, len, opts, &err), &err, opts);
+  return sl_capture_report(sl_capture_load_mem(name, data, len, opts, &err), &err, opts);
 }
 
 sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts) {
   sl_err err = SL_ERR_INIT;
-  return printed(sl_capture_load(path, opts, &err), &err, opts);
+  return sl_capture_report(sl_capture_load(path, opts, &err), &err, opts);
 }
 
 char *sl_find_latest_records(const char *dir) {

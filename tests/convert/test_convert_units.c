@@ -496,6 +496,57 @@ static void test_spmd_anchor(void **state) {
   h_cleanup(dir);
 }
 
+/* An SPMD task with no AICore rows anchors its arrows to its earliest AICPU bar, whatever
+** order the bars were drawn in: t5 (block_num 2) is an alloc bar on orchestrator threads 0
+** (later) and 1 (earlier); t3's alloc bar sorts before both (neither has kernel_ids in
+** deps.json, so both are drawn as allocations). The arrow t5 -> t6 leaves thread 1's bar. */
+static void test_spmd_aicpu_anchor(void **state) {
+  (void)state;
+  char *dir = h_scratch("spmdaicpu");
+  h_write("chip_swimlane_records.json",
+          "{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 1,"
+          " \"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 6, 1, 1030, 1040, 0]],"
+          " \"aicpu_tasks\": [[0, 1, 1025, 1045]],"
+          " \"aicpu_orchestrator_phases\": ["
+          "  [{\"start_cycles\": 1001, \"end_cycles\": 1002, \"task_id\": 3, \"submit_idx\": 0},"
+          "   {\"start_cycles\": 1010, \"end_cycles\": 1012, \"task_id\": 5, \"submit_idx\": 1},"
+          "   {\"start_cycles\": 1014, \"end_cycles\": 1015, \"task_id\": 6, \"submit_idx\": 2}],"
+          "  [{\"start_cycles\": 1005, \"end_cycles\": 1007, \"task_id\": 5, \"submit_idx\": 1}]]}");
+  h_write("deps.json", "{\"tasks\": [{\"task_id\": \"3\", \"block_num\": 1}, {\"task_id\": \"5\", \"block_num\": 2},"
+                       " {\"task_id\": \"6\", \"kernel_ids\": [-1, 6, -1], \"block_num\": 1}],"
+                       " \"edges\": [{\"pred\": \"5\", \"succ\": \"6\"}]}");
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  double first_ts = INFINITY, first_tid = -1, later_ts = -INFINITY;
+  int bars = 0, arrows = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (!ph || strcmp(ph, "X") || !nm || strcmp(nm, "alloc(t5)")) continue;
+    bars++;
+    if (h_num(e, "ts") < first_ts) first_ts = h_num(e, "ts"), first_tid = h_num(e, "tid");
+    if (h_num(e, "ts") > later_ts) later_ts = h_num(e, "ts");
+  }
+  assert_int_equal(bars, 2);
+  assert_true(first_ts < later_ts);
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (!ph || strcmp(ph, "s") || !nm || strcmp(nm, "dependency")) continue;
+    arrows++;
+    assert_true(h_num(e, "pid") == 4 && h_num(e, "tid") == first_tid);
+    assert_true(fabs(h_num(e, "ts") - first_ts) < 1e-9);
+    assert_int_equal((int)h_num(e, "output_task_count"), 2);
+  }
+  assert_int_equal(arrows, 1);
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* Flow classification at the exact boundary: t2 starts when t1 ends and is dispatched
 ** when t1 finishes (a dependency in both views); t3 starts 1 us before t2 ends and is
 ** dispatched 1 us before t2 finishes (a happens-before violation in both views). */
@@ -1115,6 +1166,7 @@ int main(void) {
       cmocka_unit_test(test_sched_view_lanes),
       cmocka_unit_test(test_touching_slices_exact),
       cmocka_unit_test(test_spmd_anchor),
+      cmocka_unit_test(test_spmd_aicpu_anchor),
       cmocka_unit_test(test_flow_boundaries),
       cmocka_unit_test(test_seed_hbg_views),
       cmocka_unit_test(test_graph_execution),

@@ -31,7 +31,7 @@ mkdir -p "$log"
 tests_for() {
   [ -n "${MUTATION_TESTS:-}" ] && { echo "$MUTATION_TESTS"; return; }
   case $1 in
-    runtime/core/*) echo '^(test_runtime|test_mechanisms|test_phase_coverage|test_run_e2e|run_timing|hbg_e2e|test_hazards|golden)$' ;;
+    runtime/core/*) echo '^(test_runtime|test_mechanisms|test_phase_coverage|test_run_e2e|run_timing|hbg_e2e|test_hazards|test_aisched|golden)$' ;;
     runtime/profiler/*) echo '^(test_prof_.*|golden)$' ;;
     host/collector/*) echo '^(test_prof_.*|test_e2e|test_collector.*|golden)$' ;;
     host/reader/*) echo '^(test_reader.*|overhead_cli_.*|hbg_e2e|schema_evolution_read|golden)$' ;;

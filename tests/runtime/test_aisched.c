@@ -8,12 +8,16 @@
 ** are ordered start/end pairs, topology on the leader only; unsupported task kinds
 ** refused with a message.
 */
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -234,12 +238,78 @@ static void virtual_clock_is_refused(void **state) {
   sl_rt_destroy(rt);
 }
 
+/* ---- an interruption while a kernel runs ------------------------------------------------ */
+
+static atomic_int g_held_started, g_held_release;
+
+/* A kernel that holds its core until the test lets it go. */
+static void held_kernel(int64_t *args) {
+  (void)args;
+  atomic_store(&g_held_started, 1);
+  while (!atomic_load(&g_held_release)) sched_yield();
+}
+
+static int held_orch(void *p, sl_rt *rt) {
+  sl_rt_buffer **out = p;
+  *out = sl_rt_buffer_new(rt, N * 4);
+  sl_rt_tensor a[3] = {vec(*out), vec(*out), vec(*out)};
+  sl_rt_submit s = add_task(a, 1);
+  s.fns[1] = held_kernel;
+  return sl_rt_submit_task(rt, &s) == UINT64_MAX ? -1 : 0;
+}
+
+typedef struct interrupter {
+  pthread_t thread;
+  sl_rt *rt;
+} interrupter;
+
+/* Interrupt once the kernel runs, give the schedulers time to notice (well beyond their
+** park timeout), then let the kernel end. */
+static void *interrupt_while_held(void *p) {
+  interrupter *in = p;
+  while (!atomic_load(&g_held_started)) sched_yield();
+  sl_rt_interrupt(in->rt);
+  struct timespec pause = {0, 50 * 1000 * 1000};
+  nanosleep(&pause, NULL);
+  atomic_store(&g_held_release, 1);
+  return NULL;
+}
+
+/* An interrupted run stops dispatching, but a scheduler leaves only once its cores are
+** idle: the kernel that was running is still completed (and its completion stamped). */
+static void interrupted_run_completes_running_kernels(void **state) {
+  (void)state;
+  atomic_store(&g_held_started, 0);
+  atomic_store(&g_held_release, 0);
+  sl_devprof *dp = fake_devprof_new(3);
+  sl_rt_config cfg = {.clock_freq_hz = 1000000000, .num_aic = 2, .num_aiv = 4, .num_sched = 2, .level = 3,
+                      .dp = dp, .runtime = SL_RT_HBG};
+  sl_rt *rt = sl_rt_create(&cfg);
+  assert_non_null(rt);
+  sl_rt_use_aicore_scheduler(rt);
+  interrupter in = {.rt = rt};
+  assert_int_equal(pthread_create(&in.thread, NULL, interrupt_while_held, &in), 0);
+  sl_rt_buffer *out = NULL;
+  (void)sl_rt_run(rt, held_orch, &out);
+  pthread_join(in.thread, NULL);
+  assert_true(sl_rt_interrupted(rt));
+  sl_rt_stats st = sl_rt_get_stats(rt);
+  assert_int_equal(st.dispatches, 1);
+  assert_int_equal(st.completed, 1);
+  int stamped = 0;
+  for (int i = 0; i < fake_ntasks(dp); i++) stamped += fake_task(dp, i)->have_complete;
+  assert_int_equal(stamped, 1);
+  sl_rt_destroy(rt);
+  fake_devprof_free(dp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(aicore_scheduler_phases_and_lifecycle),
       cmocka_unit_test(level2_has_lifecycle_no_phases),
       cmocka_unit_test(sync_start_is_refused),
       cmocka_unit_test(virtual_clock_is_refused),
+      cmocka_unit_test(interrupted_run_completes_running_kernels),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

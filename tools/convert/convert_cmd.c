@@ -358,11 +358,13 @@ static int read_inputs(convert_job *j) {
   fflush(out);
   j->prog = sl_progress_start(j->input, !j->a.quiet);
   stage(NULL);
-  j->cap = sl_capture_read(j->input, NULL);
+  sl_err err = SL_ERR_INIT;
+  sl_capture *cap = sl_capture_load(j->input, NULL, &err);
   stage("read");
+  sl_progress_clear(j->prog); /* before the read's error or warnings: the line may be on screen */
+  j->cap = sl_capture_report(cap, &err, NULL);
   if (!j->cap) return -1;
   fflush(out);
-  sl_progress_clear(j->prog);
   sl_convert_print_health(stderr, j->input, j->cap, j->a.quiet);
   if (j->a.verbose) print_data_info(out, j->cap);
   if (load_names(j) != 0) return -1;

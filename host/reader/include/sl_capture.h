@@ -354,6 +354,9 @@ sl_capture *sl_capture_load_mem(const char *name, const void *data, size_t len,
 /* The forms for a command: the same, printing the error ("swimlane: <path>: <JSON path>:
 ** <what>") and, unless opts->quiet, each warning ("swimlane: warning: <path>: ...") to stderr. */
 sl_capture *sl_capture_read(const char *path, const sl_read_opts *opts);
+/* What the command forms print after a load: *err ("swimlane: <path>: ...", then cleared)
+** and, unless opts->quiet, the capture's warnings. Returns c. */
+sl_capture *sl_capture_report(sl_capture *c, sl_err *err, const sl_read_opts *opts);
 sl_capture *sl_capture_read_mem(const char *name, const void *data, size_t len,
                                 const sl_read_opts *opts);
 void sl_capture_free(sl_capture *c);
