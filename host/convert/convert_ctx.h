@@ -103,7 +103,8 @@ static inline double sl_slice_dur(const sl_ctx *x, double start, double end) {
 const sl_group *sl_ctx_group(const sl_ctx *x, uint64_t task_id);
 /* AICPU anchors of an id: first and count (0 if none). */
 size_t sl_ctx_anchors(const sl_ctx *x, uint64_t task_id, size_t *first);
-/* Complete record of a thread observing time t (the one whose window holds t), or -1. */
+/* Complete record of a thread observing time t (the one whose window holds t), or -1 (also
+** for a thread with no stream: unassigned, -1, or past the last). */
 long sl_ctx_complete_lookup(const sl_ctx *x, int64_t thread, double t);
 
 /* Task label (name, SPMD suffix) of a row: never NULL; sl_mem_free it. */

@@ -675,9 +675,7 @@ static uint32_t *attribute_finishes(sl_ctx *x) {
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     if (t->finish_us < 0 || t->core_id >= c->n_core_to_thread) continue;
-    int64_t th = c->core_to_thread[t->core_id];
-    if (th < 0 || (size_t)th >= c->n_streams) continue;
-    long ci = sl_ctx_complete_lookup(x, th, t->finish_us);
+    long ci = sl_ctx_complete_lookup(x, c->core_to_thread[t->core_id], t->finish_us);
     if (ci >= 0) attr[ci]++;
   }
   return attr;

@@ -198,8 +198,7 @@ static completion *find_completions(sl_ctx *x) {
     uint32_t core = c->tasks[last].core_id;
     if (core >= c->n_core_to_thread) continue;
     int64_t th = c->core_to_thread[core];
-    if (th < 0 || (size_t)th >= c->n_streams) continue;
-    cp[g].comp = sl_ctx_complete_lookup(x, th, c->tasks[last].finish_us);
+    cp[g].comp = sl_ctx_complete_lookup(x, th, c->tasks[last].finish_us); /* -1 off the streams */
     cp[g].thread = th;
     cp[g].finish = c->tasks[last].finish_us;
   }

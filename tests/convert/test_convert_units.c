@@ -647,6 +647,43 @@ static void test_seed_hbg_views(void **state) {
   h_cleanup(dir);
 }
 
+/* A task that finishes half a microsecond into the capture still gets its complete arrows
+** (one from each view) to the complete phase that covers its finish (bound at the bar's start).
+** Tasks on a core of no scheduler thread (-1) or of a thread without a stream (7) get none. */
+static void test_complete_arrow_near_origin(void **state) {
+  (void)state;
+  char *dir = h_scratch("complete0");
+  h_write("chip_swimlane_records.json",
+          "{\"chip_swimlane_level\": 3, \"metadata\": {\"clock_freq_hz\": 10000000, \"num_cores\": 3,"
+          " \"core_types\": [\"aiv\", \"aiv\", \"aiv\"], \"core_to_thread\": [0, -1, 7]},"
+          " \"aicore_tasks\": [[0, 1, 1, 1001, 1004, 0], [1, 2, 1, 1001, 1004, 0], [2, 3, 1, 1001, 1004, 0]],"
+          " \"aicpu_tasks\": [[0, 1, 1000, 1005], [1, 1, 1000, 1005], [2, 1, 1000, 1005]],"
+          " \"aicpu_scheduler_phases\": [["
+          "  {\"kind\": \"dispatch\", \"start_cycles\": 1000, \"end_cycles\": 1001, \"loop_iter\": 1,"
+          "   \"tasks_processed\": 1},"
+          "  {\"kind\": \"complete\", \"start_cycles\": 1004, \"end_cycles\": 1008, \"loop_iter\": 2,"
+          "   \"tasks_processed\": 1}]]}");
+  char *argv[] = {(char *)"convert", (char *)"chip_swimlane_records.json", (char *)"-o", (char *)"t.json", NULL};
+  char *out = NULL, *err = NULL;
+  assert_int_equal(h_convert(4, argv, &out, &err), 0);
+  cJSON *t = h_trace("t.json");
+  assert_non_null(t);
+  int ends = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, h_events(t)) {
+    const char *ph = h_str(e, "ph"), *nm = h_str(e, "name");
+    if (!ph || strcmp(ph, "f") || !nm || strcmp(nm, "complete")) continue;
+    ends++;
+    assert_true(h_num(e, "pid") == 2 && h_num(e, "tid") == 30000); /* bound to the complete bar */
+    assert_true(fabs(h_num(e, "ts") - (O + 0.4)) < 1e-9);
+  }
+  assert_int_equal(ends, 2);
+  cJSON_Delete(t);
+  free(out);
+  free(err);
+  h_cleanup(dir);
+}
+
 /* Graph Definition: outer ring-0 task 5 expands into ring-1 nodes (5 << 10) | i. */
 static const char *GRAPH_JSON =
     "{\"chip_swimlane_level\": 3, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 2,"
@@ -804,6 +841,23 @@ static void test_summary_json_averages(void **state) {
   assert_non_null(f);
   assert_int_equal((int)h_num(f, "count"), 2);
   assert_true(fabs(h_num(f, "avg_latency_us") - 30.0) < 1e-9);
+  cJSON_Delete(sj);
+  free(out);
+  free(err);
+  /* one task: its head split is an average of one (receive 1007 = start - 3, dispatch 1000) */
+  h_write("chip_swimlane_records.json",
+          "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 1,"
+          " \"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 1, 1, 1010, 1015, 3]],"
+          " \"aicpu_tasks\": [[0, 1, 1000, 1020]]}");
+  assert_int_equal(h_convert(6, argv, &out, &err), 0);
+  sj = h_trace("s.json");
+  assert_non_null(sj);
+  cJSON_ArrayForEach(fn, cJSON_GetObjectItem(sj, "functions")) f = fn;
+  assert_int_equal((int)h_num(f, "count"), 1);
+  assert_true(cJSON_IsNumber(cJSON_GetObjectItem(f, "avg_local_us")));
+  assert_true(fabs(h_num(f, "avg_local_us") - 3.0) < 1e-9);
+  assert_true(cJSON_IsNumber(cJSON_GetObjectItem(f, "avg_prop_us")));
+  assert_true(fabs(h_num(f, "avg_prop_us") - 7.0) < 1e-9);
   cJSON_Delete(sj);
   free(out);
   free(err);
@@ -1169,6 +1223,7 @@ int main(void) {
       cmocka_unit_test(test_spmd_aicpu_anchor),
       cmocka_unit_test(test_flow_boundaries),
       cmocka_unit_test(test_seed_hbg_views),
+      cmocka_unit_test(test_complete_arrow_near_origin),
       cmocka_unit_test(test_graph_execution),
       cmocka_unit_test(test_graph_instances_out_of_order),
       cmocka_unit_test(test_verbose_orch_submitted),

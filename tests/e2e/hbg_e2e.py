@@ -324,7 +324,12 @@ def edited_hc(name, edit):
     return c["metadata"]["host_capture"]
 
 
+def only_error(c):  # the writer's error alone, then the converter's findings
+    c["metadata"]["host_capture"] = {"error": "record_allocation_failed"}
+
+
 for name, edit, errs in [("mismatch", count_mismatch, ["expected_record_count_mismatch"]),
+                         ("only_error", only_error, ["expected_record_count_missing"]),
                          ("nostatus", lambda c: c["metadata"]["host_capture"].pop("status"), None),
                          ("nullcounts", lambda c: c["metadata"]["host_capture"].update(dropped_records=None), None),
                          ("recorded", set_key(lambda c: c["metadata"]["host_capture"], "recorded_records", 2),

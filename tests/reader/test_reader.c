@@ -84,6 +84,58 @@ static const sl_phase_rec *phase_at(const sl_capture *c, size_t thread, size_t i
 
 /* ---- the fixture ---------------------------------------------------------------------- */
 
+/* An error deep under long keys: the path is cut at its buffer's 511 characters, and the
+** message after it is complete. */
+static void test_error_path_truncated(void **state) {
+  (void)state;
+  enum { DEPTH = 70, KEY = 60 };
+  size_t cap = 64 + (size_t)DEPTH * (KEY + 8);
+  char *j = sl_mem_alloc(cap), *at = j;
+  at += sprintf(at, "{\"chip_swimlane_level\": 4, \"metadata\": ");
+  for (int d = 0; d < DEPTH; d++) {
+    *at++ = '{';
+    *at++ = '"';
+    memset(at, 'a' + d % 26, KEY);
+    at += KEY;
+    at += sprintf(at, "\": ");
+  }
+  at += sprintf(at, "1");
+  for (int d = 0; d < DEPTH; d++) *at++ = '}';
+  at += sprintf(at, "}");
+  sl_err e = SL_ERR_INIT;
+  sl_capture *c = sl_capture_load_mem("deep.json", j, (size_t)(at - j), &quiet, &e);
+  assert_null(c);
+  assert_non_null(e.msg);
+  const char *tail = strstr(e.msg, ": nesting deeper than 64 levels");
+  if (!tail) fail_msg("error: %s", e.msg);
+  assert_true(strncmp(e.msg, "$.metadata.", 11) == 0);
+  assert_int_equal((int)(tail - e.msg), 511);
+  sl_err_clear(&e);
+  sl_mem_free(j);
+}
+
+/* Scheduler rows without an AICore match are counted per core in first-drop order: core 2
+** drops first and three times, core 0 once. */
+static void test_unmatched_per_core(void **state) {
+  (void)state;
+  static const char cap[] =
+      "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000, \"num_cores\": 3,"
+      " \"core_types\": [\"aiv\", \"aiv\", \"aiv\"]}, \"aicore_tasks\": [[1, 1, 1, 10, 20, 0]],"
+      " \"aicpu_tasks\": [[2, 5, 1, 2], [1, 1, 5, 25], [2, 6, 3, 4], [0, 7, 3, 4], [2, 8, 5, 6]]}";
+  sl_capture *c = sl_capture_read_mem("cap.json", cap, strlen(cap), &quiet);
+  assert_non_null(c);
+  assert_int_equal(c->unmatched_total, 4);
+  assert_int_equal(c->n_unmatched, 2);
+  assert_int_equal(c->unmatched[0].core_id, 2);
+  assert_int_equal(c->unmatched[0].count, 3);
+  assert_int_equal(c->unmatched[1].core_id, 0);
+  assert_int_equal(c->unmatched[1].count, 1);
+  assert_int_equal(c->n_warnings, 1);
+  if (!strstr(c->warnings[0], "4 aicpu_task(s) had no matching AICore record (top offenders: core 2: 3, core 0: 1)"))
+    fail_msg("warning: %s", c->warnings[0]);
+  sl_capture_free(c);
+}
+
 static void test_fixture_joined_values(void **state) {
   (void)state;
   err_begin();
@@ -619,6 +671,10 @@ static const bad_case bad_cases[] = {
    "both aicpu_tasks and scheduler_tasks are present"},
   {"both phase formats", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {}, \"aicpu_scheduler_phases\": []}",
    "both aicpu_scheduler_phases and scheduler_records are present"},
+  {"both phase formats, older first", "{\"chip_swimlane_level\": 4, " META ", \"aicpu_scheduler_phases\": [], \"scheduler_records\": {}}",
+   "both aicpu_scheduler_phases and scheduler_records are present"},
+  {"both task formats, newer first", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_tasks\": {}, \"aicpu_tasks\": []}",
+   "both aicpu_tasks and scheduler_tasks are present"},
   {"metric out of range", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, "
    "\"records\": [], \"metrics\": [{\"record_index\": 3}]}]}}", "metrics[0].record_index: 3 out of range (the stream has 0 records)"},
   {"second metric out of range", "{\"chip_swimlane_level\": 4, " META ", \"scheduler_records\": {\"streams\": [{\"scheduler_id\": 0, "
@@ -881,6 +937,12 @@ static void test_deps_none_rules(void **state) {
   assert_false(d->has_kernel_map); /* kernel_ids must have exactly 3 entries */
   assert_int_equal(sl_deps_block_num(d, 2), 4); /* later entry wins; 0 clamps to 1 first */
   sl_deps_free(d);
+  /* a container among the kernel ids makes the entry invalid, though it counts as one of three */
+  j = "{\"edges\": [], \"tasks\": [{\"task_id\": 3, \"kernel_ids\": [[1], 2, 3]}]}";
+  d = sl_deps_load_mem("nested.json", j, strlen(j));
+  assert_false(d->has_kernel_map);
+  assert_null(sl_deps_kernel_ids(d, 3));
+  sl_deps_free(d);
   d = sl_deps_load_mem("empty_edges.json", "{\"edges\": []}", 13);
   assert_true(d->has_edges);
   assert_int_equal(d->n_edges, 0);
@@ -1026,6 +1088,8 @@ static void test_find_latest(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_fixture_joined_values),
+    cmocka_unit_test(test_unmatched_per_core),
+    cmocka_unit_test(test_error_path_truncated),
     cmocka_unit_test(test_seed_format_same_model),
     cmocka_unit_test(test_64bit_exact),
     cmocka_unit_test(test_level1_fallback),
