@@ -445,11 +445,17 @@ static void take_packet(pstate *st, const Packet *pk) {
 
 /* ---- whole-trace passes --------------------------------------------------------------------- */
 
+/* The order trace_processor sorts in: by `key` (a track, a flow id), then timestamp,
+** ties in file order (packet). */
+static int cmp_key_ts_packet(uint64_t xk, int64_t xts, uint64_t xp, uint64_t yk, int64_t yts, uint64_t yp) {
+  if (xk != yk) return xk < yk ? -1 : 1;
+  if (xts != yts) return xts < yts ? -1 : 1;
+  return xp < yp ? -1 : xp > yp;
+}
+
 static int cmp_event(const void *a, const void *b) {
   const pevent *x = a, *y = b;
-  if (x->track != y->track) return x->track < y->track ? -1 : 1;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->packet < y->packet ? -1 : x->packet > y->packet;
+  return cmp_key_ts_packet(x->track, x->ts, x->packet, y->track, y->ts, y->packet);
 }
 
 /* BEGIN/END per track in Perfetto's order: by timestamp, ties in file order. */
@@ -522,9 +528,7 @@ static void pass_tracks_and_flows(pstate *st) {
 
 static int cmp_end(const void *a, const void *b) {
   const pflow_end *x = a, *y = b;
-  if (x->id != y->id) return x->id < y->id ? -1 : 1;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->packet < y->packet ? -1 : x->packet > y->packet;
+  return cmp_key_ts_packet(x->id, x->ts, x->packet, y->id, y->ts, y->packet);
 }
 
 /* Reversed arrows. trace_processor links a flow's endpoints in its sort order:
