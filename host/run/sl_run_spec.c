@@ -105,17 +105,14 @@ const sl_incore *sl_run_lua_kernels(lua_State *L, sl_run_ctx *c, int spec, int i
   return widest;
 }
 
-/* Each item of the optional list field `key` of the spec at `spec`, in order, read by
-** read(L, i, out) while it is on top of the stack; more than max items is an error
-** ("submit: more than <max> <what>"). Returns the count. */
-static int read_list(lua_State *L, int spec, const char *key, int max, const char *what,
-                     void (*read)(lua_State *L, int i, void *out), void *out) {
+int sl_run_lua_list(lua_State *L, int spec, const char *key, int max, const char *who, const char *what,
+                    void (*read)(lua_State *L, int i, void *out), void *out) {
   int n = 0;
   lua_getfield(L, spec, key);
   if (!lua_isnil(L, -1)) {
     luaL_checktype(L, -1, LUA_TTABLE);
     n = (int)lua_rawlen(L, -1);
-    if (n > max) luaL_error(L, "submit: more than %d %s", max, what);
+    if (n > max) luaL_error(L, "%s: more than %d %s", who, max, what);
     for (int i = 0; i < n; i++) {
       lua_rawgeti(L, -1, i + 1);
       read(L, i, out);
@@ -132,17 +129,17 @@ static void dep_item(lua_State *L, int i, void *out) { ((uint64_t *)out)[i] = (u
 
 /* The `scalars` list of the spec at `spec`; returns the count. */
 int sl_run_lua_scalars(lua_State *L, int spec, sl_rt_scalar *out) {
-  return read_list(L, spec, "scalars", SL_RT_MAX_SCALAR_ARGS, "scalars", scalar_item, out);
+  return sl_run_lua_list(L, spec, "scalars", SL_RT_MAX_SCALAR_ARGS, "submit", "scalars", scalar_item, out);
 }
 
 /* The `args` list (tensors) of the spec at `spec`; returns the count. */
 int sl_run_lua_tensors(lua_State *L, int spec, sl_rt_tensor *out) {
-  return read_list(L, spec, "args", SL_RT_MAX_TENSOR_ARGS, "tensor args", tensor_item, out);
+  return sl_run_lua_list(L, spec, "args", SL_RT_MAX_TENSOR_ARGS, "submit", "tensor args", tensor_item, out);
 }
 
 /* The `deps` list (task ids) of the spec at `spec`; returns the count. */
 int sl_run_lua_deps(lua_State *L, int spec, uint64_t *out, int max) {
-  return read_list(L, spec, "deps", max, "deps", dep_item, out);
+  return sl_run_lua_list(L, spec, "deps", max, "submit", "deps", dep_item, out);
 }
 
 /* The tensor directions of `widest`'s signature (tensor slots only, in order). */

@@ -54,14 +54,16 @@ static void span(const sl_rt_tensor *t, uint64_t *lo, uint64_t *hi) {
   *hi = empty ? *lo : (last + 1) * es;
 }
 
-static int is_contiguous(const sl_rt_tensor *t) {
+int sl_rt_view_contiguous(int ndims, const int64_t *shape, const int64_t *strides) {
   int64_t expect = 1;
-  for (int i = t->ndims - 1; i >= 0; i--) {
-    if (t->shape[i] != 1 && t->strides[i] != expect) return 0;
-    expect *= t->shape[i];
+  for (int i = ndims - 1; i >= 0; i--) {
+    if (shape[i] != 1 && strides[i] != expect) return 0;
+    expect *= shape[i];
   }
   return 1;
 }
+
+static int is_contiguous(const sl_rt_tensor *t) { return sl_rt_view_contiguous(t->ndims, t->shape, t->strides); }
 
 /* Every byte of the span is written: contiguous, or any view whose elements tile it. */
 static int is_dense(const sl_rt_tensor *t) { return is_contiguous(t); }

@@ -157,28 +157,26 @@ static void take_interned(pstate *st, pseq *q, const Perfetto__Protos__InternedD
   }
 }
 
+/* An annotation's `field` (name_iid, string_value_iid) names an iid that `defined` (the
+** sequence's interned table, NULL without a valid sequence) must hold. */
+static void require_iid(pstate *st, const sl_map *defined, uint64_t iid, const char *field, const ptrack *t,
+                        int64_t ts) {
+  if (!defined || !sl_map_u64_get(defined, iid, NULL))
+    PKT_PROBLEM(st, t, 1, ts, "debug annotation %s %" PRIu64 " is not defined on this sequence", field, iid);
+}
+
 /* Does the annotation tree use iids; are they all defined? */
 static void check_annotation(pstate *st, const pseq *q, const DebugAnnotation *d, int top,
                              const ptrack *t, int64_t ts, int *uses_iids) {
   if (d->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID) {
     *uses_iids = 1;
-    if (!q || !sl_map_u64_get(&q->ann_names, d->name_iid, NULL))
-      PKT_PROBLEM(st, t, 1, ts,
-                  "debug annotation name_iid %" PRIu64
-                  " is not defined on this "
-                  "sequence",
-                  d->name_iid);
+    require_iid(st, q ? &q->ann_names : NULL, d->name_iid, "name_iid", t, ts);
   } else if (top && d->name_field_case != PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME) {
     PKT_PROBLEM(st, t, 1, ts, "debug annotation without a name");
   }
   if (d->value_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID) {
     *uses_iids = 1;
-    if (!q || !sl_map_u64_get(&q->ann_strings, d->string_value_iid, NULL))
-      PKT_PROBLEM(st, t, 1, ts,
-                  "debug annotation string_value_iid %" PRIu64
-                  " is not defined "
-                  "on this sequence",
-                  d->string_value_iid);
+    require_iid(st, q ? &q->ann_strings : NULL, d->string_value_iid, "string_value_iid", t, ts);
   }
   for (size_t i = 0; i < d->n_dict_entries; i++)
     check_annotation(st, q, d->dict_entries[i], 1, t, ts, uses_iids);
