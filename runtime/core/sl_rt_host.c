@@ -54,12 +54,8 @@ void sl_rt_host_pool(const sl_rt *rt, int pool, uint64_t *attempted, uint64_t *d
 void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_t submit_idx) {
   if (rt->cfg.level < SL_MIN_LEVEL_ORCH_PHASE) return;
   if (!host_pool_take(rt, SL_RT_HOST_POOL_SUBMITS, rt->nhost_subs)) return;
-  if (rt->nhost_subs == rt->caphost_subs) {
-    size_t cap = rt->caphost_subs ? 2 * rt->caphost_subs : 256;
-    rt->host_subs = sl_rt_realloc(rt->host_subs, cap * sizeof *rt->host_subs);
-    rt->caphost_subs = cap;
-  }
-  rt->host_subs[rt->nhost_subs++] = (sl_rt_host_submit){submit_idx, id, start_ns, sl_rt_run_host_ns(rt)};
+  uint64_t end_ns = sl_rt_run_host_ns(rt);
+  *SL_RT_PUSH(rt->host_subs, rt->nhost_subs, rt->caphost_subs) = (sl_rt_host_submit){submit_idx, id, start_ns, end_ns};
 }
 
 size_t sl_rt_host_submits(const sl_rt *rt, const sl_rt_host_submit **out) {
