@@ -9,8 +9,9 @@
 ** This module calls nothing above it: the orchestrator, the scheduler loops (TMR,
 ** the HBG P thread, the AICore Scheduler) and their phases all call down into it.
 ** Invariants: a task is made ready exactly once (its fanin reaches 0 once); its
-** completion is processed exactly once, by the thread that saw its last FIN (or
-** that retired it); a graph node's completion counts down its instance, and the
+** completion is processed exactly once, by one thread (the scheduler that saw its
+** last FIN or retired it, the HBG P thread it was handed to, or the poller of its
+** async wait); a graph node's completion counts down its instance, and the
 ** instance completes through the same path when its last node does.
 */
 #include <string.h>
