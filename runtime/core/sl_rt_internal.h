@@ -170,7 +170,7 @@ struct sl_rt {
   sl_rt_core *cores;
   sl_rt_sched sched[SL_RT_MAX_SCHED];
   sl_rt_sched pthr;          /* HBG: the P thread (scheduler index num_sched, no cores) */
-  /* HBG host side and clock anchors (sl_rt_hbg.c) */
+  /* HBG host side and clock anchors (sl_rt_host.c) */
   sl_rt_host_submit *host_subs;
   size_t nhost_subs, caphost_subs;
   sl_rt_upload uploads[4];
