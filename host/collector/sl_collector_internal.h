@@ -42,7 +42,7 @@ typedef struct sl_buflist {
 typedef struct sl_handoff {
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  sl_ready_entry *items;
+  sl_ready_entry *items; /* the waiting entries are items[head, n) (sl_vec.h growth) */
   size_t head, n, cap;
   int closed;            /* stop: nothing more will be pushed (guarded by mu) */
   uint64_t sleeps;       /* waits of the collector thread (statistics)     */

@@ -109,35 +109,38 @@ static void write_metadata(sl_collector *c, FILE *f) {
   fprintf(f, "\n  }");
 }
 
-static void write_aicore(sl_collector *c, FILE *f) {
-  fprintf(f, ",\n  \"aicore_tasks\": [");
+/* The generated per-core record writers, under one signature. */
+typedef void (*core_record_fn)(FILE *f, const void *rec, uint32_t core);
+static void aicore_task_json(FILE *f, const void *r, uint32_t core) { sl_json_write_aicore_task(f, r, core); }
+static void aicpu_task_json(FILE *f, const void *r, uint32_t core) { sl_json_write_aicpu_task(f, r, core); }
+
+/* Every core's merged records of buffer `buf` (rec_size bytes each), one JSON object a
+** line at `indent`, comma-separated; returns whether any was written. */
+static int write_per_core(sl_collector *c, FILE *f, unsigned buf, size_t rec_size, const char *indent,
+                          core_record_fn write_one) {
   int first = 1;
   for (int core = 0; core < c->cfg.num_cores; core++) {
-    sl_coll_view v = sl_coll_merged(c, SL_BUF_AICORE_TASK, core);
-    const sl_aicore_task_record *r = (const void *)v.data;
+    sl_coll_view v = sl_coll_merged(c, buf, core);
     for (size_t i = 0; i < v.n; i++, first = 0) {
-      fputs(first ? "\n    " : ",\n    ", f);
-      sl_json_write_aicore_task(f, &r[i], (uint32_t)core);
+      fprintf(f, "%s\n%s", first ? "" : ",", indent);
+      write_one(f, v.data + i * rec_size, (uint32_t)core);
     }
     sl_coll_view_free(&v);
   }
-  fprintf(f, first ? "]" : "\n  ]");
+  return !first;
+}
+
+static void write_aicore(sl_collector *c, FILE *f) {
+  fprintf(f, ",\n  \"aicore_tasks\": [");
+  int any = write_per_core(c, f, SL_BUF_AICORE_TASK, sizeof(sl_aicore_task_record), "    ", aicore_task_json);
+  fprintf(f, any ? "\n  ]" : "]");
 }
 
 static void write_sched_tasks(sl_collector *c, FILE *f) {
   fprintf(f, ",\n  \"scheduler_tasks\": {\n    \"schema_version\": 1,\n    \"producer\": \"%s\",\n"
              "    \"records\": [", sl_coll_task_producer(c));
-  int first = 1;
-  for (int core = 0; core < c->cfg.num_cores; core++) {
-    sl_coll_view v = sl_coll_merged(c, SL_BUF_AICPU_TASK, core);
-    const sl_aicpu_task_record *r = (const void *)v.data;
-    for (size_t i = 0; i < v.n; i++, first = 0) {
-      fputs(first ? "\n      " : ",\n      ", f);
-      sl_json_write_aicpu_task(f, &r[i], (uint32_t)core);
-    }
-    sl_coll_view_free(&v);
-  }
-  fprintf(f, first ? "]\n  }" : "\n    ]\n  }");
+  int any = write_per_core(c, f, SL_BUF_AICPU_TASK, sizeof(sl_aicpu_task_record), "      ", aicpu_task_json);
+  fprintf(f, any ? "\n    ]\n  }" : "]\n  }");
 }
 
 static void write_lifecycle(sl_collector *c, FILE *f) {

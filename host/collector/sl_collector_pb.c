@@ -16,15 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Everything allocated for one message tree, freed in one go. */
+/* Everything allocated for one message tree, freed in one go. The allocations never
+** fail (sl_mem.h), so building the tree has no failure path. */
 typedef struct arena {
   void **ptrs;
   size_t n, cap;
-  int failed;
 } arena;
 
 static void *arena_alloc(arena *a, size_t bytes) {
-  if (a->failed) return NULL;
   void *m = sl_mem_calloc(1, bytes);
   *sl_array_push(a->ptrs, a->n, a->cap) = m;
   return m;
@@ -37,7 +36,6 @@ static void arena_free(arena *a) {
 
 static Swimlane__StreamCapture *stream_capture(arena *a, uint64_t committed, uint64_t dropped, int truncated) {
   Swimlane__StreamCapture *sc = arena_alloc(a, sizeof *sc);
-  if (!sc) return NULL;
   swimlane__stream_capture__init(sc);
   sc->committed = committed;
   sc->dropped = dropped;
@@ -49,70 +47,76 @@ static uint32_t head_dropped(const sl_collector *c, unsigned kind, int i) {
   return sl_ld_acq32(&c->hv->pools[kind][i].head.dropped_record_count);
 }
 
-static int fill_task_streams(sl_collector *c, arena *a, Swimlane__Capture *cap, unsigned level, int truncated) {
+/* ---- record streams: one per core, scheduler thread or orchestrator ------------------- */
+
+/* The generated record -> message converters, under one signature. */
+typedef void (*to_pb_fn)(const void *rec, void *msg);
+#define PB_CONVERTER(kind)                                                                        \
+  static void kind##_to_pb(const void *r, void *m) { sl_##kind##_record_to_pb(r, m); }
+PB_CONVERTER(aicore_task)
+PB_CONVERTER(aicpu_task)
+PB_CONVERTER(sched_phase)
+PB_CONVERTER(orch_phase)
+#undef PB_CONVERTER
+
+/* A record buffer kind as a stream: its records' struct and message sizes, the converter. */
+typedef struct pb_stream_kind {
+  unsigned buf; /* SL_BUF_* */
+  size_t rec_size, msg_size;
+  to_pb_fn to_pb;
+} pb_stream_kind;
+
+static const pb_stream_kind pb_aicore = {SL_BUF_AICORE_TASK, sizeof(sl_aicore_task_record),
+                                         sizeof(Swimlane__AicoreTaskRecord), aicore_task_to_pb};
+static const pb_stream_kind pb_aicpu = {SL_BUF_AICPU_TASK, sizeof(sl_aicpu_task_record),
+                                        sizeof(Swimlane__AicpuTaskRecord), aicpu_task_to_pb};
+static const pb_stream_kind pb_sched = {SL_BUF_SCHED_PHASE, sizeof(sl_sched_phase_record),
+                                        sizeof(Swimlane__SchedPhaseRecord), sched_phase_to_pb};
+static const pb_stream_kind pb_orch = {SL_BUF_ORCH_PHASE, sizeof(sl_orch_phase_record),
+                                       sizeof(Swimlane__OrchPhaseRecord), orch_phase_to_pb};
+
+/* Stream `i` of kind k: its accounting into *capture, its merged records as messages
+** (*n of them); returns the pointer array a stream message's `records` takes. */
+static void *stream_records(sl_collector *c, arena *a, const pb_stream_kind *k, int i, int truncated,
+                            Swimlane__StreamCapture **capture, size_t *n) {
+  sl_coll_view v = sl_coll_merged(c, k->buf, i);
+  *capture = stream_capture(a, v.n, head_dropped(c, k->buf, i), truncated);
+  *n = v.n;
+  char *msgs = arena_alloc(a, k->msg_size * v.n);
+  void **ptrs = arena_alloc(a, sizeof *ptrs * v.n);
+  for (size_t r = 0; r < v.n; r++) {
+    ptrs[r] = msgs + r * k->msg_size;
+    k->to_pb(v.data + r * k->rec_size, ptrs[r]);
+  }
+  sl_coll_view_free(&v);
+  return ptrs;
+}
+
+static void fill_task_streams(sl_collector *c, arena *a, Swimlane__Capture *cap, unsigned level, int truncated) {
   int n = c->cfg.num_cores;
   cap->aicore_tasks = arena_alloc(a, sizeof(void *) * (size_t)n);
   if (level >= SL_MIN_LEVEL_AICPU_TASK) cap->scheduler_tasks = arena_alloc(a, sizeof(void *) * (size_t)n);
-  if (a->failed) return -1;
   for (int core = 0; core < n; core++) {
-    sl_coll_view v = sl_coll_merged(c, SL_BUF_AICORE_TASK, core);
     Swimlane__AicoreTaskStream *s = arena_alloc(a, sizeof *s);
-    Swimlane__AicoreTaskRecord *msgs = arena_alloc(a, sizeof *msgs * v.n);
-    Swimlane__AicoreTaskRecord **ptrs = arena_alloc(a, sizeof *ptrs * v.n);
-    if (a->failed) {
-      sl_coll_view_free(&v);
-      return -1;
-    }
     swimlane__aicore_task_stream__init(s);
     s->core_id = (uint32_t)core;
-    s->capture = stream_capture(a, v.n, head_dropped(c, SL_BUF_AICORE_TASK, core), truncated);
-    for (size_t i = 0; i < v.n; i++) {
-      sl_aicore_task_record_to_pb((const sl_aicore_task_record *)v.data + i, &msgs[i]);
-      ptrs[i] = &msgs[i];
-    }
-    s->n_records = v.n;
-    s->records = ptrs;
+    s->records = stream_records(c, a, &pb_aicore, core, truncated, &s->capture, &s->n_records);
     cap->aicore_tasks[cap->n_aicore_tasks++] = s;
-    sl_coll_view_free(&v);
     if (level < SL_MIN_LEVEL_AICPU_TASK) continue;
-
-    v = sl_coll_merged(c, SL_BUF_AICPU_TASK, core);
     Swimlane__AicpuTaskStream *t = arena_alloc(a, sizeof *t);
-    Swimlane__AicpuTaskRecord *tm = arena_alloc(a, sizeof *tm * v.n);
-    Swimlane__AicpuTaskRecord **tp = arena_alloc(a, sizeof *tp * v.n);
-    if (a->failed) {
-      sl_coll_view_free(&v);
-      return -1;
-    }
     swimlane__aicpu_task_stream__init(t);
     t->core_id = (uint32_t)core;
-    t->capture = stream_capture(a, v.n, head_dropped(c, SL_BUF_AICPU_TASK, core), truncated);
-    for (size_t i = 0; i < v.n; i++) {
-      sl_aicpu_task_record_to_pb((const sl_aicpu_task_record *)v.data + i, &tm[i]);
-      tp[i] = &tm[i];
-    }
-    t->n_records = v.n;
-    t->records = tp;
+    t->records = stream_records(c, a, &pb_aicpu, core, truncated, &t->capture, &t->n_records);
     cap->scheduler_tasks[cap->n_scheduler_tasks++] = t;
-    sl_coll_view_free(&v);
   }
-  return a->failed ? -1 : 0;
 }
 
-static int fill_sched_streams(sl_collector *c, arena *a, Swimlane__Capture *cap, int truncated) {
+static void fill_sched_streams(sl_collector *c, arena *a, Swimlane__Capture *cap, int truncated) {
   int n = c->cfg.num_aicpu_threads;
   cap->scheduler_records = arena_alloc(a, sizeof(void *) * (size_t)n);
-  if (a->failed) return -1;
   for (int t = 0; t < n; t++) {
     if (!sl_ld_acq32(&c->hv->pools[SL_BUF_SCHED_PHASE][t].head.total_record_count)) continue;
-    sl_coll_view v = sl_coll_merged(c, SL_BUF_SCHED_PHASE, t);
     Swimlane__SchedPhaseStream *s = arena_alloc(a, sizeof *s);
-    Swimlane__SchedPhaseRecord *msgs = arena_alloc(a, sizeof *msgs * v.n);
-    Swimlane__SchedPhaseRecord **ptrs = arena_alloc(a, sizeof *ptrs * v.n);
-    if (a->failed) {
-      sl_coll_view_free(&v);
-      return -1;
-    }
     swimlane__sched_phase_stream__init(s);
     s->scheduler_id = (uint32_t)t;
     s->worker_id = (uint32_t)t;
@@ -122,56 +126,31 @@ static int fill_sched_streams(sl_collector *c, arena *a, Swimlane__Capture *cap,
     s->producer = phys >= 0 ? (char *)"aicore" : (char *)"aicpu";
     s->core_type = phys >= 0 ? (char *)"aiv" : (char *)"aicpu";
     s->physical_core_id = phys;
-    s->capture = stream_capture(a, v.n, head_dropped(c, SL_BUF_SCHED_PHASE, t), truncated);
-    for (size_t i = 0; i < v.n; i++) {
-      sl_sched_phase_record_to_pb((const sl_sched_phase_record *)v.data + i, &msgs[i]);
-      ptrs[i] = &msgs[i];
-    }
-    s->n_records = v.n;
-    s->records = ptrs;
+    s->records = stream_records(c, a, &pb_sched, t, truncated, &s->capture, &s->n_records);
     cap->scheduler_records[cap->n_scheduler_records++] = s;
-    sl_coll_view_free(&v);
   }
-  return a->failed ? -1 : 0;
 }
 
-static int fill_orch(sl_collector *c, arena *a, Swimlane__Capture *cap, int truncated) {
-  sl_coll_view v = sl_coll_merged(c, SL_BUF_ORCH_PHASE, 0);
+static void fill_orch(sl_collector *c, arena *a, Swimlane__Capture *cap, int truncated) {
   Swimlane__OrchPhaseStream *s = arena_alloc(a, sizeof *s);
-  Swimlane__OrchPhaseRecord *msgs = arena_alloc(a, sizeof *msgs * v.n);
-  Swimlane__OrchPhaseRecord **ptrs = arena_alloc(a, sizeof *ptrs * v.n);
-  cap->orchestrator_phases = arena_alloc(a, sizeof(void *));
-  if (a->failed) {
-    sl_coll_view_free(&v);
-    return -1;
-  }
   swimlane__orch_phase_stream__init(s);
   s->thread_id = (uint32_t)c->dp->orch_thread;
-  s->capture = stream_capture(a, v.n, head_dropped(c, SL_BUF_ORCH_PHASE, 0), truncated);
-  for (size_t i = 0; i < v.n; i++) {
-    sl_orch_phase_record_to_pb((const sl_orch_phase_record *)v.data + i, &msgs[i]);
-    ptrs[i] = &msgs[i];
-  }
-  s->n_records = v.n;
-  s->records = ptrs;
+  s->records = stream_records(c, a, &pb_orch, 0, truncated, &s->capture, &s->n_records);
+  cap->orchestrator_phases = arena_alloc(a, sizeof(void *));
   cap->orchestrator_phases[0] = s;
   cap->n_orchestrator_phases = 1;
   cap->num_orch_phase_threads = 1;
-  sl_coll_view_free(&v);
-  return 0;
 }
 
-static int fill_lifecycle(sl_collector *c, arena *a, Swimlane__Capture *cap) {
+static void fill_lifecycle(sl_collector *c, arena *a, Swimlane__Capture *cap) {
   int n = c->cfg.num_aicpu_threads;
   cap->aicpu_lifecycle_records = arena_alloc(a, sizeof(void *) * (size_t)n);
   Swimlane__AicpuLifecycleRecord *msgs = arena_alloc(a, sizeof *msgs * (size_t)n);
-  if (a->failed) return -1;
   for (int t = 0; t < n; t++) {
     if (!sl_ld_acq32(&c->hv->lifecycle_set[t])) continue;
     sl_aicpu_lifecycle_record_to_pb(&c->hv->lifecycle[t], &msgs[t]);
     cap->aicpu_lifecycle_records[cap->n_aicpu_lifecycle_records++] = &msgs[t];
   }
-  return 0;
 }
 
 /* metadata.clock_anchors (uncertainty = (rtt + 1) / 2, as the JSON writes it). */
@@ -179,7 +158,6 @@ static Swimlane__ClockAnchors *anchors_msg(const sl_coll_anchor *v, size_t n, ui
   Swimlane__ClockAnchors *ca = arena_alloc(a, sizeof *ca);
   Swimlane__ClockAnchorSample *s = arena_alloc(a, sizeof *s * n);
   void **samples = arena_alloc(a, sizeof(void *) * n);
-  if (!ca || !s || !samples || a->failed) return NULL;
   swimlane__clock_anchors__init(ca);
   ca->schema_version = 1;
   ca->provider = (char *)"simulated";
@@ -202,11 +180,10 @@ static Swimlane__ClockAnchors *anchors_msg(const sl_coll_anchor *v, size_t n, ui
 }
 
 /* host_build_graph: the host-mode metadata keys, host_capture and the two host sections. */
-static int fill_host(const sl_collector *c, arena *a, Swimlane__Capture *cap, Swimlane__Metadata *md) {
+static void fill_host(const sl_collector *c, arena *a, Swimlane__Capture *cap, Swimlane__Metadata *md) {
   const sl_coll_host *h = &c->host;
-  if (h->nanchors && !(md->clock_anchors = anchors_msg(h->anchors, h->nanchors, h->samples_per_position, a)))
-    return -1;
-  if (!h->host_mode) return 0;
+  if (h->nanchors) md->clock_anchors = anchors_msg(h->anchors, h->nanchors, h->samples_per_position, a);
+  if (!h->host_mode) return;
   md->orchestrator_source = (char *)"host";
   md->orchestrator_clock_domain = (char *)"host_monotonic_ns";
   md->device_clock_domain = (char *)"syscnt_cycles";
@@ -219,10 +196,8 @@ static int fill_host(const sl_collector *c, arena *a, Swimlane__Capture *cap, Sw
   Swimlane__HostDeviceUpload *u = arena_alloc(a, sizeof *u * h->nuploads);
   cap->host_orchestrator_phases = arena_alloc(a, sizeof(void *));
   cap->host_device_uploads = arena_alloc(a, sizeof(void *) * h->nuploads);
-  if (!th || !hc) return -1;
   swimlane__host_orch_thread__init(th);
   th->records = arena_alloc(a, sizeof(void *) * h->nrecs);
-  if (a->failed) return -1;
   swimlane__host_capture__init(hc);
   hc->status = (char *)h->status;
   hc->error = (char *)(h->error ? h->error : "");
@@ -248,14 +223,12 @@ static int fill_host(const sl_collector *c, arena *a, Swimlane__Capture *cap, Sw
     u[i].detail = h->uploads[i].bytes;
     cap->host_device_uploads[cap->n_host_device_uploads++] = &u[i];
   }
-  return 0;
 }
 
 /* sl_collector_set_dispatch_clock's facts (L3 rank captures) as the Metadata fields the JSON
 ** also carries; its two anchors are the clock_anchors unless the host facts gave them. */
-static int fill_dispatch_clock(const sl_dispatch_clock *d, arena *a, Swimlane__Metadata *md) {
+static void fill_dispatch_clock(const sl_dispatch_clock *d, arena *a, Swimlane__Metadata *md) {
   Swimlane__DeviceWall *w = arena_alloc(a, sizeof *w);
-  if (!w) return -1;
   swimlane__device_wall__init(w);
   w->open_cycles = d->open_cycles;
   w->sched_start_cycles = d->sched_start_cycles;
@@ -263,21 +236,19 @@ static int fill_dispatch_clock(const sl_dispatch_clock *d, arena *a, Swimlane__M
   w->close_cycles = d->close_cycles;
   md->host_clock_domain_id = (char *)d->domain;
   md->device_wall = w;
-  if (md->clock_anchors) return 0;
+  if (md->clock_anchors) return;
   const sl_coll_anchor v[2] = {
       {"pre_host_orchestration", 0, (uint64_t)d->pre.before_ns, d->pre.cycles, (uint64_t)d->pre.after_ns},
       {"post_device_execution", 0, (uint64_t)d->post.before_ns, d->post.cycles, (uint64_t)d->post.after_ns},
   };
   md->clock_anchors = anchors_msg(v, 2, 1, a);
-  return md->clock_anchors ? 0 : -1;
 }
 
 /* metadata.task_timing_slots, as the JSON export writes them. */
-static int fill_task_slots(const sl_collector *c, arena *a, Swimlane__Metadata *md) {
-  if (!c->nslots) return 0;
+static void fill_task_slots(const sl_collector *c, arena *a, Swimlane__Metadata *md) {
+  if (!c->nslots) return;
   Swimlane__TaskTimingSlot *s = arena_alloc(a, sizeof *s * c->nslots);
   md->task_timing_slots = arena_alloc(a, sizeof(void *) * c->nslots);
-  if (!s || !md->task_timing_slots) return -1;
   for (size_t i = 0; i < c->nslots; i++) {
     swimlane__task_timing_slot__init(&s[i]);
     s[i].slot = c->slots[i].slot;
@@ -285,7 +256,6 @@ static int fill_task_slots(const sl_collector *c, arena *a, Swimlane__Metadata *
     s[i].finish_cycles = c->slots[i].finish_cycles;
     md->task_timing_slots[md->n_task_timing_slots++] = &s[i];
   }
-  return 0;
 }
 
 /* protobuf-c appends packed bytes through this; errors surface at commit. */
@@ -306,7 +276,6 @@ static Swimlane__CaptureHealth *capture_health(sl_collector *c, arena *a, int tr
   Swimlane__CaptureHealth *h = arena_alloc(a, sizeof *h);
   Swimlane__PoolAccount *pa = arena_alloc(a, sizeof *pa * n);
   Swimlane__PoolAccount **pp = arena_alloc(a, sizeof *pp * n);
-  if (!h || !pa || !pp) return NULL;
   swimlane__capture_health__init(h);
   h->truncated = truncated;
   h->balanced = c->balanced;
@@ -347,28 +316,21 @@ int sl_collector_export_pb(sl_collector *c, const char *path) {
   md.task_producer = (char *)sl_coll_task_producer(c);
   md.transport = (char *)sl_collector_transport(c);
   md.core_types = arena_alloc(&a, sizeof(char *) * (size_t)c->cfg.num_cores);
-  if (md.core_types) {
-    md.n_core_types = (size_t)c->cfg.num_cores;
-    for (int i = 0; i < c->cfg.num_cores; i++)
-      md.core_types[i] = c->core_types[i] == SL_CORE_AIC ? (char *)"aic" : (char *)"aiv";
-  }
+  md.n_core_types = (size_t)c->cfg.num_cores;
+  for (int i = 0; i < c->cfg.num_cores; i++)
+    md.core_types[i] = c->core_types[i] == SL_CORE_AIC ? (char *)"aic" : (char *)"aiv";
   if (level >= SL_MIN_LEVEL_SCHED_PHASE && c->core_to_thread) {
     md.core_to_thread = c->core_to_thread;
     md.n_core_to_thread = (size_t)c->cfg.num_cores;
   }
   md.capture = capture_health(c, &a, truncated);
-  int rc = a.failed ? -1 : fill_task_streams(c, &a, &cap, level, truncated);
-  if (rc == 0 && c->dclock) rc = fill_dispatch_clock(c->dclock, &a, &md);
-  if (rc == 0 && level >= SL_MIN_LEVEL_LIFECYCLE) rc = fill_lifecycle(c, &a, &cap);
-  if (rc == 0 && level >= SL_MIN_LEVEL_SCHED_PHASE) rc = fill_sched_streams(c, &a, &cap, truncated);
-  if (rc == 0 && level >= SL_MIN_LEVEL_ORCH_PHASE) rc = fill_orch(c, &a, &cap, truncated);
-  if (rc == 0 && c->has_host) rc = fill_host(c, &a, &cap, &md);
-  if (rc == 0) rc = fill_task_slots(c, &a, &md);
-  if (rc != 0) {
-    sl_notes_add(&c->notes, 0, path, "out of memory building the protobuf capture");
-    arena_free(&a);
-    return -1;
-  }
+  fill_task_streams(c, &a, &cap, level, truncated);
+  if (c->dclock) fill_dispatch_clock(c->dclock, &a, &md);
+  if (level >= SL_MIN_LEVEL_LIFECYCLE) fill_lifecycle(c, &a, &cap);
+  if (level >= SL_MIN_LEVEL_SCHED_PHASE) fill_sched_streams(c, &a, &cap, truncated);
+  if (level >= SL_MIN_LEVEL_ORCH_PHASE) fill_orch(c, &a, &cap, truncated);
+  if (c->has_host) fill_host(c, &a, &cap, &md);
+  fill_task_slots(c, &a, &md);
   sl_outfile of;
   if (sl_outfile_open(&of, path) != 0) {
     arena_free(&a);

@@ -24,6 +24,7 @@
 #include "sl_collector_internal.h"
 #include "sl_mem.h"
 #include "sl_prof_atomic.h"
+#include "sl_vec.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -101,19 +102,18 @@ void sl_coll_records_free(sl_coll_records *v) {
 
 /* ---- hand-off ----------------------------------------------------------------- */
 
+/* The queue is items[head, n), an sl_vec.h array: a push appends (the base growth rule),
+** a pop takes items[head]; the array restarts at 0 when it empties, and a push first
+** moves the waiting entries down once the taken front is as long as they are, so the
+** array stays within twice the longest backlog. Empty <=> n == 0. */
 static void handoff_push(sl_handoff *h, const sl_ready_entry *e) {
   pthread_mutex_lock(&h->mu);
-  if (h->n == h->cap) {
-    size_t cap = h->cap ? h->cap * 2 : 64;
-    sl_ready_entry *items = sl_mem_array(NULL, cap, sizeof *items);
-    for (size_t i = 0; i < h->n; i++) items[i] = h->items[(h->head + i) % h->cap];
-    sl_mem_free(h->items);
-    h->items = items;
+  if (h->head && h->head >= h->n - h->head) {
+    memmove(h->items, h->items + h->head, (h->n - h->head) * sizeof *h->items);
+    h->n -= h->head;
     h->head = 0;
-    h->cap = cap;
   }
-  h->items[(h->head + h->n) % h->cap] = *e;
-  h->n++;
+  *sl_array_push(h->items, h->n, h->cap) = *e;
   pthread_cond_signal(&h->cv);
   pthread_mutex_unlock(&h->mu);
 }
@@ -135,9 +135,8 @@ static int handoff_pop(sl_handoff *h, sl_ready_entry *out, int wait) {
   }
   int got = 0;
   if (h->n) {
-    *out = h->items[h->head];
-    h->head = (h->head + 1) % h->cap;
-    h->n--;
+    *out = h->items[h->head++];
+    if (h->head == h->n) h->head = h->n = 0;
     got = 1;
   }
   pthread_mutex_unlock(&h->mu);

@@ -24,22 +24,12 @@ static sl_arg_dir parse_dir(lua_State *L, const char *s) {
   return SL_ARG_IN;
 }
 
-/* Integer list field `key` of the table at `spec`, minus 1 (Lua's 1-based indices). */
+/* An integer list item, minus 1 (Lua's 1-based indices). */
+static void index_item(lua_State *L, int i, void *out) { ((int *)out)[i] = (int)luaL_checkinteger(L, -1) - 1; }
+
+/* Integer list field `key` of the table at `spec`, minus 1 each. */
 static int index_list(lua_State *L, int spec, const char *key, int *out, int max) {
-  int n = 0;
-  lua_getfield(L, spec, key);
-  if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
-    n = (int)lua_rawlen(L, -1);
-    if (n > max) luaL_error(L, "graph node: more than %d %s", max, key);
-    for (int i = 0; i < n; i++) {
-      lua_rawgeti(L, -1, i + 1);
-      out[i] = (int)luaL_checkinteger(L, -1) - 1;
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
-  return n;
+  return sl_run_lua_list(L, spec, key, max, "graph node", key, index_item, out);
 }
 
 static void read_node(lua_State *L, sl_run_ctx *c, int spec, sl_rt_graph_node *g) {

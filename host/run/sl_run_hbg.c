@@ -15,6 +15,7 @@
 #include "sl_phases.h"
 #include "sl_run_internal.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 
 /* A growing string (printf-appended); NULL data after an allocation failure. */
 typedef struct sbuf {
@@ -39,8 +40,7 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
       b->len += (size_t)n;
       return;
     }
-    b->cap = (b->cap ? 2 * b->cap : 4096) + (size_t)n;
-    b->data = sl_mem_realloc(b->data, b->cap);
+    b->data = sl_array_grow(b->data, &b->cap, b->len + (size_t)n + 1, 1);
   }
 }
 

@@ -92,6 +92,11 @@ enum {
 };
 /* The dtype code of `s`, -1 when it is not one of the names above. */
 int sl_run_dtype_parse(const char *s);
+/* Each item of the optional list field `key` of the table at `spec`, in order, read by
+** read(L, i, out) while it is on top of the stack; more than max items is a Lua error
+** "<who>: more than <max> <what>". Returns the count. */
+int sl_run_lua_list(struct lua_State *L, int spec, const char *key, int max, const char *who, const char *what,
+                    void (*read)(struct lua_State *L, int i, void *out), void *out);
 sl_rt_tensor *sl_run_lua_check_tensor(struct lua_State *L, int idx);
 /* Pieces of a task spec table at stack index `spec` (raise Lua errors): kernels
 ** (returns the widest member, NULL for none), tensor directions from its

@@ -230,15 +230,6 @@ static void print_value(FILE *f, int dtype, uint64_t raw) {
   }
 }
 
-static int contiguous(const sl_rt_dump_entry *e) {
-  int64_t expect = 1;
-  for (int i = e->ndims - 1; i >= 0; i--) {
-    if (e->shape[i] != 1 && e->strides[i] != expect) return 0;
-    expect *= e->shape[i];
-  }
-  return 1;
-}
-
 int sl_write_args_dump(const sl_rt *rt, int level, const char *dir) {
   size_t n = sl_rt_dump_count(rt);
   if (n == 0) {
@@ -290,7 +281,7 @@ int sl_write_args_dump(const sl_rt *rt, int level, const char *dir) {
       fputs(", \"value\": ", f);
       print_value(f, e->dtype, e->value);
     }
-    fprintf(f, ", \"is_contiguous\": %s, \"shape\": ", e->is_scalar || contiguous(e) ? "true" : "false");
+    fprintf(f, ", \"is_contiguous\": %s, \"shape\": ", e->is_scalar || sl_rt_view_contiguous(e->ndims, e->shape, e->strides) ? "true" : "false");
     print_ints(f, e->shape, e->ndims);
     fputs(", \"strides\": ", f);
     print_ints(f, e->strides, e->ndims);

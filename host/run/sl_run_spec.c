@@ -105,58 +105,41 @@ const sl_incore *sl_run_lua_kernels(lua_State *L, sl_run_ctx *c, int spec, int i
   return widest;
 }
 
-/* The `scalars` list of the spec at `spec`; returns the count. */
-int sl_run_lua_scalars(lua_State *L, int spec, sl_rt_scalar *out) {
+int sl_run_lua_list(lua_State *L, int spec, const char *key, int max, const char *who, const char *what,
+                    void (*read)(lua_State *L, int i, void *out), void *out) {
   int n = 0;
-  lua_getfield(L, spec, "scalars");
+  lua_getfield(L, spec, key);
   if (!lua_isnil(L, -1)) {
     luaL_checktype(L, -1, LUA_TTABLE);
     n = (int)lua_rawlen(L, -1);
-    if (n > SL_RT_MAX_SCALAR_ARGS) luaL_error(L, "submit: more than 16 scalars");
+    if (n > max) luaL_error(L, "%s: more than %d %s", who, max, what);
     for (int i = 0; i < n; i++) {
       lua_rawgeti(L, -1, i + 1);
-      read_scalar(L, lua_gettop(L), &out[i]);
+      read(L, i, out);
       lua_pop(L, 1);
     }
   }
   lua_pop(L, 1);
   return n;
+}
+
+static void scalar_item(lua_State *L, int i, void *out) { read_scalar(L, lua_gettop(L), (sl_rt_scalar *)out + i); }
+static void tensor_item(lua_State *L, int i, void *out) { ((sl_rt_tensor *)out)[i] = *sl_run_lua_check_tensor(L, -1); }
+static void dep_item(lua_State *L, int i, void *out) { ((uint64_t *)out)[i] = (uint64_t)luaL_checkinteger(L, -1); }
+
+/* The `scalars` list of the spec at `spec`; returns the count. */
+int sl_run_lua_scalars(lua_State *L, int spec, sl_rt_scalar *out) {
+  return sl_run_lua_list(L, spec, "scalars", SL_RT_MAX_SCALAR_ARGS, "submit", "scalars", scalar_item, out);
 }
 
 /* The `args` list (tensors) of the spec at `spec`; returns the count. */
 int sl_run_lua_tensors(lua_State *L, int spec, sl_rt_tensor *out) {
-  int n = 0;
-  lua_getfield(L, spec, "args");
-  if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
-    n = (int)lua_rawlen(L, -1);
-    if (n > SL_RT_MAX_TENSOR_ARGS) luaL_error(L, "submit: more than 32 tensor args");
-    for (int i = 0; i < n; i++) {
-      lua_rawgeti(L, -1, i + 1);
-      out[i] = *sl_run_lua_check_tensor(L, -1);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
-  return n;
+  return sl_run_lua_list(L, spec, "args", SL_RT_MAX_TENSOR_ARGS, "submit", "tensor args", tensor_item, out);
 }
 
 /* The `deps` list (task ids) of the spec at `spec`; returns the count. */
 int sl_run_lua_deps(lua_State *L, int spec, uint64_t *out, int max) {
-  int n = 0;
-  lua_getfield(L, spec, "deps");
-  if (!lua_isnil(L, -1)) {
-    luaL_checktype(L, -1, LUA_TTABLE);
-    n = (int)lua_rawlen(L, -1);
-    if (n > max) luaL_error(L, "submit: more than %d deps", max);
-    for (int i = 0; i < n; i++) {
-      lua_rawgeti(L, -1, i + 1);
-      out[i] = (uint64_t)luaL_checkinteger(L, -1);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
-  return n;
+  return sl_run_lua_list(L, spec, "deps", max, "submit", "deps", dep_item, out);
 }
 
 /* The tensor directions of `widest`'s signature (tensor slots only, in order). */

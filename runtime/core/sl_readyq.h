@@ -14,8 +14,8 @@ struct sl_rt_task;
 
 typedef struct sl_readyq {
   pthread_mutex_t mu;
-  struct sl_rt_task **ring;
-  size_t cap, head, count;
+  struct sl_rt_task **tasks; /* the queue is tasks[head, n) (sl_readyq.c) */
+  size_t head, n, cap;
   atomic_int depth; /* entries (tasks) in the queue */
 } sl_readyq;
 

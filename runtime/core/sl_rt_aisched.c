@@ -28,30 +28,9 @@
 */
 #include <string.h>
 
-#include "sl_park.h"
 #include "sl_rt_phase.h"
 
-/* The AICore Scheduler running on this thread (NULL on the host). */
-static _Thread_local sl_rt_sched *inbox_owner;
-
-/* ---- routing ready tasks ------------------------------------------------------------- */
-
-const char *sl_rt_aisched_refuse(const sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
-  if (!rt->aicore_sched) return NULL;
-  if (graph) return "the A5 AICore Scheduler (--runtime hbg on a5) runs no graph task";
-  if (s->sync_start) return "the A5 AICore Scheduler (--runtime hbg on a5) runs no sync-start task";
-  if (s->async_us) return "the A5 AICore Scheduler (--runtime hbg on a5) runs no async-wait task";
-  return NULL;
-}
-
-int sl_rt_aisched_route(sl_rt *rt, sl_rt_task *t) {
-  if (!rt->aicore_sched) return 0;
-  if (!inbox_owner) return 0; /* host orchestration: the global queues, for bootstrap */
-  sl_readyq *q = (t->is_dummy || !t->predicate) ? &inbox_owner->inbox_dummies : &inbox_owner->inbox[t->shape];
-  sl_readyq_push(q, t);
-  sl_rt_ring_all(rt); /* an idle scheduler may steal it */
-  return 1;
-}
+/* ---- bootstrap share ---------------------------------------------------------------- */
 
 void sl_rt_aisched_prepare(sl_rt *rt) {
   uint64_t ready = (uint64_t)sl_readyq_depth(&rt->dummyq);
@@ -112,29 +91,13 @@ static void resolve(phase_ctx *pc, sl_rt_task *t) {
 static int complete(phase_ctx *pc, unsigned char *freed) {
   sl_rt *rt = pc->rt;
   sl_rt_sched *s = pc->s;
-  sl_devprof *dp = rt->cfg.dp;
   int done = 0;
   for (int i = 0; i < s->ncores; i++) {
     sl_rt_core *c = &rt->cores[s->cores[i]];
-    if (!c->busy) continue;
-    uint32_t v = atomic_load_explicit(&c->cond, memory_order_acquire);
-    if ((v & SL_REG_TASK_MASK) != c->token) continue;
-    if (!(v & SL_REG_FIN_BIT)) {
-      if (!c->acked && dp) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
-      c->acked = 1;
-      continue;
-    }
-    uint64_t finish = (rt->cfg.level >= SL_LEVEL_AICPU_TIMING || pc->dp) ? now(pc) : 0;
-    if (dp) {
-      if (!c->acked) sl_devprof_on_ack(dp, c->id, s->idx, c->token);
-      if (rt->cfg.level >= SL_LEVEL_AICPU_TIMING)
-        sl_devprof_complete_member(dp, c->id, s->idx, c->token, c->member, c->dispatch_ts, finish);
-    }
-    c->busy = 0;
-    sl_rt_task *t = c->task;
-    c->task = NULL;
+    if (sl_rt_core_poll(pc, c) != SL_RT_CORE_FIN) continue;
+    uint64_t finish = (rt->cfg.level >= SL_MIN_LEVEL_AICPU_TASK || pc->dp) ? now(pc) : 0;
+    sl_rt_task *t = sl_rt_core_collect(pc, c, finish);
     freed[i] = 1;
-    if (t->timing_slot >= 0) sl_rt_atomic_max(&rt->slot_end[t->timing_slot], finish ? finish : now(pc));
     int last = atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1;
     emit_task(pc, complete, finish, pc->dp ? now(pc) : 0, 1, t); /* ends before resolve */
     if (last) resolve(pc, t);
@@ -257,14 +220,8 @@ static void bootstrap(phase_ctx *pc) {
 
 /* ---- the loop ------------------------------------------------------------------------ */
 
-static int busy_cores(const sl_rt *rt, const sl_rt_sched *s) {
-  for (int i = 0; i < s->ncores; i++)
-    if (rt->cores[s->cores[i]].busy) return 1;
-  return 0;
-}
-
 static int finished(sl_rt *rt, sl_rt_sched *s) {
-  if (busy_cores(rt, s) || s->release_head) return 0;
+  if (sl_rt_sched_busy(rt, s) || s->release_head) return 0;
   if (atomic_load_explicit(&rt->interrupted, memory_order_acquire)) return 1;
   return atomic_load_explicit(&rt->released, memory_order_acquire) ==
          atomic_load_explicit(&rt->submitted, memory_order_acquire);
@@ -352,7 +309,7 @@ void *sl_rt_aisched_main(void *arg) {
   }
   lc.context_publish_start_cycles = sl_rt_now(ck);
   wait_until(rt, &rt->topology_ready, 1); /* our physical AIV id comes from the leader */
-  inbox_owner = s;
+  sl_rt_set_inbox_owner(s);
   atomic_store_explicit(&s->ctx_published, 1, memory_order_release);
   lc.context_publish_complete_cycles = sl_rt_now(ck);
   lc.bootstrap_wait_start_cycles = sl_rt_now(ck);
@@ -378,7 +335,7 @@ void *sl_rt_aisched_main(void *arg) {
   lc.exit_wait_start_cycles = sl_rt_now(ck);
   for (int i = 0; i < s->ncores; i++) wait_until(rt, &rt->cores[s->cores[i]].alive, 2);
   lc.exit_wait_end_cycles = sl_rt_now(ck);
-  inbox_owner = NULL;
+  sl_rt_set_inbox_owner(NULL);
   if (rt->cfg.dp) {
     sl_devprof_flush_scheduler(rt->cfg.dp, s->idx, s->cores, s->ncores);
     /* the stamps above into the record through its generated writer (level gate, padding) */

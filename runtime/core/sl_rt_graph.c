@@ -154,12 +154,6 @@ int sl_rt_phase_graph_prepare(phase_ctx *pc) {
   return n;
 }
 
-void sl_rt_graph_node_done(phase_ctx *pc, sl_rt_task *node, const int16_t *d0) {
-  sl_rt_task *outer = node->parent;
-  if (atomic_fetch_sub_explicit(&outer->nodes_pending, 1, memory_order_acq_rel) == 1)
-    sl_rt_on_task_complete(pc, outer, d0);
-}
-
 void sl_rt_graph_free_nodes(sl_rt_task *t) {
   for (int i = 0; i < t->nnodes; i++) {
     sl_rt_task *n = t->nodes[i];

@@ -170,7 +170,7 @@ struct sl_rt {
   sl_rt_core *cores;
   sl_rt_sched sched[SL_RT_MAX_SCHED];
   sl_rt_sched pthr;          /* HBG: the P thread (scheduler index num_sched, no cores) */
-  /* HBG host side and clock anchors (sl_rt_hbg.c) */
+  /* HBG host side and clock anchors (sl_rt_host.c) */
   sl_rt_host_submit *host_subs;
   size_t nhost_subs, caphost_subs;
   sl_rt_upload uploads[4];
@@ -261,51 +261,64 @@ void sl_rt_ring_all(sl_rt *rt);
 void sl_rt_idle_step(sl_rt *rt, int *idle, _Atomic uint32_t *bell, _Atomic int *sleeping,
                      int (*ready)(void *), void *arg);
 
-/* sl_rt_orch.c */
+/* Scheduler s has a core running (or staged): its scheduler-private busy flags. */
+static inline int sl_rt_sched_busy(const sl_rt *rt, const sl_rt_sched *s) {
+  for (int i = 0; i < s->ncores; i++)
+    if (rt->cores[s->cores[i]].busy) return 1;
+  return 0;
+}
+
+/* The modules call each other in one direction only, down this list:
+**   sl_rt_run.c                     starts the threads, runs a workload (TMR, HBG)
+**   sl_rt_sched.c, sl_rt_aisched.c  the TMR scheduler loop; the A5 AICore Scheduler
+**   sl_rt_hbg.c                     the HBG P thread (TMR's schedulers post to it)
+**   sl_rt_graph.c                   graph definitions and expansion
+**   sl_rt_orch.c                    submit, dependencies, back-pressure
+**   sl_rt_sync.c, sl_rt_async.c     sync-start and async-wait phases
+**   sl_rt_task.c                    a task's way through the chip, shared by all above
+**   sl_rt_host.c, sl_rt_dump.c, sl_rt_signal.c, sl_readyq.c, sl_tensormap.c, sl_vclock.c
+** sl_runtime.c (create, destroy, the views) and sl_rt_aicore.c use the rows below them. */
+
+/* sl_rt_task.c */
 void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t);
-void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage);
 int sl_rt_task_done(sl_rt_task *t); /* its completion was processed (any thread) */
+/* Resolve successors of a finished task; returns consumers visited. */
+int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t);
+/* A scheduler's completed-task list back to the orchestrator (counts). */
+int sl_rt_release_list(sl_rt *rt, sl_rt_sched *s);
+/* The AICore Scheduler running on the calling thread, whose Inbox takes the tasks it
+** makes ready (NULL: none, the global queues). */
+void sl_rt_set_inbox_owner(sl_rt_sched *s);
+/* sl_rt_dump.c: the args dump of one task, before it runs (stage 0) or after (1). */
+void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage);
+/* sl_rt_orch.c */
 uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph);
 void sl_rt_fill_desc(sl_tensor_desc *d, const sl_rt_tensor *t);
 sl_rt_task *sl_rt_find_task(sl_rt *rt, uint64_t id); /* submitted task by id, NULL if none */
-/* sl_runtime.c: fold a time into a min / max slot (any thread). */
+/* sl_rt_signal.c: fold a time into a min / max slot (any thread). */
 void sl_rt_atomic_min(atomic_uint_fast64_t *v, uint64_t x);
 void sl_rt_atomic_max(atomic_uint_fast64_t *v, uint64_t x);
-/* sl_rt_hbg.c: host_build_graph */
-int sl_rt_hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx);
+/* sl_rt_host.c: the host half of host_build_graph (host records, upload, anchors) */
 void sl_rt_host_submit_record(sl_rt *rt, uint64_t start_ns, uint64_t id, uint32_t submit_idx);
 void sl_rt_anchor_sample(sl_rt *rt, int position);
+/* Copy the built graph and the buffers into one device image (with its upload records). */
+void sl_rt_host_upload(sl_rt *rt);
 /* The host clock of a run, ns: CLOCK_MONOTONIC, or under --clock virtual the virtual
 ** time read as host ns (SL_RT_VHOST_EPOCH_NS + cycles at the device frequency), so
 ** host records and anchors repeat from run to run. */
 #define SL_RT_VHOST_EPOCH_NS 1000000000000ull
 uint64_t sl_rt_run_host_ns(sl_rt *rt);
-/* sl_runtime.c: start AICore + scheduler (+ P) threads / join them. 0 ok. */
-int sl_rt_start_device(sl_rt *rt, int *cores, int *sched);
-void sl_rt_join_device(sl_rt *rt, int cores, int sched);
-/* Virtual clock: threads that never started give up their turns (cores, schedulers,
-** and the last slot, the orchestrator / P thread, unless last_started). */
-void sl_rt_vretire_unstarted(sl_rt *rt, int cores, int sched, int last_started);
 /* sl_rt_graph.c */
 void sl_rt_graphs_free(sl_rt *rt);
 void sl_rt_graph_free_nodes(sl_rt_task *t);
-/* sl_rt_sched.c: resolve successors of a finished task; returns consumers visited. */
-int sl_rt_task_finished(sl_rt *rt, sl_rt_task *t);
+/* The thread bodies: sl_rt_sched.c, sl_rt_hbg.c (the P thread), sl_rt_aisched.c (an
+** AICPU thread's control plane around its AICore Scheduler loop), sl_rt_aicore.c. */
 void *sl_rt_sched_main(void *arg);
-void *sl_rt_p_main(void *arg); /* sl_rt_hbg.c */
-/* sl_rt_aisched.c: an AICPU thread's control plane around its AICore Scheduler loop */
+void *sl_rt_p_main(void *arg);
 void *sl_rt_aisched_main(void *arg);
-/* A task became ready under the AICore Scheduler: into the calling scheduler's Inbox
-** (or the global queues before the device runs). 1 = taken, 0 = not this mode. */
-int sl_rt_aisched_route(sl_rt *rt, sl_rt_task *t);
-/* Before the device threads start: the bootstrap share of each scheduler. */
-void sl_rt_aisched_prepare(sl_rt *rt);
-/* The submit's task kind has no path under the AICore Scheduler: the message, else NULL. */
-const char *sl_rt_aisched_refuse(const sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph);
-/* sl_rt_sched.c: a scheduler's completed-task list back to the orchestrator (counts) */
-int sl_rt_release_list(sl_rt *rt, sl_rt_sched *s);
-/* sl_rt_aicore.c */
 void *sl_rt_aicore_main(void *arg);
+/* sl_rt_aisched.c: before the device threads start, the bootstrap share of each scheduler. */
+void sl_rt_aisched_prepare(sl_rt *rt);
 
 static inline void sl_rt_spin_hint(void);
 #include <sched.h>

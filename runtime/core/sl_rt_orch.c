@@ -1,12 +1,12 @@
 /*
 ** sl_rt_orch.c — the orchestrator side: submit_task / alloc_tensors, dependency
-** discovery through the tensormap, ring-slot back-pressure, the recorded graph
-** (deps.json) and args-dump capture.
+** discovery through the tensormap, ring-slot back-pressure and the recorded graph
+** (deps.json). A submitted task whose dependencies are met is made ready through
+** sl_rt_task.c; the orchestrator never calls a scheduler loop.
 */
 #include <stdio.h>
 #include <string.h>
 
-#include "sl_park.h"
 #include "sl_rt_internal.h"
 #include "sl_tdesc.h"
 #include "sl_rt_mem.h"
@@ -54,14 +54,16 @@ static void span(const sl_rt_tensor *t, uint64_t *lo, uint64_t *hi) {
   *hi = empty ? *lo : (last + 1) * es;
 }
 
-static int is_contiguous(const sl_rt_tensor *t) {
+int sl_rt_view_contiguous(int ndims, const int64_t *shape, const int64_t *strides) {
   int64_t expect = 1;
-  for (int i = t->ndims - 1; i >= 0; i--) {
-    if (t->shape[i] != 1 && t->strides[i] != expect) return 0;
-    expect *= t->shape[i];
+  for (int i = ndims - 1; i >= 0; i--) {
+    if (shape[i] != 1 && strides[i] != expect) return 0;
+    expect *= shape[i];
   }
   return 1;
 }
+
+static int is_contiguous(const sl_rt_tensor *t) { return sl_rt_view_contiguous(t->ndims, t->shape, t->strides); }
 
 /* Every byte of the span is written: contiguous, or any view whose elements tile it. */
 static int is_dense(const sl_rt_tensor *t) { return is_contiguous(t); }
@@ -124,13 +126,6 @@ static sl_rt_task *new_task(sl_rt *rt) {
   return t;
 }
 
-int sl_rt_task_done(sl_rt_task *t) {
-  pthread_mutex_lock(&t->mu);
-  int d = t->done;
-  pthread_mutex_unlock(&t->mu);
-  return d;
-}
-
 /* Make `succ` wait for `pred` unless pred already finished. */
 static void add_dep(sl_rt_task *pred, sl_rt_task *succ) {
   pthread_mutex_lock(&pred->mu);
@@ -139,17 +134,6 @@ static void add_dep(sl_rt_task *pred, sl_rt_task *succ) {
     atomic_fetch_add_explicit(&succ->fanin, 1, memory_order_relaxed);
   }
   pthread_mutex_unlock(&pred->mu);
-}
-
-void sl_rt_make_ready(sl_rt *rt, sl_rt_task *t) {
-  if (rt->cfg.dump_args) sl_rt_dump_task(rt, t, 0);
-  if (sl_rt_aisched_route(rt, t)) return; /* a5 HBG: into the AICore Scheduler's Inbox */
-  sl_readyq *q = (t->is_dummy || !t->predicate) ? &rt->dummyq
-                 : t->graph                       ? &rt->graphq
-                 : t->sync_start                  ? &rt->syncq
-                                                  : &rt->queues[t->shape];
-  sl_readyq_push(q, t);
-  sl_rt_ring_all(rt);
 }
 
 /* Wait for a slot of the current scope's ring: every ring has its own budget of
@@ -243,6 +227,15 @@ static const char *check_special(const sl_rt *rt, const sl_rt_submit *s, int mem
   if (members != 1) return "sync_start needs a single-kernel task (not MIX, not a dummy)";
   if (s->block_num > (has_aic ? rt->cfg.num_aic : rt->cfg.num_aiv))
     return "sync_start: block_num exceeds the cores of that type (the blocks could never start together)";
+  return NULL;
+}
+
+/* A task kind the A5 AICore Scheduler has no path for: the message, else NULL. */
+static const char *aisched_refuse(const sl_rt *rt, const sl_rt_submit *s, const struct sl_rt_graph *graph) {
+  if (!rt->aicore_sched) return NULL;
+  if (graph) return "the A5 AICore Scheduler (--runtime hbg on a5) runs no graph task";
+  if (s->sync_start) return "the A5 AICore Scheduler (--runtime hbg on a5) runs no sync-start task";
+  if (s->async_us) return "the A5 AICore Scheduler (--runtime hbg on a5) runs no async-wait task";
   return NULL;
 }
 
@@ -348,7 +341,7 @@ uint64_t sl_rt_submit_internal(sl_rt *rt, const sl_rt_submit *s, const struct sl
   }
   int members, has_aic;
   const char *bad = check_submit(rt, s, &members, &has_aic);
-  if (!bad) bad = sl_rt_aisched_refuse(rt, s, graph);
+  if (!bad) bad = aisched_refuse(rt, s, graph);
   if (bad) {
     set_err(rt, bad);
     return UINT64_MAX;
@@ -397,67 +390,4 @@ uint64_t sl_rt_alloc_tensors(sl_rt *rt, const uint64_t *bytes, int n, sl_rt_buff
   else if (dp) sl_devprof_orch_submit(dp, t0, sl_rt_now(&rt->clock), t->id, rt->submit_idx);
   rt->submit_idx++;
   return t->id;
-}
-
-/* ---- args dump ------------------------------------------------------------------------- */
-
-static void push_dump(sl_rt *rt, const sl_rt_dump_entry *e) { *SL_RT_PUSH(rt->dump, rt->ndump, rt->capdump) = *e; }
-
-/* Gather a view into a logical row-major copy. */
-static void *gather(const sl_rt_tensor *t, uint64_t *bytes) {
-  size_t es = sl_dtype_size(t->dtype);
-  uint64_t numel = 1;
-  for (int i = 0; i < t->ndims; i++) numel *= (uint64_t)(t->shape[i] > 0 ? t->shape[i] : 0);
-  *bytes = numel * es;
-  unsigned char *out = sl_rt_alloc(*bytes ? (size_t)*bytes : 1);
-  const unsigned char *base = t->buf->data;
-  int64_t idx[5] = {0, 0, 0, 0, 0};
-  for (uint64_t k = 0; k < numel; k++) {
-    int64_t off = t->start_offset;
-    for (int i = 0; i < t->ndims; i++) off += idx[i] * t->strides[i];
-    memcpy(out + k * es, base + (size_t)off * es, es);
-    for (int i = t->ndims - 1; i >= 0; i--) {
-      if (++idx[i] < t->shape[i]) break;
-      idx[i] = 0;
-    }
-  }
-  return out;
-}
-
-/* stage 0: inputs, inouts and scalars before dispatch; stage 1: outputs and inouts
-** after completion. Dummies and allocs have nothing to dump. */
-void sl_rt_dump_task(sl_rt *rt, sl_rt_task *t, int stage) {
-  if (t->is_dummy || t->is_alloc || t->graph || !t->predicate) return; /* nothing ran */
-  /* every entry starts from the task's own fields, everything else zero */
-  sl_rt_dump_entry task = {.task_id = t->id, .stage = stage};
-  for (int i = 0; i < 3; i++)
-    if (t->kernel_ids[i] >= 0) task.func_ids[task.nfunc++] = t->kernel_ids[i];
-  int with_payload = rt->cfg.dump_args == 1 || rt->cfg.dump_args == 2;
-  pthread_mutex_lock(&rt->dump_mu);
-  for (int i = 0; i < t->ntensors; i++) {
-    sl_arg_dir d = t->dirs[i];
-    if (stage == 0 && d == SL_ARG_OUT) continue;
-    if (stage == 1 && d == SL_ARG_IN) continue;
-    const sl_rt_tensor *tt = &t->tensors[i];
-    sl_rt_dump_entry e = task;
-    e.arg_index = i;
-    e.role = d == SL_ARG_IN ? 0 : d == SL_ARG_OUT ? 1 : 2;
-    e.dtype = tt->dtype;
-    e.ndims = tt->ndims;
-    memcpy(e.shape, tt->shape, sizeof e.shape);
-    memcpy(e.strides, tt->strides, sizeof e.strides);
-    e.start_offset = tt->start_offset;
-    if (with_payload) e.payload = gather(tt, &e.payload_bytes);
-    push_dump(rt, &e);
-  }
-  if (stage == 0)
-    for (int i = 0; i < t->nscalars; i++) {
-      sl_rt_dump_entry e = task;
-      e.arg_index = t->ntensors + i;
-      e.is_scalar = 1;
-      e.dtype = t->scalars[i].dtype;
-      e.value = t->scalars[i].raw;
-      push_dump(rt, &e);
-    }
-  pthread_mutex_unlock(&rt->dump_mu);
 }

@@ -1,8 +1,8 @@
 /*
 ** sl_rt_phase.h — what one scheduler loop iteration shares between its phases
 ** (sl_rt_sched.c runs the loop; sl_rt_sync.c, sl_rt_async.c and sl_rt_graph.c hold
-** the sync-start, async-wait and graph-expansion phases): the phase context, the
-** record helpers and the lap timer.
+** the sync-start, async-wait and graph-expansion phases, sl_rt_task.c the steps of a
+** task they all share): the phase context, the record helpers and the lap timer.
 */
 #ifndef SL_RT_PHASE_H
 #define SL_RT_PHASE_H
@@ -85,13 +85,35 @@ static inline uint64_t phase_start(phase_ctx *pc, int16_t d0[3]) {
   } while (0)
 
 
-/* sl_rt_sched.c: stage block `block` of member `slot` of t on core c (payload and
-** token, core reserved, nothing published); publish a staged core (returns its
-** dispatch_time); a task's last subtask finished: resolve, queue for release.
-** (Writing a token, sl_rt_publish, is inline in sl_rt_internal.h.) */
+/* What busy core c's register says about its token in flight: SL_RT_CORE_FIN (it
+** finished), SL_RT_CORE_ACKED (acknowledged, seen so for the first time and recorded
+** with the profiler), else SL_RT_CORE_QUIET. An idle core is quiet. */
+enum { SL_RT_CORE_QUIET, SL_RT_CORE_ACKED, SL_RT_CORE_FIN };
+
+static inline int sl_rt_core_poll(const phase_ctx *pc, sl_rt_core *c) {
+  if (!c->busy) return SL_RT_CORE_QUIET;
+  uint32_t v = atomic_load_explicit(&c->cond, memory_order_acquire);
+  if ((v & SL_REG_TASK_MASK) != c->token) return SL_RT_CORE_QUIET;
+  if (v & SL_REG_FIN_BIT) return SL_RT_CORE_FIN;
+  sl_devprof *dp = pc->rt->cfg.dp;
+  int record = !c->acked && dp;
+  if (record) sl_devprof_on_ack(dp, c->id, pc->s->idx, c->token);
+  c->acked = 1;
+  return record ? SL_RT_CORE_ACKED : SL_RT_CORE_QUIET;
+}
+
+/* sl_rt_task.c, a task's way through the chip (every function here calls only down):
+** stage block `block` of member `slot` of t on core c (payload and token, core
+** reserved, nothing published); publish a staged core (returns its dispatch_time);
+** collect a FIN'd core (returns its task); a task's last subtask finished: resolve,
+** queue for release (a graph node: count down its instance); the dummy phase
+** (explicit dummies, false predicates). (Writing a token, sl_rt_publish, is inline in
+** sl_rt_internal.h.) */
 void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int block, int lane);
 uint64_t sl_rt_publish_staged(phase_ctx *pc, sl_rt_core *c);
+sl_rt_task *sl_rt_core_collect(phase_ctx *pc, sl_rt_core *c, uint64_t finish);
 void sl_rt_on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0);
+int sl_rt_phase_dummy(phase_ctx *pc);
 
 /* sl_rt_sync.c: sync-start tasks (early_dispatch when this thread's cores suffice,
 ** else a global drain); nonzero while this thread must not dispatch normal work. */
@@ -106,13 +128,10 @@ int sl_rt_phase_async_poll(phase_ctx *pc);
 int sl_rt_async_due(phase_ctx *pc);
 /* Complete the async waits landed by time t (no records); returns how many. */
 int sl_rt_async_land(phase_ctx *pc, uint64_t t, const int16_t *d0);
-/* sl_rt_sched.c: the dummy phase (explicit dummies, false predicates). */
-int sl_rt_phase_dummy(phase_ctx *pc);
 /* sl_rt_hbg.c: a scheduler hands a completed task to the P thread. */
 void sl_rt_hbg_post(phase_ctx *pc, sl_rt_task *t, uint64_t finish);
 
 /* sl_rt_graph.c: expand ready graph tasks into their nodes. */
 int sl_rt_phase_graph_prepare(phase_ctx *pc);
-void sl_rt_graph_node_done(phase_ctx *pc, sl_rt_task *node, const int16_t *d0);
 
 #endif /* SL_RT_PHASE_H */

@@ -26,12 +26,6 @@ static int own_cores(const sl_rt *rt, const sl_rt_sched *s, int is_aic) {
   return n;
 }
 
-static int any_busy(const sl_rt *rt, const sl_rt_sched *s) {
-  for (int i = 0; i < s->ncores; i++)
-    if (rt->cores[s->cores[i]].busy) return 1;
-  return 0;
-}
-
 /* This thread has handed its cores to the drain in progress. */
 static int frozen(sl_rt *rt, sl_rt_sched *s) {
   uint64_t w = atomic_load_explicit(&rt->drain_word, memory_order_acquire);
@@ -126,7 +120,7 @@ static int drain_pass(phase_ctx *pc) {
 /* Hand our cores to another thread's drain once they are idle. */
 static void join_drain(sl_rt *rt, sl_rt_sched *s, uint64_t w) {
   if (atomic_load_explicit(&s->frozen_word, memory_order_relaxed) == w) return;
-  if (s->staging || any_busy(rt, s)) return;
+  if (s->staging || sl_rt_sched_busy(rt, s)) return;
   atomic_store_explicit(&s->frozen_word, w, memory_order_release);
   sl_rt_ring(&rt->sched[(w & 0xFF) - 1]);
 }

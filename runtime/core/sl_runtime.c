@@ -1,6 +1,7 @@
 /*
-** sl_runtime.c — building the simulated chip, running a workload on it, and the
-** read-only views of the run (stats, task graph, args dump) afterwards.
+** sl_runtime.c — building the simulated chip (cores dealt to schedulers, queues,
+** the tensormap), taking it down, and the read-only views of the run (stats, task
+** graph, args dump) afterwards. Running a workload is sl_rt_run.c.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,102 +121,7 @@ sl_rt_timing sl_rt_get_timing(const sl_rt *rt) {
   return t;
 }
 
-typedef struct orch_arg {
-  sl_rt *rt;
-  sl_rt_orch_fn fn;
-  void *ctx;
-  int rc;
-} orch_arg;
-
-static void *orch_main(void *p) {
-  orch_arg *a = p;
-  if (a->rt->clock.vc) sl_vclock_enter(a->rt->clock.vc, sl_rt_vslot_orch(a->rt));
-  a->rt->orch_start = sl_rt_now(&a->rt->clock);
-  a->rc = a->fn(a->ctx, a->rt);
-  a->rt->orch_end = sl_rt_now(&a->rt->clock);
-  if (a->rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE && a->rt->cfg.dp) sl_devprof_flush_orch(a->rt->cfg.dp);
-  atomic_store_explicit(&a->rt->orch_done, 1, memory_order_release);
-  sl_rt_ring_all(a->rt);
-  if (a->rt->clock.vc) sl_vclock_leave(a->rt->clock.vc);
-  return NULL;
-}
-
 void sl_rt_use_aicore_scheduler(sl_rt *rt) { rt->aicore_sched = rt->cfg.runtime == SL_RT_HBG; }
-
-int sl_rt_start_device(sl_rt *rt, int *cores, int *sched) {
-  int c = 0, n = 0;
-  for (; c < rt->ncores; c++)
-    if (pthread_create(&rt->cores[c].thread, NULL, sl_rt_aicore_main, &rt->cores[c])) break;
-  /* a5 HBG: the AICPU threads run the control plane around the AICore Scheduler */
-  void *(*sched_fn)(void *) = rt->aicore_sched ? sl_rt_aisched_main : sl_rt_sched_main;
-  int p_thread = rt->cfg.runtime == SL_RT_HBG && !rt->aicore_sched;
-  for (; c == rt->ncores && n < rt->cfg.num_sched; n++)
-    if (pthread_create(&rt->sched[n].thread, NULL, sched_fn, &rt->sched[n])) break;
-  /* HBG: the P thread counts as one more scheduler thread (joined first below) */
-  if (n == rt->cfg.num_sched && p_thread && !pthread_create(&rt->pthr.thread, NULL, sl_rt_p_main, &rt->pthr))
-    n++;
-  *cores = c;
-  *sched = n;
-  int want = rt->cfg.num_sched + p_thread;
-  if (c == rt->ncores && n == want) return 0;
-  snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
-  atomic_store(&rt->interrupted, 1);
-  atomic_store(&rt->orch_done, 1);
-  sl_rt_ring_all(rt);
-  return -1;
-}
-
-void sl_rt_join_device(sl_rt *rt, int cores, int sched) {
-  if (sched > rt->cfg.num_sched) pthread_join(rt->pthr.thread, NULL);
-  for (int s = 0; s < sched && s < rt->cfg.num_sched; s++) pthread_join(rt->sched[s].thread, NULL);
-  if (sched < rt->cfg.num_sched) /* schedulers never started: stop the cores here */
-    for (int i = 0; i < cores; i++)
-      atomic_store_explicit(&rt->cores[i].data_main_base, SL_REG_EXIT, memory_order_release);
-  for (int i = 0; i < cores; i++) pthread_join(rt->cores[i].thread, NULL);
-}
-
-void sl_rt_vretire_unstarted(sl_rt *rt, int cores, int sched, int last_started) {
-  for (int i = 0; i <= sl_rt_vslot_orch(rt); i++) {
-    int started = i < rt->ncores ? i < cores : i < sl_rt_vslot_orch(rt) ? i - rt->ncores < sched : last_started;
-    if (!started) sl_vclock_retire(&rt->vc, i);
-  }
-}
-
-int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
-  if (rt->aicore_sched && rt->cfg.vclock) { /* its loops never yield a virtual-clock turn: it would hang */
-    snprintf(rt->err, sizeof rt->err, "the AICore Scheduler (host_build_graph on a5) has no virtual-clock mode: use --clock wall");
-    return -1;
-  }
-  if (rt->cfg.runtime == SL_RT_HBG) return sl_rt_hbg_run(rt, orch, ctx);
-  int cores = 0, sched = 0, rc = 0;
-  if (rt->cfg.vclock) {
-    if (sl_vclock_init(&rt->vc, sl_rt_vslot_orch(rt) + 1, rt->cfg.vclock)) {
-      snprintf(rt->err, sizeof rt->err, "out of memory");
-      return -1;
-    }
-    rt->clock.vc = &rt->vc;
-  }
-  /* TMR opens its anchors before kernel launch: the interval covers execution only */
-  if (rt->cfg.clock_anchors) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_PRE);
-  rt->run_start = sl_rt_now(&rt->clock);
-  orch_arg oa = {rt, orch, ctx, 0};
-  pthread_t ot;
-  if (sl_rt_start_device(rt, &cores, &sched) == 0 && pthread_create(&ot, NULL, orch_main, &oa) == 0) {
-    pthread_join(ot, NULL);
-    rc = oa.rc;
-  } else {
-    if (!rt->err[0]) snprintf(rt->err, sizeof rt->err, "could not start the simulated chip's threads");
-    if (rt->clock.vc) sl_rt_vretire_unstarted(rt, cores, sched, 0);
-    atomic_store(&rt->interrupted, 1);
-    atomic_store(&rt->orch_done, 1);
-    sl_rt_ring_all(rt);
-    rc = -1;
-  }
-  sl_rt_join_device(rt, cores, sched);
-  rt->run_end = sl_rt_now(&rt->clock);
-  if (rt->cfg.clock_anchors) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_POST);
-  return rc;
-}
 
 /* Async-signal-safe: one store; parked schedulers notice within their park timeout. */
 void sl_rt_interrupt(sl_rt *rt) { atomic_store_explicit(&rt->interrupted, 1, memory_order_release); }

@@ -91,7 +91,7 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
   }
   /* running count per distinct key: keys are few (pipe pairs x events), flags many */
   flag_ref *keys = NULL;
-  size_t nkeys = 0, k = 0;
+  size_t nkeys = 0, capkeys = 0, k = 0;
   for (size_t i = 0; i < s->n; i++) {
     const sl_pipe_rec *r = &s->recs[i];
     if (r->kind != kind) continue;
@@ -103,8 +103,7 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
                           keys[j].cross == r->cross))
       j++;
     if (j == nkeys) {
-      keys = sl_rt_realloc(keys, (nkeys + 1) * sizeof *keys);
-      keys[nkeys++] = (flag_ref){src, dst, r->event_id, r->cross, 0, 0};
+      *SL_RT_PUSH(keys, nkeys, capkeys) = (flag_ref){src, dst, r->event_id, r->cross, 0, 0};
     }
     size_t ordinal = keys[j].ordinal++;
     refs[k] = (flag_ref){src, dst, r->event_id, r->cross, ordinal, i};

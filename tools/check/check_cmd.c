@@ -107,14 +107,12 @@ int sl_cmd_check_trace(int argc, char **argv) {
   fclose(fp);
   if (rc != 0) return 1;
   if (c.warnings)
-    fprintf(stderr, "swimlane: %s: %llu warning%s (fragile but imported; --strict fails on them)\n",
-            path, (unsigned long long)c.warnings, c.warnings == 1 ? "" : "s");
+    sl_error(path, "%llu warning%s (fragile but imported; --strict fails on them)", (unsigned long long)c.warnings,
+             c.warnings == 1 ? "" : "s");
   if (c.problems) {
     if (c.problems > c.max_problems)
-      fprintf(stderr, "swimlane: %s: ... and %llu more problems\n", path,
-              (unsigned long long)(c.problems - c.max_problems));
-    fprintf(stderr, "swimlane: %s: %llu problem%s\n", path, (unsigned long long)c.problems,
-            c.problems == 1 ? "" : "s");
+      sl_error(path, "... and %llu more problems", (unsigned long long)(c.problems - c.max_problems));
+    sl_error(path, "%llu problem%s", (unsigned long long)c.problems, c.problems == 1 ? "" : "s");
     return 1;
   }
   printf("OK: %llu events, %llu slices, %llu flows, %llu tracks\n", (unsigned long long)c.events,

@@ -157,28 +157,26 @@ static void take_interned(pstate *st, pseq *q, const Perfetto__Protos__InternedD
   }
 }
 
+/* An annotation's `field` (name_iid, string_value_iid) names an iid that `defined` (the
+** sequence's interned table, NULL without a valid sequence) must hold. */
+static void require_iid(pstate *st, const sl_map *defined, uint64_t iid, const char *field, const ptrack *t,
+                        int64_t ts) {
+  if (!defined || !sl_map_u64_get(defined, iid, NULL))
+    PKT_PROBLEM(st, t, 1, ts, "debug annotation %s %" PRIu64 " is not defined on this sequence", field, iid);
+}
+
 /* Does the annotation tree use iids; are they all defined? */
 static void check_annotation(pstate *st, const pseq *q, const DebugAnnotation *d, int top,
                              const ptrack *t, int64_t ts, int *uses_iids) {
   if (d->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID) {
     *uses_iids = 1;
-    if (!q || !sl_map_u64_get(&q->ann_names, d->name_iid, NULL))
-      PKT_PROBLEM(st, t, 1, ts,
-                  "debug annotation name_iid %" PRIu64
-                  " is not defined on this "
-                  "sequence",
-                  d->name_iid);
+    require_iid(st, q ? &q->ann_names : NULL, d->name_iid, "name_iid", t, ts);
   } else if (top && d->name_field_case != PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME) {
     PKT_PROBLEM(st, t, 1, ts, "debug annotation without a name");
   }
   if (d->value_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID) {
     *uses_iids = 1;
-    if (!q || !sl_map_u64_get(&q->ann_strings, d->string_value_iid, NULL))
-      PKT_PROBLEM(st, t, 1, ts,
-                  "debug annotation string_value_iid %" PRIu64
-                  " is not defined "
-                  "on this sequence",
-                  d->string_value_iid);
+    require_iid(st, q ? &q->ann_strings : NULL, d->string_value_iid, "string_value_iid", t, ts);
   }
   for (size_t i = 0; i < d->n_dict_entries; i++)
     check_annotation(st, q, d->dict_entries[i], 1, t, ts, uses_iids);
@@ -445,11 +443,17 @@ static void take_packet(pstate *st, const Packet *pk) {
 
 /* ---- whole-trace passes --------------------------------------------------------------------- */
 
+/* The order trace_processor sorts in: by `key` (a track, a flow id), then timestamp,
+** ties in file order (packet). */
+static int cmp_key_ts_packet(uint64_t xk, int64_t xts, uint64_t xp, uint64_t yk, int64_t yts, uint64_t yp) {
+  if (xk != yk) return xk < yk ? -1 : 1;
+  if (xts != yts) return xts < yts ? -1 : 1;
+  return xp < yp ? -1 : xp > yp;
+}
+
 static int cmp_event(const void *a, const void *b) {
   const pevent *x = a, *y = b;
-  if (x->track != y->track) return x->track < y->track ? -1 : 1;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->packet < y->packet ? -1 : x->packet > y->packet;
+  return cmp_key_ts_packet(x->track, x->ts, x->packet, y->track, y->ts, y->packet);
 }
 
 /* BEGIN/END per track in Perfetto's order: by timestamp, ties in file order. */
@@ -522,9 +526,7 @@ static void pass_tracks_and_flows(pstate *st) {
 
 static int cmp_end(const void *a, const void *b) {
   const pflow_end *x = a, *y = b;
-  if (x->id != y->id) return x->id < y->id ? -1 : 1;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->packet < y->packet ? -1 : x->packet > y->packet;
+  return cmp_key_ts_packet(x->id, x->ts, x->packet, y->id, y->ts, y->packet);
 }
 
 /* Reversed arrows. trace_processor links a flow's endpoints in its sort order:

@@ -21,6 +21,7 @@
 #include "sl_diff.h"
 #include "sl_levels.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 
 const char *const sl_func_metric_names[SL_FM_COUNT] = {"contribution", "exec", "latency", "head",
                                                         "tail"};
@@ -163,23 +164,20 @@ static int cmp_func_rows(const void *a, const void *b) {
   return p->func_id < q->func_id ? -1 : p->func_id > q->func_id;
 }
 
-static int add_func_id(int64_t **ids, size_t *n, int64_t id) {
+static void add_func_id(int64_t **ids, size_t *n, size_t *cap, int64_t id) {
   for (size_t i = 0; i < *n; i++)
-    if ((*ids)[i] == id) return 0;
-  int64_t *v = sl_mem_realloc(*ids, (*n + 1) * sizeof *v);
-  v[(*n)++] = id;
-  *ids = v;
-  return 0;
+    if ((*ids)[i] == id) return;
+  *sl_array_push(*ids, *n, *cap) = id;
 }
 
 static int build_funcs(const side *b, const side *n, int has_deps, sl_diff_report *rep) {
   int64_t *ids = NULL;
-  size_t nid = 0;
+  size_t nid = 0, capid = 0;
   for (int s = 0; s < 2; s++) {
     const side *sd = s ? n : b;
     for (size_t i = 0; i < sd->n; i++)
       for (size_t k = 0; k < sd->n_stats[i]; k++)
-        if (add_func_id(&ids, &nid, sd->stats[i][k].func_id) != 0) goto oom;
+        add_func_id(&ids, &nid, &capid, sd->stats[i][k].func_id);
   }
   size_t most = b->runs[0].cap->n_tasks > n->runs[0].cap->n_tasks ? b->runs[0].cap->n_tasks
                                                                    : n->runs[0].cap->n_tasks;
@@ -208,9 +206,6 @@ static int build_funcs(const side *b, const side *n, int has_deps, sl_diff_repor
   sl_mem_free(ids);
   qsort(rep->funcs, rep->n_funcs, sizeof *rep->funcs, cmp_func_rows);
   return 0;
-oom:
-  sl_mem_free(ids);
-  return -1;
 }
 
 /* ---- scheduler phases and orchestrator submits ---------------------------------------- */
@@ -248,7 +243,7 @@ static void named_delta(const side *b, const side *n, const char *name, sl_diff_
 /* Phase names seen in any capture, in first-seen order. */
 static int build_phases(const side *b, const side *n, sl_diff_report *rep) {
   const char **names = NULL;
-  size_t nn = 0;
+  size_t nn = 0, capnames = 0;
   for (int s = 0; s < 2; s++) {
     const side *sd = s ? n : b;
     for (size_t r = 0; r < sd->n; r++) {
@@ -259,8 +254,7 @@ static int build_phases(const side *b, const side *n, sl_diff_report *rep) {
         size_t k = 0;
         while (k < nn && strcmp(names[k], pn) != 0) k++;
         if (k < nn) continue;
-        names = sl_mem_realloc(names, (nn + 1) * sizeof *names);
-        names[nn++] = pn;
+        *sl_array_push(names, nn, capnames) = pn;
       }
     }
   }

@@ -11,6 +11,7 @@
 #include "sl_diff.h"
 #include "sl_lanes.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 #include "ts_shift.h"
 
 /* the Worker View task slices' category, which the matched flows carry too */
@@ -22,7 +23,7 @@ enum { PID_WORKER = 1, PID_SCHED = 2, PID_ORCH = 3, PID_STRIDE = 10, PID_DIFF = 
 ** so slices that overlap in the data never overlap on a lane. */
 typedef struct lanes {
   double *last_end;
-  size_t n;
+  size_t n, cap;
 } lanes;
 
 static int lane_for(lanes *l, double start, double end, size_t *out) {
@@ -32,10 +33,8 @@ static int lane_for(lanes *l, double start, double end, size_t *out) {
       *out = i;
       return 0;
     }
-  double *v = sl_mem_realloc(l->last_end, (l->n + 1) * sizeof *v);
-  l->last_end = v;
-  v[l->n] = end;
-  *out = l->n++;
+  *out = l->n;
+  *sl_array_push(l->last_end, l->n, l->cap) = end;
   return 0;
 }
 

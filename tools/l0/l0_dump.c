@@ -14,10 +14,12 @@
 #include "l0_internal.h"
 #include "sl_base.h"
 #include "sl_mem.h"
+#include "sl_vec.h"
 
 typedef struct dump_list {
   char **paths;
   int n;
+  size_t cap;
 } dump_list;
 
 static void list_dumps(dump_list *l) {
@@ -29,9 +31,7 @@ static void list_dumps(dump_list *l) {
     char p[1024];
     snprintf(p, sizeof p, "outputs/%s/args_dump/args_dump.json", e->d_name);
     if (access(p, F_OK) != 0) continue;
-    char **np = sl_mem_realloc(l->paths, (size_t)(l->n + 1) * sizeof *np);
-    l->paths = np;
-    l->paths[l->n++] = sl_mem_strdup(p);
+    *sl_array_push(l->paths, l->n, l->cap) = sl_mem_strdup(p);
   }
   if (d) closedir(d);
 }

@@ -154,14 +154,12 @@ static int ival_cmp(const void *a, const void *b) {
 static int assign_lanes(track *t) {
   if (t->n) qsort(t->iv, t->n, sizeof *t->iv, ival_cmp);
   double *lane_end = NULL;
+  size_t cap = 0;
   int lanes = 0;
   for (size_t i = 0; i < t->n; i++) {
     int k = 0;
     while (k < lanes && !(lane_end[k] <= t->iv[i].ts + EPS)) k++;
-    if (k == lanes) {
-      lane_end = sl_mem_realloc(lane_end, (size_t)(lanes + 1) * sizeof *lane_end);
-      lanes++;
-    }
+    if (k == lanes) sl_array_push(lane_end, lanes, cap);
     lane_end[k] = t->iv[i].end;
     t->iv[i].lane = k;
   }
@@ -229,7 +227,7 @@ typedef struct sort_entry {
 typedef struct pf_scan {
   tracks ts;
   sort_entry *sorts;
-  size_t nsorts, order;
+  size_t nsorts, capsorts, order;
 } pf_scan;
 
 /* A thread_sort_index record: remember (pid, tid) -> its sort index. -1 on no memory. */
@@ -240,8 +238,7 @@ static int scan_sort(pf_scan *st, const cJSON *ev, const cJSON *pid, const cJSON
   size_t k = 0;
   while (k < st->nsorts && (strcmp(st->sorts[k].pid_s, p) || strcmp(st->sorts[k].tid_s, t))) k++;
   if (k == st->nsorts) {
-    st->sorts = sl_mem_realloc(st->sorts, (st->nsorts + 1) * sizeof *st->sorts);
-    st->sorts[st->nsorts++] = (sort_entry){p, t, pid, tid, 0};
+    *sl_array_push(st->sorts, st->nsorts, st->capsorts) = (sort_entry){p, t, pid, tid, 0};
   } else {
     sl_mem_free(p);
     sl_mem_free(t);

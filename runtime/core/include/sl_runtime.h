@@ -82,6 +82,10 @@ typedef struct sl_rt_tensor {
   int64_t start_offset;      /* elements */
 } sl_rt_tensor;
 
+/* Row-major contiguous: every dimension longer than 1 has the stride of the dimensions
+** after it (a tensor's or an args-dump entry's shape and strides, in elements). */
+int sl_rt_view_contiguous(int ndims, const int64_t *shape, const int64_t *strides);
+
 typedef struct sl_rt_scalar {
   uint64_t raw;
   int dtype;                 /* raw DataType of the value (for args dumps) */
