@@ -6,13 +6,8 @@
 ** its platform count: up to min(slot_count, count - 1) straight into its free
 ** queue (the same limit every later top-up keeps), the rest into the kind's
 ** recycled lane. After the collector copies a buffer out it goes on
-** the done list; the replenish thread moves it back to the recycled lane.
-** Free queues are refilled from that lane at three moments only, which
-** between them leave no queue short while the lane has buffers: at start;
-** whenever a drain thread takes a buffer off a ready queue (its pool gets one
-** back at once, unless a freeze is open); and after every recycle or growth
-** (every pool, by the replenish thread, which also refills everything while
-** a freeze is open). Unless the configuration
+** the done list; the replenish thread moves it back to the recycled lane,
+** and drain threads top free queues up from there. Unless the configuration
 ** fixes the buffer count, lanes that run below their watermark grow, up to
 ** four times the initial count per kind.
 */

@@ -184,6 +184,18 @@ static size_t drain_pass(sl_shard *s) {
   return handled;
 }
 
+/* An idle pass (woken by the bell or by the sleep's timeout) tops up every free queue of
+** this shard's pools. The other two refills (one per entry taken, one after each recycle)
+** both stand aside while a freeze is open and can race with its release; this pass is what
+** guarantees a queue left short that way fills again even when the device sends nothing
+** (a device waiting for a full queue hung without it in bench_prof_writer). */
+static void topup_owned(sl_shard *s) {
+  sl_collector *c = s->c;
+  if (frozen(c)) return;
+  for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++)
+    for (int i = s->index; i < sl_devprof_pool_count(c->dp, k); i += c->nshards) sl_coll_topup(c, k, i);
+}
+
 /* Event driven: the device rings the host bell (batched: when a pool is down
 ** to two queued buffers, on back-pressure, else at most every 0.5 ms per
 ** AICPU thread; sl_prof_gates.c), so an idle drain sleeps and one wakeup takes every
@@ -201,6 +213,7 @@ static void *drain_main(void *arg) {
     /* the device rings one bell; pass a back-pressure request on */
     if (c->dp->g.backpressure && contended(c)) sl_bell_ring(&c->repl_bell);
     size_t n = drain_pass(s);
+    if (!n) topup_owned(s);
     sl_coll_tick_end(c);
     taken += n;
     if (c->cfg.test_drain_dies_after && taken >= c->cfg.test_drain_dies_after) return NULL; /* killed */
