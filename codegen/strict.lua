@@ -11,7 +11,8 @@ local S, I, B, T, L = "string", "int", "bool", "table", "list"
 
 local KINDS = {
   records_file = { records = L, capture = L },
-  phases_file = { phases = L, aliases = T, retired = L, orch_phases = L, host_phases = L },
+  phases_file = { phases = L, aliases = T, retired = L, orch_phases = L, orch_aliases = T, orch_retired = L,
+                  host_phases = L },
   lanes_file = { views = L, lanes = L, producer_lanes = T, rank_pid_stride = I, flows = L, pipes = L },
   levels_file = { levels = L },
   platforms_file = { platforms = L, constants = L, checks = L },
@@ -33,6 +34,7 @@ local KINDS = {
             render_as = S, tasks_processed = S },
   retired = { id = I, name = S, why = S, aicore_display = S, aicore_variant = S },
   orch_phase = { id = I, name = S, display = S, lane = S, cname = S, default = B, dispatch_flow = I },
+  orch_retired = { id = I, name = S, why = S },
   host_phase = { name = S, display = S, lane = S, cname = S, bytes = S },
   view = { pid = I, key = S, process_name = S, sort_index = I, name_variants = T, when = S, pid_stride = I },
   flow = { key = S, name = S, doc = S },
@@ -155,6 +157,7 @@ function M.check(schema, platform_fields, err)
     { schema.paths.phases, P.phases, "phase", "phase" },
     { schema.paths.phases, P.retired, "retired", "retired" },
     { schema.paths.phases, P.orch_phases, "orch_phase", "orchestrator phase" },
+    { schema.paths.phases, P.orch_retired, "orch_retired", "retired orchestrator phase" },
     { schema.paths.phases, P.host_phases, "host_phase", "host phase" },
     { schema.paths.lanes, Ln.views, "view", "view", "key" },
     { schema.paths.lanes, Ln.lanes, "lane", "lane", "key" },
