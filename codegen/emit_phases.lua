@@ -281,7 +281,7 @@ return function(model)
     aliases[#aliases + 1] = string.format("    {%s, %s},", util.cstr(a.from), util.cstr(a.to))
   end
   if #aliases == 0 then aliases[1] = "    {NULL, NULL}," end
-  local orch_default = "orch_submit" -- schemas without orch_phases: the reference's name
+  local orch_default -- the model has exactly one default kind
   local orch_enum, orch_rows = {}, {}
   for _, o in ipairs(model.orch_phases or {}) do
     if o.default then orch_default = o.name end
@@ -291,8 +291,6 @@ return function(model)
       o.id, util.cstr(o.name), util.cstr(o.display), util.cstr(o.lane), util.cstr(o.cname), o.default and 1 or 0,
       o.dispatch_flow or -1)
   end
-  if #orch_enum == 0 then orch_enum[1] = "  SL_ORCH_PHASE_NONE_ = 0," end
-  if #orch_rows == 0 then orch_rows[1] = "    {0}," end
   local orch_aliases, orch_retired = {}, {}
   for _, a in ipairs(model.orch_aliases or {}) do
     orch_aliases[#orch_aliases + 1] = string.format("    {%s, %s},", util.cstr(a.from), util.cstr(a.to))
