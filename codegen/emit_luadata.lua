@@ -55,6 +55,11 @@ local function data(model)
   end
   for _, a in ipairs(model.aliases) do d.aliases[a.from] = a.to end
   for _, a in ipairs(model.orch_aliases) do d.orch_aliases[a.from] = a.to end
+  -- the spans a record's timestamp pairs draw (records.lua `spans`), by record name
+  d.record_spans = {}
+  for _, rec in ipairs(model.records) do
+    if rec.spans and #rec.spans > 0 then d.record_spans[rec.name] = rec.spans end
+  end
   for _, r in ipairs(model.retired) do d.retired[#d.retired + 1] = r end
   for _, l in ipairs(model.levels) do d.levels[#d.levels + 1] = { value = l.value, name = l.name } end
   for _, p in ipairs(model.platforms) do

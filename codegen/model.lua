@@ -477,6 +477,19 @@ local function build_records(schema, model, err)
         if model.orch_record then rerr("only one record may carry orch_kind") end
         model.orch_record = rec
       end
+      rec.spans = {}
+      for j, sp in ipairs(type(r.spans) == "table" and r.spans or {}) do
+        local sw = "span " .. (type(sp.label) == "string" and ("'" .. sp.label .. "'") or ("#" .. j))
+        if type(sp.label) ~= "string" then rerr(sw .. ": needs a label") end
+        for _, end_key in ipairs({ "from", "to" }) do
+          local fname, found = sp[end_key], nil
+          for _, m in ipairs(rec.layout and rec.layout.members or {}) do
+            if m.name == fname and m.prim and #m.dims == 0 then found = m end
+          end
+          if not found then rerr(sw .. ": " .. end_key .. " '" .. tostring(fname) .. "' is not a scalar field of the record") end
+        end
+        rec.spans[#rec.spans + 1] = { label = sp.label, from = sp.from, to = sp.to }
+      end
       if r.proto then
         local nums = {}
         for _, n in ipairs(type(r.reserved) == "table" and r.reserved or {}) do

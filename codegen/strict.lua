@@ -18,7 +18,9 @@ local KINDS = {
   platforms_file = { platforms = L, constants = L, checks = L },
   dtypes_file = { dtypes = L },
   record = { name = S, doc = S, size = "int|table", align = I, per_platform = B, min_level = S, buffer = T,
-             proto = S, writer = S, phase_kind = S, orch_kind = S, fields = L, export = T, metrics = T, reserved = L },
+             proto = S, writer = S, phase_kind = S, orch_kind = S, fields = L, export = T, metrics = T, reserved = L,
+             spans = L },
+  span = { label = S, from = S, to = S },
   buffer = { kind = S, id = I, capacity = S, buffers = S, pool = S },
   field = { name = S, type = S, count = "any", offset = I, pb = "int|list", elements = L, doc = S,
             default = S, variants = L },
@@ -127,6 +129,7 @@ local function check_records(schema, err)
     if type(r) ~= "table" then return end
     if type(r.buffer) == "table" then check_entry(file, who .. ": buffer", "buffer", r.buffer, err) end
     check_fields(file, who, r.fields, err)
+    each(r.spans, function(j, sp) check_entry(file, who .. ": span " .. name_of(sp, j, "label"), "span", sp, err) end)
     for _, key in ipairs({ "export", "metrics" }) do
       local x = r[key]
       if type(x) == "table" then

@@ -96,9 +96,9 @@ if kind == "additive":
     edit("schema/records.lua", '{ name = "exit_wait_end_cycles", type = "u64", pb = 15 },\n',
          '{ name = "exit_wait_end_cycles", type = "u64", pb = 15 },\n'
          '        { name = "acid_life_extra", type = "u32", pb = 16 },\n')
-    edit("schema/records.lua", '{ key = "exit_wait_end_cycles", field = "exit_wait_end_cycles" } } } },',
+    edit("schema/records.lua", '{ key = "exit_wait_end_cycles", field = "exit_wait_end_cycles" } } },',
          '{ key = "exit_wait_end_cycles", field = "exit_wait_end_cycles" },\n'
-         '                             { key = "acid_life_extra", field = "acid_life_extra" } } } },')
+         '                             { key = "acid_life_extra", field = "acid_life_extra" } } },')
     edit("runtime/core/sl_rt_aisched.c", "lc.exit_wait_end_cycles))", "lc.exit_wait_end_cycles, 17u))")
 elif kind == "typechange":
     edit("schema/records.lua", '{ name = "loop_iter", type = "u32", pb = 3',

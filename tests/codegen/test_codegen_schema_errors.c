@@ -279,6 +279,19 @@ static void test_orch_aliases_retired(void **state) {
   run_case(&f);
 }
 
+/* A record's spans name two of its scalar fields (a renamed field is caught here, not drawn
+** as nothing). */
+static void test_record_spans(void **state) {
+  (void)state;
+  bad_case a = {"records", "from = \"handshake_start_cycles\"", "from = \"handshake_begin_cycles\"",
+                "records.lua: record 'aicpu_lifecycle_record': span 'Handshake': from 'handshake_begin_cycles' is "
+                "not a scalar field of the record"};
+  run_case(&a);
+  bad_case b = {"records", "{ label = \"ExitWait\", from", "{ lable = \"ExitWait\", from",
+                "records.lua: record 'aicpu_lifecycle_record': span #7: unknown key 'lable'"};
+  run_case(&b);
+}
+
 /* Flows need unique keys; pipes are listed in id order; views stay below the rank stride. */
 static void test_flows_pipes_views(void **state) {
   (void)state;
@@ -327,6 +340,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_unreadable_schema),     cmocka_unit_test(test_strict_keys),
       cmocka_unit_test(test_phase_lane_view),       cmocka_unit_test(test_reserved_pb_number),
       cmocka_unit_test(test_orch_phases),           cmocka_unit_test(test_orch_aliases_retired),
+      cmocka_unit_test(test_record_spans),
       cmocka_unit_test(test_flows_pipes_views),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
