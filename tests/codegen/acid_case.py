@@ -239,6 +239,14 @@ elif case == "orch_rename_retired":
             fail(f"{fmt}: {len(orch)} orchestrator slices, want {n - 2} (every record but the 2 retired)")
         if "acid_gone" in err or "orch_sync" in err:
             fail(f"{fmt}: a warning about a renamed or retired kind: {err!r}")
+    # the diff trace labels orchestrator records by kind the same way
+    dst = f"{out}/diff.trace.json"
+    sh([swl, "diff", fresh[0], fresh[1], "-o", dst])
+    t = json.load(open(dst))
+    stems = sorted(e["name"].split("(")[0] for e in (t["traceEvents"] if isinstance(t, dict) else t)
+                   if e.get("ph") == "X" and e.get("cat") == "orchestrator")
+    if stems.count("wait") != 4 or "sync" in stems or any("acid_gone" in x for x in stems):
+        fail(f"diff: orchestrator slices {stems}: want wait(...) twice per side and no retired kind")
 elif case == "rename_alias":
     js, pb = capture()
     for fmt, src in (("json", js), ("pb", pb), ("old_json", f"{FIXTURES}/chip_swimlane_records.json"),
