@@ -18,7 +18,9 @@ for fmt in json pb; do
   cmp -s "$T/with.$fmt.json" "$T/without.$fmt.json" || { echo "FAIL: $fmt: the trace differs without schema/"; exit 1; }
 done
 if command -v strace >/dev/null 2>&1; then
-  SWIMLANE_HOME=$ROOT strace -f -e trace=open,openat -o "$T/opens" "$SW" convert "$F.json" -o "$T/traced.json" >/dev/null 2>&1
+  # (its exit status is not the point: LeakSanitizer, for one, refuses to run under ptrace)
+  SWIMLANE_HOME=$ROOT strace -f -e trace=open,openat -o "$T/opens" "$SW" convert "$F.json" -o "$T/traced.json" \
+    >/dev/null 2>&1 || true
   if ! grep -q 'chip_swimlane_records.json' "$T/opens"; then
     echo "strace cannot trace here: the open check is skipped (the traces above are the proof)"
   elif grep -E 'schema/[a-z_]+\.lua' "$T/opens" >/dev/null; then
