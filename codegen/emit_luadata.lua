@@ -38,7 +38,8 @@ local function data(model)
   local d = { fingerprint = model.fingerprint, layout_fingerprint = model.layout_fingerprint,
               views = {}, lanes = {}, phases = {}, aliases = {}, retired = {}, levels = {},
               platforms = {}, dtypes = {}, buffer_kinds = {}, producer_lanes = {}, runtimes = {},
-              orch_phases = model.orch_phases, host_phases = model.host_phases }
+              orch_phases = model.orch_phases, orch_aliases = {}, orch_retired = model.orch_retired,
+              host_phases = model.host_phases }
   for _, v in ipairs(model.views) do
     d.views[#d.views + 1] = pick(v, { "key", "pid", "process_name", "sort_index", "name_variants" })
   end
@@ -53,6 +54,12 @@ local function data(model)
     d.phases[#d.phases + 1] = e
   end
   for _, a in ipairs(model.aliases) do d.aliases[a.from] = a.to end
+  for _, a in ipairs(model.orch_aliases) do d.orch_aliases[a.from] = a.to end
+  -- the spans a record's timestamp pairs draw (records.lua `spans`), by record name
+  d.record_spans = {}
+  for _, rec in ipairs(model.records) do
+    if rec.spans and #rec.spans > 0 then d.record_spans[rec.name] = rec.spans end
+  end
   for _, r in ipairs(model.retired) do d.retired[#d.retired + 1] = r end
   for _, l in ipairs(model.levels) do d.levels[#d.levels + 1] = { value = l.value, name = l.name } end
   for _, p in ipairs(model.platforms) do

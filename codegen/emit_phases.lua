@@ -94,9 +94,19 @@ typedef struct sl_orch_phase_info {
 
 extern const sl_orch_phase_info sl_orch_phase_table[];
 extern const unsigned sl_orch_phase_table_len;
-/* By id / by name; NULL when unknown. */
+/* By id; NULL for unknown and retired ids. */
 const sl_orch_phase_info *sl_orch_phase_by_id(uint32_t id);
+/* By name, renamed kinds' old names resolved (orch_aliases); NULL for unknown and retired
+** names. */
 const sl_orch_phase_info *sl_orch_phase_by_name(const char *name);
+/* The current name of a renamed kind's old name (phases.lua orch_aliases), or NULL. */
+const char *sl_orch_phase_alias_target(const char *name);
+/* 1 if `name` / `id` is a retired orchestrator kind (orch_retired: read in old captures,
+** never drawn, never given to a new kind). */
+int sl_orch_phase_is_retired(const char *name);
+int sl_orch_phase_id_is_retired(uint32_t id);
+/* The name a retired id had (its orch_retired entry's name), or NULL. */
+const char *sl_orch_phase_retired_name(uint32_t id);
 
 /* host_build_graph upload steps (phases.lua host_phases), in run order. */
 enum sl_host_phase_kind {
@@ -138,9 +148,42 @@ const sl_orch_phase_info *sl_orch_phase_by_id(uint32_t id) {
   return NULL;
 }
 
+static const struct { const char *from, *to; } orch_aliases[] = {
+${orch_aliases}
+};
+static const struct { int has_id; uint32_t id; const char *name; } orch_retired[] = {
+${orch_retired}
+};
+
+const char *sl_orch_phase_alias_target(const char *name) {
+  for (size_t i = 0; name && i < sizeof orch_aliases / sizeof orch_aliases[0]; i++)
+    if (orch_aliases[i].from && strcmp(orch_aliases[i].from, name) == 0) return orch_aliases[i].to;
+  return NULL;
+}
+
 const sl_orch_phase_info *sl_orch_phase_by_name(const char *name) {
+  const char *target = sl_orch_phase_alias_target(name);
+  if (target) name = target;
   for (unsigned i = 0; name && i < sl_orch_phase_table_len; i++)
     if (strcmp(sl_orch_phase_table[i].name, name) == 0) return &sl_orch_phase_table[i];
+  return NULL;
+}
+
+int sl_orch_phase_is_retired(const char *name) {
+  for (size_t i = 0; name && i < sizeof orch_retired / sizeof orch_retired[0]; i++)
+    if (orch_retired[i].name && strcmp(orch_retired[i].name, name) == 0) return 1;
+  return 0;
+}
+
+int sl_orch_phase_id_is_retired(uint32_t id) {
+  for (size_t i = 0; i < sizeof orch_retired / sizeof orch_retired[0]; i++)
+    if (orch_retired[i].has_id && orch_retired[i].id == id) return 1;
+  return 0;
+}
+
+const char *sl_orch_phase_retired_name(uint32_t id) {
+  for (size_t i = 0; i < sizeof orch_retired / sizeof orch_retired[0]; i++)
+    if (orch_retired[i].has_id && orch_retired[i].id == id) return orch_retired[i].name;
   return NULL;
 }
 
@@ -238,7 +281,7 @@ return function(model)
     aliases[#aliases + 1] = string.format("    {%s, %s},", util.cstr(a.from), util.cstr(a.to))
   end
   if #aliases == 0 then aliases[1] = "    {NULL, NULL}," end
-  local orch_default = "orch_submit" -- schemas without orch_phases: the reference's name
+  local orch_default -- the model has exactly one default kind
   local orch_enum, orch_rows = {}, {}
   for _, o in ipairs(model.orch_phases or {}) do
     if o.default then orch_default = o.name end
@@ -248,8 +291,16 @@ return function(model)
       o.id, util.cstr(o.name), util.cstr(o.display), util.cstr(o.lane), util.cstr(o.cname), o.default and 1 or 0,
       o.dispatch_flow or -1)
   end
-  if #orch_enum == 0 then orch_enum[1] = "  SL_ORCH_PHASE_NONE_ = 0," end
-  if #orch_rows == 0 then orch_rows[1] = "    {0}," end
+  local orch_aliases, orch_retired = {}, {}
+  for _, a in ipairs(model.orch_aliases or {}) do
+    orch_aliases[#orch_aliases + 1] = string.format("    {%s, %s},", util.cstr(a.from), util.cstr(a.to))
+  end
+  if #orch_aliases == 0 then orch_aliases[1] = "    {NULL, NULL}," end
+  for _, r in ipairs(model.orch_retired or {}) do
+    orch_retired[#orch_retired + 1] = string.format("    {%d, %du, %s},", r.id and 1 or 0, r.id or 0,
+      r.name and util.cstr(r.name) or "NULL")
+  end
+  if #orch_retired == 0 then orch_retired[1] = "    {0, 0u, NULL}," end
   local host_enum, host_names, host_cnames = {}, {}, {}
   for i, h in ipairs(model.host_phases or {}) do
     host_enum[#host_enum + 1] = string.format("  SL_HOST_PHASE_%s = %d,", h.name:upper(), i - 1)
@@ -269,6 +320,7 @@ return function(model)
     retired_id_cases = #retired_ids > 0 and table.concat(retired_ids, "\n") or "  case UINT32_MAX: /* none */",
     aliases = table.concat(aliases, "\n"), by_id = table.concat(by_id, "\n"),
     orch_rows = table.concat(orch_rows, "\n"), orch_count = #(model.orch_phases or {}),
+    orch_aliases = table.concat(orch_aliases, "\n"), orch_retired = table.concat(orch_retired, "\n"),
     host_names = #host_names > 0 and table.concat(host_names, ", ") or "NULL", host_count = #host_names,
     host_cnames = #host_cnames > 0 and table.concat(host_cnames, ", ") or "NULL",
     default_variant = union and variant_enum(union.default.name) or "SL_PHASE_VARIANT_NONE",

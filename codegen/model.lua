@@ -477,6 +477,19 @@ local function build_records(schema, model, err)
         if model.orch_record then rerr("only one record may carry orch_kind") end
         model.orch_record = rec
       end
+      rec.spans = {}
+      for j, sp in ipairs(type(r.spans) == "table" and r.spans or {}) do
+        local sw = "span " .. (type(sp.label) == "string" and ("'" .. sp.label .. "'") or ("#" .. j))
+        if type(sp.label) ~= "string" then rerr(sw .. ": needs a label") end
+        for _, end_key in ipairs({ "from", "to" }) do
+          local fname, found = sp[end_key], nil
+          for _, m in ipairs(rec.layout and rec.layout.members or {}) do
+            if m.name == fname and m.prim and #m.dims == 0 then found = m end
+          end
+          if not found then rerr(sw .. ": " .. end_key .. " '" .. tostring(fname) .. "' is not a scalar field of the record") end
+        end
+        rec.spans[#rec.spans + 1] = { label = sp.label, from = sp.from, to = sp.to }
+      end
       if r.proto then
         local nums = {}
         for _, n in ipairs(type(r.reserved) == "table" and r.reserved or {}) do
@@ -590,21 +603,77 @@ local function build_records(schema, model, err)
 end
 
 -- ---- orchestrator phases ------------------------------------------------------------
+local function is_orch_name(n) return type(n) == "string" and n:match("^orch_[a-z0-9_]+$") ~= nil end
+
+-- orch_retired: kinds no longer written; their ids and names stay reserved. Returns the
+-- reserved ids and names (-> why) and fills model.orch_retired.
+local function build_orch_retired(schema, model, err)
+  local file = schema.paths.phases
+  local ids, names = {}, {}
+  model.orch_retired = {}
+  for i, r in ipairs(entries(schema.phases.orch_retired, file, "retired orchestrator phase", err)) do
+    local who = string.format("retired orchestrator phase %s", r.name and ("'" .. tostring(r.name) .. "'") or ("#" .. i))
+    if (r.id ~= nil and (not is_int(r.id) or r.id < 0)) or (r.name ~= nil and not is_orch_name(r.name))
+        or (r.id == nil and r.name == nil) then
+      err(file, who, "needs an integer id >= 0 and/or a name orch_<lowercase>")
+    elseif (r.id ~= nil and ids[r.id]) or (r.name ~= nil and names[r.name]) then
+      err(file, who, "retired twice")
+    else
+      if r.id ~= nil then ids[r.id] = r.why or "retired" end
+      if r.name ~= nil then names[r.name] = r.why or "retired" end
+      model.orch_retired[#model.orch_retired + 1] = { id = r.id, name = r.name, why = r.why }
+    end
+  end
+  table.sort(model.orch_retired, function(a, b)
+    return (a.id or math.maxinteger) < (b.id or math.maxinteger)
+        or ((a.id or math.maxinteger) == (b.id or math.maxinteger) and tostring(a.name) < tostring(b.name))
+  end)
+  return ids, names
+end
+
+-- orch_aliases = { old = "new" }: renamed kinds; a capture naming the old one reads as the new.
+local function build_orch_aliases(schema, model, err, kinds, retired_names)
+  local file = schema.paths.phases
+  model.orch_aliases = {}
+  local A = schema.phases.orch_aliases or {}
+  for _, from in ipairs(util.sorted_keys(A)) do
+    local to, who = A[from], "orchestrator alias '" .. tostring(from) .. "'"
+    if not is_orch_name(from) then
+      err(file, who, "needs a name orch_<lowercase>")
+    elseif kinds[from] then
+      err(file, who, "is a current orchestrator phase's name")
+    elseif retired_names[from] then
+      err(file, who, "is a retired orchestrator phase's name")
+    elseif not kinds[to] then
+      err(file, who, "target '" .. tostring(to) .. "' is not an orchestrator phase")
+    else
+      model.orch_aliases[#model.orch_aliases + 1] = { from = from, to = to }
+    end
+  end
+end
+
 local function build_orch_phases(schema, model, err, phase_by_name)
   local file = schema.paths.phases
   local out, seen, seen_id, defaults = {}, {}, {}, 0
   local orch_view = model.lane_by_key.orch and model.lane_by_key.orch.view
+  local retired_ids, retired_names = build_orch_retired(schema, model, err)
+  local declared = {} -- every kind's name, broken entries too (an alias to one is no second error)
   for i, o in ipairs(entries(schema.phases.orch_phases, file, "orchestrator phase", err)) do
     local who = string.format("orchestrator phase '%s'", tostring(o.name or ("#" .. i)))
     local lane = model.lane_by_key[o.lane]
-    if type(o.name) ~= "string" or not o.name:match("^orch_[a-z0-9_]+$") then
+    if is_orch_name(o.name) then declared[o.name] = true end
+    if not is_orch_name(o.name) then
       err(file, who, "needs a name orch_<lowercase>")
     elseif seen[o.name] or phase_by_name[o.name] then
       err(file, who, "name already used")
+    elseif retired_names[o.name] then
+      err(file, who, "name is retired (" .. retired_names[o.name] .. ")")
     elseif math.type(o.id) ~= "integer" or o.id < 0 then
       err(file, who, "needs an id (a stable integer >= 0)")
     elseif seen_id[o.id] then
       err(file, who, string.format("id %d already used by '%s'", o.id, seen_id[o.id]))
+    elseif retired_ids[o.id] then
+      err(file, who, string.format("id %d is retired (%s) and must not be reused", o.id, retired_ids[o.id]))
     elseif o.default and o.id ~= 0 then
       err(file, who, "the default kind needs id 0 (what a capture without the kind field reads as)")
     elseif type(o.display) ~= "string" or type(o.cname) ~= "string" then
@@ -620,10 +689,11 @@ local function build_orch_phases(schema, model, err, phase_by_name)
                         default = o.default or false, dispatch_flow = o.dispatch_flow }
     end
   end
-  if #out > 0 and defaults ~= 1 then
+  if defaults ~= 1 then -- (readers name a record without a kind by the default, so one is needed)
     err(file, "orch_phases", string.format("exactly one entry needs default = true (found %d)", defaults))
   end
   model.orch_phases = out
+  build_orch_aliases(schema, model, err, declared, retired_names)
 end
 
 -- ---- host upload phases (HBG) ----------------------------------------------------------

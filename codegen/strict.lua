@@ -11,13 +11,16 @@ local S, I, B, T, L = "string", "int", "bool", "table", "list"
 
 local KINDS = {
   records_file = { records = L, capture = L },
-  phases_file = { phases = L, aliases = T, retired = L, orch_phases = L, host_phases = L },
+  phases_file = { phases = L, aliases = T, retired = L, orch_phases = L, orch_aliases = T, orch_retired = L,
+                  host_phases = L },
   lanes_file = { views = L, lanes = L, producer_lanes = T, rank_pid_stride = I, flows = L, pipes = L },
   levels_file = { levels = L },
   platforms_file = { platforms = L, constants = L, checks = L },
   dtypes_file = { dtypes = L },
   record = { name = S, doc = S, size = "int|table", align = I, per_platform = B, min_level = S, buffer = T,
-             proto = S, writer = S, phase_kind = S, orch_kind = S, fields = L, export = T, metrics = T, reserved = L },
+             proto = S, writer = S, phase_kind = S, orch_kind = S, fields = L, export = T, metrics = T, reserved = L,
+             spans = L },
+  span = { label = S, from = S, to = S },
   buffer = { kind = S, id = I, capacity = S, buffers = S, pool = S },
   field = { name = S, type = S, count = "any", offset = I, pb = "int|list", elements = L, doc = S,
             default = S, variants = L },
@@ -33,6 +36,7 @@ local KINDS = {
             render_as = S, tasks_processed = S },
   retired = { id = I, name = S, why = S, aicore_display = S, aicore_variant = S },
   orch_phase = { id = I, name = S, display = S, lane = S, cname = S, default = B, dispatch_flow = I },
+  orch_retired = { id = I, name = S, why = S },
   host_phase = { name = S, display = S, lane = S, cname = S, bytes = S },
   view = { pid = I, key = S, process_name = S, sort_index = I, name_variants = T, when = S, pid_stride = I },
   flow = { key = S, name = S, doc = S },
@@ -125,6 +129,7 @@ local function check_records(schema, err)
     if type(r) ~= "table" then return end
     if type(r.buffer) == "table" then check_entry(file, who .. ": buffer", "buffer", r.buffer, err) end
     check_fields(file, who, r.fields, err)
+    each(r.spans, function(j, sp) check_entry(file, who .. ": span " .. name_of(sp, j, "label"), "span", sp, err) end)
     for _, key in ipairs({ "export", "metrics" }) do
       local x = r[key]
       if type(x) == "table" then
@@ -155,6 +160,7 @@ function M.check(schema, platform_fields, err)
     { schema.paths.phases, P.phases, "phase", "phase" },
     { schema.paths.phases, P.retired, "retired", "retired" },
     { schema.paths.phases, P.orch_phases, "orch_phase", "orchestrator phase" },
+    { schema.paths.phases, P.orch_retired, "orch_retired", "retired orchestrator phase" },
     { schema.paths.phases, P.host_phases, "host_phase", "host phase" },
     { schema.paths.lanes, Ln.views, "view", "view", "key" },
     { schema.paths.lanes, Ln.lanes, "lane", "lane", "key" },

@@ -54,8 +54,15 @@ return function(model, with_fields)
   b:add("")
   b:add("orchestrator phases (orch_phases):")
   for _, o in ipairs(model.orch_phases or {}) do
-    b:addf("  %-19s %-9s %-13s %s%s", o.name, o.display, o.lane, o.cname, o.default and "  (default)" or "")
+    b:addf("  %3d %-19s %-9s %-13s %s%s", o.id, o.name, o.display, o.lane, o.cname, o.default and "  (default)" or "")
   end
+  local oa, orr = {}, {}
+  for _, a in ipairs(model.orch_aliases or {}) do oa[#oa + 1] = a.from .. " -> " .. a.to end
+  for _, r in ipairs(model.orch_retired or {}) do
+    orr[#orr + 1] = (r.id and ("id " .. r.id) or "") .. ((r.id and r.name) and " " or "") .. (r.name or "")
+  end
+  b:add("  renamed (orch_aliases): " .. (#oa > 0 and table.concat(oa, ", ") or "-"))
+  b:add("  retired (orch_retired; read, never drawn): " .. (#orr > 0 and table.concat(orr, ", ") or "-"))
   b:add("")
   b:add("host upload phases (host_phases, host_build_graph):")
   for _, h in ipairs(model.host_phases or {}) do

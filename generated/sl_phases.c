@@ -126,9 +126,42 @@ const sl_orch_phase_info *sl_orch_phase_by_id(uint32_t id) {
   return NULL;
 }
 
+static const struct { const char *from, *to; } orch_aliases[] = {
+    {NULL, NULL},
+};
+static const struct { int has_id; uint32_t id; const char *name; } orch_retired[] = {
+    {0, 0u, NULL},
+};
+
+const char *sl_orch_phase_alias_target(const char *name) {
+  for (size_t i = 0; name && i < sizeof orch_aliases / sizeof orch_aliases[0]; i++)
+    if (orch_aliases[i].from && strcmp(orch_aliases[i].from, name) == 0) return orch_aliases[i].to;
+  return NULL;
+}
+
 const sl_orch_phase_info *sl_orch_phase_by_name(const char *name) {
+  const char *target = sl_orch_phase_alias_target(name);
+  if (target) name = target;
   for (unsigned i = 0; name && i < sl_orch_phase_table_len; i++)
     if (strcmp(sl_orch_phase_table[i].name, name) == 0) return &sl_orch_phase_table[i];
+  return NULL;
+}
+
+int sl_orch_phase_is_retired(const char *name) {
+  for (size_t i = 0; name && i < sizeof orch_retired / sizeof orch_retired[0]; i++)
+    if (orch_retired[i].name && strcmp(orch_retired[i].name, name) == 0) return 1;
+  return 0;
+}
+
+int sl_orch_phase_id_is_retired(uint32_t id) {
+  for (size_t i = 0; i < sizeof orch_retired / sizeof orch_retired[0]; i++)
+    if (orch_retired[i].has_id && orch_retired[i].id == id) return 1;
+  return 0;
+}
+
+const char *sl_orch_phase_retired_name(uint32_t id) {
+  for (size_t i = 0; i < sizeof orch_retired / sizeof orch_retired[0]; i++)
+    if (orch_retired[i].has_id && orch_retired[i].id == id) return orch_retired[i].name;
   return NULL;
 }
 

@@ -115,9 +115,19 @@ typedef struct sl_orch_phase_info {
 
 extern const sl_orch_phase_info sl_orch_phase_table[];
 extern const unsigned sl_orch_phase_table_len;
-/* By id / by name; NULL when unknown. */
+/* By id; NULL for unknown and retired ids. */
 const sl_orch_phase_info *sl_orch_phase_by_id(uint32_t id);
+/* By name, renamed kinds' old names resolved (orch_aliases); NULL for unknown and retired
+** names. */
 const sl_orch_phase_info *sl_orch_phase_by_name(const char *name);
+/* The current name of a renamed kind's old name (phases.lua orch_aliases), or NULL. */
+const char *sl_orch_phase_alias_target(const char *name);
+/* 1 if `name` / `id` is a retired orchestrator kind (orch_retired: read in old captures,
+** never drawn, never given to a new kind). */
+int sl_orch_phase_is_retired(const char *name);
+int sl_orch_phase_id_is_retired(uint32_t id);
+/* The name a retired id had (its orch_retired entry's name), or NULL. */
+const char *sl_orch_phase_retired_name(uint32_t id);
 
 /* host_build_graph upload steps (phases.lua host_phases), in run order. */
 enum sl_host_phase_kind {

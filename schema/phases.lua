@@ -30,6 +30,11 @@
 **             optional rank: records of ranked kinds anchor a task's "<display>→dispatch"
 **             arrow, the lowest rank present for a task wins, and the convert summary
 **             counts submitted tasks by the lowest rank present }
+**   orch_aliases = { old_name = current_name } -- renamed orchestrator kinds (the id stays):
+**             a JSON capture naming the old kind reads as the current one, as a .pb does by id
+**   orch_retired = list of { id = n, name = "orch_<x>", why } -- orchestrator kinds no longer
+**             written: read in old captures (JSON by name, .pb by id), never drawn; their ids
+**             and names must never be given to a new kind
 **   host_phases = list of { name, display, lane (orchestrator view), cname, bytes (what the
 **             upload's byte count counts) } -- HBG host -> device upload steps
 **   aliases = { legacy_name = current_name }  -- renamed phases; readers map them
@@ -146,6 +151,14 @@ return {
     { id = 4, name = "orch_lookup", display = "lookup", lane = "orch", cname = "thread_state_running" },
     { id = 5, name = "orch_insert", display = "insert", lane = "orch", cname = "olive" },
     { id = 6, name = "orch_fanin", display = "fanin", lane = "orch", cname = "rail_animation", dispatch_flow = 1 },
+  },
+
+  -- renamed orchestrator kinds, old name -> current name (none yet)
+  orch_aliases = {
+  },
+
+  -- orchestrator kinds no longer written (none yet): { id = n, name = "orch_<x>", why = "..." }
+  orch_retired = {
   },
 
   -- host_build_graph upload steps (host_device_uploads[].phase, host monotonic ns), in

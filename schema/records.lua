@@ -45,6 +45,8 @@
 **                      compose = composite name (when = variant; null otherwise) ;
 **                      when = variant name: column present only for that variant } }
 **                  metrics (sched phases): a second object writer, same column forms
+**     spans        optional list of { label, from = field, to = field }: the slices the
+**                  converter draws from a record's timestamp pairs (label, start, end)
 **   }
 **   capture = the protobuf container (proto emitter): list of messages
 **             { name, doc, fields = list of { name, type, pb, repeated, doc } }; types are proto
@@ -189,7 +191,17 @@ return {
                              { key = "exit_signal_start_cycles", field = "exit_signal_start_cycles" },
                              { key = "exit_signal_end_cycles", field = "exit_signal_end_cycles" },
                              { key = "exit_wait_start_cycles", field = "exit_wait_start_cycles" },
-                             { key = "exit_wait_end_cycles", field = "exit_wait_end_cycles" } } } },
+                             { key = "exit_wait_end_cycles", field = "exit_wait_end_cycles" } } },
+      -- what the AICPU Lifecycle view draws, one slice per pair present
+      spans = {
+        { label = "Handshake", from = "handshake_start_cycles", to = "handshake_complete_cycles" },
+        { label = "TopologyConfig", from = "config_start_cycles", to = "topology_complete_cycles" },
+        { label = "ContextPublish", from = "context_publish_start_cycles", to = "context_publish_complete_cycles" },
+        { label = "BootstrapWait", from = "bootstrap_wait_start_cycles", to = "bootstrap_complete_cycles" },
+        { label = "RegisterRelease", from = "register_release_start_cycles", to = "register_release_end_cycles" },
+        { label = "ExitSignal", from = "exit_signal_start_cycles", to = "exit_signal_end_cycles" },
+        { label = "ExitWait", from = "exit_wait_start_cycles", to = "exit_wait_end_cycles" },
+      } },
 
     -- ---- shared-region structs (host and device both map them) ---------------------
 

@@ -899,6 +899,7 @@ static void emit_orchestrator(sl_ctx *x) {
     int64_t tid = x->orch_base + (int64_t)th;
     for (size_t i = ot->first; i < ot->first + ot->count; i++) {
       const sl_orch_rec *o = &c->orch[i];
+      if (o->flags & SL_ORCH_RETIRED) continue; /* a retired kind: read, never drawn */
       const char *ph = str_or(c, o->phase, SL_ORCH_PHASE_DEFAULT);
       int has_id = (o->flags & SL_ORCH_HAS_TASK_ID) && o->task_id_signed >= 0;
       const char *stem = sl_rules_orch_display(x->r, ph);

@@ -196,7 +196,9 @@ void l3_run_free(l3_run *run) {
     sl_capture_free(r->cap);
     sl_deps_free(r->deps);
     sl_namemap_free(r->names);
+    sl_notes_free(&r->notes);
   }
+  sl_notes_free(&run->notes);
   for (size_t i = 0; i < run->n_logs; i++) sl_hostlog_free(run->logs[i]);
   sl_mem_free(run->logs);
 }

@@ -22,24 +22,35 @@ typedef struct load_job {
   int started, rc;
 } load_job;
 
+/* An error or warning of a library onto the rank's notes (nothing when none is set). */
+static void note_err(l3_rank *r, int warning, const sl_err *e) {
+  if (sl_err_is_set(e)) sl_notes_add(&r->notes, warning, e->file, "%s", e->msg);
+}
+
+/* Reads rank r on its own thread; prints nothing: what it finds goes on r->notes. */
 static void *load_main(void *arg) {
   load_job *j = arg;
   l3_rank *r = j->r;
   j->rc = -1;
-  r->cap = sl_capture_read(r->records, NULL);
-  if (!r->cap) { /* the reader said why; say whose */
-    sl_error(r->records, "rank %d: its capture of dispatch d%d cannot be read (nothing is written)", r->rank, r->dnum);
+  sl_err err = SL_ERR_INIT;
+  r->cap = sl_capture_load(r->records, NULL, &err);
+  if (!r->cap) { /* the reader's reason, then whose capture it was */
+    note_err(r, 0, &err);
+    sl_err_clear(&err);
+    sl_notes_add(&r->notes, 0, r->records, "rank %d: its capture of dispatch d%d cannot be read (nothing is written)",
+                 r->rank, r->dnum);
     return NULL;
   }
+  for (size_t i = 0; i < r->cap->n_warnings; i++) sl_notes_add(&r->notes, 1, r->cap->path, "%s", r->cap->warnings[i]);
   char *deps_path = sl_path_join(r->dir, "deps.json");
   r->deps = sl_deps_load(deps_path);
   sl_mem_free(deps_path);
-  sl_err_warn(&r->deps->warning);
+  note_err(r, 1, &r->deps->warning);
   if (r->deps->has_kernel_map) sl_capture_resolve_func_ids(r->cap, r->deps);
   char *names_path = NULL;
   sl_err many = SL_ERR_INIT;
   int found = sl_namemap_discover(r->records, &names_path, &many);
-  sl_err_warn(&many);
+  note_err(r, 1, &many);
   sl_err_clear(&many);
   if (found == 1) {
     r->names = sl_namemap_load(names_path);
@@ -71,6 +82,13 @@ static void release(l3_rank *r) {
   r->names = NULL;
 }
 
+/* Every note of `from` appended to `to`, in order; `from` is left empty. */
+static void take_notes(sl_notes *to, sl_notes *from) {
+  for (size_t i = 0; i < from->n; i++)
+    sl_notes_add(to, from->v[i].warning, from->v[i].what.file, "%s", from->v[i].what.msg);
+  sl_notes_free(from);
+}
+
 /* Draw one loaded rank through its namespacing sink. */
 static int draw(l3_run *run, l3_rank *r, sl_trace_sink *sink) {
   if (l3_place_capture(run, r)) return -1;
@@ -83,8 +101,8 @@ static int draw(l3_run *run, l3_rank *r, sl_trace_sink *sink) {
     sl_convert_result res;
     memset(&res, 0, sizeof res);
     rc = sl_convert_emit(r->cap, r->deps->has_edges ? r->deps : NULL, r->names, rules, ks, &opts, &res);
-    sl_notes_print(&res.warnings);
-    if (rc && !sl_rules_failed(rules)) sl_error(r->records, "rank %d: conversion failed", r->rank);
+    take_notes(&run->notes, &res.warnings);
+    if (rc && !sl_rules_failed(rules)) sl_notes_add(&run->notes, 0, r->records, "rank %d: conversion failed", r->rank);
     r->engine_meta = l3_sink_take_meta(ks);
     if (!run->o.quiet)
       printf("  rank%d/d%d: %zu tasks, slack %lld ns, join residual %s%lld ns, %llu events\n", r->rank, r->dnum,
@@ -104,6 +122,7 @@ int l3_emit_ranks(l3_run *run, sl_trace_sink *sink) {
   int rc = 0;
   for (size_t i = 0; i < run->n; i++) {
     int lrc = finish(&lj[i]);
+    if (rc == 0) take_notes(&run->notes, &run->ranks[i].notes); /* after a failure: the first error only */
     if (rc == 0 && (lrc || draw(run, &run->ranks[i], sink))) rc = -1;
     release(&run->ranks[i]);
     if (rc == 0 && next < run->n) start(&lj[next], &run->ranks[next]), next++;

@@ -1060,8 +1060,8 @@ static int end_container_body(parser *p) {
     break;
   case C_ORCH_REC: {
     sl_orch_rec *r = sl_array_push(c->orch, c->n_orch, raw->cap_orch);
-    if (p->orch.phase == SL_STR_NONE)
-      p->orch.phase = sl_intern_add(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
+    const char *kind = sl_str_get(c, p->orch.phase);
+    sl_orch_classify(c, &p->orch, kind, kind ? strlen(kind) : 0);
     if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
     *r = p->orch;
     raw->orch_cycles = sl_array_grow(raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles);

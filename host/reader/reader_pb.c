@@ -86,17 +86,6 @@ static void pb_extras(sl_capture *c, enum sl_read_kind kind, const ProtobufCMess
   }
 }
 
-/* An orchestrator record's kind (orch_phases id; 0, the default, when a capture predates the
-** field) by its schema name; an id this build does not know keeps its number. */
-static sl_str orch_kind_name(sl_capture *c, uint32_t kind, sl_str dflt) {
-  const sl_orch_phase_info *o = sl_orch_phase_by_id(kind);
-  if (o && o->is_default) return dflt;
-  char buf[32];
-  const char *name = o ? o->name : buf;
-  if (!o) snprintf(buf, sizeof buf, "orch_kind_%u", (unsigned)kind);
-  return sl_intern_add(&c->strings, name, strlen(name));
-}
-
 static void pb_metadata(sl_raw *raw, sl_capture *c, const Swimlane__Metadata *md) {
   raw->has_clock = 1;
   raw->clock = md->clock_freq_hz > INT64_MAX ? INT64_MAX : (int64_t)md->clock_freq_hz;
@@ -364,7 +353,6 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
     c->orch_threads = sl_mem_calloc(n_orch_threads, sizeof *c->orch_threads);
     size_t *order = sl_mem_array(NULL, m->n_orchestrator_phases + 1, sizeof *order);
     c->n_orch_threads = n_orch_threads;
-    sl_str submit = sl_intern_add(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
     /* stable insertion sort of stream indexes by thread_id (a handful of streams) */
     for (size_t s = 0; s < m->n_orchestrator_phases; s++) {
       size_t j = s;
@@ -386,9 +374,9 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
           o->task_id = v[SL_RF_ORCH_PHASE_RECORD_TASK_ID];
           o->task_id_signed = (int64_t)o->task_id;
           o->submit_idx = (int64_t)v[SL_RF_ORCH_PHASE_RECORD_SUBMIT_IDX];
-          o->phase = orch_kind_name(c, (uint32_t)v[SL_RF_ORCH_PHASE_RECORD_KIND], submit);
+          sl_orch_classify_id(c, o, (uint32_t)v[SL_RF_ORCH_PHASE_RECORD_KIND]);
           pb_extras(c, SL_READ_ORCH_PHASE_RECORD, &st->records[i]->base, v, -1, &o->extra);
-          o->flags = SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
+          o->flags |= SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
           raw->orch_cycles =
               sl_array_grow(raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles);
           raw->orch_cycles[2 * (c->n_orch - 1)] = v[SL_RF_ORCH_PHASE_RECORD_START_TIME];

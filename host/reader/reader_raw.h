@@ -68,6 +68,11 @@ typedef struct sl_raw {
 
 /* Look a scheduler phase name up: sets rec->phase_id, ->phase (renamed) and flags. */
 void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len);
+/* An orchestrator record's kind, identically for both formats (reader_phase.c): by its JSON
+** name (NULL = the default kind) or its .pb id; renamed kinds carry their current name, retired
+** ones are flagged SL_ORCH_RETIRED, a .pb id this build does not know reads as orch_kind_<n>. */
+void sl_orch_classify(sl_capture *c, sl_orch_rec *rec, const char *name, size_t len);
+void sl_orch_classify_id(sl_capture *c, sl_orch_rec *rec, uint32_t id);
 
 /* reader_fields.c: the fields of each record kind (generated/sl_read_fields.h) the reader
 ** interprets; any other field, or one the table lacks (field < 0), is an extra. */

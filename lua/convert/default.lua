@@ -158,15 +158,11 @@ function R.orchestrator_name(source, name)
   return v.name
 end
 
--- AICPU lifecycle spans: { label, start field, end field } (sl_capture.h keys).
-R.lifecycle = {
-  { "Handshake", "handshake_start_cycles", "handshake_complete_cycles" },
-  { "TopologyConfig", "config_start_cycles", "topology_complete_cycles" },
-  { "ContextPublish", "context_publish_start_cycles", "context_publish_complete_cycles" },
-  { "BootstrapWait", "bootstrap_wait_start_cycles", "bootstrap_complete_cycles" },
-  { "RegisterRelease", "register_release_start_cycles", "register_release_end_cycles" },
-  { "ExitSignal", "exit_signal_start_cycles", "exit_signal_end_cycles" },
-  { "ExitWait", "exit_wait_start_cycles", "exit_wait_end_cycles" },
-}
+-- AICPU lifecycle spans: { label, start field, end field }, the lifecycle record's `spans`
+-- in the schema (its field names, which the generator checks).
+R.lifecycle = {}
+for _, sp in ipairs(S.record_spans.aicpu_lifecycle_record or {}) do
+  R.lifecycle[#R.lifecycle + 1] = { sp.label, sp.from, sp.to }
+end
 
 return R

@@ -10,7 +10,15 @@ and the trace's content checked.
                        acid_metric (scheduler phase record) on every scheduler slice,
                        acid_task_extra (AICPU task record)
                        on every task slice of the worker and AICPU views
+  record_field_orch    the new orchestrator record field acid_orch_extra (the record grew) on
+                       every orchestrator slice
+  record_field_lifecycle  the new lifecycle record field acid_life_extra on every AICPU
+                       Lifecycle slice of an A5 HBG run
   rename_alias         reclaim drawn (never release) from fresh and old captures
+  orch_rename_retired  records naming the renamed orchestrator kind's old name (JSON
+                       "orch_sync", .pb kind 1) drawn as orch_wait, "wait(...)"; records of
+                       the retired kind (JSON "orch_acid_gone", .pb kind 7) read, never drawn;
+                       fresh and old captures
   old_captures_read    today's committed captures still read after the additive edit
   type_change          today's captures refused naming loop_iter; fresh captures read
 """
@@ -77,6 +85,34 @@ def convert(src, tag):
     sh([swl, "check-trace", dst])
     t = json.load(open(dst))
     return (t["traceEvents"] if isinstance(t, dict) else t), p.stderr
+
+
+def protoc(data, encode):
+    proto = f"{work}/src/generated/swimlane_capture.proto"
+    args = ["protoc", ("--encode" if encode else "--decode") + "=swimlane.Capture", "-I", os.path.dirname(proto), proto]
+    return subprocess.run(args, input=data, capture_output=True, check=True).stdout
+
+
+def orch_kinds(js, pb, kinds, tag):
+    """The first orchestrator records (in file order) get the kinds in `kinds`, as
+    (name, id) pairs: JSON by name ("phase"), .pb by id (kind)."""
+    r = json.load(open(js))
+    recs = [rec for thread in r["aicpu_orchestrator_phases"] for rec in thread]
+    if len(recs) < len(kinds):
+        fail(f"{js}: {len(recs)} orchestrator records, want at least {len(kinds)}")
+    for rec, (name, _) in zip(recs, kinds):
+        rec["phase"] = name
+    json.dump(r, open(f"{out}/{tag}.json", "w"))
+    head, sep, tail = protoc(open(pb, "rb").read(), False).decode().partition("orchestrator_phases {")
+    if not sep:
+        fail(f"{pb}: no orchestrator_phases")
+    parts = tail.split("records {\n")
+    if len(parts) <= len(kinds):
+        fail(f"{pb}: fewer than {len(kinds)} orchestrator records")
+    for i, (_, kid) in enumerate(kinds):  # (a record that names a kind already makes protoc fail)
+        parts[i + 1] = f"kind: {kid}\n" + parts[i + 1]
+    open(f"{out}/{tag}.pb", "wb").write(protoc((head + sep + "records {\n".join(parts)).encode(), True))
+    return f"{out}/{tag}.json", f"{out}/{tag}.pb"
 
 
 def lanes(ev):
@@ -164,6 +200,53 @@ elif case == "record_field":
         if any("acid_task_extra" in e.get("args", {}) for e in ev) or \
                 not any(e.get("args", {}).get("acid_extra") == 7 for e in ev):
             fail(f"{fmt}: R.hidden_args.acid_task_extra did not hide only that field")
+elif case == "record_field_orch":
+    js, pb = capture()
+    for fmt, src in (("json", js), ("pb", pb)):
+        ev, _ = convert(src, fmt)
+        orch = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "orchestrator"]
+        if not orch or any(e["args"].get("acid_orch_extra") != 13 for e in orch):
+            fail(f"{fmt}: orchestrator slices without args.acid_orch_extra = 13: "
+                 f"{[e['args'] for e in orch if e['args'].get('acid_orch_extra') != 13][:2]}")
+elif case == "record_field_lifecycle":
+    sh([swl, "run", "fanout", "--platform", "a5sim", "--runtime", "hbg", "--enable-chip-swimlane", "4", "-q",
+        "--no-convert", "-o", f"{out}/cap"])
+    js = glob.glob(f"{out}/cap/*/chip_swimlane_records.json")[0]
+    if any(r.get("acid_life_extra") != 17 for r in json.load(open(js)).get("aicpu_lifecycle_records", [{}])):
+        fail("the JSON lifecycle records do not carry acid_life_extra = 17")
+    for fmt, src in (("json", js), ("pb", js[:-4] + "pb")):
+        ev, _ = convert(src, fmt)
+        life = [e for e in ev if e.get("ph") == "X" and e.get("pid") == 6]
+        if not life or any(e["args"].get("acid_life_extra") != 17 for e in life):
+            fail(f"{fmt}: AICPU Lifecycle slices without args.acid_life_extra = 17: "
+                 f"{[e.get('args') for e in life if e['args'].get('acid_life_extra') != 17][:2]}")
+elif case == "orch_rename_retired":
+    # two records of the old name, two of the retired kind; the rest stay orch_submit
+    kinds = [("orch_sync", 1), ("orch_sync", 1), ("orch_acid_gone", 7), ("orch_acid_gone", 7)]
+    fresh = orch_kinds(*capture(), kinds, "fresh")
+    old = orch_kinds(f"{FIXTURES}/chip_swimlane_records.json", f"{FIXTURES}/chip_swimlane_records.pb", kinds, "old")
+    for fmt, src in (("json", fresh[0]), ("pb", fresh[1]), ("old_json", old[0]), ("old_pb", old[1])):
+        n = sum(len(t) for t in json.load(open(fresh[0] if "old" not in fmt else old[0]))["aicpu_orchestrator_phases"])
+        ev, err = convert(src, fmt)
+        orch = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "orchestrator"]
+        wait = slices(ev, "wait")
+        if len(wait) != 2 or any(e["args"].get("phase") != "orch_wait" or e["pid"] != 1 for e in wait):
+            fail(f"{fmt}: want 2 wait(...) slices with args.phase orch_wait, got {[e['args'] for e in wait]}")
+        if slices(ev, "sync") or any("acid_gone" in e["name"] or e["args"].get("phase") in ("orch_sync", "orch_acid_gone")
+                                     for e in orch):
+            fail(f"{fmt}: the old name or the retired kind was drawn")
+        if len(orch) != n - 2:
+            fail(f"{fmt}: {len(orch)} orchestrator slices, want {n - 2} (every record but the 2 retired)")
+        if "acid_gone" in err or "orch_sync" in err:
+            fail(f"{fmt}: a warning about a renamed or retired kind: {err!r}")
+    # the diff trace labels orchestrator records by kind the same way
+    dst = f"{out}/diff.trace.json"
+    sh([swl, "diff", fresh[0], fresh[1], "-o", dst])
+    t = json.load(open(dst))
+    stems = sorted(e["name"].split("(")[0] for e in (t["traceEvents"] if isinstance(t, dict) else t)
+                   if e.get("ph") == "X" and e.get("cat") == "orchestrator")
+    if stems.count("wait") != 4 or "sync" in stems or any("acid_gone" in x for x in stems):
+        fail(f"diff: orchestrator slices {stems}: want wait(...) twice per side and no retired kind")
 elif case == "rename_alias":
     js, pb = capture()
     for fmt, src in (("json", js), ("pb", pb), ("old_json", f"{FIXTURES}/chip_swimlane_records.json"),

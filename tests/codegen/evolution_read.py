@@ -65,13 +65,14 @@ r["metadata"]["schema_layout"] = lay.replace("SchedPhaseRecord.loop_iter=u32@3",
 if r["metadata"]["schema_layout"] == lay:
     fail("the fixture's layout has no SchedPhaseRecord.loop_iter=u32@3")
 rc, err, out = convert(r, "typechange")
-if rc == 0 or "field SchedPhaseRecord.loop_iter was i32@3 when captured, this build reads u32@3" not in err or out:
+if rc == 0 or "field SchedPhaseRecord.loop_iter was i32@3 when captured, this build reads u32@3" not in err or out \
+        or f"swimlane: {tmp}/typechange.json: " not in err:
     fail(f"a changed field type was not refused naming the field and both types: exit {rc}, {err!r}, output left {out}")
 
 r = fresh()
 r["scheduler_records"]["streams"][0]["records"][2]["kind"] = "acid_nope"
 rc, err, out = convert(r, "unknown")
-if rc != 0 or "'acid_nope' (stream 0, record 2)" not in err:
+if rc != 0 or f"warning: {tmp}/unknown.json: " not in err or "'acid_nope' (stream 0, record 2)" not in err:
     fail(f"an unknown phase kind was not named: exit {rc}, {err!r}")
 # a capture of a newer schema: one more AICPU task column and one more orchestrator key
 r = fresh()
@@ -88,7 +89,8 @@ for row in r["scheduler_tasks"]["records"]:
 for rec in r["aicpu_orchestrator_phases"][0]:
     rec["newer_key"] = 6
 rc, err, out = convert(r, "newer")
-if rc != 0 or err.count("fingerprint") != 1 or not out or "(first columns.AicpuTaskRecord, changed)" not in err:
+if rc != 0 or err.count("fingerprint") != 1 or not out or "(first columns.AicpuTaskRecord, changed)" not in err \
+        or f"warning: {tmp}/newer.json: " not in err:
     fail(f"a newer schema's capture did not read with one note naming its first difference: exit {rc}, {err!r}")
 t = json.load(open(f"{tmp}/newer.trace.json"))
 ev = t["traceEvents"] if isinstance(t, dict) else t

@@ -326,6 +326,11 @@ static void test_json_writers(void **state) {
       assert_ptr_equal(sl_orch_phase_by_name(op->name), op);
       assert_int_equal(op->is_default, !strcmp(op->name, SL_ORCH_PHASE_DEFAULT));
       if (op->is_default) assert_int_equal(op->id, 0);
+      /* a current kind is neither a renamed kind's old name nor retired */
+      assert_null(sl_orch_phase_alias_target(op->name));
+      assert_false(sl_orch_phase_is_retired(op->name));
+      assert_false(sl_orch_phase_id_is_retired(op->id));
+      assert_null(sl_orch_phase_retired_name(op->id));
     }
   }
 

@@ -255,6 +255,43 @@ static void test_orch_phases(void **state) {
   run_case(&f);
 }
 
+/* Orchestrator renames and retirements: aliases name a current kind, retired ids and names
+** are never given to a kind again. */
+static void test_orch_aliases_retired(void **state) {
+  (void)state;
+  bad_case a = {"phases", "  orch_aliases = {\n", "  orch_aliases = {\n    orch_old = \"orch_gone\",\n",
+                "phases.lua: orchestrator alias 'orch_old': target 'orch_gone' is not an orchestrator phase"};
+  run_case(&a);
+  bad_case b = {"phases", "  orch_aliases = {\n", "  orch_aliases = {\n    orch_sync = \"orch_alloc\",\n",
+                "phases.lua: orchestrator alias 'orch_sync': is a current orchestrator phase's name"};
+  run_case(&b);
+  bad_case c = {"phases", "  orch_retired = {\n", "  orch_retired = {\n    { id = 2, why = \"gone\" },\n",
+                "phases.lua: orchestrator phase 'orch_alloc': id 2 is retired (gone) and must not be reused"};
+  run_case(&c);
+  bad_case d = {"phases", "  orch_retired = {\n", "  orch_retired = {\n    { name = \"orch_lookup\", why = \"gone\" },\n",
+                "phases.lua: orchestrator phase 'orch_lookup': name is retired (gone)"};
+  run_case(&d);
+  bad_case e = {"phases", "  orch_retired = {\n", "  orch_retired = {\n    { name = \"lookup\" },\n",
+                "phases.lua: retired orchestrator phase 'lookup': needs an integer id >= 0 and/or a name orch_<lowercase>"};
+  run_case(&e);
+  bad_case f = {"phases", "  orch_retired = {\n", "  orch_retired = {\n    { id = 9, nmae = \"orch_x\" },\n",
+                "phases.lua: retired orchestrator phase #1: unknown key 'nmae'"};
+  run_case(&f);
+}
+
+/* A record's spans name two of its scalar fields (a renamed field is caught here, not drawn
+** as nothing). */
+static void test_record_spans(void **state) {
+  (void)state;
+  bad_case a = {"records", "from = \"handshake_start_cycles\"", "from = \"handshake_begin_cycles\"",
+                "records.lua: record 'aicpu_lifecycle_record': span 'Handshake': from 'handshake_begin_cycles' is "
+                "not a scalar field of the record"};
+  run_case(&a);
+  bad_case b = {"records", "{ label = \"ExitWait\", from", "{ lable = \"ExitWait\", from",
+                "records.lua: record 'aicpu_lifecycle_record': span #7: unknown key 'lable'"};
+  run_case(&b);
+}
+
 /* Flows need unique keys; pipes are listed in id order; views stay below the rank stride. */
 static void test_flows_pipes_views(void **state) {
   (void)state;
@@ -302,7 +339,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_unknown_type),          cmocka_unit_test(test_union_variant_missing_field),
       cmocka_unit_test(test_unreadable_schema),     cmocka_unit_test(test_strict_keys),
       cmocka_unit_test(test_phase_lane_view),       cmocka_unit_test(test_reserved_pb_number),
-      cmocka_unit_test(test_orch_phases),
+      cmocka_unit_test(test_orch_phases),           cmocka_unit_test(test_orch_aliases_retired),
+      cmocka_unit_test(test_record_spans),
       cmocka_unit_test(test_flows_pipes_views),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

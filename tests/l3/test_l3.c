@@ -575,6 +575,28 @@ static void test_refuse_truncated(void **state) {
   expect_refusal("", "rank1/d0/chip_swimlane_records.json: rank 1: its capture of dispatch d0 cannot be read", NULL);
 }
 
+/* A rank whose capture reads with a warning (a foreign schema fingerprint): the merge goes on,
+** and the warning is printed once, by the command, naming the rank's capture. */
+static void test_rank_capture_warning(void **state) {
+  (void)state;
+  assert_int_equal(sh(NULL, "sed -i 's/\"schema_fingerprint\": *\"[0-9a-f]*\"/\"schema_fingerprint\": "
+                            "\"0000000000000000\"/' '%s/rank1/d0/chip_swimlane_records.json'", g_work), 0);
+  char *out = NULL;
+  cJSON *t = convert(&out, "");
+  if (!t) fprintf(stderr, "%s", out);
+  assert_non_null(t);
+  cJSON_Delete(t);
+  const char *w = strstr(out, "swimlane: warning: ");
+  if (!w || !strstr(w, "rank1/d0/chip_swimlane_records.json: ") || !strstr(w, "0000000000000000"))
+    fprintf(stderr, "want one schema fingerprint warning naming rank1's capture, got:\n%s", out);
+  assert_non_null(w);
+  assert_non_null(strstr(w, "rank1/d0/chip_swimlane_records.json: "));
+  assert_non_null(strstr(w, "0000000000000000"));
+  assert_null(strstr(w + 1, "swimlane: warning: ")); /* printed once */
+  assert_null(strstr(out, "rank0/d0/chip_swimlane_records.json: ")); /* rank 0 reads cleanly */
+  free(out);
+}
+
 /* A capture that reads as host-orchestrated while its metadata head does not say so
 ** (no orchestrator_source, no host anchors) cannot be placed. */
 static void test_refuse_host_mode(void **state) {
@@ -1015,6 +1037,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_refuse_other_group, copy_dfx),
       cmocka_unit_test_setup(test_refuse_duplicated_rank, copy_dfx),
       cmocka_unit_test_setup(test_refuse_truncated, copy_dfx),
+      cmocka_unit_test_setup(test_rank_capture_warning, copy_dfx),
       cmocka_unit_test_setup(test_refuse_window, copy_dfx),
       cmocka_unit_test_setup(test_refuse_host_mode, copy_dfx),
       cmocka_unit_test_setup(test_rank_pid, copy_dfx),

@@ -271,6 +271,11 @@ static void test_pb_unknown_phase_id(void **state) {
   assert_string_equal(sl_str_get(c, c->phases[0].phase), "kind_9999");
   assert_int_equal(c->phases[0].phase_id, SL_PHASE_ID_UNKNOWN);
   assert_true(c->phases[0].flags & SL_PH_UNKNOWN);
+  /* one warning naming the kind and the record (the command adds the file: "swimlane:
+  ** warning: unknown.pb: ...", as for the JSON's unknown names, schema_evolution_read) */
+  assert_int_equal(c->n_warnings, 1);
+  assert_non_null(strstr(c->warnings[0], "first 'kind_9999' (stream 0, record 0): not drawn"));
+  assert_string_equal(c->path, "unknown.pb");
   sl_capture_free(c);
   /* a retired id (phases.lua retired) is what a retired name is in JSON: kept, flagged
   ** retired (never drawn, no unknown-kind warning), not unknown */

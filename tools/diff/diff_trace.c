@@ -11,6 +11,7 @@
 #include "sl_diff.h"
 #include "sl_lanes.h"
 #include "sl_mem.h"
+#include "sl_phases.h"
 #include "sl_vec.h"
 #include "ts_shift.h"
 
@@ -95,7 +96,16 @@ static int emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64_
   return rc;
 }
 
-/* Scheduler phases per thread and orchestrator submits per thread, packed. */
+/* An orchestrator record's label stem: its kind's schema display (submit for the default), a
+** kind the schema lacks by its name without the orch_ prefix. */
+static const char *orch_stem(const sl_capture *c, const sl_orch_rec *o) {
+  const char *ph = sl_str_get(c, o->phase);
+  const sl_orch_phase_info *k = sl_orch_phase_by_name(ph ? ph : SL_ORCH_PHASE_DEFAULT);
+  if (k || !ph) return k ? k->display : "?";
+  return !strncmp(ph, "orch_", 5) ? ph + 5 : ph;
+}
+
+/* Scheduler phases per thread and orchestrator records per thread, packed. */
 static int emit_stream(sl_trace_sink *s, int64_t pid, size_t lane, const char *lane_name,
                        const sl_capture *c, size_t first, size_t count, int orch) {
   lanes l = {0};
@@ -104,13 +114,14 @@ static int emit_stream(sl_trace_sink *s, int64_t pid, size_t lane, const char *l
     double a = orch ? c->orch[i].start_us : c->phases[i].start_us;
     double b = orch ? c->orch[i].end_us : c->phases[i].end_us;
     if (!orch && (c->phases[i].flags & (SL_PH_RETIRED | SL_PH_UNKNOWN))) continue;
+    if (orch && (c->orch[i].flags & SL_ORCH_RETIRED)) continue;
     if (b < a) b = a;
     size_t k;
     size_t before = l.n;
     if ((rc = lane_for(&l, a, b, &k)) != 0) break;
     if (l.n != before) name_lane(s, pid, sub_tid(lane, k), lane_name, k);
     char tl[32], name[64];
-    if (orch) snprintf(name, sizeof name, "submit(%s)", sl_tdisp(tl, c->orch[i].task_id));
+    if (orch) snprintf(name, sizeof name, "%s(%s)", orch_stem(c, &c->orch[i]), sl_tdisp(tl, c->orch[i].task_id));
     const char *nm = orch ? name : sl_str_get(c, c->phases[i].phase);
     sl_slice ev = {.pid = pid, .tid = sub_tid(lane, k), .ts = a, .dur = sl_ts_fit_dur(a, b),
                    .name = nm ? nm : "phase", .cat = orch ? "orchestrator" : "scheduler"};

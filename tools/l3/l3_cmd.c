@@ -123,6 +123,7 @@ static int write_trace(l3_run *run, const char *out_path, int proto) {
   sl_trace_sink *sink = proto ? sl_trace_sink_proto_new(of.fp) : sl_trace_sink_json_new(of.fp);
   l3_emit_host_block(run, sink);
   int rc = l3_emit_ranks(run, sink);
+  sl_notes_print(&run->notes); /* the ranks' read and draw warnings, or why the merge stopped */
   char *meta = rc == 0 ? l3_metadata_json(run) : NULL;
   if (meta) sl_sink_metadata_json(sink, meta);
   sl_mem_free(meta);

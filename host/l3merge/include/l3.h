@@ -74,6 +74,8 @@ typedef struct l3_rank {
   sl_capture *cap;
   sl_deps *deps;
   sl_namemap *names;
+  sl_notes notes;               /* what reading it found (the reader's error or warnings, deps.json's
+                                ** and the name map's warnings), moved to l3_run.notes in rank order */
   char *engine_meta;            /* the engine's metadata object, if it wrote one */
 } l3_rank;
 
@@ -97,6 +99,8 @@ typedef struct l3_run {
   size_t n_logs;
   sl_hostlog **logs;
   int64_t origin_ns, span_end_ns;
+  sl_notes notes;               /* l3_emit_ranks: the ranks' read and draw warnings, and the error
+                                ** that stopped the merge, in rank order; the command prints them */
 } l3_run;
 
 /* l3_layout.c: find rankN/dK, pick the dispatch, read identities, refuse what
@@ -130,7 +134,9 @@ char *l3_sink_take_meta(sl_trace_sink *s);
 /* l3_host.c */
 void l3_emit_host_block(l3_run *run, sl_trace_sink *sink);
 char *l3_metadata_json(const l3_run *run);
-/* l3_ranks.c: read ranks in parallel (at most o.jobs at once), emit in rank order. */
+/* l3_ranks.c: read ranks in parallel (at most o.jobs at once), emit in rank order; what
+** reading and drawing found (the readers' errors and warnings) goes on run->notes, printed by
+** the command. 0 ok, -1 failed (the reason on run->notes or already printed). */
 int l3_emit_ranks(l3_run *run, sl_trace_sink *sink);
 
 #endif

@@ -131,6 +131,8 @@ typedef struct sl_sched_stream {
 enum sl_orch_flags {
   SL_ORCH_HAS_TASK_ID = 1u << 0,
   SL_ORCH_HAS_SUBMIT_IDX = 1u << 1,
+  SL_ORCH_RENAMED = 1u << 2,  /* named by a renamed kind's old name (phases.lua orch_aliases) */
+  SL_ORCH_RETIRED = 1u << 3,  /* a retired kind (orch_retired): read, never drawn */
 };
 
 typedef struct sl_orch_rec {
@@ -139,7 +141,8 @@ typedef struct sl_orch_rec {
   uint64_t task_id;            /* normalized to unsigned (a negative id reads back as >= 2^63) */
   int64_t task_id_signed;      /* the id as written, for "task_id >= 0" tests */
   int64_t submit_idx;          /* 0 when absent */
-  sl_str phase;                /* "orch_submit" (or a legacy orch_* name when the record names one) */
+  sl_str phase;                /* the kind's schema name: SL_ORCH_PHASE_DEFAULT when the record */
+                               /* names none, renamed kinds' old names already renamed      */
   uint32_t flags;              /* enum sl_orch_flags */
   sl_extra_span extra;
 } sl_orch_rec;
