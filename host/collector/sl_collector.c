@@ -167,8 +167,8 @@ sl_collector *sl_collector_open(const sl_collector_config *cfg, sl_err *err) {
   c->per_pool[SL_BUF_SCHED_PHASE] = c->sizes.sched_buffers_per_thread;
   c->per_pool[SL_BUF_ORCH_PHASE] = c->sizes.orch_buffers_per_thread;
   if (sl_coll_transport_init(c, err) != SL_OK) goto fail;
-  if (sl_coll_buffers_init(c) != 0) { /* the device buffers could not be had */
-    sl_err_set(err, WHAT, "out of memory");
+  if (sl_coll_buffers_init(c) != 0) { /* the memory operations refused a device buffer */
+    sl_err_set(err, WHAT, "cannot allocate the device record buffers: a MemoryOps alloc or reg failed");
     goto fail;
   }
   c->nshards = shard_count(cfg, c->plat);

@@ -218,9 +218,38 @@ static void bad_config_error_values(void **state) {
   sl_collector_destroy(c);
 }
 
+static void *no_device_memory(void *ctx, size_t bytes) {
+  (void)ctx, (void)bytes;
+  return NULL;
+}
+
+static int reg_same(void *ctx, void *dev, size_t bytes, void **host) {
+  (void)ctx, (void)bytes;
+  *host = dev;
+  return 0;
+}
+
+static void free_nothing(void *ctx, void *dev, void *host) { (void)ctx, (void)dev, (void)host; }
+
+/* Device memory the memory operations cannot give: a real failure, reported as such. */
+static void device_buffers_refused(void **state) {
+  (void)state;
+  sl_memops ops = {.alloc = no_device_memory, .reg = reg_same, .free_ = free_nothing};
+  sl_collector_config cfg;
+  sl_err err = SL_ERR_INIT;
+  harness_config(&cfg, &base, 4);
+  cfg.transport = SL_TRANSPORT_SHARED;
+  cfg.memops = &ops;
+  assert_null(sl_collector_open(&cfg, &err));
+  assert_string_equal(err.file, "collector");
+  assert_non_null(strstr(err.msg, "cannot allocate the device record buffers"));
+  sl_err_clear(&err);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bad_config_error_values),
+      cmocka_unit_test(device_buffers_refused),
       cmocka_unit_test(stalled_collector),
       cmocka_unit_test(killed_collector),
       cmocka_unit_test(starved_free_queues),

@@ -58,8 +58,8 @@ static keyed *keys_of(const sl_diff_task *t, size_t n, sl_match_rule rule) {
   return k;
 }
 
-int sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n, size_t nn,
-                        sl_match_rule rule, sl_diff_match *m) {
+void sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n, size_t nn,
+                         sl_match_rule rule, sl_diff_match *m) {
   memset(m, 0, sizeof *m);
   m->rule = rule;
   keyed *kb = keys_of(b, nb, rule), *kn = keys_of(n, nn, rule);
@@ -87,7 +87,6 @@ int sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n,
   }
   sl_mem_free(kb);
   sl_mem_free(kn);
-  return 0;
 }
 
 void sl_diff_match_free(sl_diff_match *m) {

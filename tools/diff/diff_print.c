@@ -139,9 +139,14 @@ static void num(cJSON *o, const char *k, double v) {
   else cJSON_AddNullToObject(o, k);
 }
 
+/* cJSON allocates on its own: a node it could not create ends the process the one way. */
+static cJSON *node(cJSON *o) {
+  if (!o) sl_mem_fail(0);
+  return o;
+}
+
 static cJSON *delta_json(const sl_delta *d) {
-  cJSON *o = cJSON_CreateObject();
-  if (!o) return NULL;
+  cJSON *o = node(cJSON_CreateObject());
   num(o, "base", d->base);
   num(o, "new", d->cur);
   num(o, "delta", d->delta);
@@ -156,8 +161,7 @@ static cJSON *delta_json(const sl_delta *d) {
 }
 
 static cJSON *named_json(const sl_diff_named_row *r) {
-  cJSON *o = cJSON_CreateObject();
-  if (!o) return NULL;
+  cJSON *o = node(cJSON_CreateObject());
   cJSON_AddStringToObject(o, "name", r->name);
   cJSON_AddItemToObject(o, "total_us", delta_json(&r->total));
   cJSON_AddItemToObject(o, "records", delta_json(&r->count));
@@ -165,16 +169,11 @@ static cJSON *named_json(const sl_diff_named_row *r) {
 }
 
 static cJSON *path_json(const sl_diff_path *p) {
-  cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
-  if (!o || !a) {
-    cJSON_Delete(o);
-    cJSON_Delete(a);
-    return NULL;
-  }
+  cJSON *o = node(cJSON_CreateObject()), *a = node(cJSON_CreateArray());
   num(o, "span_us", p->span);
   for (size_t i = 0; i < p->n; i++) {
     const sl_diff_path_step *s = &p->steps[i];
-    cJSON *e = cJSON_CreateObject();
+    cJSON *e = node(cJSON_CreateObject());
     cJSON_AddStringToObject(e, "task", s->label);
     cJSON_AddNumberToObject(e, "func_id", (double)s->func_id);
     num(e, "sched_us", s->sched);
@@ -191,10 +190,10 @@ static cJSON *path_json(const sl_diff_path *p) {
 }
 
 static void add_funcs(cJSON *root, const sl_diff_report *rep) {
-  cJSON *fa = cJSON_AddArrayToObject(root, "functions");
-  for (size_t i = 0; fa && i < rep->n_funcs; i++) {
+  cJSON *fa = node(cJSON_AddArrayToObject(root, "functions"));
+  for (size_t i = 0; i < rep->n_funcs; i++) {
     const sl_diff_func_row *f = &rep->funcs[i];
-    cJSON *o = cJSON_CreateObject();
+    cJSON *o = node(cJSON_CreateObject());
     cJSON_AddNumberToObject(o, "func_id", (double)f->func_id);
     cJSON_AddStringToObject(o, "name", f->name);
     cJSON_AddNumberToObject(o, "rows_base", (double)f->count_base);
@@ -205,44 +204,38 @@ static void add_funcs(cJSON *root, const sl_diff_report *rep) {
   }
 }
 
-int sl_diff_print_json(FILE *out, const sl_diff_report *rep, const sl_diff_run *base,
-                       const sl_diff_run *cur) {
-  cJSON *root = cJSON_CreateObject();
-  if (!root) return -1;
+void sl_diff_print_json(FILE *out, const sl_diff_report *rep, const sl_diff_run *base,
+                        const sl_diff_run *cur) {
+  cJSON *root = node(cJSON_CreateObject());
   cJSON_AddStringToObject(root, "base", base->path);
   cJSON_AddStringToObject(root, "new", cur->path);
   cJSON_AddNumberToObject(root, "captures_base", (double)rep->n_base);
   cJSON_AddNumberToObject(root, "captures_new", (double)rep->n_cur);
   cJSON_AddNumberToObject(root, "level", rep->level);
-  cJSON *mt = cJSON_AddObjectToObject(root, "matching");
-  if (mt) {
-    cJSON_AddStringToObject(mt, "rule", rep->match.rule == SL_MATCH_ID ? "id" : "dag_position");
-    cJSON_AddNumberToObject(mt, "matched", (double)rep->match.n_pairs);
-    cJSON_AddNumberToObject(mt, "appeared", (double)rep->match.appeared);
-    cJSON_AddNumberToObject(mt, "disappeared", (double)rep->match.disappeared);
-  }
+  cJSON *mt = node(cJSON_AddObjectToObject(root, "matching"));
+  cJSON_AddStringToObject(mt, "rule", rep->match.rule == SL_MATCH_ID ? "id" : "dag_position");
+  cJSON_AddNumberToObject(mt, "matched", (double)rep->match.n_pairs);
+  cJSON_AddNumberToObject(mt, "appeared", (double)rep->match.appeared);
+  cJSON_AddNumberToObject(mt, "disappeared", (double)rep->match.disappeared);
   cJSON_AddItemToObject(root, "makespan_us", delta_json(&rep->makespan));
   add_funcs(root, rep);
   if (rep->has_phases) {
-    cJSON *pa = cJSON_AddArrayToObject(root, "scheduler_phases");
-    for (size_t i = 0; pa && i < rep->n_phases; i++)
+    cJSON *pa = node(cJSON_AddArrayToObject(root, "scheduler_phases"));
+    for (size_t i = 0; i < rep->n_phases; i++)
       cJSON_AddItemToArray(pa, named_json(&rep->phases[i]));
   }
   if (rep->has_orch) cJSON_AddItemToObject(root, "orchestrator", named_json(&rep->orch));
   if (rep->has_deps) {
-    cJSON *cp = cJSON_AddObjectToObject(root, "critical_path");
-    if (cp) {
-      cJSON_AddItemToObject(cp, "base", path_json(&rep->path_base));
-      cJSON_AddItemToObject(cp, "new", path_json(&rep->path_cur));
-      cJSON_AddItemToObject(cp, "waits_us", delta_json(&rep->waits));
-      cJSON_AddItemToObject(cp, "off_path_us", delta_json(&rep->off_path));
-    }
+    cJSON *cp = node(cJSON_AddObjectToObject(root, "critical_path"));
+    cJSON_AddItemToObject(cp, "base", path_json(&rep->path_base));
+    cJSON_AddItemToObject(cp, "new", path_json(&rep->path_cur));
+    cJSON_AddItemToObject(cp, "waits_us", delta_json(&rep->waits));
+    cJSON_AddItemToObject(cp, "off_path_us", delta_json(&rep->off_path));
   }
   char *s = cJSON_Print(root);
   cJSON_Delete(root);
-  if (!s) return -1;
+  if (!s) sl_mem_fail(0);
   fputs(s, out);
   fputc('\n', out);
   sl_mem_free(s);
-  return 0;
 }

@@ -170,7 +170,7 @@ static void add_func_id(int64_t **ids, size_t *n, size_t *cap, int64_t id) {
   *sl_array_push(*ids, *n, *cap) = id;
 }
 
-static int build_funcs(const side *b, const side *n, int has_deps, sl_diff_report *rep) {
+static void build_funcs(const side *b, const side *n, int has_deps, sl_diff_report *rep) {
   int64_t *ids = NULL;
   size_t nid = 0, capid = 0;
   for (int s = 0; s < 2; s++) {
@@ -205,7 +205,6 @@ static int build_funcs(const side *b, const side *n, int has_deps, sl_diff_repor
   sl_mem_free(xn);
   sl_mem_free(ids);
   qsort(rep->funcs, rep->n_funcs, sizeof *rep->funcs, cmp_func_rows);
-  return 0;
 }
 
 /* ---- scheduler phases and orchestrator submits ---------------------------------------- */
@@ -241,7 +240,7 @@ static void named_delta(const side *b, const side *n, const char *name, sl_diff_
 }
 
 /* Phase names seen in any capture, in first-seen order. */
-static int build_phases(const side *b, const side *n, sl_diff_report *rep) {
+static void build_phases(const side *b, const side *n, sl_diff_report *rep) {
   const char **names = NULL;
   size_t nn = 0, capnames = 0;
   for (int s = 0; s < 2; s++) {
@@ -262,7 +261,6 @@ static int build_phases(const side *b, const side *n, sl_diff_report *rep) {
   rep->n_phases = nn;
   for (size_t k = 0; k < nn; k++) named_delta(b, n, names[k], &rep->phases[k]);
   sl_mem_free(names);
-  return 0;
 }
 
 /* ---- critical paths ------------------------------------------------------------------- */
@@ -290,15 +288,14 @@ static void fill_step(const sl_diff_run *own, const sl_diff_run *other, const sl
   st->d_exec = sign * (a->exec - o->exec);
 }
 
-static int build_path(const sl_diff_run *own, const sl_diff_run *other, const sl_diff_match *m,
-                      int in_new, const run_path *rp, sl_diff_path *out) {
+static void build_path(const sl_diff_run *own, const sl_diff_run *other, const sl_diff_match *m,
+                       int in_new, const run_path *rp, sl_diff_path *out) {
   const sl_oh_critical *cp = &rp->oh.cp;
   out->steps = sl_mem_calloc(cp->n_steps ? cp->n_steps : 1, sizeof *out->steps);
   out->n = cp->n_steps;
   out->span = cp->span;
   for (size_t i = 0; i < cp->n_steps; i++) /* the model walks back from the end: root first here */
     fill_step(own, other, m, in_new, &cp->steps[cp->n_steps - 1 - i], &out->steps[i]);
-  return 0;
 }
 
 static double moved_key(const sl_diff_path_step *s) { return fabs(s->d_exec) + fabs(s->d_start) * 1e-6; }
@@ -309,7 +306,7 @@ static int cmp_moved(const void *a, const void *b) {
 }
 
 /* Matched tasks of either path, each once, by how much their Exec changed. */
-static int build_moved(sl_diff_report *rep) {
+static void build_moved(sl_diff_report *rep) {
   size_t cap = rep->path_base.n + rep->path_cur.n;
   rep->moved = sl_mem_calloc(cap ? cap : 1, sizeof *rep->moved);
   for (int s = 0; s < 2; s++) {
@@ -325,7 +322,6 @@ static int build_moved(sl_diff_report *rep) {
   }
   qsort(rep->moved, rep->n_moved, sizeof *rep->moved, cmp_moved);
   if (rep->n_moved > 5) rep->n_moved = 5;
-  return 0;
 }
 
 /* Waits and off-path time per capture, each side. */
@@ -355,6 +351,7 @@ static void side_free(side *s) {
   sl_mem_free(s->paths);
 }
 
+/* 0, or -1 when the overhead model refuses a capture's critical path (reported). */
 static int side_init(side *s, sl_diff_run *runs, size_t n, int has_deps) {
   memset(s, 0, sizeof *s);
   s->runs = runs;
@@ -364,7 +361,6 @@ static int side_init(side *s, sl_diff_run *runs, size_t n, int has_deps) {
   s->paths = sl_mem_calloc(n, sizeof *s->paths);
   for (size_t i = 0; i < n; i++) {
     s->stats[i] = sl_convert_func_stats(runs[i].cap, &s->n_stats[i]);
-    if (!s->stats[i]) return -1;
     if (has_deps && path_of(&runs[i], &s->paths[i]) != 0) return -1;
   }
   return 0;
@@ -408,27 +404,24 @@ int sl_diff_report_build(sl_diff_run *base, size_t nb, sl_diff_run *cur, size_t 
                                           cur->n_tasks, cur->deps)
                            ? SL_MATCH_ID
                            : SL_MATCH_POSITION;
-  if (sl_diff_match_tasks(base->tasks, base->n_tasks, cur->tasks, cur->n_tasks, rule, &rep->match))
-    goto done;
+  sl_diff_match_tasks(base->tasks, base->n_tasks, cur->tasks, cur->n_tasks, rule, &rep->match);
   double mb[SL_DIFF_MAX_RUNS], mn[SL_DIFF_MAX_RUNS];
   for (size_t i = 0; i < nb; i++) mb[i] = base[i].makespan;
   for (size_t i = 0; i < nn; i++) mn[i] = cur[i].makespan;
   rep->makespan = sl_diff_delta(mb, nb, mn, nn);
-  if (build_funcs(&b, &n, rep->has_deps, rep) != 0) goto done;
+  build_funcs(&b, &n, rep->has_deps, rep);
   rep->has_phases = rep->level >= (int)SL_MIN_LEVEL_SCHED_PHASE;
   rep->has_orch = rep->level >= (int)SL_MIN_LEVEL_ORCH_PHASE;
-  if (rep->has_phases && build_phases(&b, &n, rep) != 0) goto done;
+  if (rep->has_phases) build_phases(&b, &n, rep);
   if (rep->has_orch) named_delta(&b, &n, NULL, &rep->orch);
   if (rep->has_deps) {
     path_deltas(&b, &n, rep);
-    if (build_path(base, cur, &rep->match, 0, &b.paths[0], &rep->path_base) != 0 ||
-        build_path(cur, base, &rep->match, 1, &n.paths[0], &rep->path_cur) != 0 ||
-        build_moved(rep) != 0)
-      goto done;
+    build_path(base, cur, &rep->match, 0, &b.paths[0], &rep->path_base);
+    build_path(cur, base, &rep->match, 1, &n.paths[0], &rep->path_cur);
+    build_moved(rep);
   }
   rc = 0;
 done:
-  if (rc != 0) sl_error(base->path, "out of memory");
   side_free(&b);
   side_free(&n);
   return rc;

@@ -52,7 +52,8 @@ int sl_diff_run_load(sl_diff_run *r, const char *path) {
     sl_mem_free(np);
     if (!r->names) return -1;
   }
-  return sl_diff_run_index(r);
+  sl_diff_run_index(r);
+  return 0;
 }
 
 void sl_diff_run_free(sl_diff_run *r) {
@@ -85,7 +86,7 @@ static int cmp_u64(const void *a, const void *b) {
 /* depth(t) = 1 + max depth of its predecessors, visiting ids in ascending order:
 ** the runtime numbers tasks in submission order and a task only depends on earlier
 ** submissions, so every predecessor is done first (a later one counts as a root). */
-static int compute_depths(sl_diff_run *r) {
+static void compute_depths(sl_diff_run *r) {
   size_t n = r->n_tasks;
   sl_map idx = {0}; /* task id -> depth */
   uint64_t *ids = sl_mem_array(NULL, n ? n : 1, sizeof *ids);
@@ -107,11 +108,10 @@ static int compute_depths(sl_diff_run *r) {
   }
   sl_mem_free(ids);
   sl_map_free(&idx);
-  return 0;
 }
 
 /* ordinal: rank within (func_id, depth) by task id */
-static int compute_ordinals(sl_diff_run *r) {
+static void compute_ordinals(sl_diff_run *r) {
   sl_diff_task **v = sl_mem_alloc((r->n_tasks ? r->n_tasks : 1) * sizeof *v);
   for (size_t i = 0; i < r->n_tasks; i++) v[i] = &r->tasks[i];
   qsort(v, r->n_tasks, sizeof *v, cmp_position);
@@ -120,7 +120,6 @@ static int compute_ordinals(sl_diff_run *r) {
     v[i]->ordinal = same ? v[i - 1]->ordinal + 1 : 0;
   }
   sl_mem_free(v);
-  return 0;
 }
 
 /* The run's extent: dispatch .. finish when every row has scheduler timing (the
@@ -140,7 +139,7 @@ static void run_bounds(sl_diff_run *r) {
   r->makespan = r->t1 - r->t0;
 }
 
-int sl_diff_run_index(sl_diff_run *r) {
+void sl_diff_run_index(sl_diff_run *r) {
   const sl_capture *c = r->cap;
   sl_mem_free(r->tasks);
   r->n_tasks = 0;
@@ -164,12 +163,9 @@ int sl_diff_run_index(sl_diff_run *r) {
   }
   r->n_tasks = n;
   for (size_t i = 0; i < n; i++) r->tasks[i].exec = r->tasks[i].end - r->tasks[i].start;
-  if (compute_depths(r) != 0 || compute_ordinals(r) != 0) goto oom;
+  compute_depths(r);
+  compute_ordinals(r);
   run_bounds(r);
-  return 0;
-oom:
-  sl_error(r->path, "out of memory");
-  return -1;
 }
 
 const char *sl_diff_func_name(const sl_diff_run *r, int64_t func_id, char *buf) {

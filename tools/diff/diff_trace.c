@@ -27,16 +27,15 @@ typedef struct lanes {
   size_t n, cap;
 } lanes;
 
-static int lane_for(lanes *l, double start, double end, size_t *out) {
+/* The sub-lane the slice [start, end) goes on (a new one when none is free). */
+static size_t lane_for(lanes *l, double start, double end) {
   for (size_t i = 0; i < l->n; i++)
     if (l->last_end[i] <= start) {
       l->last_end[i] = end;
-      *out = i;
-      return 0;
+      return i;
     }
-  *out = l->n;
   *sl_array_push(l->last_end, l->n, l->cap) = end;
-  return 0;
+  return l->n - 1;
 }
 
 /* 1-based tid of sub-lane k of lane `base` (k above 0 sits in a block after every base lane) */
@@ -64,18 +63,16 @@ static void core_lane_name(const sl_capture *c, uint32_t core, char *buf, size_t
 }
 
 /* Worker View: one slice per task row on its core (tid kept in row_tid for the flows). */
-static int emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64_t pid,
-                        int64_t *row_tid) {
+static void emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64_t pid,
+                         int64_t *row_tid) {
   const sl_capture *c = r->cap;
   size_t ncores = 0;
   for (size_t i = 0; i < c->n_tasks; i++)
     if (c->tasks[i].core_id + 1u > ncores) ncores = c->tasks[i].core_id + 1u;
   lanes *per = sl_mem_calloc(ncores ? ncores : 1, sizeof *per);
-  int rc = 0;
-  for (size_t i = 0; i < c->n_tasks && rc == 0; i++) {
+  for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
-    size_t k, before = per[t->core_id].n;
-    if ((rc = lane_for(&per[t->core_id], t->start_us, t->end_us, &k)) != 0) break;
+    size_t before = per[t->core_id].n, k = lane_for(&per[t->core_id], t->start_us, t->end_us);
     row_tid[i] = sub_tid(t->core_id, k);
     if (per[t->core_id].n != before) {
       char lane[64];
@@ -93,7 +90,6 @@ static int emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64_
   }
   for (size_t i = 0; i < ncores; i++) sl_mem_free(per[i].last_end);
   sl_mem_free(per);
-  return rc;
 }
 
 /* An orchestrator record's label stem: its kind's schema display (submit for the default), a
@@ -106,19 +102,16 @@ static const char *orch_stem(const sl_capture *c, const sl_orch_rec *o) {
 }
 
 /* Scheduler phases per thread and orchestrator records per thread, packed. */
-static int emit_stream(sl_trace_sink *s, int64_t pid, size_t lane, const char *lane_name,
-                       const sl_capture *c, size_t first, size_t count, int orch) {
+static void emit_stream(sl_trace_sink *s, int64_t pid, size_t lane, const char *lane_name,
+                        const sl_capture *c, size_t first, size_t count, int orch) {
   lanes l = {0};
-  int rc = 0;
-  for (size_t i = first; i < first + count && rc == 0; i++) {
+  for (size_t i = first; i < first + count; i++) {
     double a = orch ? c->orch[i].start_us : c->phases[i].start_us;
     double b = orch ? c->orch[i].end_us : c->phases[i].end_us;
     if (!orch && (c->phases[i].flags & (SL_PH_RETIRED | SL_PH_UNKNOWN))) continue;
     if (orch && (c->orch[i].flags & SL_ORCH_RETIRED)) continue;
     if (b < a) b = a;
-    size_t k;
-    size_t before = l.n;
-    if ((rc = lane_for(&l, a, b, &k)) != 0) break;
+    size_t before = l.n, k = lane_for(&l, a, b);
     if (l.n != before) name_lane(s, pid, sub_tid(lane, k), lane_name, k);
     char tl[32], name[64];
     if (orch) snprintf(name, sizeof name, "%s(%s)", orch_stem(c, &c->orch[i]), sl_tdisp(tl, c->orch[i].task_id));
@@ -128,10 +121,9 @@ static int emit_stream(sl_trace_sink *s, int64_t pid, size_t lane, const char *l
     sl_sink_slice(s, &ev);
   }
   sl_mem_free(l.last_end);
-  return rc;
 }
 
-static int emit_run(sl_trace_sink *s, const sl_diff_run *r, int side, int64_t *row_tid) {
+static void emit_run(sl_trace_sink *s, const sl_diff_run *r, int side, int64_t *row_tid) {
   const char *tag = side ? "new" : "base";
   int64_t base = side * PID_STRIDE;
   char name[160];
@@ -146,19 +138,15 @@ static int emit_run(sl_trace_sink *s, const sl_diff_run *r, int side, int64_t *r
     sl_sink_process_name(s, base + PID_WORKER + v, name);
     sl_sink_process_sort(s, base + PID_WORKER + v, base + PID_WORKER + v);
   }
-  if (emit_workers(s, r, side, base + PID_WORKER, row_tid) != 0) return -1;
+  emit_workers(s, r, side, base + PID_WORKER, row_tid);
   for (size_t t = 0; t < c->n_streams; t++) {
     snprintf(name, sizeof name, "Sched_%zu", t);
-    if (emit_stream(s, base + PID_SCHED, t, name, c, c->streams[t].first, c->streams[t].count, 0))
-      return -1;
+    emit_stream(s, base + PID_SCHED, t, name, c, c->streams[t].first, c->streams[t].count, 0);
   }
   for (size_t t = 0; t < c->n_orch_threads; t++) {
     snprintf(name, sizeof name, "Orch_%zu", t);
-    if (emit_stream(s, base + PID_ORCH, t, name, c, c->orch_threads[t].first,
-                    c->orch_threads[t].count, 1))
-      return -1;
+    emit_stream(s, base + PID_ORCH, t, name, c, c->orch_threads[t].first, c->orch_threads[t].count, 1);
   }
-  return 0;
 }
 
 /* One end of a matched-task flow: the start of the task's first row. Chrome DevTools binds
@@ -207,7 +195,7 @@ static int cmp_busy(const void *a, const void *b) {
   return p->step - q->step; /* ends before starts at one instant */
 }
 
-static int emit_busy(sl_trace_sink *s, const sl_diff_run *b, const sl_diff_run *n) {
+static void emit_busy(sl_trace_sink *s, const sl_diff_run *b, const sl_diff_run *n) {
   size_t total = 2 * (b->cap->n_tasks + n->cap->n_tasks), k = 0;
   busy_ev *ev = sl_mem_alloc((total ? total : 1) * sizeof *ev);
   for (int side = 0; side < 2; side++) {
@@ -231,20 +219,16 @@ static int emit_busy(sl_trace_sink *s, const sl_diff_run *b, const sl_diff_run *
     sl_sink_counter(s, &c);
   }
   sl_mem_free(ev);
-  return 0;
 }
 
-int sl_diff_trace_emit(sl_trace_sink *sink, const sl_diff_run *base, const sl_diff_run *cur,
-                       const sl_diff_match *m) {
+void sl_diff_trace_emit(sl_trace_sink *sink, const sl_diff_run *base, const sl_diff_run *cur,
+                        const sl_diff_match *m) {
   int64_t *tids[2] = {sl_mem_alloc((base->cap->n_tasks + 1) * sizeof(int64_t)),
                       sl_mem_alloc((cur->cap->n_tasks + 1) * sizeof(int64_t))};
-  int rc = -1;
-  if (tids[0] && tids[1] && emit_run(sink, base, 0, tids[0]) == 0 &&
-      emit_run(sink, cur, 1, tids[1]) == 0) {
-    emit_flows(sink, base, cur, m, tids);
-    rc = emit_busy(sink, base, cur);
-  }
+  emit_run(sink, base, 0, tids[0]);
+  emit_run(sink, cur, 1, tids[1]);
+  emit_flows(sink, base, cur, m, tids);
+  emit_busy(sink, base, cur);
   sl_mem_free(tids[0]);
   sl_mem_free(tids[1]);
-  return rc;
 }

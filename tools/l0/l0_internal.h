@@ -158,7 +158,7 @@ int sl_l0_collect(const sl_l0_plan *p);
 
 /* ---- traces ------------------------------------------------------------------------------ */
 
-/* Insight -> Perfetto (new document; NULL with err on failure). */
+/* Insight -> Perfetto (new document; NULL with err when insight is not a Chrome trace). */
 cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen);
 /* Count MMAD and FIX_L0C_TO_DST slices. */
 void sl_l0_count_cube(const cJSON *trace, long *mmad, long *fix);

@@ -72,7 +72,8 @@ static char *value_key(const cJSON *v) {
   if (!v) return sl_mem_strdup("");
   if (cJSON_IsString(v)) return sl_mem_strdup(v->valuestring);
   char *s = cJSON_PrintUnformatted(v);
-  return s ? s : sl_mem_strdup("");
+  if (!s) sl_mem_fail(0); /* cJSON allocates on its own: its failure ends the one way */
+  return s;
 }
 
 static int is_core_pid(const char *pid_s) { return strncmp(pid_s, "core", 4) == 0; }
@@ -119,7 +120,7 @@ static int be_cmp(const void *a, const void *b) {
 }
 
 /* Pair the B/E events of a track by id into intervals (first event of a group names it). */
-static int pair_flags(track *t, size_t *order) {
+static void pair_flags(track *t, size_t *order) {
   if (t->nbe) qsort(t->be, t->nbe, sizeof *t->be, be_cmp);
   for (size_t i = 0; i < t->nbe;) {
     size_t j = i;
@@ -140,7 +141,6 @@ static int pair_flags(track *t, size_t *order) {
     push_ival(t, (ival){.ts = start, .end = end, .src = src, .id = sl_mem_strdup(t->be[i].id), .order = (*order)++});
     i = j;
   }
-  return 0;
 }
 
 static int ival_cmp(const void *a, const void *b) {
@@ -151,7 +151,7 @@ static int ival_cmp(const void *a, const void *b) {
   return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int assign_lanes(track *t) {
+static void assign_lanes(track *t) {
   if (t->n) qsort(t->iv, t->n, sizeof *t->iv, ival_cmp);
   double *lane_end = NULL;
   size_t cap = 0;
@@ -165,7 +165,6 @@ static int assign_lanes(track *t) {
   }
   sl_mem_free(lane_end);
   t->lanes = lanes;
-  return 0;
 }
 
 static cJSON *lane_tid(const track *t, int lane) {
@@ -185,16 +184,14 @@ static int id_lane_cmp(const void *a, const void *b) {
 }
 
 /* Index a split track's flag intervals by id (flows look their lane up). */
-static int index_flags(track *t) {
+static void index_flags(track *t) {
   size_t n = 0;
   for (size_t i = 0; i < t->n; i++) n += t->iv[i].id != NULL;
   t->ids = n ? sl_mem_alloc(n * sizeof *t->ids) : NULL;
-  if (n && !t->ids) return -1;
   t->nids = 0;
   for (size_t i = 0; i < t->n; i++)
     if (t->iv[i].id) t->ids[t->nids++] = (id_lane){t->iv[i].id, t->iv[i].lane};
   if (t->nids) qsort(t->ids, t->nids, sizeof *t->ids, id_lane_cmp);
-  return 0;
 }
 
 static int flag_lane(const track *t, const char *id) {
@@ -230,8 +227,8 @@ typedef struct pf_scan {
   size_t nsorts, capsorts, order;
 } pf_scan;
 
-/* A thread_sort_index record: remember (pid, tid) -> its sort index. -1 on no memory. */
-static int scan_sort(pf_scan *st, const cJSON *ev, const cJSON *pid, const cJSON *tid) {
+/* A thread_sort_index record: remember (pid, tid) -> its sort index. */
+static void scan_sort(pf_scan *st, const cJSON *ev, const cJSON *pid, const cJSON *tid) {
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(ev, "args");
   const cJSON *si = cJSON_GetObjectItemCaseSensitive(args, "sort_index");
   char *p = value_key(pid), *t = value_key(tid);
@@ -244,18 +241,17 @@ static int scan_sort(pf_scan *st, const cJSON *ev, const cJSON *pid, const cJSON
     sl_mem_free(t);
   }
   st->sorts[k].base = cJSON_IsNumber(si) ? si->valuedouble : 0;
-  return 0;
 }
 
-/* 1. original sort indexes; 2. intervals of core tracks. -1 on no memory. */
-static int scan_events(pf_scan *st, const cJSON *events) {
+/* 1. original sort indexes; 2. intervals of core tracks. */
+static void scan_events(pf_scan *st, const cJSON *events) {
   const cJSON *ev;
   cJSON_ArrayForEach(ev, events) {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
     const cJSON *pid = cJSON_GetObjectItemCaseSensitive(ev, "pid");
     const cJSON *tid = cJSON_GetObjectItemCaseSensitive(ev, "tid");
     if (cJSON_IsString(name) && !strcmp(name->valuestring, "thread_sort_index")) {
-      if (scan_sort(st, ev, pid, tid) != 0) return -1;
+      scan_sort(st, ev, pid, tid);
       continue;
     }
     const char *ph = ph_of(ev);
@@ -269,7 +265,6 @@ static int scan_events(pf_scan *st, const cJSON *events) {
     track *tr = find_track(&st->ts, p, t, 1, pid, tid);
     sl_mem_free(p);
     sl_mem_free(t);
-    if (!tr) return -1;
     if (ph[0] == 'X') {
       double t0 = num_field(ev, "ts", 0.0);
       push_ival(tr, (ival){.ts = t0, .end = t0 + num_field(ev, "dur", 0.0), .src = ev, .order = st->order++});
@@ -277,7 +272,6 @@ static int scan_events(pf_scan *st, const cJSON *events) {
       push_be(tr, (be_part){value_key(cJSON_GetObjectItemCaseSensitive(ev, "id")), st->order++, ev});
     }
   }
-  return 0;
 }
 
 /* 5a. intervals as X slices */
@@ -304,8 +298,8 @@ static void emit_slices(const tracks *ts, cJSON *list) {
   }
 }
 
-/* 5b. everything else, flows moved onto their flag's lane. -1 on no memory. */
-static int emit_others(tracks *ts, const cJSON *events, cJSON *list) {
+/* 5b. everything else, flows moved onto their flag's lane. */
+static void emit_others(tracks *ts, const cJSON *events, cJSON *list) {
   const cJSON *ev;
   cJSON_ArrayForEach(ev, events) {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
@@ -313,7 +307,7 @@ static int emit_others(tracks *ts, const cJSON *events, cJSON *list) {
     if (cJSON_IsString(name) && !strcmp(name->valuestring, "thread_sort_index")) continue;
     if (!strcmp(ph, "X") || !strcmp(ph, "B") || !strcmp(ph, "E")) continue;
     cJSON *copy = cJSON_Duplicate(ev, 1);
-    if (!copy) return -1;
+    if (!copy) sl_mem_fail(0);
     cJSON *ts_item = cJSON_GetObjectItemCaseSensitive(copy, "ts");
     if (strcmp(ph, "M") && cJSON_IsNumber(ts_item))
       cJSON_SetNumberValue(ts_item, ts_item->valuedouble + L0_PF_ORIGIN_US);
@@ -331,7 +325,6 @@ static int emit_others(tracks *ts, const cJSON *events, cJSON *list) {
     }
     cJSON_AddItemToArray(list, copy);
   }
-  return 0;
 }
 
 /* 5c. rebuilt sort indexes: one per lane of a split track */
@@ -360,35 +353,25 @@ cJSON *sl_l0_to_perfetto(const cJSON *insight, char *err, size_t errlen) {
     return NULL;
   }
   pf_scan st = {0};
-  cJSON *out = NULL;
-  int oom = scan_events(&st, events) != 0;
+  scan_events(&st, events);
   /* 3. pair flags, assign lanes */
-  for (size_t i = 0; i < st.ts.n && !oom; i++)
-    if (pair_flags(&st.ts.t[i], &st.order) != 0 || assign_lanes(&st.ts.t[i]) != 0 ||
-        index_flags(&st.ts.t[i]) != 0)
-      oom = 1;
-  cJSON *list = NULL;
-  if (!oom) {
-    /* top-level keys other than traceEvents are kept as they are */
-    out = cJSON_CreateObject();
-    list = cJSON_AddArrayToObject(out, "traceEvents");
-    oom = !out || !list;
+  for (size_t i = 0; i < st.ts.n; i++) {
+    pair_flags(&st.ts.t[i], &st.order);
+    assign_lanes(&st.ts.t[i]);
+    index_flags(&st.ts.t[i]);
   }
-  if (!oom) {
-    const cJSON *top;
-    cJSON_ArrayForEach(top, insight) {
-      if (top->string && strcmp(top->string, "traceEvents"))
-        cJSON_AddItemToObject(out, top->string, cJSON_Duplicate(top, 1));
-    }
-    emit_slices(&st.ts, list);
-    oom = emit_others(&st.ts, events, list) != 0;
+  /* top-level keys other than traceEvents are kept as they are */
+  cJSON *out = cJSON_CreateObject();
+  cJSON *list = cJSON_AddArrayToObject(out, "traceEvents");
+  if (!list) sl_mem_fail(0); /* cJSON allocates on its own (a NULL out gives a NULL list) */
+  const cJSON *top;
+  cJSON_ArrayForEach(top, insight) {
+    if (top->string && strcmp(top->string, "traceEvents"))
+      cJSON_AddItemToObject(out, top->string, cJSON_Duplicate(top, 1));
   }
-  if (!oom) emit_sorts(&st, list);
-  if (oom) {
-    snprintf(err, errlen, "out of memory converting the trace");
-    cJSON_Delete(out);
-    out = NULL;
-  }
+  emit_slices(&st.ts, list);
+  emit_others(&st.ts, events, list);
+  emit_sorts(&st, list);
   for (size_t i = 0; i < st.nsorts; i++) {
     sl_mem_free(st.sorts[i].pid_s);
     sl_mem_free(st.sorts[i].tid_s);

@@ -75,7 +75,7 @@ typedef struct sl_diff_run {
 int sl_diff_run_load(sl_diff_run *r, const char *path);
 void sl_diff_run_free(sl_diff_run *r);
 /* Fold rows into logical tasks and compute depths (deps may have no edges). */
-int sl_diff_run_index(sl_diff_run *r);
+void sl_diff_run_index(sl_diff_run *r);
 /* Function name: name map, else func_<letters>. buf >= 64. */
 const char *sl_diff_func_name(const sl_diff_run *r, int64_t func_id, char *buf);
 /* Refuse to compare unlike captures (platform, schema, workload): 0 ok, -1 reported. */
@@ -100,9 +100,9 @@ typedef struct sl_diff_match {
 /* Same (func_id, task id) set and, when both have edges, the same edges? */
 int sl_diff_same_graph(const sl_diff_task *b, size_t nb, const sl_deps *db,
                        const sl_diff_task *n, size_t nn, const sl_deps *dn);
-/* Pair tasks under `rule` (both arrays sorted as sl_diff_run keeps them). 0 / -1 OOM. */
-int sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n, size_t nn,
-                        sl_match_rule rule, sl_diff_match *m);
+/* Pair tasks under `rule` (both arrays sorted as sl_diff_run keeps them). */
+void sl_diff_match_tasks(const sl_diff_task *b, size_t nb, const sl_diff_task *n, size_t nn,
+                         sl_match_rule rule, sl_diff_match *m);
 void sl_diff_match_free(sl_diff_match *m);
 
 /* ---- the report ----------------------------------------------------------------------- */
@@ -160,23 +160,24 @@ typedef struct sl_diff_report {
 
 #define SL_DIFF_MAX_RUNS 64 /* captures per side */
 
-/* want_phases: the user asked for the scheduler sections (refused below level 3). */
+/* want_phases: the user asked for the scheduler sections (refused below level 3).
+** 0 ok, -1 reported (too many captures, a level refusal, a critical path the
+** overhead model refuses). */
 int sl_diff_report_build(sl_diff_run *base, size_t nb, sl_diff_run *cur, size_t nn,
                          int want_phases, sl_diff_report *rep);
 void sl_diff_report_free(sl_diff_report *rep);
 
 void sl_diff_print_text(FILE *out, const sl_diff_report *rep, const sl_diff_run *base,
                         const sl_diff_run *cur);
-/* 0 ok, -1 out of memory. */
-int sl_diff_print_json(FILE *out, const sl_diff_report *rep, const sl_diff_run *base,
-                       const sl_diff_run *cur);
+void sl_diff_print_json(FILE *out, const sl_diff_report *rep, const sl_diff_run *base,
+                        const sl_diff_run *cur);
 
 /* ---- the diff trace ---------------------------------------------------------------- */
 
 /* Both runs as sibling process groups "base / ..." and "new / ...", matched task
-** slices linked by flows, a counter of (new - base) busy cores. 0 / -1 OOM. */
-int sl_diff_trace_emit(sl_trace_sink *sink, const sl_diff_run *base, const sl_diff_run *cur,
-                       const sl_diff_match *m);
+** slices linked by flows, a counter of (new - base) busy cores. */
+void sl_diff_trace_emit(sl_trace_sink *sink, const sl_diff_run *base, const sl_diff_run *cur,
+                        const sl_diff_match *m);
 
 /* ---- --fail-if ------------------------------------------------------------------------- */
 
