@@ -243,10 +243,9 @@ int sl_collector_export(sl_collector *c, const char *dir) {
   if (sl_mkdirs(dir) != 0) return -1;
   char *json = sl_path_join(dir, "chip_swimlane_records.json");
   char *pb = sl_path_join(dir, "chip_swimlane_records.pb");
-  int rc = (json && pb) ? 0 : -1;
-  if (rc == 0) rc = sl_collector_export_json(c, json);
+  int rc = sl_collector_export_json(c, json);
   if (rc == 0) rc = sl_collector_export_pb(c, pb);
-  if (rc != 0 && json) remove(json); /* both or neither */
+  if (rc != 0) remove(json); /* both or neither */
   sl_mem_free(json);
   sl_mem_free(pb);
   return rc;

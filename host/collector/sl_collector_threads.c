@@ -52,8 +52,11 @@ static void name_thread(const char *role, int index) {
   prctl(PR_SET_NAME, name, 0, 0, 0);
 }
 
-/* At thread exit: add this thread's CPU time to the collector's statistics. */
-static void account_cpu(sl_collector *c) {
+/* The life of every host thread: named, its loop, then its CPU time added to the
+** collector's statistics (one place, so no thread can leave without it). */
+static void run_host_thread(sl_collector *c, const char *role, int index, void (*loop)(void *), void *arg) {
+  name_thread(role, index);
+  loop(arg);
   struct timespec ts;
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
     atomic_fetch_add(&c->host_cpu_ns, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
@@ -202,10 +205,9 @@ static void topup_owned(sl_shard *s) {
 ** buffer published since. The bell is read before the pass, so a ring during
 ** the pass is never slept through; the timeout is only a safety net (and
 ** bounds how long an unrung buffer at the end of a burst waits). */
-static void *drain_main(void *arg) {
+static void drain_loop(void *arg) {
   sl_shard *s = arg;
   sl_collector *c = s->c;
-  name_thread("sl-drain", s->index);
   size_t taken = 0;
   while (atomic_load(&c->running)) {
     uint32_t seen = sl_bell_read(&c->dp->host_bell);
@@ -216,14 +218,18 @@ static void *drain_main(void *arg) {
     if (!n) topup_owned(s);
     sl_coll_tick_end(c);
     taken += n;
-    if (c->cfg.test_drain_dies_after && taken >= c->cfg.test_drain_dies_after) return NULL; /* killed */
+    if (c->cfg.test_drain_dies_after && taken >= c->cfg.test_drain_dies_after) return; /* killed */
     if (n) continue;
     if (atomic_load(&c->running)) bell_sleep(c, &c->dp->host_bell, seen);
   }
   sl_coll_tick_begin(c);
   drain_pass(s); /* the device threads are joined: one last full pass */
   sl_coll_tick_end(c);
-  account_cpu(c);
+}
+
+static void *drain_main(void *arg) {
+  sl_shard *s = arg;
+  run_host_thread(s->c, "sl-drain", s->index, drain_loop, s);
   return NULL;
 }
 
@@ -282,10 +288,9 @@ static int handoff_drained(sl_handoff *h) {
   return done;
 }
 
-static void *collect_main(void *arg) {
+static void collect_loop(void *arg) {
   sl_shard *s = arg;
   sl_collector *c = s->c;
-  name_thread("sl-collect", s->index);
   for (;;) {
     sl_ready_entry e;
     if (handoff_pop(&s->handoff, &e, 1)) {
@@ -298,7 +303,11 @@ static void *collect_main(void *arg) {
     }
     if (handoff_drained(&s->handoff)) break;
   }
-  account_cpu(c);
+}
+
+static void *collect_main(void *arg) {
+  sl_shard *s = arg;
+  run_host_thread(s->c, "sl-collect", s->index, collect_loop, s);
   return NULL;
 }
 
@@ -343,9 +352,8 @@ static int update_freeze(sl_collector *c) {
 /* Woken by the bell (a collected buffer on the done list, a device's
 ** back-pressure request), it recycles, tops every free queue up at once (so
 ** refills never wait for the pool's next publish) and runs the freeze. */
-static void *replenish_main(void *arg) {
+static void replenish_loop(void *arg) {
   sl_collector *c = arg;
-  name_thread("sl-replenish", -1);
   while (atomic_load(&c->running)) {
     uint32_t seen = sl_bell_read(&c->repl_bell);
     size_t work = sl_coll_recycle(c);
@@ -366,7 +374,10 @@ static void *replenish_main(void *arg) {
   sl_coll_set32(c, &c->hv->bp->rq_freeze_active, 0);
   sl_coll_set32(c, &c->hv->bp->fq_freeze_active, 0);
   sl_coll_tick_end(c);
-  account_cpu(c);
+}
+
+static void *replenish_main(void *arg) {
+  run_host_thread(arg, "sl-replenish", -1, replenish_loop, arg);
   return NULL;
 }
 

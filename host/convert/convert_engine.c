@@ -761,7 +761,7 @@ static void emit_scheduler(sl_ctx *x) {
   sl_sink_process_name(x->s, x->pid_sched, v->name);
   sl_sink_process_sort(x->s, x->pid_sched, v->sort);
   custom_lanes lanes = {0};
-  const sl_phase_style **style_of = sl_mem_calloc(c->strings.n + 1, sizeof *style_of);
+  const sl_phase_style **style_of = sl_mem_calloc(c->strings.n, sizeof *style_of); /* by sl_str: ids < n */
   for (size_t t = 0; t < c->n_streams && !x->failed; t++) {
     const sl_sched_stream *stm = &c->streams[t];
     const char *prod = sl_str_get(c, stm->producer);
@@ -777,7 +777,7 @@ static void emit_scheduler(sl_ctx *x) {
                  : sl_rules_lane(x->r, "sched_lane", (int64_t)t);
     if (lane_name) sl_sink_thread_name(x->s, x->pid_sched, main_tid, lane_name);
     /* phase style per interned phase name of this stream: Lua is asked once */
-    memset(style_of, 0, (c->strings.n + 1) * sizeof *style_of);
+    memset(style_of, 0, c->strings.n * sizeof *style_of);
     int has_sub = 0;
     for (size_t i = stm->first; i < stm->first + stm->count; i++) {
       sl_str id = c->phases[i].phase;

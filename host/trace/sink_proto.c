@@ -426,9 +426,8 @@ static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
     sl_map_u64_del(&p->open_flow, key);
   }
   uint32_t lane = lane_index(p, ev->pid, ev->tid);
-  /* beyond any trace this process could hold */
   if (flow_id > UINT32_MAX || p->nends >= UINT32_MAX || lane > END_MAX_LANE) {
-    s->failed = 1;
+    s->failed = 1; /* beyond any trace this process could hold */
     return;
   }
   pflow_end e = {.at.ts = ts,

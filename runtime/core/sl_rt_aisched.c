@@ -168,9 +168,8 @@ static int publish_all(phase_ctx *pc, const unsigned char *freed) {
   sl_rt_sched *s = pc->s;
   int published = 0;
   for (int k = 0; k < s->nclusters; k++) { /* MIX: a whole idle cluster is one slot */
-    int cl = s->clusters[k];
-    sl_rt_core *cs[3] = {&rt->cores[cl], &rt->cores[rt->cfg.num_aic + 2 * cl], &rt->cores[rt->cfg.num_aic + 2 * cl + 1]};
-    if (cs[0]->busy || cs[1]->busy || cs[2]->busy) continue;
+    sl_rt_core *cs[3];
+    if (!sl_rt_cluster_cores(rt, s->clusters[k], cs)) continue;
     int refill = 0;
     for (int j = 0; j < 3; j++) refill |= freed[local_index(s, cs[j]->id)];
     published += place(pc, SL_SHAPE_MIX, cs, 3, refill);

@@ -110,6 +110,8 @@ static inline int sl_rt_core_poll(const phase_ctx *pc, sl_rt_core *c) {
 ** (explicit dummies, false predicates). (Writing a token, sl_rt_publish, is inline in
 ** sl_rt_internal.h.) */
 void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int block, int lane);
+/* Cluster cl's cores in a MIX task's slot order (ORDER: AIC, AIV0, AIV1); 1 when all are idle. */
+int sl_rt_cluster_cores(sl_rt *rt, int cl, sl_rt_core *out[3]);
 uint64_t sl_rt_publish_staged(phase_ctx *pc, sl_rt_core *c);
 sl_rt_task *sl_rt_core_collect(phase_ctx *pc, sl_rt_core *c, uint64_t finish);
 void sl_rt_on_task_complete(phase_ctx *pc, sl_rt_task *t, const int16_t *d0);

@@ -73,11 +73,8 @@ static int dispatch_possible(sl_rt *rt, sl_rt_sched *s) {
     if (c->is_aic) idle_aic = 1;
     else idle_aiv = 1;
   }
-  for (int k = 0; k < s->nclusters && !idle_cluster; k++) {
-    int cl = s->clusters[k];
-    idle_cluster = !rt->cores[cl].busy && !rt->cores[rt->cfg.num_aic + 2 * cl].busy &&
-                   !rt->cores[rt->cfg.num_aic + 2 * cl + 1].busy;
-  }
+  sl_rt_core *members[3];
+  for (int k = 0; k < s->nclusters && !idle_cluster; k++) idle_cluster = sl_rt_cluster_cores(rt, s->clusters[k], members);
   return (idle_aic && sl_readyq_depth(&rt->queues[SL_SHAPE_AIC])) ||
          (idle_aiv && sl_readyq_depth(&rt->queues[SL_SHAPE_AIV])) ||
          (idle_cluster && sl_readyq_depth(&rt->queues[SL_SHAPE_MIX]));
@@ -96,14 +93,11 @@ static int phase_dispatch(phase_ctx *pc) {
   if (pc->dp) t0 = phase_start(pc, d0);
   /* MIX first: a whole idle cluster takes one block of a MIX task. */
   for (int k = 0; k < s->nclusters; k++) {
-    int cl = s->clusters[k];
-    sl_rt_core *aic = &rt->cores[cl], *v0 = &rt->cores[rt->cfg.num_aic + 2 * cl],
-               *v1 = &rt->cores[rt->cfg.num_aic + 2 * cl + 1];
-    if (aic->busy || v0->busy || v1->busy) continue;
+    sl_rt_core *targets[3];
+    if (!sl_rt_cluster_cores(rt, s->clusters[k], targets)) continue;
     int block;
     sl_rt_task *t = pop(pc, SL_SHAPE_MIX, &block);
     if (!t) break;
-    sl_rt_core *targets[3] = {aic, v0, v1};
     for (int slot = 0; slot < 3; slot++) {
       if (t->kernel_ids[slot] < 0) continue;
       dispatch_one(pc, targets[slot], t, slot, block, slot == 2 ? 1 : 0);

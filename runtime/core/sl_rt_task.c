@@ -61,6 +61,13 @@ static uint32_t next_token(sl_rt_core *c) {
   return tok;
 }
 
+int sl_rt_cluster_cores(sl_rt *rt, int cl, sl_rt_core *out[3]) {
+  out[0] = &rt->cores[cl];
+  out[1] = &rt->cores[rt->cfg.num_aic + 2 * cl];
+  out[2] = out[1] + 1;
+  return !out[0]->busy && !out[1]->busy && !out[2]->busy;
+}
+
 /* Reserve core c for block `block` of member `slot` of task t: payload written,
 ** token chosen, nothing published yet (a staged core looks busy and un-ACKed). */
 void sl_rt_stage_one(phase_ctx *pc, sl_rt_core *c, sl_rt_task *t, int slot, int block, int lane) {

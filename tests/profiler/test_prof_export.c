@@ -328,6 +328,8 @@ static void unwritable_output_leaves_nothing(void **state) {
 static void export_without_collector_or_folder_fails(void **state) {
   (void)state;
   assert_int_equal(sl_collector_export(NULL, "/tmp"), -1);
+  assert_int_equal(sl_collector_export_json(NULL, "/tmp/x.json"), -1);
+  assert_int_equal(sl_collector_export_pb(NULL, "/tmp/x.pb"), -1);
   sl_collector_config cfg;
   harness_config(&cfg, &hc, 2);
   sl_collector *c = sl_collector_create(&cfg);

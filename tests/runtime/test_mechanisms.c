@@ -308,6 +308,20 @@ static void test_mechanism_errors(void **state) {
   e.ndeps = 1;
   assert_int_equal(sl_rt_submit_task(rt, &e), UINT64_MAX);
   assert_non_null(strstr(sl_rt_last_error(rt), "explicit dependency names an unknown task id"));
+  /* timing slots 0 .. SL_RT_TIMING_SLOTS - 1: each end accepted, one past it refused */
+  static const struct { int slot, ok; } slots[] = {{0, 1}, {SL_RT_TIMING_SLOTS - 1, 1}, {SL_RT_TIMING_SLOTS, 0}, {-1, 0}};
+  for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
+    sl_rt_submit ts = add_task(a, 1);
+    ts.has_timing_slot = 1;
+    ts.timing_slot = slots[i].slot;
+    uint64_t id = sl_rt_submit_task(rt, &ts);
+    if (slots[i].ok) {
+      assert_true(id != UINT64_MAX);
+    } else {
+      assert_int_equal(id, UINT64_MAX);
+      assert_non_null(strstr(sl_rt_last_error(rt), "timing slot must be 0..15"));
+    }
+  }
   sl_rt_graph_node bad;
   memset(&bad, 0, sizeof bad);
   bad.kernel_ids[0] = bad.kernel_ids[1] = bad.kernel_ids[2] = -1;
