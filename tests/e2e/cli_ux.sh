@@ -249,6 +249,18 @@ if command -v script >/dev/null 2>&1; then
   grep -q "swimlane: run:" runq.out && fail "run -q: a progress line"
   SWIMLANE_PROGRESS_AFTER_MS=0 "$SW" run mixed_example --no-convert -o runprog >/dev/null 2>runnotty.err
   grep -q "swimlane: run:" runnotty.err && fail "run: a progress line without a TTY"
+  # the read's line: drawn while a long read runs (40 MB of a key the reader skips), erased
+  # before anything else is printed (the capture health line comes right after the read)
+  python3 - "$rec" padded.json <<'PY'
+import sys
+src = open(sys.argv[1]).read().lstrip()
+open(sys.argv[2], "w").write('{"x_padding": [' + ",".join(["0"] * 20000000) + "], " + src[1:])
+PY
+  SWIMLANE_PROGRESS_AFTER_MS=100 script -qfec "'$SW' convert padded.json -o padded_trace.json" /dev/null >readtty.out 2>&1
+  grep -q "swimlane: convert: reading [0-9.]* / [0-9.]* MB" readtty.out || fail "no progress line while reading"
+  tr '\r' '\n' <readtty.out | grep -q "convert: reading [^ ]* / .*swimlane: " &&
+    fail "a line was printed onto the read's progress line"
+  rm -f padded.json padded_trace.json
 fi
 
 # install to a prefix: the installed binary runs from elsewhere without SWIMLANE_HOME
