@@ -242,8 +242,9 @@ if command -v script >/dev/null 2>&1; then
     "$SW" convert "$rec" --rules spin.lua -o prog.json 2>notty.err >/dev/null
   grep -q "swimlane: convert: writing" notty.err && fail "a progress line without a TTY"
   grep -q "script exceeded the instruction limit" notty.err || fail "spin rules: no limit error"
-  # run's progress line: tasks completed of submitted, on a TTY only, not with -q
-  SWIMLANE_PROGRESS_AFTER_MS=0 script -qfec "'$SW' run mixed_example --no-convert -o runprog" /dev/null >runtty.out 2>&1
+  # run's progress line: tasks completed of submitted, on a TTY only, not with -q (a run long
+  # enough, 100k tasks, that the ticker thread is sure to draw before the run ends)
+  SWIMLANE_PROGRESS_AFTER_MS=0 script -qfec "'$SW' run bench_flat --case default --no-convert -o runprog" /dev/null >runtty.out 2>&1
   grep -q "swimlane: run: [0-9]* of [0-9]* tasks completed" runtty.out || fail "run: no progress line on a TTY"
   SWIMLANE_PROGRESS_AFTER_MS=0 script -qfec "'$SW' run mixed_example --no-convert -q -o runprog" /dev/null >runq.out 2>&1
   grep -q "swimlane: run:" runq.out && fail "run -q: a progress line"
