@@ -471,12 +471,13 @@ static void thread_budget(const sl_capture *c, const work_strs *ws, const size_t
         t->other_us[p->phase_id] += dur;
     }
     if (!is_work) r->other_records[p->phase_id]++;
-    if (p->phase == ws->complete) t->finishes += p->tasks_processed;
+    if (p->phase == ws->complete) t->finishes += sl_phase_tasks_processed(c, p);
     if (p->phase == ws->dispatch && (p->flags & SL_PH_HAS_POP)) {
-      t->pop_hit += p->pop_hit;
-      t->pop_miss += p->pop_miss;
+      t->pop_hit += sl_phase_pop_hit(c, p);
+      t->pop_miss += sl_phase_pop_miss(c, p);
     }
-    if (p->loop_iter > t->loops) t->loops = p->loop_iter;
+    int64_t loops = sl_phase_loop_iter(c, p);
+    if (loops > t->loops) t->loops = loops;
     if (!have_prev || p->end_us > prev_end) prev_end = p->end_us;
     have_prev = 1;
   }

@@ -1,14 +1,23 @@
 /*
-** reader_phase.c — scheduler phase names: legacy aliases renamed, retired and
+** reader_phase.c — scheduler phase records: names (legacy aliases renamed, retired and
 ** unknown names kept but flagged, ids, aliases and retired names all from the
-** generated phase table (schema/phases.lua), identically for JSON and .pb captures.
+** generated phase table, schema/phases.lua, identically for JSON and .pb captures), and
+** the compact storage of their integers.
+**
+** Storage: a record keeps its ten integer fields (enum sl_phase_value) as int32 in
+** sl_phase_rec.v while every one fits; the first value that does not moves all ten,
+** widened, to a capture->phase_wide entry the record names (wide = 1 + index), and the
+** record stays wide from then on, so a reader never has to look in both places.
 */
 #include <string.h>
 
 #include "reader_raw.h"
 #include "reader_util.h"
 #include "sl_generated_gate.h"
+#include "sl_mem.h"
 #include "sl_phases.h"
+
+_Static_assert(SL_PHASE_ID_LIMIT <= 127, "phase ids fit sl_phase_rec.phase_id");
 
 void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len) {
   char buf[64];
@@ -38,4 +47,35 @@ void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_
   }
   rec->phase = sl_intern_add(&c->strings, name, len);
   if (rec->phase_id == SL_PHASE_ID_UNKNOWN) rec->flags |= is_retired ? SL_PH_RETIRED : SL_PH_UNKNOWN;
+}
+
+void sl_phase_set(sl_capture *c, sl_phase_rec *p, int k, int64_t v) {
+  if (p->wide) {
+    c->phase_wide[p->wide - 1].v[k] = v;
+    return;
+  }
+  if (v >= INT32_MIN && v <= INT32_MAX) {
+    p->v[k] = (int32_t)v;
+    return;
+  }
+  sl_phase_wide *w = sl_array_push(c->phase_wide, c->n_phase_wide, c->cap_phase_wide);
+  for (int i = 0; i < SL_PV_COUNT; i++) w->v[i] = p->v[i];
+  w->v[k] = v;
+  p->wide = (uint32_t)c->n_phase_wide;
+  memset(p->v, 0, sizeof p->v);
+}
+
+void sl_phase_set_extra(sl_phase_rec *p, sl_extra_span sp) {
+  p->extra_first = sp.first;
+  p->n_extra = (uint8_t)sp.n;
+}
+
+void sl_phase_push(sl_capture *c, size_t *cap, const sl_phase_in *in) {
+  sl_phase_rec *p = sl_array_push(c->phases, c->n_phases, *cap);
+  *p = in->r;
+  p->wide = 0;
+  memset(p->v, 0, sizeof p->v);
+  sl_phase_set_extra(p, in->extra);
+  for (int k = 0; k < SL_PV_COUNT; k++)
+    if (in->v[k]) sl_phase_set(c, p, k, in->v[k]);
 }

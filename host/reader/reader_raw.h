@@ -69,6 +69,21 @@ typedef struct sl_raw {
 /* Look a scheduler phase name up: sets rec->phase_id, ->phase (renamed) and flags. */
 void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len);
 
+/* A scheduler phase record as a parser reads it: the integers full width, the extras a span
+** (sl_phase_push packs it into capture->phases). */
+typedef struct sl_phase_in {
+  sl_phase_rec r;              /* times, task id, name, flags; r.v / r.wide / extras unused */
+  int64_t v[SL_PV_COUNT];      /* enum sl_phase_value */
+  sl_extra_span extra;
+} sl_phase_in;
+/* Append `in` to capture->phases (*cap its capacity). */
+void sl_phase_push(sl_capture *c, size_t *cap, const sl_phase_in *in);
+/* Set integer field k of a stored record, exact (moves its integers to capture->phase_wide
+** the first time one does not fit 32 bits). */
+void sl_phase_set(sl_capture *c, sl_phase_rec *p, int k, int64_t v);
+/* Replace a stored record's extras. */
+void sl_phase_set_extra(sl_phase_rec *p, sl_extra_span sp);
+
 /* reader_fields.c: the fields of each record kind (generated/sl_read_fields.h) the reader
 ** interprets; any other field, or one the table lacks (field < 0), is an extra. */
 extern const uint64_t sl_read_used[SL_READ_KIND_COUNT];

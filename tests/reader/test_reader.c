@@ -172,15 +172,15 @@ static void test_fixture_joined_values(void **state) {
   assert_float_equal(p->start_us, 1.20, 1e-12);
   assert_float_equal(p->end_us, 1.28, 1e-12);
   assert_true(p->flags & SL_PH_HAS_POP);
-  assert_int_equal(p->pop_hit, 1);
-  assert_int_equal(p->pop_miss, 0);
+  assert_int_equal(sl_phase_pop_hit(c, p), 1);
+  assert_int_equal(sl_phase_pop_miss(c, p), 0);
   assert_true(p->flags & SL_PH_HAS_SHARED);
-  assert_int_equal(p->shared_at_start[1], 2);
-  assert_int_equal(p->shared_at_end[0], 0);
+  assert_int_equal(sl_phase_value(c, p, SL_PV_SHARED_AT_START + 1), 2);
+  assert_int_equal(sl_phase_value(c, p, SL_PV_SHARED_AT_END), 0);
   p = phase_at(c, 0, 2); /* nested resolve 1136..1139 */
   assert_string_equal(sl_str_get(c, p->phase), "resolve");
   assert_float_equal(p->start_us, 2.72, 1e-12);
-  assert_int_equal(p->tasks_processed, 2);
+  assert_int_equal(sl_phase_tasks_processed(c, p), 2);
   assert_false(p->flags & SL_PH_HAS_SHARED);
   p = phase_at(c, 0, 3); /* predicated_skip for t5 */
   assert_string_equal(sl_str_get(c, p->phase), "predicated_skip");
@@ -189,7 +189,7 @@ static void test_fixture_joined_values(void **state) {
   p = phase_at(c, 0, 7); /* complete without tasks_processed */
   assert_string_equal(sl_str_get(c, p->phase), "complete");
   assert_false(p->flags & SL_PH_HAS_TASKS_PROCESSED);
-  assert_int_equal(p->loop_iter, 6);
+  assert_int_equal(sl_phase_loop_iter(c, p), 6);
   p = phase_at(c, 0, 9); /* legacy idle: kept, flagged retired */
   assert_string_equal(sl_str_get(c, p->phase), "idle");
   assert_int_equal(p->phase_id, SL_PHASE_ID_UNKNOWN);
@@ -233,13 +233,8 @@ static void assert_same_model(const sl_capture *a, const sl_capture *b) {
       assert_int_equal(x->phase_id, y->phase_id);
       assert_int_equal(x->flags, y->flags);
       assert_true(x->start_us == y->start_us && x->end_us == y->end_us);
-      assert_int_equal(x->loop_iter, y->loop_iter);
-      assert_int_equal(x->tasks_processed, y->tasks_processed);
-      assert_int_equal(x->pop_hit, y->pop_hit);
-      assert_int_equal(x->pop_miss, y->pop_miss);
+      for (int k = 0; k < SL_PV_COUNT; k++) assert_int_equal(sl_phase_value(a, x, k), sl_phase_value(b, y, k));
       assert_int_equal(x->task_id, y->task_id);
-      assert_memory_equal(x->shared_at_start, y->shared_at_start, sizeof x->shared_at_start);
-      assert_memory_equal(x->shared_at_end, y->shared_at_end, sizeof x->shared_at_end);
     }
   }
   assert_int_equal(a->n_orch, b->n_orch);
@@ -347,8 +342,44 @@ static void test_legacy_aliases_and_null_task_id(void **state) {
   p = phase_at(c, 2, 3);
   assert_string_equal(sl_str_get(c, p->phase), "unknown");
   assert_true(p->flags & SL_PH_HAS_SHARED);
-  assert_int_equal(p->shared_at_end[2], 6);
+  assert_int_equal(sl_phase_value(c, p, SL_PV_SHARED_AT_END + 2), 6);
   assert_int_equal(sl_capture_sched_thread_count(c), 3);
+  sl_capture_free(c);
+}
+
+/* A phase record keeps its integers in 32 bits until one does not fit; then all of them move
+** to the capture's wide table, and every value reads back exact, in either format. */
+static void test_phase_values_wide(void **state) {
+  (void)state;
+  const char *j = "{\"chip_swimlane_level\": 3, " META ", \"scheduler_records\": {\"schema_version\": 1, "
+                  "\"streams\": [{\"scheduler_id\": 0, \"records\": ["
+                  "{\"start_cycles\": 10, \"end_cycles\": 20, \"loop_iter\": 2147483647, \"kind\": \"dispatch\", \"tasks_processed\": -2147483648},"
+                  "{\"start_cycles\": 30, \"end_cycles\": 40, \"loop_iter\": 9000000000, \"kind\": \"complete\", \"tasks_processed\": 7},"
+                  "{\"start_cycles\": 50, \"end_cycles\": 60, \"loop_iter\": 3, \"kind\": \"release\", \"tasks_processed\": 1}"
+                  "], \"metrics\": [{\"record_index\": 0, \"pop_hit\": 1, \"pop_miss\": -9000000000, "
+                  "\"shared_at_start\": [1,2,3], \"shared_at_end\": [4,5,6]},"
+                  "{\"record_index\": 1, \"shared_at_start\": [9223372036854775807,0,-1], \"shared_at_end\": [0,0,0]}]}]}}";
+  sl_capture *c = read_str(j);
+  assert_non_null(c);
+  const sl_phase_rec *p = phase_at(c, 0, 0); /* wide from its metrics' pop_miss on */
+  assert_int_equal(sl_phase_loop_iter(c, p), 2147483647);
+  assert_int_equal(sl_phase_tasks_processed(c, p), INT32_MIN);
+  assert_int_equal(sl_phase_pop_hit(c, p), 1);
+  assert_true(sl_phase_pop_miss(c, p) == -9000000000LL);
+  int64_t sh[3];
+  sl_phase_shared(c, p, 0, sh);
+  assert_true(sh[0] == 1 && sh[1] == 2 && sh[2] == 3);
+  sl_phase_shared(c, p, 1, sh);
+  assert_true(sh[0] == 4 && sh[1] == 5 && sh[2] == 6);
+  p = phase_at(c, 0, 1); /* wide from its own loop_iter */
+  assert_true(sl_phase_loop_iter(c, p) == 9000000000LL);
+  assert_int_equal(sl_phase_tasks_processed(c, p), 7);
+  sl_phase_shared(c, p, 0, sh);
+  assert_true(sh[0] == INT64_MAX && sh[1] == 0 && sh[2] == -1);
+  p = phase_at(c, 0, 2); /* narrow */
+  assert_int_equal(p->wide, 0);
+  assert_int_equal(sl_phase_loop_iter(c, p), 3);
+  assert_int_equal(c->n_phase_wide, 2);
   sl_capture_free(c);
 }
 
@@ -420,13 +451,13 @@ static void test_extras_every_record_kind(void **state) {
   const sl_phase_rec *p = phase_at(c, 0, 0);
   /* a key of the record and a key of its metrics object (a field only the metrics writer
   ** prints): both extras of the phase, record keys first */
-  assert_int_equal(p->extra.n, 2);
-  assert_string_equal(sl_str_get(c, c->extras[p->extra.first].key), "new_ph");
-  assert_int_equal(c->extras[p->extra.first].value, 3);
-  assert_string_equal(sl_str_get(c, c->extras[p->extra.first + 1].key), "new_metric");
-  assert_int_equal(c->extras[p->extra.first + 1].value, 6);
-  assert_int_equal(p->pop_hit, 1); /* the metrics fields the reader knows still merge */
-  assert_int_equal(p->pop_miss, 2);
+  assert_int_equal(p->n_extra, 2);
+  assert_string_equal(sl_str_get(c, c->extras[p->extra_first].key), "new_ph");
+  assert_int_equal(c->extras[p->extra_first].value, 3);
+  assert_string_equal(sl_str_get(c, c->extras[p->extra_first + 1].key), "new_metric");
+  assert_int_equal(c->extras[p->extra_first + 1].value, 6);
+  assert_int_equal(sl_phase_pop_hit(c, p), 1); /* the metrics fields the reader knows still merge */
+  assert_int_equal(sl_phase_pop_miss(c, p), 2);
   assert_int_equal(c->orch[0].extra.n, 1); /* strings are not integer fields: not carried */
   assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "new_orch");
   assert_int_equal(c->extras[c->orch[0].extra.first].value, -4);
@@ -1031,6 +1062,7 @@ int main(void) {
     cmocka_unit_test(test_level1_fallback),
     cmocka_unit_test(test_legacy_aliases_and_null_task_id),
     cmocka_unit_test(test_phase_presence),
+    cmocka_unit_test(test_phase_values_wide),
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_extras_every_record_kind),
     cmocka_unit_test(test_foreign_row_columns),

@@ -133,8 +133,7 @@ static void test_pb_matches_json(void **state) {
     assert_string_equal(sl_str_get(p, a->phase), sl_str_get(j, b->phase));
     assert_true(a->start_us == b->start_us && a->end_us == b->end_us);
     assert_int_equal(a->task_id, b->task_id);
-    assert_int_equal(a->pop_miss, b->pop_miss);
-    assert_memory_equal(a->shared_at_end, b->shared_at_end, sizeof a->shared_at_end);
+    for (int k = 0; k < SL_PV_COUNT; k++) assert_int_equal(sl_phase_value(p, a, k), sl_phase_value(j, b, k));
   }
   assert_int_equal(p->phases[p->streams[1].first + 1].task_id, (2ULL << 32) | 3);
   assert_string_equal(sl_str_get(p, p->streams[1].runtime), "tensormap_and_ringbuffer");
@@ -330,9 +329,8 @@ static void check_pair(const char *stem, size_t n_tasks, size_t n_orch) {
   for (size_t i = 0; i < j->n_phases; i++) {
     assert_string_equal(sl_str_get(j, j->phases[i].phase), sl_str_get(p, p->phases[i].phase));
     assert_true(j->phases[i].start_us == p->phases[i].start_us && j->phases[i].end_us == p->phases[i].end_us);
-    assert_int_equal(j->phases[i].tasks_processed, p->phases[i].tasks_processed);
-    assert_int_equal(j->phases[i].pop_hit, p->phases[i].pop_hit);
-    assert_memory_equal(j->phases[i].shared_at_end, p->phases[i].shared_at_end, sizeof j->phases[i].shared_at_end);
+    for (int k = 0; k < SL_PV_COUNT; k++)
+      assert_int_equal(sl_phase_value(j, &j->phases[i], k), sl_phase_value(p, &p->phases[i], k));
   }
   sl_capture_free(j);
   sl_capture_free(p);

@@ -97,20 +97,42 @@ typedef struct sl_extra_span {
 } sl_extra_span;
 #define SL_PH_MAX_EXTRA 8u /* per record; more are dropped */
 
+/* The integer fields of a scheduler phase record, by index: read them with sl_phase_value
+** (or the named accessors after struct sl_capture), never from sl_phase_rec.v. */
+enum sl_phase_value {
+  SL_PV_LOOP_ITER = 0,         /* 0 when absent (flag SL_PH_HAS_LOOP_ITER) */
+  SL_PV_TASKS_PROCESSED = 1,   /* 0 when absent (flag SL_PH_HAS_TASKS_PROCESSED) */
+  SL_PV_POP_HIT = 2,           /* flag SL_PH_HAS_POP */
+  SL_PV_POP_MISS = 3,
+  SL_PV_SHARED_AT_START = 4,   /* [4..7): queue depths [AIC, AIV, MIX], flag SL_PH_HAS_SHARED */
+  SL_PV_SHARED_AT_END = 7,     /* [7..10) */
+  SL_PV_COUNT = 10
+};
+
+/* 80 bytes a record (a 1M-task capture has ~2.6M): the ten integer fields are 32-bit
+** here, exact; a record with any value outside int32 keeps all ten, 64-bit, in
+** capture->phase_wide[wide - 1] (wide == 0: the values are v[]). */
 typedef struct sl_phase_rec {
   double start_us;
   double end_us;
   uint64_t task_id;            /* flag SL_PH_HAS_TASK_ID; normalized to unsigned */
-  int64_t loop_iter;           /* 0 when absent */
-  int64_t tasks_processed;     /* 0 when absent (flag tells) */
-  int64_t pop_hit, pop_miss;   /* flag SL_PH_HAS_POP */
-  int64_t shared_at_start[3];  /* queue depths [AIC, AIV, MIX], flag SL_PH_HAS_SHARED */
-  int64_t shared_at_end[3];
-  int32_t phase_id;            /* enum sl_phase_kind or SL_PHASE_ID_UNKNOWN */
-  sl_extra_span extra;         /* fields the reader has no meaning for, into the trace args */
+  int32_t v[SL_PV_COUNT];      /* enum sl_phase_value, when wide == 0 */
   sl_str phase;                /* lowercase name after renames; "unknown" if kind missing */
-  uint32_t flags;              /* enum sl_phase_flags */
+  uint32_t extra_first;        /* fields the reader has no meaning for, into the trace args: */
+  uint32_t wide;               /* 0, or 1 + index into capture->phase_wide */
+  int8_t phase_id;             /* enum sl_phase_kind or SL_PHASE_ID_UNKNOWN */
+  uint8_t flags;               /* enum sl_phase_flags */
+  uint8_t n_extra;             /* capture->extras[extra_first .. +n_extra) (sl_phase_extra) */
 } sl_phase_rec;
+
+/* A phase record's ten integer fields at full width (capture->phase_wide). */
+typedef struct sl_phase_wide {
+  int64_t v[SL_PV_COUNT];
+} sl_phase_wide;
+
+static inline sl_extra_span sl_phase_extra(const sl_phase_rec *p) {
+  return (sl_extra_span){p->extra_first, p->n_extra};
+}
 
 /* One scheduler thread's stream. In the older format this is one inner list of
 ** aicpu_scheduler_phases (index = thread); in the current format the stream with
@@ -286,6 +308,8 @@ typedef struct sl_capture {
   sl_sched_stream *streams;
   size_t n_phases;
   sl_phase_rec *phases;
+  size_t n_phase_wide, cap_phase_wide;
+  sl_phase_wide *phase_wide;   /* the records whose integers do not all fit 32 bits */
   size_t n_extras, cap_extras;
   sl_extra_field *extras;      /* the records' sl_extra_span point here */
 
@@ -328,6 +352,28 @@ typedef struct sl_capture {
   sl_str schema_fingerprint;   /* the writer's SL_SCHEMA_FINGERPRINT */
   sl_str schema_layout;        /* the writer's SL_SCHEMA_LAYOUT (names fields newer than this build) */
 } sl_capture;
+
+/* Integer field k (enum sl_phase_value) of a scheduler phase record, exact. */
+static inline int64_t sl_phase_value(const sl_capture *c, const sl_phase_rec *p, int k) {
+  return p->wide ? c->phase_wide[p->wide - 1].v[k] : (int64_t)p->v[k];
+}
+static inline int64_t sl_phase_loop_iter(const sl_capture *c, const sl_phase_rec *p) {
+  return sl_phase_value(c, p, SL_PV_LOOP_ITER);
+}
+static inline int64_t sl_phase_tasks_processed(const sl_capture *c, const sl_phase_rec *p) {
+  return sl_phase_value(c, p, SL_PV_TASKS_PROCESSED);
+}
+static inline int64_t sl_phase_pop_hit(const sl_capture *c, const sl_phase_rec *p) {
+  return sl_phase_value(c, p, SL_PV_POP_HIT);
+}
+static inline int64_t sl_phase_pop_miss(const sl_capture *c, const sl_phase_rec *p) {
+  return sl_phase_value(c, p, SL_PV_POP_MISS);
+}
+/* The three queue depths at the record's start (at_end 0) or end (at_end 1) into out[3]. */
+static inline void sl_phase_shared(const sl_capture *c, const sl_phase_rec *p, int at_end, int64_t out[3]) {
+  int k0 = at_end ? SL_PV_SHARED_AT_END : SL_PV_SHARED_AT_START;
+  for (int k = 0; k < 3; k++) out[k] = sl_phase_value(c, p, k0 + k);
+}
 
 /* Records dropped over every pool of capture->health. */
 uint64_t sl_capture_dropped(const sl_capture *c);
