@@ -425,12 +425,22 @@ enum sl_deps_status {
   SL_DEPS_INVALID = 2,  /* unreadable or invalid JSON: every map None, `error` says why */
 };
 
+/* One id the maps name (a task or an edge end): 1 + its index in each map, 0 = not in it. */
+typedef struct sl_deps_node {
+  uint32_t pred, succ, kernel, block;  /* preds[], succ_keys[], kernel_task[], block_task[] */
+} sl_deps_node;
+
 typedef struct sl_deps {
   char *path;
   int status;              /* enum sl_deps_status */
   char *error;             /* SL_DEPS_INVALID: what went wrong (no file name) */
   sl_err warning;           /* what the reference warns about: unreadable or invalid
                            ** JSON, no 'edges' array; unset when there is nothing to say */
+  /* every id any map names, numbered once: the maps below are arrays indexed through it
+  ** (one hash map for all four; fewer than 2^32 ids) */
+  sl_map node_index;       /* id -> node */
+  size_t n_nodes;
+  sl_deps_node *nodes;
   int has_edges;
   /* pred -> successors: preds in first-appearance order, succs in edge order,
   ** (pred, succ) pairs deduplicated keeping the first; self-edges kept. */
@@ -439,25 +449,21 @@ typedef struct sl_deps {
   size_t *succ_off;        /* [n_preds + 1]: succs of preds[i] are succs[succ_off[i] .. succ_off[i+1]) */
   uint64_t *succs;
   size_t n_edges;          /* deduplicated pair count */
-  sl_map pred_index;       /* pred id -> i */
   /* inverted: succ -> preds in the order of iterating the edge map pred by pred */
   size_t n_succ_keys;
   uint64_t *succ_keys;
   size_t *pred_off;
   uint64_t *pred_list;
-  sl_map succ_index;
 
   int has_kernel_map;
   size_t n_kernel;
   uint64_t *kernel_task;   /* [n_kernel] first-appearance order */
   int64_t (*kernel_ids)[3];/* later duplicate entries overwrite the value */
-  sl_map kernel_index;
 
   int has_block_map;
   size_t n_block;
   uint64_t *block_task;
   int64_t *block_num;      /* max(int(block_num or 1), 1) */
-  sl_map block_index;
 } sl_deps;
 
 /* Load deps.json (streamed). Never fails and prints nothing: a missing file gives
