@@ -549,8 +549,8 @@ static void emit_worker_bars(sl_ctx *x) {
           SL_ARG_S("fanout-hint", fanout),
           SL_ARG_S("fanin-hint", fanin),
           SL_ARG_D("duration-us", arg_us(x, dur)),
-          SL_ARG_D("kernel-duration-us", arg_us(x, t->duration_us)),
-          SL_ARG_D("local_setup_us", arg_us(x, t->local_setup_us)),
+          SL_ARG_D("kernel-duration-us", arg_us(x, sl_task_duration_us(t))),
+          SL_ARG_D("local_setup_us", arg_us(x, sl_task_local_setup_us(t))),
           SL_ARG_U("taskId", t->task_id),
       };
       sl_slice ev = {.pid = x->pid_worker, .tid = sl_core_tid(x, t->core_id), .ts = ts,

@@ -84,15 +84,15 @@ static void summary_compute(const sl_capture *c, summary *S) {
     fstat *f = fmap_get(&S->fm, t->func_id);
     if (!f) break;
     f->count++;
-    f->sum_exec += t->duration_us;
-    f->sum_local += t->local_setup_us;
+    f->sum_exec += sl_task_duration_us(t);
+    f->sum_local += sl_task_local_setup_us(t);
     f->n_local++;
     if (S->has_timing) {
       f->sum_head += t->start_us - t->dispatch_us;
       f->sum_tail += t->finish_us - t->end_us;
       f->n_head++;
       if (t->flags & SL_TASK_HAS_PROPAGATION) {
-        f->sum_prop += t->propagation_us;
+        f->sum_prop += sl_task_propagation_us(t);
         f->n_prop++;
       }
       f->total_latency += t->finish_us - t->dispatch_us;

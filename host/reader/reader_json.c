@@ -1044,9 +1044,8 @@ static int end_container_body(parser *p) {
     if (p->ph.r.phase == SL_STR_NONE) sl_phase_classify(c, &p->ph.r, NULL, 0);
     if (p->sh_bits == 3) p->ph.r.flags |= SL_PH_HAS_SHARED;
     sl_phase_push(c, &raw->cap_phases, &p->ph);
-    raw->ph_cycles = sl_array_grow(raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles);
-    raw->ph_cycles[2 * (c->n_phases - 1)] = p->ph_start;
-    raw->ph_cycles[2 * (c->n_phases - 1) + 1] = p->ph_end;
+    sl_raw_put_cycles(&c->phases[c->n_phases - 1].start_us, p->ph_start);
+    sl_raw_put_cycles(&c->phases[c->n_phases - 1].end_us, p->ph_end);
     break;
   }
   case C_OLD_THREAD:
@@ -1066,9 +1065,8 @@ static int end_container_body(parser *p) {
       p->orch.phase = sl_intern_add(&c->strings, SL_ORCH_PHASE_DEFAULT, strlen(SL_ORCH_PHASE_DEFAULT));
     if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
     *r = p->orch;
-    raw->orch_cycles = sl_array_grow(raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles);
-    raw->orch_cycles[2 * (c->n_orch - 1)] = p->orch_start;
-    raw->orch_cycles[2 * (c->n_orch - 1) + 1] = p->orch_end;
+    sl_raw_put_cycles(&r->start_us, p->orch_start);
+    sl_raw_put_cycles(&r->end_us, p->orch_end);
     break;
   }
   case C_ORCH_THREAD:

@@ -295,9 +295,8 @@ static void pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStrea
     in.v[SL_PV_SHARED_AT_END + k] = (int64_t)v[SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_END_AIC + k];
   }
   sl_phase_push(c, &raw->cap_phases, &in);
-  raw->ph_cycles = sl_array_grow(raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles);
-  raw->ph_cycles[2 * (c->n_phases - 1)] = PH(START_TIME);
-  raw->ph_cycles[2 * (c->n_phases - 1) + 1] = PH(END_TIME);
+  sl_raw_put_cycles(&c->phases[c->n_phases - 1].start_us, PH(START_TIME));
+  sl_raw_put_cycles(&c->phases[c->n_phases - 1].end_us, PH(END_TIME));
 }
 #undef PH
 
@@ -390,10 +389,8 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
           o->phase = orch_kind_name(c, (uint32_t)v[SL_RF_ORCH_PHASE_RECORD_KIND], submit);
           pb_extras(c, SL_READ_ORCH_PHASE_RECORD, &st->records[i]->base, v, -1, &o->extra);
           o->flags = SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
-          raw->orch_cycles =
-              sl_array_grow(raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles);
-          raw->orch_cycles[2 * (c->n_orch - 1)] = v[SL_RF_ORCH_PHASE_RECORD_START_TIME];
-          raw->orch_cycles[2 * (c->n_orch - 1) + 1] = v[SL_RF_ORCH_PHASE_RECORD_END_TIME];
+          sl_raw_put_cycles(&o->start_us, v[SL_RF_ORCH_PHASE_RECORD_START_TIME]);
+          sl_raw_put_cycles(&o->end_us, v[SL_RF_ORCH_PHASE_RECORD_END_TIME]);
         }
       }
       c->orch_threads[t].count = c->n_orch - c->orch_threads[t].first;

@@ -46,25 +46,32 @@ enum sl_task_flags {
   SL_TASK_HAS_R2S = 1u << 2,         /* the AICore row had the 6th receive_to_start column */
 };
 
+/* 72 bytes a row: what follows from other fields (duration, local setup, propagation,
+** ring) is computed by the sl_task_* functions below, the same doubles as stored ones. */
 typedef struct sl_task {
   uint64_t task_id;        /* task_token_raw, exact */
   int64_t func_id;         /* -1 until sl_capture_resolve_func_ids */
   double start_us;         /* AICore execution window */
   double end_us;
-  double duration_us;      /* end_us - start_us */
   double dispatch_us;      /* 0.0 at level 1 */
   double finish_us;        /* 0.0 at level 1; 0.0 also means "absent" */
   double receive_us;       /* us(start_cycles - receive_to_start) */
-  double local_setup_us;   /* start_us - receive_us */
-  double propagation_us;   /* receive_us - dispatch_us (flag SL_TASK_HAS_PROPAGATION) */
   uint32_t core_id;
-  uint32_t ring_id;        /* (task_id >> 32) & 0xFFFFFFFF */
   sl_str core_type;        /* "aic" / "aiv" (core_types[core_id]) */
-  uint32_t flags;          /* enum sl_task_flags */
+  uint32_t extra_first;    /* [extra_first .. +n_extra) (one byte count keeps the task small) */
+  uint8_t flags;           /* enum sl_task_flags */
   uint8_t member;          /* 1 + the task's kernel_ids slot this row ran; 0 = unknown */
   uint8_t n_extra;         /* extras of its AICore and scheduler rows: capture->extras */
-  uint32_t extra_first;    /* [extra_first .. +n_extra) (one byte count keeps the task small) */
 } sl_task;
+
+static inline double sl_task_duration_us(const sl_task *t) { return t->end_us - t->start_us; }
+static inline double sl_task_local_setup_us(const sl_task *t) { return t->start_us - t->receive_us; }
+/* receive_us - dispatch_us with flag SL_TASK_HAS_PROPAGATION, else 0.0 */
+static inline double sl_task_propagation_us(const sl_task *t) {
+  return (t->flags & SL_TASK_HAS_PROPAGATION) ? t->receive_us - t->dispatch_us : 0.0;
+}
+/* (task_id >> 32) & 0xFFFFFFFF */
+static inline uint32_t sl_task_ring_id(const sl_task *t) { return (uint32_t)(t->task_id >> 32); }
 
 /* ---- scheduler phase records ---------------------------------------------------- */
 

@@ -25,9 +25,9 @@ static void dump(const sl_capture *c) {
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     printf("task %llu core %u %s ring %u %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g flags %u\n",
-           (unsigned long long)t->task_id, t->core_id, str(c, t->core_type), t->ring_id, t->start_us,
-           t->end_us, t->duration_us, t->dispatch_us, t->finish_us, t->receive_us, t->local_setup_us,
-           t->propagation_us, t->flags);
+           (unsigned long long)t->task_id, t->core_id, str(c, t->core_type), sl_task_ring_id(t), t->start_us,
+           t->end_us, sl_task_duration_us(t), t->dispatch_us, t->finish_us, t->receive_us, sl_task_local_setup_us(t),
+           sl_task_propagation_us(t), t->flags);
   }
   for (size_t s = 0; s < c->n_streams; s++)
     for (size_t i = c->streams[s].first; i < c->streams[s].first + c->streams[s].count; i++) {
