@@ -4,8 +4,9 @@
 ** generated phase table, schema/phases.lua, identically for JSON and .pb captures), and
 ** the compact storage of their integers.
 **
-** Storage: a record keeps its ten integer fields (enum sl_phase_value) as int32 in
-** sl_phase_rec.v while every one fits; the first value that does not moves all ten,
+** Storage: a record keeps its ten integer fields (enum sl_phase_value) narrow in the record
+** (loop_iter int32, the counts and queue depths int16) while every one fits its width;
+** the first value that does not moves all ten,
 ** widened, to a capture->phase_wide entry the record names (wide = 1 + index), and the
 ** record stays wide from then on, so a reader never has to look in both places.
 */
@@ -54,15 +55,20 @@ void sl_phase_set(sl_capture *c, sl_phase_rec *p, int k, int64_t v) {
     c->phase_wide[p->wide - 1].v[k] = v;
     return;
   }
-  if (v >= INT32_MIN && v <= INT32_MAX) {
-    p->v[k] = (int32_t)v;
+  if (k == SL_PV_LOOP_ITER && v >= INT32_MIN && v <= INT32_MAX) {
+    p->iter = (int32_t)v;
+    return;
+  }
+  if (k != SL_PV_LOOP_ITER && v >= INT16_MIN && v <= INT16_MAX) {
+    p->small[k - 1] = (int16_t)v;
     return;
   }
   sl_phase_wide *w = sl_array_push(c->phase_wide, c->n_phase_wide, c->cap_phase_wide);
-  for (int i = 0; i < SL_PV_COUNT; i++) w->v[i] = p->v[i];
+  for (int i = 0; i < SL_PV_COUNT; i++) w->v[i] = sl_phase_value(c, p, i);
   w->v[k] = v;
   p->wide = (uint32_t)c->n_phase_wide;
-  memset(p->v, 0, sizeof p->v);
+  p->iter = 0;
+  memset(p->small, 0, sizeof p->small);
 }
 
 void sl_phase_set_extra(sl_phase_rec *p, sl_extra_span sp) {
@@ -74,7 +80,8 @@ void sl_phase_push(sl_capture *c, size_t *cap, const sl_phase_in *in) {
   sl_phase_rec *p = sl_array_push(c->phases, c->n_phases, *cap);
   *p = in->r;
   p->wide = 0;
-  memset(p->v, 0, sizeof p->v);
+  p->iter = 0;
+  memset(p->small, 0, sizeof p->small);
   sl_phase_set_extra(p, in->extra);
   for (int k = 0; k < SL_PV_COUNT; k++)
     if (in->v[k]) sl_phase_set(c, p, k, in->v[k]);

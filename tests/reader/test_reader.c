@@ -347,15 +347,17 @@ static void test_legacy_aliases_and_null_task_id(void **state) {
   sl_capture_free(c);
 }
 
-/* A phase record keeps its integers in 32 bits until one does not fit; then all of them move
-** to the capture's wide table, and every value reads back exact, in either format. */
+/* A phase record keeps its integers narrow (loop_iter 32 bits, the rest 16) until one does
+** not fit; then all of them move to the capture's wide table, and every value reads back
+** exact. */
 static void test_phase_values_wide(void **state) {
   (void)state;
   const char *j = "{\"chip_swimlane_level\": 3, " META ", \"scheduler_records\": {\"schema_version\": 1, "
                   "\"streams\": [{\"scheduler_id\": 0, \"records\": ["
                   "{\"start_cycles\": 10, \"end_cycles\": 20, \"loop_iter\": 2147483647, \"kind\": \"dispatch\", \"tasks_processed\": -2147483648},"
                   "{\"start_cycles\": 30, \"end_cycles\": 40, \"loop_iter\": 9000000000, \"kind\": \"complete\", \"tasks_processed\": 7},"
-                  "{\"start_cycles\": 50, \"end_cycles\": 60, \"loop_iter\": 3, \"kind\": \"release\", \"tasks_processed\": 1}"
+                  "{\"start_cycles\": 50, \"end_cycles\": 60, \"loop_iter\": -2147483648, \"kind\": \"release\", \"tasks_processed\": 1, "
+                  "\"pop_hit\": 32767, \"pop_miss\": -32768}"
                   "], \"metrics\": [{\"record_index\": 0, \"pop_hit\": 1, \"pop_miss\": -9000000000, "
                   "\"shared_at_start\": [1,2,3], \"shared_at_end\": [4,5,6]},"
                   "{\"record_index\": 1, \"shared_at_start\": [9223372036854775807,0,-1], \"shared_at_end\": [0,0,0]}]}]}}";
@@ -376,9 +378,11 @@ static void test_phase_values_wide(void **state) {
   assert_int_equal(sl_phase_tasks_processed(c, p), 7);
   sl_phase_shared(c, p, 0, sh);
   assert_true(sh[0] == INT64_MAX && sh[1] == 0 && sh[2] == -1);
-  p = phase_at(c, 0, 2); /* narrow */
+  p = phase_at(c, 0, 2); /* narrow: every value at the edge of its width */
   assert_int_equal(p->wide, 0);
-  assert_int_equal(sl_phase_loop_iter(c, p), 3);
+  assert_int_equal(sl_phase_loop_iter(c, p), INT32_MIN);
+  assert_int_equal(sl_phase_pop_hit(c, p), 32767);
+  assert_int_equal(sl_phase_pop_miss(c, p), -32768);
   assert_int_equal(c->n_phase_wide, 2);
   sl_capture_free(c);
 }

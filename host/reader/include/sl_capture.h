@@ -105,7 +105,7 @@ typedef struct sl_extra_span {
 #define SL_PH_MAX_EXTRA 8u /* per record; more are dropped */
 
 /* The integer fields of a scheduler phase record, by index: read them with sl_phase_value
-** (or the named accessors after struct sl_capture), never from sl_phase_rec.v. */
+** (or the named accessors after struct sl_capture), never from sl_phase_rec's own fields. */
 enum sl_phase_value {
   SL_PV_LOOP_ITER = 0,         /* 0 when absent (flag SL_PH_HAS_LOOP_ITER) */
   SL_PV_TASKS_PROCESSED = 1,   /* 0 when absent (flag SL_PH_HAS_TASKS_PROCESSED) */
@@ -116,14 +116,15 @@ enum sl_phase_value {
   SL_PV_COUNT = 10
 };
 
-/* 80 bytes a record (a 1M-task capture has ~2.6M): the ten integer fields are 32-bit
-** here, exact; a record with any value outside int32 keeps all ten, 64-bit, in
-** capture->phase_wide[wide - 1] (wide == 0: the values are v[]). */
+/* 64 bytes a record (a 1M-task capture has ~2.6M): loop_iter is 32-bit here and the nine
+** counts and queue depths 16-bit, exact; a record with any value outside its width keeps
+** all ten, 64-bit, in capture->phase_wide[wide - 1] (wide == 0: the values are here). */
 typedef struct sl_phase_rec {
   double start_us;
   double end_us;
   uint64_t task_id;            /* flag SL_PH_HAS_TASK_ID; normalized to unsigned */
-  int32_t v[SL_PV_COUNT];      /* enum sl_phase_value, when wide == 0 */
+  int32_t iter;                /* SL_PV_LOOP_ITER, when wide == 0 */
+  int16_t small[SL_PV_COUNT - 1]; /* value k = small[k - 1] for the others, when wide == 0 */
   sl_str phase;                /* lowercase name after renames; "unknown" if kind missing */
   uint32_t extra_first;        /* fields the reader has no meaning for, into the trace args: */
   uint32_t wide;               /* 0, or 1 + index into capture->phase_wide */
@@ -362,7 +363,8 @@ typedef struct sl_capture {
 
 /* Integer field k (enum sl_phase_value) of a scheduler phase record, exact. */
 static inline int64_t sl_phase_value(const sl_capture *c, const sl_phase_rec *p, int k) {
-  return p->wide ? c->phase_wide[p->wide - 1].v[k] : (int64_t)p->v[k];
+  if (p->wide) return c->phase_wide[p->wide - 1].v[k];
+  return k == SL_PV_LOOP_ITER ? (int64_t)p->iter : (int64_t)p->small[k - 1];
 }
 static inline int64_t sl_phase_loop_iter(const sl_capture *c, const sl_phase_rec *p) {
   return sl_phase_value(c, p, SL_PV_LOOP_ITER);
