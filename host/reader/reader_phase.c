@@ -5,10 +5,10 @@
 ** the compact storage of their integers.
 **
 ** Storage: a record keeps its ten integer fields (enum sl_phase_value) narrow in the record
-** (loop_iter int32, the counts and queue depths int16) while every one fits its width;
-** the first value that does not moves all ten,
-** widened, to a capture->phase_wide entry the record names (wide = 1 + index), and the
-** record stays wide from then on, so a reader never has to look in both places.
+** (loop_iter int32, the counts and queue depths int16) while every one fits its width; the
+** first value that does not moves all ten, widened, to a capture->phase_wide entry the
+** record names (wide = 1 + index), and the record stays wide from then on, so a reader
+** never has to look in both places.
 */
 #include <string.h>
 
@@ -18,7 +18,7 @@
 #include "sl_mem.h"
 #include "sl_phases.h"
 
-_Static_assert(SL_PHASE_ID_LIMIT <= 127, "phase ids fit sl_phase_rec.phase_id");
+_Static_assert(SL_PHASE_ID_LIMIT <= INT16_MAX, "phase ids fit sl_phase_rec.phase_id");
 
 void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len) {
   char buf[64];

@@ -128,7 +128,7 @@ typedef struct sl_phase_rec {
   sl_str phase;                /* lowercase name after renames; "unknown" if kind missing */
   uint32_t extra_first;        /* fields the reader has no meaning for, into the trace args: */
   uint32_t wide;               /* 0, or 1 + index into capture->phase_wide */
-  int8_t phase_id;             /* enum sl_phase_kind or SL_PHASE_ID_UNKNOWN */
+  int16_t phase_id;            /* enum sl_phase_kind or SL_PHASE_ID_UNKNOWN */
   uint8_t flags;               /* enum sl_phase_flags */
   uint8_t n_extra;             /* capture->extras[extra_first .. +n_extra) (sl_phase_extra) */
 } sl_phase_rec;
