@@ -549,8 +549,8 @@ static void emit_worker_bars(sl_ctx *x) {
           SL_ARG_S("fanout-hint", fanout),
           SL_ARG_S("fanin-hint", fanin),
           SL_ARG_D("duration-us", arg_us(x, dur)),
-          SL_ARG_D("kernel-duration-us", arg_us(x, t->duration_us)),
-          SL_ARG_D("local_setup_us", arg_us(x, t->local_setup_us)),
+          SL_ARG_D("kernel-duration-us", arg_us(x, sl_task_duration_us(t))),
+          SL_ARG_D("local_setup_us", arg_us(x, sl_task_local_setup_us(t))),
           SL_ARG_U("taskId", t->task_id),
       };
       sl_slice ev = {.pid = x->pid_worker, .tid = sl_core_tid(x, t->core_id), .ts = ts,
@@ -717,7 +717,7 @@ static void emit_marker(sl_ctx *x, const sl_phase_rec *p, const char *phase, int
   const char *name;
   sl_arg a[4];
   size_t na = 0;
-  a[na++] = SL_ARG_I("loop_iter", p->loop_iter);
+  a[na++] = SL_ARG_I("loop_iter", sl_phase_loop_iter(x->c, p));
   a[na++] = has_id ? SL_ARG_U("task_id", p->task_id) : SL_ARG_NIL("task_id");
   if (p->phase_id == SL_PHASE_PREDICATED_SKIP) {
     int64_t fid = -1;
@@ -804,7 +804,7 @@ static void emit_scheduler(sl_ctx *x) {
       if (st->route == SL_ROUTE_SCHED && !hbg_core) x->phase_main[i] = 1;
       if (st->route == SL_ROUTE_SUB) tid = main_tid + 1;
       if (st->route == SL_ROUTE_LANE) tid = custom_lane_tid(x, &lanes, st, (int64_t)t);
-      int64_t tp = p->tasks_processed;
+      int64_t tp = sl_phase_tasks_processed(c, p), sh_start[3], sh_end[3];
       int is_complete = p->phase_id == SL_PHASE_COMPLETE && !hbg_core;
       if (is_complete && !(p->flags & SL_PH_HAS_TASKS_PROCESSED)) tp = attr[i];
       char name[128], td[32];
@@ -817,29 +817,30 @@ static void emit_scheduler(sl_ctx *x) {
       sl_arg a[8 + SL_PH_MAX_EXTRA];
       size_t na = 0;
       a[na++] = SL_ARG_S("phase", ph);
-      a[na++] = SL_ARG_I("loop_iter", p->loop_iter);
+      a[na++] = SL_ARG_I("loop_iter", sl_phase_loop_iter(c, p));
       a[na++] = SL_ARG_I("tasks_processed", tp);
+      sl_phase_shared(c, p, 0, sh_start);
+      sl_phase_shared(c, p, 1, sh_end);
       if (p->flags & SL_PH_HAS_SHARED) {
-        a[na++] = SL_ARG_L("shared_at_start (aic,aiv,mix)", p->shared_at_start, 3);
-        a[na++] = SL_ARG_L("shared_at_end (aic,aiv,mix)", p->shared_at_end, 3);
+        a[na++] = SL_ARG_L("shared_at_start (aic,aiv,mix)", sh_start, 3);
+        a[na++] = SL_ARG_L("shared_at_end (aic,aiv,mix)", sh_end, 3);
       }
       if (is_complete) {
         if (p->flags & SL_PH_HAS_TASKS_PROCESSED) {
-          a[na++] = SL_ARG_I("finishes_processed", p->tasks_processed);
+          a[na++] = SL_ARG_I("finishes_processed", sl_phase_tasks_processed(c, p));
           a[na++] = SL_ARG_I("finish_rows_attributed", attr[i]);
         } else {
           a[na++] = SL_ARG_I("finishes_processed", attr[i]);
         }
       }
       if (hbg_core && (p->flags & SL_PH_HAS_TASK_ID)) a[na++] = SL_ARG_U("task_id", p->task_id);
-      na = extra_args(x, p->extra, a, na);
+      na = extra_args(x, sl_phase_extra(p), a, na);
       sl_slice ev = {.pid = x->pid_sched, .tid = tid, .ts = p->start_us,
                      .dur = sl_slice_dur(x, p->start_us, p->end_us), .name = name, .cat = "scheduler",
                      .cname = st->cname, .args = a, .nargs = na};
       sl_sink_slice(x->s, &ev);
       if ((p->flags & SL_PH_HAS_SHARED) && (p->phase_id == SL_PHASE_COMPLETE || p->phase_id == SL_PHASE_DISPATCH)) {
-        sl_arg q[] = {SL_ARG_I("AIC", p->shared_at_end[0]), SL_ARG_I("AIV", p->shared_at_end[1]),
-                      SL_ARG_I("MIX", p->shared_at_end[2])};
+        sl_arg q[] = {SL_ARG_I("AIC", sh_end[0]), SL_ARG_I("AIV", sh_end[1]), SL_ARG_I("MIX", sh_end[2])};
         sl_counter ce = {.pid = x->pid_sched, .tid = x->queue_tid, .ts = p->end_us,
                          .name = LANE_KEY(SHARED_READY_QUEUE), .cat = "queue", .args = q, .nargs = 3};
         sl_sink_counter(x->s, &ce);

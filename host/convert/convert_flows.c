@@ -234,10 +234,12 @@ static void complete_flows(sl_ctx *x, const completion *cp) {
   sl_mem_free(eps.v);
 }
 
+/* 12 bytes (a 1M-task capture has ~1M complete records, and qsort copies them once more):
+** phase and group indices fit 32 bits (ready_flows checks). */
 typedef struct comp_order {
-  size_t phase;
-  int64_t thread;
-  size_t seq;
+  uint32_t phase;
+  uint32_t thread;
+  uint32_t seq;
 } comp_order;
 
 static int comp_order_cmp(const void *a, const void *b, const sl_phase_rec *ph) {
@@ -257,14 +259,15 @@ static int comp_order_qcmp(const void *a, const void *b) {
 static void ready_flows(sl_ctx *x, const completion *cp) {
   const sl_capture *c = x->c;
   size_t ncomp = x->comp_off[c->n_streams];
+  if (c->n_phases >= UINT32_MAX || x->ngroups >= UINT32_MAX) sl_mem_fail(SIZE_MAX); /* 32-bit indices */
   comp_order *ord = sl_mem_calloc(ncomp ? ncomp : 1, sizeof *ord);
-  size_t *bucket_off = sl_mem_calloc(c->n_phases + 1, sizeof *bucket_off);
-  size_t *bucket = sl_mem_calloc(x->ngroups ? x->ngroups : 1, sizeof *bucket);
+  uint32_t *bucket_off = sl_mem_calloc(c->n_phases + 1, sizeof *bucket_off);
+  uint32_t *bucket = sl_mem_calloc(x->ngroups ? x->ngroups : 1, sizeof *bucket);
   uint32_t *satisfied = sl_mem_calloc(x->ngroups ? x->ngroups : 1, sizeof *satisfied);
   size_t k = 0;
   for (size_t t = 0; t < c->n_streams; t++)
     for (size_t i = x->comp_off[t]; i < x->comp_off[t + 1]; i++)
-      ord[k] = (comp_order){x->comp_idx[i], (int64_t)t, k}, k++;
+      ord[k] = (comp_order){(uint32_t)x->comp_idx[i], (uint32_t)t, (uint32_t)k}, k++;
   g_sort_phases = c->phases;
   qsort(ord, ncomp, sizeof *ord, comp_order_qcmp);
   /* tasks per complete, in task order (counting sort on the phase index) */
@@ -272,9 +275,9 @@ static void ready_flows(sl_ctx *x, const completion *cp) {
     if (cp[g].comp >= 0) bucket_off[cp[g].comp + 1]++;
   for (size_t i = 0; i < c->n_phases; i++) bucket_off[i + 1] += bucket_off[i];
   {
-    size_t *fill = sl_mem_calloc(c->n_phases + 1, sizeof *fill);
+    uint32_t *fill = sl_mem_calloc(c->n_phases + 1, sizeof *fill);
     for (size_t g = 0; g < x->ngroups; g++)
-      if (cp[g].comp >= 0) bucket[bucket_off[cp[g].comp] + fill[cp[g].comp]++] = g;
+      if (cp[g].comp >= 0) bucket[bucket_off[cp[g].comp] + fill[cp[g].comp]++] = (uint32_t)g;
     sl_mem_free(fill);
   }
   for (size_t o = 0; o < ncomp && !x->failed; o++) {

@@ -84,15 +84,15 @@ static void summary_compute(const sl_capture *c, summary *S) {
     fstat *f = fmap_get(&S->fm, t->func_id);
     if (!f) break;
     f->count++;
-    f->sum_exec += t->duration_us;
-    f->sum_local += t->local_setup_us;
+    f->sum_exec += sl_task_duration_us(t);
+    f->sum_local += sl_task_local_setup_us(t);
     f->n_local++;
     if (S->has_timing) {
       f->sum_head += t->start_us - t->dispatch_us;
       f->sum_tail += t->finish_us - t->end_us;
       f->n_head++;
       if (t->flags & SL_TASK_HAS_PROPAGATION) {
-        f->sum_prop += t->propagation_us;
+        f->sum_prop += sl_task_propagation_us(t);
         f->n_prop++;
       }
       f->total_latency += t->finish_us - t->dispatch_us;
@@ -237,8 +237,7 @@ static void add_num(cJSON *o, const char *k, int have, double v) {
   else cJSON_AddNullToObject(o, k);
 }
 
-int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rules *r,
-                                  const sl_namemap *m) {
+char *sl_convert_summary_json_text(const sl_capture *c, sl_rules *r, const sl_namemap *m) {
   summary S;
   summary_compute(c, &S);
   cJSON *root = cJSON_CreateObject();
@@ -274,7 +273,15 @@ int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rule
   char *text = cJSON_Print(root);
   if (!text) sl_mem_fail(0);
   cJSON_Delete(root);
-  int rc = sl_file_write_line(path, text);
+  char *copy = sl_mem_strdup(text);
   cJSON_free(text);
+  return copy;
+}
+
+int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rules *r,
+                                  const sl_namemap *m) {
+  char *text = sl_convert_summary_json_text(c, r, m);
+  int rc = sl_file_write_line(path, text);
+  sl_mem_free(text);
   return rc;
 }

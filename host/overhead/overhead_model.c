@@ -117,19 +117,73 @@ static double ready_of(const ids *I, const sl_deps *d, const idrow *r, int *has_
 
 /* ---- Part 1: overhead sweep ------------------------------------------------------------ */
 
-typedef struct ev {
-  double t;
-  int8_t type;   /* -1: window marker */
-  int8_t kind;   /* 0 running, 1 ready-waiting */
-  int8_t delta;
-} ev;
+/* The sweep's events, one sorted list of times per (type, running / ready-waiting, +1 / -1)
+** plus the window markers: 8 bytes an event, and each list sorted on its own, so the sort's
+** buffer is one list, not every event. Walking the lists' heads in time order, all events at
+** one time together, is the sweep over every event sorted by time. */
+typedef struct tlist {
+  double *t;
+  size_t n, cap, at;
+  int type, kind, delta; /* type -1: window marker; kind 0 running, 1 ready-waiting */
+} tlist;
+#define N_TLISTS (4 * SL_OH_MAX_TYPES + 1)
 
-static int cmp_ev(const void *a, const void *b) {
-  double x = ((const ev *)a)->t, y = ((const ev *)b)->t;
+static double clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
 }
 
-static double clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+/* The earliest unconsumed time over every list into *t; 0 when all are consumed. */
+static int next_time(const tlist *ls, size_t nl, double *t) {
+  int any = 0;
+  for (size_t k = 0; k < nl; k++)
+    if (ls[k].at < ls[k].n && (!any || ls[k].t[ls[k].at] < *t)) {
+      *t = ls[k].t[ls[k].at];
+      any = 1;
+    }
+  return any;
+}
+
+/* Consume every event at time a, adding their deltas to rc / wc when given. */
+static void take_time(tlist *ls, size_t nl, double a, int64_t *rc, int64_t *wc) {
+  for (size_t k = 0; k < nl; k++)
+    for (; ls[k].at < ls[k].n && ls[k].t[ls[k].at] == a; ls[k].at++)
+      if (rc && ls[k].type >= 0) (ls[k].kind == 0 ? rc : wc)[ls[k].type] += ls[k].delta;
+}
+
+static void tlists_fill(const sl_capture *c, const ids *I, const double *ready, const sl_oh_overhead *oh,
+                        tlist *ls, size_t nl) {
+  double w0 = oh->w0, w1 = oh->w1;
+  for (size_t k = 0; k + 1 < nl; k++) ls[k] = (tlist){NULL, 0, 0, 0, (int)(k / 4), (int)(k / 2 % 2), k % 2 ? -1 : 1};
+  tlist *mk = &ls[nl - 1];
+  *mk = (tlist){NULL, 0, 0, 0, -1, 0, 0};
+  *sl_array_push(mk->t, mk->n, mk->cap) = w0;
+  *sl_array_push(mk->t, mk->n, mk->cap) = w1;
+  for (size_t i = 0; i < c->n_tasks; i++) {
+    int ti = type_index(oh, c->tasks[i].core_type);
+    if (ti < 0) continue;
+    double s = clamp(c->tasks[i].start_us, w0, w1), en = clamp(c->tasks[i].end_us, w0, w1);
+    if (en > s) {
+      tlist *up = &ls[4 * ti], *down = &ls[4 * ti + 1];
+      *sl_array_push(up->t, up->n, up->cap) = s;
+      *sl_array_push(down->t, down->n, down->cap) = en;
+    }
+  }
+  for (size_t k = 0; k < I->n; k++) {
+    double r = clamp(ready[k], w0, w1), dd = clamp(I->rows[k].disp_min, w0, w1);
+    if (dd > r)
+      for (size_t ti = 0; ti < oh->n_types; ti++)
+        if (I->rows[k].type_mask & (1u << ti)) {
+          tlist *up = &ls[4 * ti + 2], *down = &ls[4 * ti + 3];
+          *sl_array_push(up->t, up->n, up->cap) = r;
+          *sl_array_push(down->t, down->n, down->cap) = dd;
+        }
+  }
+  for (size_t k = 0; k < nl; k++)
+    if (ls[k].n > 1) qsort(ls[k].t, ls[k].n, sizeof *ls[k].t, cmp_double);
+}
 
 static void compute_overhead(const sl_capture *c, const ids *I, const double *ready, sl_oh_overhead *oh) {
   /* k_T */
@@ -140,56 +194,25 @@ static void compute_overhead(const sl_capture *c, const ids *I, const double *re
     oh->cores[ti] = seen.n;
     sl_map_free(&seen);
   }
-  double w0 = oh->w0, w1 = oh->w1;
-  size_t cap = 0, n = 0;
-  ev *e = NULL;
-#define ADD(T, TY, K, D) \
-  do { ev *x_ = sl_array_push(e, n, cap); x_->t = (T); x_->type = (int8_t)(TY); x_->kind = (K); x_->delta = (D); } while (0)
-  ADD(w0, -1, 0, 0);
-  ADD(w1, -1, 0, 0);
-  for (size_t i = 0; i < c->n_tasks; i++) {
-    int ti = type_index(oh, c->tasks[i].core_type);
-    if (ti < 0) continue;
-    double s = clamp(c->tasks[i].start_us, w0, w1), en = clamp(c->tasks[i].end_us, w0, w1);
-    if (en > s) {
-      ADD(s, ti, 0, 1);
-      ADD(en, ti, 0, -1);
-    }
-  }
-  for (size_t k = 0; k < I->n; k++) {
-    double r = clamp(ready[k], w0, w1), dd = clamp(I->rows[k].disp_min, w0, w1);
-    if (dd > r)
-      for (size_t ti = 0; ti < oh->n_types; ti++)
-        if (I->rows[k].type_mask & (1u << ti)) {
-          ADD(r, ti, 1, 1);
-          ADD(dd, ti, 1, -1);
-        }
-  }
-#undef ADD
-  qsort(e, n, sizeof *e, cmp_ev);
+  tlist ls[N_TLISTS];
+  size_t nl = 4 * oh->n_types + 1;
+  tlists_fill(c, I, ready, oh, ls, nl);
   /* distinct times */
   size_t nd = 0;
-  for (size_t i = 0; i < n; i++)
-    if (i == 0 || e[i].t != e[i - 1].t) nd++;
+  double a = 0, b = 0;
+  while (next_time(ls, nl, &a)) {
+    take_time(ls, nl, a, NULL, NULL);
+    nd++;
+  }
+  for (size_t k = 0; k < nl; k++) ls[k].at = 0;
   oh->n_steps = nd ? nd - 1 : 0;
   oh->times = sl_mem_array(NULL, oh->n_steps + 1, sizeof *oh->times);
   for (size_t ti = 0; ti < oh->n_types; ti++) oh->cum[ti] = sl_mem_array(NULL, oh->n_steps + 1, sizeof *oh->cum[ti]);
   int64_t rc[SL_OH_MAX_TYPES] = {0}, wc[SL_OH_MAX_TYPES] = {0};
-  size_t i = 0, step = 0;
-  while (i < n) {
-    double a = e[i].t;
-    size_t j = i;
-    while (j < n && e[j].t == a) {
-      if (e[j].type >= 0) {
-        if (e[j].kind == 0)
-          rc[e[j].type] += e[j].delta;
-        else
-          wc[e[j].type] += e[j].delta;
-      }
-      j++;
-    }
-    if (j == n) break; /* the last time opens no interval */
-    double b = e[j].t;
+  size_t step = 0;
+  while (next_time(ls, nl, &a)) {
+    take_time(ls, nl, a, rc, wc);
+    if (!next_time(ls, nl, &b)) break; /* the last time opens no interval */
     oh->times[step] = a;
     for (size_t ti = 0; ti < oh->n_types; ti++) oh->cum[ti][step] = (int32_t)wc[ti];
     step++;
@@ -207,9 +230,8 @@ static void compute_overhead(const sl_capture *c, const ids *I, const double *re
     }
     if (all) oh->all_overhead_us += len;
     if (any_work && has) oh->has_overhead_us += len;
-    i = j;
   }
-  sl_mem_free(e);
+  for (size_t k = 0; k < nl; k++) sl_mem_free(ls[k].t);
 }
 
 /* count of undispatched-ready tasks of a type at time t (step function lookup) */
@@ -471,12 +493,13 @@ static void thread_budget(const sl_capture *c, const work_strs *ws, const size_t
         t->other_us[p->phase_id] += dur;
     }
     if (!is_work) r->other_records[p->phase_id]++;
-    if (p->phase == ws->complete) t->finishes += p->tasks_processed;
+    if (p->phase == ws->complete) t->finishes += sl_phase_tasks_processed(c, p);
     if (p->phase == ws->dispatch && (p->flags & SL_PH_HAS_POP)) {
-      t->pop_hit += p->pop_hit;
-      t->pop_miss += p->pop_miss;
+      t->pop_hit += sl_phase_pop_hit(c, p);
+      t->pop_miss += sl_phase_pop_miss(c, p);
     }
-    if (p->loop_iter > t->loops) t->loops = p->loop_iter;
+    int64_t loops = sl_phase_loop_iter(c, p);
+    if (loops > t->loops) t->loops = loops;
     if (!have_prev || p->end_us > prev_end) prev_end = p->end_us;
     have_prev = 1;
   }

@@ -3,6 +3,18 @@
 ** converter and the overhead analysis use (docs/reader.md): the edge
 ** map (deduplicated, first-appearance order), the kernel map and the block map,
 ** each "None" under the reference's rules.
+**
+** Memory: one hash map numbers every id once (d->nodes); each map is plain arrays the
+** node names by index, so a 1M-task deps.json costs one map, not four.
+** Order of work:
+**   1. parsing: a task entry goes straight into the kernel and block arrays (first
+**      appearance numbers it, a later duplicate overwrites its value); edges are
+**      collected as (pred, succ) pairs;
+**   2. edges: preds numbered by first appearance, succs grouped per pred in edge order
+**      (counting sort), then repeated succs dropped inside each group keeping the first,
+**      which is the whole list's first-kept (pred, succ) pair order;
+**   3. the inverted map by walking the groups pred by pred.
+** A parse error leaves every map None (arrays emptied), as the reference reads nothing.
 */
 #include <errno.h>
 #include <stdio.h>
@@ -21,10 +33,9 @@ enum { D_ROOT, D_TASKS, D_TASK, D_KIDS, D_EDGES, D_EDGE, D_SKIP };
 
 typedef struct edge { uint64_t pred, succ; } edge;
 
-typedef struct kentry { uint64_t id; int64_t kids[3]; } kentry;
-typedef struct bentry { uint64_t id; int64_t block; } bentry;
-
 typedef struct dparser {
+  sl_deps *d;             /* tasks are stored into it as they close */
+  size_t cap_nodes, cap_ktask, cap_kids, cap_btask, cap_bnum;
   int depth;
   uint8_t ctx[64];
   char key[32];
@@ -42,11 +53,45 @@ typedef struct dparser {
   /* collected */
   edge *edges;
   size_t n_edges, cap_edges;
-  kentry *kent;
-  size_t n_kent, cap_kent;
-  bentry *bent;
-  size_t n_bent, cap_bent;
 } dparser;
+
+/* The node of an id, numbered on first sight. */
+static sl_deps_node *node_of(dparser *p, uint64_t id) {
+  sl_deps *d = p->d;
+  int added;
+  uint64_t *slot = sl_map_u64_ref(&d->node_index, id, &added);
+  if (added) {
+    if (d->n_nodes >= UINT32_MAX) sl_mem_fail(SIZE_MAX); /* 2^32 ids: no room to number them */
+    *slot = d->n_nodes;
+    *sl_array_push(d->nodes, d->n_nodes, p->cap_nodes) = (sl_deps_node){0, 0, 0, 0};
+  }
+  return &d->nodes[*slot];
+}
+
+static const sl_deps_node *node_find(const sl_deps *d, uint64_t id) {
+  uint64_t k;
+  return sl_map_u64_get(&d->node_index, id, &k) ? &d->nodes[k] : NULL;
+}
+
+/* A task entry with an id: its kernel_ids (when a list of three ints) and block_num. */
+static void add_task(dparser *p) {
+  sl_deps *d = p->d;
+  sl_deps_node *nd = node_of(p, p->t_id);
+  if (p->t_kids_ok && p->t_nkids == 3) {
+    if (!nd->kernel) {
+      *sl_array_push(d->kernel_task, d->n_kernel, p->cap_ktask) = p->t_id;
+      d->kernel_ids = sl_array_grow(d->kernel_ids, &p->cap_kids, d->n_kernel, sizeof *d->kernel_ids);
+      nd->kernel = (uint32_t)d->n_kernel;
+    }
+    memcpy(d->kernel_ids[nd->kernel - 1], p->t_kids, sizeof d->kernel_ids[0]);
+  }
+  if (!nd->block) {
+    *sl_array_push(d->block_task, d->n_block, p->cap_btask) = p->t_id;
+    d->block_num = sl_array_grow(d->block_num, &p->cap_bnum, d->n_block, sizeof *d->block_num);
+    nd->block = (uint32_t)d->n_block;
+  }
+  d->block_num[nd->block - 1] = p->t_block < 1 ? 1 : p->t_block;
+}
 
 static int key_is(const dparser *p, const char *k) { return p->keylen == strlen(k) && memcmp(p->key, k, p->keylen) == 0; }
 
@@ -173,14 +218,7 @@ static int close_container(dparser *p) {
     e->pred = p->e_pred;
     e->succ = p->e_succ;
   } else if (t == D_TASK && p->t_has_id) {
-    if (p->t_kids_ok && p->t_nkids == 3) {
-      kentry *k = sl_array_push(p->kent, p->n_kent, p->cap_kent);
-      k->id = p->t_id;
-      memcpy(k->kids, p->t_kids, sizeof k->kids);
-    }
-    bentry *b = sl_array_push(p->bent, p->n_bent, p->cap_bent);
-    b->id = p->t_id;
-    b->block = p->t_block < 1 ? 1 : p->t_block;
+    add_task(p);
   }
   if (p->depth > 0) p->depth--;
   return 1;
@@ -195,49 +233,7 @@ static const yajl_callbacks callbacks = {
   cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
 };
 
-/* ---- building the maps ---------------------------------------------------------------- */
-
-/* Number the pred ids by first appearance (d->preds, d->pred_index) and drop repeated
-** (pred, succ) pairs in place, keeping the first. A pair is one uint64 key once both
-** ids are dense numbers below 2^32: the pred's index and the succ's index in a
-** temporary numbering. Returns the number of pairs kept. */
-static size_t dedup_edges(sl_deps *d, dparser *p) {
-  sl_map succ_num, pairs;
-  sl_map_init(&succ_num, SL_MAP_U64);
-  sl_map_init(&pairs, SL_MAP_U64);
-  size_t cap_preds = 0, n = 0;
-  for (size_t i = 0; i < p->n_edges; i++) {
-    int added;
-    uint64_t *slot = sl_map_u64_ref(&d->pred_index, p->edges[i].pred, &added);
-    if (added) {
-      *slot = d->n_preds;
-      d->preds = sl_array_grow(d->preds, &cap_preds, d->n_preds + 1, sizeof *d->preds);
-      d->preds[d->n_preds++] = p->edges[i].pred;
-    }
-    uint64_t k = *slot;
-    slot = sl_map_u64_ref(&succ_num, p->edges[i].succ, &added);
-    if (added) *slot = succ_num.n - 1;
-    sl_map_u64_ref(&pairs, k << 32 | *slot, &added);
-    if (added) p->edges[n++] = p->edges[i];
-  }
-  sl_map_free(&succ_num);
-  sl_map_free(&pairs);
-  return n;
-}
-
-/* The slot of key in index, numbering a new key n (and counting it in *n). */
-static size_t index_of(sl_map *index, uint64_t key, size_t *n) {
-  int added;
-  uint64_t *slot = sl_map_u64_ref(index, key, &added);
-  if (added) *slot = (*n)++;
-  return (size_t)*slot;
-}
-
-static size_t lookup(const sl_map *index, uint64_t key) {
-  uint64_t k = 0;
-  sl_map_u64_get(index, key, &k);
-  return (size_t)k;
-}
+/* ---- building the edge maps ----------------------------------------------------------- */
 
 /* off[0..nkeys] from per-key counts; returns a copy to fill from (sl_mem_free it). */
 static size_t *offsets(size_t **off, const size_t *cnt, size_t nkeys) {
@@ -249,60 +245,98 @@ static size_t *offsets(size_t **off, const size_t *cnt, size_t nkeys) {
   return fill;
 }
 
-static void build_edges(sl_deps *d, dparser *p) {
-  size_t n = d->n_edges = dedup_edges(d, p);
-  /* succs grouped by pred, in edge order */
-  size_t *cnt = sl_mem_calloc(d->n_preds + 1, sizeof *cnt);
-  for (size_t i = 0; i < n; i++) cnt[lookup(&d->pred_index, p->edges[i].pred)]++;
+/* Number the preds by first appearance (an edge's pred becomes that number) and group the
+** succs by pred in edge order into d->succ_off / d->succs; frees the edge list. */
+static void group_edges(sl_deps *d, dparser *p) {
+  size_t cap_preds = 0, cap_cnt = 0, *cnt = NULL;
+  for (size_t i = 0; i < p->n_edges; i++) {
+    sl_deps_node *nd = node_of(p, p->edges[i].pred);
+    if (!nd->pred) {
+      *sl_array_push(d->preds, d->n_preds, cap_preds) = p->edges[i].pred;
+      cnt = sl_array_grow(cnt, &cap_cnt, d->n_preds, sizeof *cnt);
+      cnt[d->n_preds - 1] = 0;
+      nd->pred = (uint32_t)d->n_preds;
+    }
+    p->edges[i].pred = nd->pred - 1;
+    cnt[nd->pred - 1]++;
+  }
   size_t *fill = offsets(&d->succ_off, cnt, d->n_preds);
-  d->succs = sl_mem_array(NULL, n ? n : 1, sizeof *d->succs);
-  for (size_t i = 0; i < n; i++) d->succs[fill[lookup(&d->pred_index, p->edges[i].pred)]++] = p->edges[i].succ;
+  d->succs = sl_mem_array(NULL, p->n_edges ? p->n_edges : 1, sizeof *d->succs);
+  for (size_t i = 0; i < p->n_edges; i++) d->succs[fill[p->edges[i].pred]++] = p->edges[i].succ;
   sl_mem_free(cnt);
   sl_mem_free(fill);
+  sl_mem_free(p->edges);
+  p->edges = NULL;
+}
+
+/* Drop repeated succs inside each pred's group, keeping the first; sets d->n_edges. A group
+** is searched linearly while short, through a set once long. */
+static void dedup_groups(sl_deps *d) {
+  size_t w = 0;
+  sl_map seen;
+  sl_map_init(&seen, SL_MAP_U64);
+  for (size_t i = 0; i < d->n_preds; i++) {
+    size_t lo = d->succ_off[i], hi = d->succ_off[i + 1], start = w;
+    int big = hi - lo > 32;
+    for (size_t j = lo; j < hi; j++) {
+      uint64_t s = d->succs[j];
+      int dup = 0;
+      if (big) {
+        sl_map_u64_ref(&seen, s, &dup);
+        dup = !dup;
+      } else {
+        for (size_t k = start; k < w && !dup; k++) dup = d->succs[k] == s;
+      }
+      if (!dup) d->succs[w++] = s;
+    }
+    if (big) {
+      sl_map_free(&seen);
+      sl_map_init(&seen, SL_MAP_U64);
+    }
+    d->succ_off[i] = start;
+  }
+  d->succ_off[d->n_preds] = w;
+  sl_map_free(&seen);
+  d->n_edges = w;
+  if (w) d->succs = sl_mem_array(d->succs, w, sizeof *d->succs);
+}
+
+static void build_edges(sl_deps *d, dparser *p) {
+  group_edges(d, p);
+  dedup_groups(d);
+  size_t n = d->n_edges;
   /* inverted map, in the order of walking preds then their succs */
   size_t cap_keys = 0;
-  cnt = sl_mem_calloc(n + 1, sizeof *cnt);
+  size_t *cnt = sl_mem_calloc(n + 1, sizeof *cnt);
   for (size_t i = 0; i < n; i++) {
-    size_t before = d->n_succ_keys, k = index_of(&d->succ_index, d->succs[i], &d->n_succ_keys);
-    if (d->n_succ_keys != before) {
-      d->succ_keys = sl_array_grow(d->succ_keys, &cap_keys, d->n_succ_keys, sizeof *d->succ_keys);
-      d->succ_keys[k] = d->succs[i];
+    sl_deps_node *nd = node_of(p, d->succs[i]);
+    if (!nd->succ) {
+      *sl_array_push(d->succ_keys, d->n_succ_keys, cap_keys) = d->succs[i];
+      nd->succ = (uint32_t)d->n_succ_keys;
     }
-    cnt[k]++;
+    cnt[nd->succ - 1]++;
   }
-  fill = offsets(&d->pred_off, cnt, d->n_succ_keys);
+  size_t *fill = offsets(&d->pred_off, cnt, d->n_succ_keys);
   d->pred_list = sl_mem_array(NULL, n ? n : 1, sizeof *d->pred_list);
   for (size_t i = 0; i < d->n_preds; i++)
     for (size_t j = d->succ_off[i]; j < d->succ_off[i + 1]; j++)
-      d->pred_list[fill[lookup(&d->succ_index, d->succs[j])]++] = d->preds[i];
+      d->pred_list[fill[node_find(d, d->succs[j])->succ - 1]++] = d->preds[i];
   sl_mem_free(cnt);
   sl_mem_free(fill);
   d->has_edges = 1;
 }
 
-static void build_tasks(sl_deps *d, dparser *p) {
-  size_t cap = 0, capk = 0;
-  for (size_t i = 0; i < p->n_kent; i++) { /* later duplicates overwrite the value */
-    size_t before = d->n_kernel, k = index_of(&d->kernel_index, p->kent[i].id, &d->n_kernel);
-    if (d->n_kernel != before) {
-      d->kernel_task = sl_array_grow(d->kernel_task, &cap, d->n_kernel, sizeof *d->kernel_task);
-      d->kernel_ids = sl_array_grow(d->kernel_ids, &capk, d->n_kernel, sizeof *d->kernel_ids);
-      d->kernel_task[k] = p->kent[i].id;
-    }
-    memcpy(d->kernel_ids[k], p->kent[i].kids, sizeof d->kernel_ids[k]);
-  }
-  d->has_kernel_map = d->n_kernel > 0;
-  size_t capt = 0, capb = 0;
-  for (size_t i = 0; i < p->n_bent; i++) {
-    size_t before = d->n_block, k = index_of(&d->block_index, p->bent[i].id, &d->n_block);
-    if (d->n_block != before) {
-      d->block_task = sl_array_grow(d->block_task, &capt, d->n_block, sizeof *d->block_task);
-      d->block_num = sl_array_grow(d->block_num, &capb, d->n_block, sizeof *d->block_num);
-      d->block_task[k] = p->bent[i].id;
-    }
-    d->block_num[k] = p->bent[i].block;
-  }
-  d->has_block_map = d->n_block > 0;
+/* Nothing read (a parse error): the task arrays filled while streaming are dropped. */
+static void drop_tasks(sl_deps *d) {
+  sl_mem_free(d->kernel_task);
+  sl_mem_free(d->kernel_ids);
+  sl_mem_free(d->block_task);
+  sl_mem_free(d->block_num);
+  d->kernel_task = NULL;
+  d->kernel_ids = NULL;
+  d->block_task = NULL;
+  d->block_num = NULL;
+  d->n_kernel = d->n_block = 0;
 }
 
 /* Feed the whole input to yajl (streamed from fp, or data[0..len)); "" or what is
@@ -344,10 +378,7 @@ static void parse_json(dparser *p, FILE *fp, const void *data, size_t len, char 
 static sl_deps *deps_new(const char *name) {
   sl_deps *d = sl_mem_calloc(1, sizeof *d);
   d->path = sl_mem_strdup(name);
-  sl_map_init(&d->pred_index, SL_MAP_U64);
-  sl_map_init(&d->succ_index, SL_MAP_U64);
-  sl_map_init(&d->kernel_index, SL_MAP_U64);
-  sl_map_init(&d->block_index, SL_MAP_U64);
+  sl_map_init(&d->node_index, SL_MAP_U64);
   return d;
 }
 
@@ -362,19 +393,20 @@ static void deps_invalid(sl_deps *d, const char *why) {
 static sl_deps *deps_parse(const char *name, FILE *fp, const void *data, size_t len) {
   sl_deps *d = deps_new(name);
   dparser *p = sl_mem_calloc(1, sizeof *p);
+  p->d = d;
   p->ctx[0] = D_SKIP;
   char err[256] = "";
   parse_json(p, fp, data, len, err, sizeof err);
   if (err[0]) {
     deps_invalid(d, err);
+    drop_tasks(d);
   } else {
     if (!p->saw_edges_array) (void)sl_err_set(&d->warning, name, "has no 'edges' array");
     else build_edges(d, p);
-    build_tasks(d, p);
+    d->has_kernel_map = d->n_kernel > 0;
+    d->has_block_map = d->n_block > 0;
   }
   sl_mem_free(p->edges);
-  sl_mem_free(p->kent);
-  sl_mem_free(p->bent);
   sl_mem_free(p);
   return d;
 }
@@ -407,49 +439,47 @@ void sl_deps_free(sl_deps *d) {
   sl_mem_free(d->path);
   sl_mem_free(d->error);
   sl_err_clear(&d->warning);
+  sl_map_free(&d->node_index);
+  sl_mem_free(d->nodes);
   sl_mem_free(d->preds);
   sl_mem_free(d->succ_off);
   sl_mem_free(d->succs);
-  sl_map_free(&d->pred_index);
   sl_mem_free(d->succ_keys);
   sl_mem_free(d->pred_off);
   sl_mem_free(d->pred_list);
-  sl_map_free(&d->succ_index);
   sl_mem_free(d->kernel_task);
   sl_mem_free(d->kernel_ids);
-  sl_map_free(&d->kernel_index);
   sl_mem_free(d->block_task);
   sl_mem_free(d->block_num);
-  sl_map_free(&d->block_index);
   sl_mem_free(d);
 }
 
 const uint64_t *sl_deps_succs(const sl_deps *d, uint64_t pred, size_t *n) {
-  uint64_t k;
   *n = 0;
-  if (!d || !d->has_edges || !sl_map_u64_get(&d->pred_index, pred, &k)) return NULL;
+  const sl_deps_node *nd = d && d->has_edges ? node_find(d, pred) : NULL;
+  if (!nd || !nd->pred) return NULL;
+  size_t k = nd->pred - 1;
   *n = d->succ_off[k + 1] - d->succ_off[k];
   return d->succs + d->succ_off[k];
 }
 
 const uint64_t *sl_deps_preds(const sl_deps *d, uint64_t succ, size_t *n) {
-  uint64_t k;
   *n = 0;
-  if (!d || !d->has_edges || !sl_map_u64_get(&d->succ_index, succ, &k)) return NULL;
+  const sl_deps_node *nd = d && d->has_edges ? node_find(d, succ) : NULL;
+  if (!nd || !nd->succ) return NULL;
+  size_t k = nd->succ - 1;
   *n = d->pred_off[k + 1] - d->pred_off[k];
   return d->pred_list + d->pred_off[k];
 }
 
 const int64_t *sl_deps_kernel_ids(const sl_deps *d, uint64_t task_id) {
-  uint64_t k;
-  if (!d || !d->has_kernel_map || !sl_map_u64_get(&d->kernel_index, task_id, &k)) return NULL;
-  return d->kernel_ids[k];
+  const sl_deps_node *nd = d && d->has_kernel_map ? node_find(d, task_id) : NULL;
+  return nd && nd->kernel ? d->kernel_ids[nd->kernel - 1] : NULL;
 }
 
 int64_t sl_deps_block_num(const sl_deps *d, uint64_t task_id) {
-  uint64_t k;
-  if (!d || !d->has_block_map || !sl_map_u64_get(&d->block_index, task_id, &k)) return 0;
-  return d->block_num[k];
+  const sl_deps_node *nd = d && d->has_block_map ? node_find(d, task_id) : NULL;
+  return nd && nd->block ? d->block_num[nd->block - 1] : 0;
 }
 
 int64_t sl_deps_first_func_id(const sl_deps *d, uint64_t task_id) {

@@ -29,6 +29,7 @@ void sl_capture_free(sl_capture *c) {
   sl_mem_free(c->tasks);
   sl_mem_free(c->streams);
   sl_mem_free(c->phases);
+  sl_mem_free(c->phase_wide);
   sl_mem_free(c->extras);
   sl_mem_free(c->orch_threads);
   sl_mem_free(c->orch);

@@ -45,10 +45,12 @@ static int device_outside(const sl_raw *raw, const sl_capture *c, int64_t lo, in
   }
   for (size_t i = 0; i < raw->n_stask; i++)
     if (outside(raw->stask[i].dispatch, lo, hi) || outside(raw->stask[i].finish, lo, hi)) return 1;
-  for (size_t i = 0; i < 2 * c->n_phases; i++)
-    if (outside(raw->ph_cycles[i], lo, hi)) return 1;
-  for (size_t i = 0; i < 2 * c->n_orch; i++)
-    if (outside(raw->orch_cycles[i], lo, hi)) return 1;
+  for (size_t i = 0; i < c->n_phases; i++)
+    if (outside(sl_raw_cycles(&c->phases[i].start_us), lo, hi) || outside(sl_raw_cycles(&c->phases[i].end_us), lo, hi))
+      return 1;
+  for (size_t i = 0; i < c->n_orch; i++)
+    if (outside(sl_raw_cycles(&c->orch[i].start_us), lo, hi) || outside(sl_raw_cycles(&c->orch[i].end_us), lo, hi))
+      return 1;
   return 0;
 }
 

@@ -14,8 +14,6 @@
 void sl_raw_free(sl_raw *raw) {
   sl_mem_free(raw->aicore);
   sl_mem_free(raw->stask);
-  sl_mem_free(raw->ph_cycles);
-  sl_mem_free(raw->orch_cycles);
   sl_mem_free(raw->lc_cycles);
   sl_mem_free(raw->host_orch);
   sl_mem_free(raw->host_ns);
@@ -90,12 +88,9 @@ static void fill_task(sl_capture *c, sl_task *t, const sl_raw_aicore *a, sl_str 
   t->func_id = -1;
   t->core_id = (uint32_t)a->core;
   t->core_type = a->core < c->n_core_types ? c->core_types[a->core] : aiv;
-  t->ring_id = (uint32_t)(a->token >> 32);
   t->start_us = to_us(c, a->start);
   t->end_us = to_us(c, a->end);
-  t->duration_us = t->end_us - t->start_us;
   t->receive_us = to_us(c, receive_cycles(a));
-  t->local_setup_us = t->start_us - t->receive_us;
   const sl_read_field *r2s = &sl_read_records[SL_READ_AICORE_TASK_RECORD].fields[SL_RF_AICORE_TASK_RECORD_RECEIVE_TO_START_CYCLES];
   if (a->ncols > r2s->column) t->flags |= SL_TASK_HAS_R2S;
 }
@@ -267,8 +262,14 @@ static uint64_t base_of(const sl_raw *raw, const sl_capture *c) {
     consider(&base, raw->stask[i].dispatch);
     consider(&base, raw->stask[i].finish);
   }
-  for (size_t i = 0; i < 2 * c->n_phases; i++) consider(&base, raw->ph_cycles[i]);
-  for (size_t i = 0; i < 2 * c->n_orch; i++) consider(&base, raw->orch_cycles[i]);
+  for (size_t i = 0; i < c->n_phases; i++) {
+    consider(&base, sl_raw_cycles(&c->phases[i].start_us));
+    consider(&base, sl_raw_cycles(&c->phases[i].end_us));
+  }
+  for (size_t i = 0; i < c->n_orch; i++) {
+    consider(&base, sl_raw_cycles(&c->orch[i].start_us));
+    consider(&base, sl_raw_cycles(&c->orch[i].end_us));
+  }
   for (size_t i = 0; i < c->n_lifecycle; i++)
     for (int k = 0; k < SL_LC_FIELD_COUNT; k++) consider(&base, raw->lc_cycles[i][k]);
   for (size_t i = 0; i < c->n_task_slots; i++) consider(&base, c->task_slots[i].dispatch_cycles);
@@ -302,7 +303,6 @@ static void join_tasks(sl_raw *raw, sl_capture *c, sl_str aiv) {
       t->dispatch_us = to_us(c, s->dispatch);
       t->finish_us = to_us(c, s->finish);
       t->member = s->member <= 3 ? (uint8_t)s->member : 0;
-      t->propagation_us = t->receive_us - t->dispatch_us;
       t->flags |= SL_TASK_HAS_SCHED | SL_TASK_HAS_PROPAGATION;
       if (s->extra.n) { /* the scheduler row's extras after the AICore row's */
         sl_extra_span x = sl_extra_join(c, a->extra, s->extra);
@@ -345,12 +345,12 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c) {
   sort_tasks(c);
 
   for (size_t i = 0; i < c->n_phases; i++) {
-    c->phases[i].start_us = to_us(c, raw->ph_cycles[2 * i]);
-    c->phases[i].end_us = to_us(c, raw->ph_cycles[2 * i + 1]);
+    c->phases[i].start_us = to_us(c, sl_raw_cycles(&c->phases[i].start_us));
+    c->phases[i].end_us = to_us(c, sl_raw_cycles(&c->phases[i].end_us));
   }
   for (size_t i = 0; i < c->n_orch; i++) {
-    c->orch[i].start_us = to_us(c, raw->orch_cycles[2 * i]);
-    c->orch[i].end_us = to_us(c, raw->orch_cycles[2 * i + 1]);
+    c->orch[i].start_us = to_us(c, sl_raw_cycles(&c->orch[i].start_us));
+    c->orch[i].end_us = to_us(c, sl_raw_cycles(&c->orch[i].end_us));
   }
   for (size_t i = 0; i < c->n_lifecycle; i++)
     for (int k = 0; k < SL_LC_FIELD_COUNT; k++) c->lifecycle[i].us[k] = to_us(c, raw->lc_cycles[i][k]);

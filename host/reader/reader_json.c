@@ -70,7 +70,7 @@ typedef struct parser {
   uint64_t row[SL_READ_MAX_FIELDS];
   sl_extra_span row_extra;
   size_t ncols;
-  sl_phase_rec ph;
+  sl_phase_in ph;
   uint64_t ph_start, ph_end;
   int64_t sh[3];
   size_t sh_n;
@@ -379,7 +379,8 @@ static int sc_meta(parser *p, const frame *f, const scalar *v) {
 /* A scheduler phase record's fields, routed by the generated read table. */
 static int sc_phase(parser *p, const frame *f, const scalar *v) {
   sl_capture *c = p->c;
-  sl_phase_rec *r = &p->ph;
+  sl_phase_in *in = &p->ph;
+  sl_phase_rec *r = &in->r;
   int fi = field_of(f, SL_READ_SCHED_PHASE_RECORD);
   if (v->t == T_NULL && fi != SL_RF_SCHED_PHASE_RECORD_LOCAL_ID) return 1;
   switch (fi) {
@@ -391,14 +392,14 @@ static int sc_phase(parser *p, const frame *f, const scalar *v) {
   case SL_RF_SCHED_PHASE_RECORD_END_TIME: return want_u64(p, v, &p->ph_end);
   case SL_RF_SCHED_PHASE_RECORD_LOOP_ITER:
     r->flags |= SL_PH_HAS_LOOP_ITER;
-    return want_i64(p, v, &r->loop_iter);
+    return want_i64(p, v, &in->v[SL_PV_LOOP_ITER]);
   case SL_RF_SCHED_PHASE_RECORD_TASKS_PROCESSED:
     r->flags |= SL_PH_HAS_TASKS_PROCESSED;
-    return want_i64(p, v, &r->tasks_processed);
+    return want_i64(p, v, &in->v[SL_PV_TASKS_PROCESSED]);
   case SL_RF_SCHED_PHASE_RECORD_POP_HIT:
   case SL_RF_SCHED_PHASE_RECORD_POP_MISS:
     r->flags |= SL_PH_HAS_POP;
-    return want_i64(p, v, fi == SL_RF_SCHED_PHASE_RECORD_POP_HIT ? &r->pop_hit : &r->pop_miss);
+    return want_i64(p, v, &in->v[fi == SL_RF_SCHED_PHASE_RECORD_POP_HIT ? SL_PV_POP_HIT : SL_PV_POP_MISS]);
   case SL_RF_SCHED_PHASE_RECORD_LOCAL_ID: { /* the composite task_id (ring << 32 | local) */
     int present;
     if (!want_id(p, v, &r->task_id, NULL, &present)) return 0;
@@ -409,7 +410,7 @@ static int sc_phase(parser *p, const frame *f, const scalar *v) {
   case SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_END_AIC:
     return 1; /* a scalar shared_at_*: "not a list", the depths are simply not valid */
   default:
-    return maybe_extra(p, f, SL_READ_SCHED_PHASE_RECORD, fi, &r->extra, v);
+    return maybe_extra(p, f, SL_READ_SCHED_PHASE_RECORD, fi, &in->extra, v);
   }
 }
 
@@ -824,7 +825,7 @@ static int child_ctx(parser *p, int is_map) {
   case C_STREAM_RECS:
     WANT(is_map, "an object");
     memset(&p->ph, 0, sizeof p->ph);
-    p->ph.phase_id = SL_PHASE_ID_UNKNOWN;
+    p->ph.r.phase_id = SL_PHASE_ID_UNKNOWN;
     p->ph_start = p->ph_end = 0;
     p->sh_bits = 0;
     p->metric_mode = 0;
@@ -909,16 +910,18 @@ static int finish_stream(parser *p) {
                   (unsigned long long)m->record_index, cur->s.count);
     sl_phase_rec *r = &c->phases[cur->s.first + m->record_index];
     if (m->has_pop) {
-      r->pop_hit = m->pop_hit;
-      r->pop_miss = m->pop_miss;
+      sl_phase_set(c, r, SL_PV_POP_HIT, m->pop_hit);
+      sl_phase_set(c, r, SL_PV_POP_MISS, m->pop_miss);
       r->flags |= SL_PH_HAS_POP;
     }
     if (m->shared_bits == 3) {
-      memcpy(r->shared_at_start, m->s_start, sizeof m->s_start);
-      memcpy(r->shared_at_end, m->s_end, sizeof m->s_end);
+      for (int k = 0; k < 3; k++) {
+        sl_phase_set(c, r, SL_PV_SHARED_AT_START + k, m->s_start[k]);
+        sl_phase_set(c, r, SL_PV_SHARED_AT_END + k, m->s_end[k]);
+      }
       r->flags |= SL_PH_HAS_SHARED;
     }
-    if (m->extra.n) r->extra = sl_extra_join(c, r->extra, m->extra);
+    if (m->extra.n) sl_phase_set_extra(r, sl_extra_join(c, sl_phase_extra(r), m->extra));
   }
   for (size_t i = 0; i < p->n_pend; i++)
     if (p->pend[i].idx == cur->idx) return fail(p, "duplicate scheduler_id %lld", (long long)cur->idx);
@@ -1031,20 +1034,18 @@ static int end_container_body(parser *p) {
         memcpy(which == 1 ? p->mt.s_start : p->mt.s_end, p->sh, sizeof p->sh);
         p->mt.shared_bits |= which;
       } else {
-        memcpy(which == 1 ? p->ph.shared_at_start : p->ph.shared_at_end, p->sh, sizeof p->sh);
+        memcpy(&p->ph.v[which == 1 ? SL_PV_SHARED_AT_START : SL_PV_SHARED_AT_END], p->sh, sizeof p->sh);
         p->sh_bits |= which;
       }
     }
     break;
   }
   case C_PHASE: {
-    sl_phase_rec *r = sl_array_push(c->phases, c->n_phases, raw->cap_phases);
-    if (p->ph.phase == SL_STR_NONE) sl_phase_classify(c, &p->ph, NULL, 0);
-    if (p->sh_bits == 3) p->ph.flags |= SL_PH_HAS_SHARED;
-    *r = p->ph;
-    raw->ph_cycles = sl_array_grow(raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles);
-    raw->ph_cycles[2 * (c->n_phases - 1)] = p->ph_start;
-    raw->ph_cycles[2 * (c->n_phases - 1) + 1] = p->ph_end;
+    if (p->ph.r.phase == SL_STR_NONE) sl_phase_classify(c, &p->ph.r, NULL, 0);
+    if (p->sh_bits == 3) p->ph.r.flags |= SL_PH_HAS_SHARED;
+    sl_phase_push(c, &raw->cap_phases, &p->ph);
+    sl_raw_put_cycles(&c->phases[c->n_phases - 1].start_us, p->ph_start);
+    sl_raw_put_cycles(&c->phases[c->n_phases - 1].end_us, p->ph_end);
     break;
   }
   case C_OLD_THREAD:
@@ -1064,9 +1065,8 @@ static int end_container_body(parser *p) {
     sl_orch_classify(c, &p->orch, kind, kind ? strlen(kind) : 0);
     if (!(p->orch.flags & SL_ORCH_HAS_TASK_ID)) p->orch.task_id_signed = -1;
     *r = p->orch;
-    raw->orch_cycles = sl_array_grow(raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles);
-    raw->orch_cycles[2 * (c->n_orch - 1)] = p->orch_start;
-    raw->orch_cycles[2 * (c->n_orch - 1) + 1] = p->orch_end;
+    sl_raw_put_cycles(&r->start_us, p->orch_start);
+    sl_raw_put_cycles(&r->end_us, p->orch_end);
     break;
   }
   case C_ORCH_THREAD:

@@ -247,8 +247,8 @@ static void pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStrea
   uint64_t v[SL_RF_SCHED_PHASE_RECORD_COUNT];
   pb_fields(SL_READ_SCHED_PHASE_RECORD, &r->base, v);
   uint32_t kind = (uint32_t)PH(KIND);
-  sl_phase_rec *p = sl_array_push(c->phases, c->n_phases, raw->cap_phases);
-  memset(p, 0, sizeof *p);
+  sl_phase_in in = {0};
+  sl_phase_rec *p = &in.r;
   const sl_phase_info *pi = sl_phase_by_id(kind);
   if (pi) {
     sl_phase_classify(c, p, pi->name, strlen(pi->name));
@@ -259,8 +259,8 @@ static void pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStrea
     if (sl_phase_id_is_retired(kind)) /* as a retired name in JSON: kept, never drawn, no warning */
       p->flags = (p->flags & ~(uint32_t)SL_PH_UNKNOWN) | SL_PH_RETIRED;
   }
-  p->loop_iter = (int64_t)PH(LOOP_ITER);
-  p->tasks_processed = (int64_t)PH(TASKS_PROCESSED);
+  in.v[SL_PV_LOOP_ITER] = (int64_t)PH(LOOP_ITER);
+  in.v[SL_PV_TASKS_PROCESSED] = (int64_t)PH(TASKS_PROCESSED);
   p->flags |= SL_PH_HAS_LOOP_ITER | SL_PH_HAS_TASKS_PROCESSED | SL_PH_HAS_SHARED;
 #ifdef SL_PRODUCER_AICORE
   /* an A5 HBG AICore Scheduler stream reads some unions as task ids */
@@ -269,10 +269,10 @@ static void pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStrea
 #else
   enum sl_phase_variant var = sl_phase_variant_of(kind);
 #endif
-  pb_extras(c, SL_READ_SCHED_PHASE_RECORD, &r->base, v, (int)var, &p->extra);
+  pb_extras(c, SL_READ_SCHED_PHASE_RECORD, &r->base, v, (int)var, &in.extra);
   if (var == SL_PHASE_VARIANT_DISPATCH) {
-    p->pop_hit = (int64_t)PH(POP_HIT);
-    p->pop_miss = (int64_t)PH(POP_MISS);
+    in.v[SL_PV_POP_HIT] = (int64_t)PH(POP_HIT);
+    in.v[SL_PV_POP_MISS] = (int64_t)PH(POP_MISS);
     p->flags |= SL_PH_HAS_POP;
   } else if (var == SL_PHASE_VARIANT_TASK) {
     p->task_id = PH(RING_ID) << 32 | PH(LOCAL_ID);
@@ -280,12 +280,12 @@ static void pb_phase(sl_raw *raw, sl_capture *c, const Swimlane__SchedPhaseStrea
   }
   /* the three shape depths are consecutive fields of the table (start, then end) */
   for (int k = 0; k < 3; k++) {
-    p->shared_at_start[k] = (int64_t)v[SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_START_AIC + k];
-    p->shared_at_end[k] = (int64_t)v[SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_END_AIC + k];
+    in.v[SL_PV_SHARED_AT_START + k] = (int64_t)v[SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_START_AIC + k];
+    in.v[SL_PV_SHARED_AT_END + k] = (int64_t)v[SL_RF_SCHED_PHASE_RECORD_SHARED_DEPTH_AT_END_AIC + k];
   }
-  raw->ph_cycles = sl_array_grow(raw->ph_cycles, &raw->cap_ph_cycles, 2 * c->n_phases, sizeof *raw->ph_cycles);
-  raw->ph_cycles[2 * (c->n_phases - 1)] = PH(START_TIME);
-  raw->ph_cycles[2 * (c->n_phases - 1) + 1] = PH(END_TIME);
+  sl_phase_push(c, &raw->cap_phases, &in);
+  sl_raw_put_cycles(&c->phases[c->n_phases - 1].start_us, PH(START_TIME));
+  sl_raw_put_cycles(&c->phases[c->n_phases - 1].end_us, PH(END_TIME));
 }
 #undef PH
 
@@ -377,10 +377,8 @@ static int pb_orch(sl_raw *raw, sl_capture *c, const Swimlane__Capture *m) {
           sl_orch_classify_id(c, o, (uint32_t)v[SL_RF_ORCH_PHASE_RECORD_KIND]);
           pb_extras(c, SL_READ_ORCH_PHASE_RECORD, &st->records[i]->base, v, -1, &o->extra);
           o->flags |= SL_ORCH_HAS_TASK_ID | SL_ORCH_HAS_SUBMIT_IDX;
-          raw->orch_cycles =
-              sl_array_grow(raw->orch_cycles, &raw->cap_orch_cycles, 2 * c->n_orch, sizeof *raw->orch_cycles);
-          raw->orch_cycles[2 * (c->n_orch - 1)] = v[SL_RF_ORCH_PHASE_RECORD_START_TIME];
-          raw->orch_cycles[2 * (c->n_orch - 1) + 1] = v[SL_RF_ORCH_PHASE_RECORD_END_TIME];
+          sl_raw_put_cycles(&o->start_us, v[SL_RF_ORCH_PHASE_RECORD_START_TIME]);
+          sl_raw_put_cycles(&o->end_us, v[SL_RF_ORCH_PHASE_RECORD_END_TIME]);
         }
       }
       c->orch_threads[t].count = c->n_orch - c->orch_threads[t].first;

@@ -1,7 +1,14 @@
 /*
-** reader_phase.c — scheduler phase and orchestrator kind names: legacy aliases renamed,
+** reader_phase.c — scheduler phase and orchestrator kind names (legacy aliases renamed,
 ** retired and unknown names kept but flagged, ids, aliases and retired names all from the
-** generated phase tables (schema/phases.lua), identically for JSON and .pb captures.
+** generated phase tables, schema/phases.lua, identically for JSON and .pb captures), and
+** the compact storage of a phase record's integers.
+**
+** Storage: a record keeps its ten integer fields (enum sl_phase_value) narrow in the record
+** (loop_iter int32, the counts and queue depths int16) while every one fits its width; the
+** first value that does not moves all ten, widened, to a capture->phase_wide entry the
+** record names (wide = 1 + index), and the record stays wide from then on, so a reader
+** never has to look in both places.
 */
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +16,10 @@
 #include "reader_raw.h"
 #include "reader_util.h"
 #include "sl_generated_gate.h"
+#include "sl_mem.h"
 #include "sl_phases.h"
+
+_Static_assert(SL_PHASE_ID_LIMIT <= INT16_MAX, "phase ids fit sl_phase_rec.phase_id");
 
 void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len) {
   char buf[64];
@@ -73,4 +83,41 @@ void sl_orch_classify_id(sl_capture *c, sl_orch_rec *rec, uint32_t id) {
   }
   if (!o && sl_orch_phase_id_is_retired(id)) rec->flags |= SL_ORCH_RETIRED;
   rec->phase = sl_intern_add(&c->strings, name, strlen(name));
+}
+
+void sl_phase_set(sl_capture *c, sl_phase_rec *p, int k, int64_t v) {
+  if (p->wide) {
+    c->phase_wide[p->wide - 1].v[k] = v;
+    return;
+  }
+  if (k == SL_PV_LOOP_ITER && v >= INT32_MIN && v <= INT32_MAX) {
+    p->iter = (int32_t)v;
+    return;
+  }
+  if (k != SL_PV_LOOP_ITER && v >= INT16_MIN && v <= INT16_MAX) {
+    p->small[k - 1] = (int16_t)v;
+    return;
+  }
+  sl_phase_wide *w = sl_array_push(c->phase_wide, c->n_phase_wide, c->cap_phase_wide);
+  for (int i = 0; i < SL_PV_COUNT; i++) w->v[i] = sl_phase_value(c, p, i);
+  w->v[k] = v;
+  p->wide = (uint32_t)c->n_phase_wide;
+  p->iter = 0;
+  memset(p->small, 0, sizeof p->small);
+}
+
+void sl_phase_set_extra(sl_phase_rec *p, sl_extra_span sp) {
+  p->extra_first = sp.first;
+  p->n_extra = (uint8_t)sp.n;
+}
+
+void sl_phase_push(sl_capture *c, size_t *cap, const sl_phase_in *in) {
+  sl_phase_rec *p = sl_array_push(c->phases, c->n_phases, *cap);
+  *p = in->r;
+  p->wide = 0;
+  p->iter = 0;
+  memset(p->small, 0, sizeof p->small);
+  sl_phase_set_extra(p, in->extra);
+  for (int k = 0; k < SL_PV_COUNT; k++)
+    if (in->v[k]) sl_phase_set(c, p, k, in->v[k]);
 }

@@ -9,6 +9,7 @@
 #define SL_READER_RAW_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "sl_capture.h"
 #include "sl_read_fields.h"
@@ -40,12 +41,8 @@ typedef struct sl_raw {
   sl_raw_aicore *aicore;
   size_t n_stask, cap_stask;
   sl_raw_sched_task *stask;
-  /* cycles of capture->phases[i]: ph_cycles[2i] start, [2i+1] end (same for orch) */
+  /* the cycles of capture->phases and ->orch wait in their records (sl_raw_put_cycles) */
   size_t cap_phases, cap_streams, cap_orch, cap_orch_threads, cap_lc, cap_ct, cap_c2t;
-  uint64_t *ph_cycles;
-  size_t cap_ph_cycles;
-  uint64_t *orch_cycles;
-  size_t cap_orch_cycles;
   uint64_t (*lc_cycles)[SL_LC_FIELD_COUNT];
   size_t cap_lc_cycles;
   int host_mode;                 /* host-orchestrated capture */
@@ -66,6 +63,15 @@ typedef struct sl_raw {
   sl_str fingerprint, layout;    /* the writer's SL_SCHEMA_FINGERPRINT / SL_SCHEMA_LAYOUT */
 } sl_raw;
 
+/* Until sl_raw_finish converts them, a phase or orchestrator record's start_us / end_us hold
+** its start / end cycles (the uint64 in the double's bytes): no second array of cycles. */
+static inline void sl_raw_put_cycles(double *us, uint64_t cycles) { memcpy(us, &cycles, sizeof cycles); }
+static inline uint64_t sl_raw_cycles(const double *us) {
+  uint64_t v;
+  memcpy(&v, us, sizeof v);
+  return v;
+}
+
 /* Look a scheduler phase name up: sets rec->phase_id, ->phase (renamed) and flags. */
 void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_t len);
 /* An orchestrator record's kind, identically for both formats (reader_phase.c): by its JSON
@@ -73,6 +79,21 @@ void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_
 ** ones are flagged SL_ORCH_RETIRED, a .pb id this build does not know reads as orch_kind_<n>. */
 void sl_orch_classify(sl_capture *c, sl_orch_rec *rec, const char *name, size_t len);
 void sl_orch_classify_id(sl_capture *c, sl_orch_rec *rec, uint32_t id);
+
+/* A scheduler phase record as a parser reads it: the integers full width, the extras a span
+** (sl_phase_push packs it into capture->phases). */
+typedef struct sl_phase_in {
+  sl_phase_rec r;              /* times, task id, name, flags; r.v / r.wide / extras unused */
+  int64_t v[SL_PV_COUNT];      /* enum sl_phase_value */
+  sl_extra_span extra;
+} sl_phase_in;
+/* Append `in` to capture->phases (*cap its capacity). */
+void sl_phase_push(sl_capture *c, size_t *cap, const sl_phase_in *in);
+/* Set integer field k of a stored record, exact (moves its integers to capture->phase_wide
+** the first time one does not fit 32 bits). */
+void sl_phase_set(sl_capture *c, sl_phase_rec *p, int k, int64_t v);
+/* Replace a stored record's extras. */
+void sl_phase_set_extra(sl_phase_rec *p, sl_extra_span sp);
 
 /* reader_fields.c: the fields of each record kind (generated/sl_read_fields.h) the reader
 ** interprets; any other field, or one the table lacks (field < 0), is an extra. */

@@ -184,7 +184,6 @@ static void load_pair(sl_diff_run *b, sl_diff_run *n, double slow) {
     sl_task *t = &n->cap->tasks[i];
     if (t->func_id != 1) continue;
     t->end_us += slow;
-    t->duration_us += slow;
     t->finish_us += slow;
   }
   sl_diff_run_index(n);

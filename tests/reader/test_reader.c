@@ -180,23 +180,23 @@ static void test_fixture_joined_values(void **state) {
   assert_true(t->receive_us == us(1067, 1000, 50e6));
   assert_true(t->dispatch_us == us(1062, 1000, 50e6));
   assert_true(t->finish_us == us(1135, 1000, 50e6));
-  assert_true(t->duration_us == t->end_us - t->start_us);
-  assert_true(t->local_setup_us == t->start_us - t->receive_us);
-  assert_true(t->propagation_us == t->receive_us - t->dispatch_us);
+  assert_true(sl_task_duration_us(t) == t->end_us - t->start_us);
+  assert_true(sl_task_local_setup_us(t) == t->start_us - t->receive_us);
+  assert_true(sl_task_propagation_us(t) == t->receive_us - t->dispatch_us);
   assert_float_equal(t->start_us, 1.40, 1e-12);
   assert_float_equal(t->receive_us, 1.34, 1e-12);
   assert_float_equal(t->dispatch_us, 1.24, 1e-12);
   assert_float_equal(t->finish_us, 2.70, 1e-12);
-  assert_float_equal(t->propagation_us, 0.10, 1e-12);
+  assert_float_equal(sl_task_propagation_us(t), 0.10, 1e-12);
   assert_string_equal(sl_str_get(c, t->core_type), "aic");
-  assert_int_equal(t->ring_id, 0);
+  assert_int_equal(sl_task_ring_id(t), 0);
   assert_true(t->flags & SL_TASK_HAS_SCHED);
   assert_true(t->flags & SL_TASK_HAS_R2S);
 
   /* r1t0 = 1<<32 runs on core 1 (aic) and core 3 (aiv): ring 1 */
   t = find_task(c, 4294967296ULL, 3);
   assert_non_null(t);
-  assert_int_equal(t->ring_id, 1);
+  assert_int_equal(sl_task_ring_id(t), 1);
   assert_string_equal(sl_str_get(c, t->core_type), "aiv");
   /* aicore [3,4294967296,2,1212,1295,2], aicpu [3,2,1203,1308] */
   assert_float_equal(t->start_us, 4.24, 1e-12);
@@ -209,7 +209,7 @@ static void test_fixture_joined_values(void **state) {
   t = find_task(c, 6, 0);
   assert_non_null(t);
   assert_false(t->flags & SL_TASK_HAS_R2S);
-  assert_true(t->local_setup_us == 0.0);
+  assert_true(sl_task_local_setup_us(t) == 0.0);
   assert_true(t->receive_us == t->start_us);
 
   /* scheduler phases: 2 threads x 10 records, file order */
@@ -224,15 +224,15 @@ static void test_fixture_joined_values(void **state) {
   assert_float_equal(p->start_us, 1.20, 1e-12);
   assert_float_equal(p->end_us, 1.28, 1e-12);
   assert_true(p->flags & SL_PH_HAS_POP);
-  assert_int_equal(p->pop_hit, 1);
-  assert_int_equal(p->pop_miss, 0);
+  assert_int_equal(sl_phase_pop_hit(c, p), 1);
+  assert_int_equal(sl_phase_pop_miss(c, p), 0);
   assert_true(p->flags & SL_PH_HAS_SHARED);
-  assert_int_equal(p->shared_at_start[1], 2);
-  assert_int_equal(p->shared_at_end[0], 0);
+  assert_int_equal(sl_phase_value(c, p, SL_PV_SHARED_AT_START + 1), 2);
+  assert_int_equal(sl_phase_value(c, p, SL_PV_SHARED_AT_END), 0);
   p = phase_at(c, 0, 2); /* nested resolve 1136..1139 */
   assert_string_equal(sl_str_get(c, p->phase), "resolve");
   assert_float_equal(p->start_us, 2.72, 1e-12);
-  assert_int_equal(p->tasks_processed, 2);
+  assert_int_equal(sl_phase_tasks_processed(c, p), 2);
   assert_false(p->flags & SL_PH_HAS_SHARED);
   p = phase_at(c, 0, 3); /* predicated_skip for t5 */
   assert_string_equal(sl_str_get(c, p->phase), "predicated_skip");
@@ -241,7 +241,7 @@ static void test_fixture_joined_values(void **state) {
   p = phase_at(c, 0, 7); /* complete without tasks_processed */
   assert_string_equal(sl_str_get(c, p->phase), "complete");
   assert_false(p->flags & SL_PH_HAS_TASKS_PROCESSED);
-  assert_int_equal(p->loop_iter, 6);
+  assert_int_equal(sl_phase_loop_iter(c, p), 6);
   p = phase_at(c, 0, 9); /* legacy idle: kept, flagged retired */
   assert_string_equal(sl_str_get(c, p->phase), "idle");
   assert_int_equal(p->phase_id, SL_PHASE_ID_UNKNOWN);
@@ -274,7 +274,7 @@ static void assert_same_model(const sl_capture *a, const sl_capture *b) {
     assert_int_equal(x->core_id, y->core_id);
     assert_int_equal(x->flags, y->flags);
     assert_string_equal(sl_str_get(a, x->core_type), sl_str_get(b, y->core_type));
-    assert_memory_equal(&x->start_us, &y->start_us, 8 * sizeof(double));
+    assert_memory_equal(&x->start_us, &y->start_us, 5 * sizeof(double));
   }
   assert_int_equal(a->n_streams, b->n_streams);
   for (size_t s = 0; s < a->n_streams; s++) {
@@ -285,13 +285,8 @@ static void assert_same_model(const sl_capture *a, const sl_capture *b) {
       assert_int_equal(x->phase_id, y->phase_id);
       assert_int_equal(x->flags, y->flags);
       assert_true(x->start_us == y->start_us && x->end_us == y->end_us);
-      assert_int_equal(x->loop_iter, y->loop_iter);
-      assert_int_equal(x->tasks_processed, y->tasks_processed);
-      assert_int_equal(x->pop_hit, y->pop_hit);
-      assert_int_equal(x->pop_miss, y->pop_miss);
+      for (int k = 0; k < SL_PV_COUNT; k++) assert_int_equal(sl_phase_value(a, x, k), sl_phase_value(b, y, k));
       assert_int_equal(x->task_id, y->task_id);
-      assert_memory_equal(x->shared_at_start, y->shared_at_start, sizeof x->shared_at_start);
-      assert_memory_equal(x->shared_at_end, y->shared_at_end, sizeof x->shared_at_end);
     }
   }
   assert_int_equal(a->n_orch, b->n_orch);
@@ -340,7 +335,7 @@ static void test_64bit_exact(void **state) {
   assert_int_equal(c->n_tasks, 2);
   assert_int_equal(c->tasks[0].task_id, 9007199254740993ULL);
   assert_int_equal(c->tasks[1].task_id, UINT64_MAX);
-  assert_int_equal(c->tasks[1].ring_id, 0xFFFFFFFFu);
+  assert_int_equal(sl_task_ring_id(&c->tasks[1]), 0xFFFFFFFFu);
   assert_int_equal(c->base_cycles, 9007199254740992ULL);
   /* start 2^53+1 -> exactly 1 cycle after base = 0.001 us at 1 GHz */
   assert_true(c->tasks[1].start_us == 1.0 * (1e6 / 1e9));
@@ -399,8 +394,48 @@ static void test_legacy_aliases_and_null_task_id(void **state) {
   p = phase_at(c, 2, 3);
   assert_string_equal(sl_str_get(c, p->phase), "unknown");
   assert_true(p->flags & SL_PH_HAS_SHARED);
-  assert_int_equal(p->shared_at_end[2], 6);
+  assert_int_equal(sl_phase_value(c, p, SL_PV_SHARED_AT_END + 2), 6);
   assert_int_equal(sl_capture_sched_thread_count(c), 3);
+  sl_capture_free(c);
+}
+
+/* A phase record keeps its integers narrow (loop_iter 32 bits, the rest 16) until one does
+** not fit; then all of them move to the capture's wide table, and every value reads back
+** exact. */
+static void test_phase_values_wide(void **state) {
+  (void)state;
+  const char *j = "{\"chip_swimlane_level\": 3, " META ", \"scheduler_records\": {\"schema_version\": 1, "
+                  "\"streams\": [{\"scheduler_id\": 0, \"records\": ["
+                  "{\"start_cycles\": 10, \"end_cycles\": 20, \"loop_iter\": 2147483647, \"kind\": \"dispatch\", \"tasks_processed\": -2147483648},"
+                  "{\"start_cycles\": 30, \"end_cycles\": 40, \"loop_iter\": 9000000000, \"kind\": \"complete\", \"tasks_processed\": 7},"
+                  "{\"start_cycles\": 50, \"end_cycles\": 60, \"loop_iter\": -2147483648, \"kind\": \"release\", \"tasks_processed\": 1, "
+                  "\"pop_hit\": 32767, \"pop_miss\": -32768}"
+                  "], \"metrics\": [{\"record_index\": 0, \"pop_hit\": 1, \"pop_miss\": -9000000000, "
+                  "\"shared_at_start\": [1,2,3], \"shared_at_end\": [4,5,6]},"
+                  "{\"record_index\": 1, \"shared_at_start\": [9223372036854775807,0,-1], \"shared_at_end\": [0,0,0]}]}]}}";
+  sl_capture *c = read_str(j);
+  assert_non_null(c);
+  const sl_phase_rec *p = phase_at(c, 0, 0); /* wide from its metrics' pop_miss on */
+  assert_int_equal(sl_phase_loop_iter(c, p), 2147483647);
+  assert_int_equal(sl_phase_tasks_processed(c, p), INT32_MIN);
+  assert_int_equal(sl_phase_pop_hit(c, p), 1);
+  assert_true(sl_phase_pop_miss(c, p) == -9000000000LL);
+  int64_t sh[3];
+  sl_phase_shared(c, p, 0, sh);
+  assert_true(sh[0] == 1 && sh[1] == 2 && sh[2] == 3);
+  sl_phase_shared(c, p, 1, sh);
+  assert_true(sh[0] == 4 && sh[1] == 5 && sh[2] == 6);
+  p = phase_at(c, 0, 1); /* wide from its own loop_iter */
+  assert_true(sl_phase_loop_iter(c, p) == 9000000000LL);
+  assert_int_equal(sl_phase_tasks_processed(c, p), 7);
+  sl_phase_shared(c, p, 0, sh);
+  assert_true(sh[0] == INT64_MAX && sh[1] == 0 && sh[2] == -1);
+  p = phase_at(c, 0, 2); /* narrow: every value at the edge of its width */
+  assert_int_equal(p->wide, 0);
+  assert_int_equal(sl_phase_loop_iter(c, p), INT32_MIN);
+  assert_int_equal(sl_phase_pop_hit(c, p), 32767);
+  assert_int_equal(sl_phase_pop_miss(c, p), -32768);
+  assert_int_equal(c->n_phase_wide, 2);
   sl_capture_free(c);
 }
 
@@ -441,7 +476,7 @@ static void test_lifecycle(void **state) {
   assert_true(l->us[SL_LC_FIELD(CONFIG_START)] == 0.0);
   assert_string_equal(sl_lifecycle_key(SL_LC_FIELD(EXIT_WAIT_END)), "exit_wait_end_cycles");
   assert_true(c->tasks[0].dispatch_us == 350 * (1e6 / 1e9));
-  assert_int_equal(c->tasks[0].ring_id, 1);
+  assert_int_equal(sl_task_ring_id(&c->tasks[0]), 1);
   sl_capture_free(c);
   /* each record starts empty: the second has only what it lists, not the first's fields */
   c = read_str("{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 1000000000, \"num_cores\": 1,"
@@ -472,13 +507,13 @@ static void test_extras_every_record_kind(void **state) {
   const sl_phase_rec *p = phase_at(c, 0, 0);
   /* a key of the record and a key of its metrics object (a field only the metrics writer
   ** prints): both extras of the phase, record keys first */
-  assert_int_equal(p->extra.n, 2);
-  assert_string_equal(sl_str_get(c, c->extras[p->extra.first].key), "new_ph");
-  assert_int_equal(c->extras[p->extra.first].value, 3);
-  assert_string_equal(sl_str_get(c, c->extras[p->extra.first + 1].key), "new_metric");
-  assert_int_equal(c->extras[p->extra.first + 1].value, 6);
-  assert_int_equal(p->pop_hit, 1); /* the metrics fields the reader knows still merge */
-  assert_int_equal(p->pop_miss, 2);
+  assert_int_equal(p->n_extra, 2);
+  assert_string_equal(sl_str_get(c, c->extras[p->extra_first].key), "new_ph");
+  assert_int_equal(c->extras[p->extra_first].value, 3);
+  assert_string_equal(sl_str_get(c, c->extras[p->extra_first + 1].key), "new_metric");
+  assert_int_equal(c->extras[p->extra_first + 1].value, 6);
+  assert_int_equal(sl_phase_pop_hit(c, p), 1); /* the metrics fields the reader knows still merge */
+  assert_int_equal(sl_phase_pop_miss(c, p), 2);
   assert_int_equal(c->orch[0].extra.n, 1); /* strings are not integer fields: not carried */
   assert_string_equal(sl_str_get(c, c->extras[c->orch[0].extra.first].key), "new_orch");
   assert_int_equal(c->extras[c->orch[0].extra.first].value, -4);
@@ -1095,6 +1130,7 @@ int main(void) {
     cmocka_unit_test(test_level1_fallback),
     cmocka_unit_test(test_legacy_aliases_and_null_task_id),
     cmocka_unit_test(test_phase_presence),
+    cmocka_unit_test(test_phase_values_wide),
     cmocka_unit_test(test_lifecycle),
     cmocka_unit_test(test_extras_every_record_kind),
     cmocka_unit_test(test_foreign_row_columns),

@@ -252,6 +252,12 @@ typedef struct convert_job {
   deps_job dj;
   sl_progress *prog;
   sl_convert_result res;
+  /* what the reports need once the capture and deps.json are freed, before the sink's
+  ** finish (a .pftrace sink's finish is the peak: nothing else is held then) */
+  size_t n_streams;
+  int deps_edges;
+  FILE *stats;        /* the per-function table, printed by report_done */
+  char *summary_text; /* --summary-json, written after the trace */
 } convert_job;
 
 /* RECORDS (given, or the newest under outputs/), the output path, the deps path. */
@@ -371,6 +377,36 @@ static int read_inputs(convert_job *j) {
   return load_deps(j);
 }
 
+/* Everything the reports take from the capture and deps.json, then both freed: the sink's
+** finish does not read them. */
+static void keep_reports(convert_job *j) {
+  j->n_streams = j->cap->n_streams;
+  j->deps_edges = j->deps && j->deps->has_edges;
+  if (j->a.summary_json) j->summary_text = sl_convert_summary_json_text(j->cap, j->rules, j->names);
+  if (!j->a.quiet) {
+    j->stats = tmpfile();
+    if (!j->stats) return; /* nowhere to keep the table: the capture stays for it */
+    sl_convert_print_stats(j->stats, j->cap, j->rules, j->names);
+  }
+  sl_capture_free(j->cap);
+  j->cap = NULL;
+  sl_deps_free(j->deps);
+  j->deps = NULL;
+}
+
+/* The per-function table kept by keep_reports, or printed from the capture when there is
+** no temporary file to keep it in. */
+static void print_stats(const convert_job *j) {
+  if (!j->stats) {
+    if (j->cap) sl_convert_print_stats(j->out, j->cap, j->rules, j->names);
+    return;
+  }
+  char buf[1 << 14];
+  size_t n;
+  rewind(j->stats);
+  while ((n = fread(buf, 1, sizeof buf, j->stats)) > 0) fwrite(buf, 1, n, j->out);
+}
+
 /* Draw the capture into the output, all or nothing. */
 static int write_trace(convert_job *j) {
   FILE *out = j->out;
@@ -394,6 +430,7 @@ static int write_trace(convert_job *j) {
     if (!sl_rules_failed(j->rules)) sl_error(j->out_path, "conversion failed"); /* a rules error says why */
     return -1;
   }
+  keep_reports(j);
   int fin_rc = sl_sink_end(j->sink, j->out_path);
   stage("finish");
   sl_progress_stop(j->prog);
@@ -410,7 +447,7 @@ static int write_trace(convert_job *j) {
 static void report_trace(const convert_job *j) {
   FILE *out = j->out;
   const sl_convert_result *res = &j->res;
-  int deps_present = j->deps->has_edges, verbose = j->a.verbose;
+  int deps_present = j->deps_edges, verbose = j->a.verbose;
   if (verbose && deps_present) {
     fprintf(out, "  Dependency flow events: %llu edges (source: deps.json)\n",
             (unsigned long long)res->dep_pairs);
@@ -429,7 +466,7 @@ static void report_trace(const convert_job *j) {
     if (res->hb_pairs)
       fprintf(out, "  Happens-before violations: %llu edge(s) flagged as 'hb_violation'\n",
               (unsigned long long)res->hb_pairs);
-    if (j->cap->n_streams && res->core_map_size)
+    if (j->n_streams && res->core_map_size)
       fprintf(out, "  Core-to-thread mapping: %zu cores (%s)\n", res->core_map_size,
               res->core_map_inferred ? "inferred via voting" : "from perf JSON");
     fprintf(out, "  Total events: %llu\n", (unsigned long long)res->total_events);
@@ -452,9 +489,9 @@ static void report_done(const convert_job *j) {
   fprintf(out, "  Input:  %s\n", j->input);
   fprintf(out, "  Output: %s\n", j->out_path);
   fprintf(out, "\nTo visualize: Open https://ui.perfetto.dev/ and drag in %s\n", j->out_path);
-  sl_convert_print_stats(out, j->cap, j->rules, j->names);
+  print_stats(j);
   /* The next step, as a command this tool has (the reference names its own script here). */
-  if (j->deps && j->deps->has_edges)
+  if (j->deps_edges)
     fprintf(out, "\nScheduler-overhead deep dive: swimlane sched-overhead %s --deps-json %s\n", j->input,
             j->deps_path);
   else
@@ -471,6 +508,8 @@ static void job_free(convert_job *j) {
   sl_deps_free(j->deps);
   sl_namemap_free(j->names);
   sl_capture_free(j->cap);
+  if (j->stats) fclose(j->stats);
+  sl_mem_free(j->summary_text);
   sl_rules_free(j->rules);
   sl_mem_free(j->auto_input);
   sl_mem_free(j->out_path);
@@ -492,7 +531,7 @@ int sl_cmd_convert(int argc, char **argv) {
   j.rules = sl_rules_load(j.a.rules_arg);
   if (j.rules && resolve_paths(&j) == 0 && read_inputs(&j) == 0 && write_trace(&j) == 0) {
     report_trace(&j);
-    if (!j.a.summary_json || sl_convert_write_summary_json(j.a.summary_json, j.cap, j.rules, j.names) == 0) {
+    if (!j.a.summary_json || sl_file_write_line(j.a.summary_json, j.summary_text) == 0) {
       rc = 0;
       if (!j.a.quiet) report_done(&j);
     }

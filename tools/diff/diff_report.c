@@ -93,7 +93,7 @@ static double contribution(const sl_diff_run *r, const run_path *p, int64_t func
 static double row_metric(const sl_task *t, int metric) {
   int timed = (t->flags & SL_TASK_HAS_SCHED) != 0;
   switch (metric) {
-  case SL_FM_EXEC: return t->duration_us;
+  case SL_FM_EXEC: return sl_task_duration_us(t);
   case SL_FM_LATENCY: return timed ? t->finish_us - t->dispatch_us : NAN;
   case SL_FM_HEAD: return timed ? t->start_us - t->dispatch_us : NAN;
   case SL_FM_TAIL: return timed ? t->finish_us - t->end_us : NAN;

@@ -82,7 +82,7 @@ static void emit_workers(sl_trace_sink *s, const sl_diff_run *r, int side, int64
     char fname[64];
     char *label = sl_task_label(sl_diff_func_name(r, t->func_id, fname), t->task_id, 0);
     sl_arg args[] = {SL_ARG_I("func_id", t->func_id), SL_ARG_U("task_id", t->task_id)};
-    sl_slice ev = {.pid = pid, .tid = row_tid[i], .ts = t->start_us, .dur = t->duration_us,
+    sl_slice ev = {.pid = pid, .tid = row_tid[i], .ts = t->start_us, .dur = sl_task_duration_us(t),
                    .name = label, .cat = TASK_CAT, .has_id = 1,
                    .id = slice_id(side, i), .args = args, .nargs = 2};
     sl_sink_slice(s, &ev);

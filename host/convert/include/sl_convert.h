@@ -74,6 +74,8 @@ void sl_progress_stop(sl_progress *p); /* erases the line; NULL is fine */
 ** table prints "-"). 0 ok, -1 error (reported). */
 int sl_convert_write_summary_json(const char *path, const sl_capture *c, sl_rules *r,
                                   const sl_namemap *m);
+/* The same JSON as text (what the file gets, without its newline; sl_mem_free it). */
+char *sl_convert_summary_json_text(const sl_capture *c, sl_rules *r, const sl_namemap *m);
 /* One line "swimlane: <input>: capture complete|complete with drops|TRUNCATED: <pool> N of M,
 ** <pool> D dropped of M, ..." from the capture's metadata.capture (capture->health, JSON
 ** or .pb; convert_health.c); with quiet, only when something was lost or the health is

@@ -46,25 +46,32 @@ enum sl_task_flags {
   SL_TASK_HAS_R2S = 1u << 2,         /* the AICore row had the 6th receive_to_start column */
 };
 
+/* 72 bytes a row: what follows from other fields (duration, local setup, propagation,
+** ring) is computed by the sl_task_* functions below, the same doubles as stored ones. */
 typedef struct sl_task {
   uint64_t task_id;        /* task_token_raw, exact */
   int64_t func_id;         /* -1 until sl_capture_resolve_func_ids */
   double start_us;         /* AICore execution window */
   double end_us;
-  double duration_us;      /* end_us - start_us */
   double dispatch_us;      /* 0.0 at level 1 */
   double finish_us;        /* 0.0 at level 1; 0.0 also means "absent" */
   double receive_us;       /* us(start_cycles - receive_to_start) */
-  double local_setup_us;   /* start_us - receive_us */
-  double propagation_us;   /* receive_us - dispatch_us (flag SL_TASK_HAS_PROPAGATION) */
   uint32_t core_id;
-  uint32_t ring_id;        /* (task_id >> 32) & 0xFFFFFFFF */
   sl_str core_type;        /* "aic" / "aiv" (core_types[core_id]) */
-  uint32_t flags;          /* enum sl_task_flags */
+  uint32_t extra_first;    /* [extra_first .. +n_extra) (one byte count keeps the task small) */
+  uint8_t flags;           /* enum sl_task_flags */
   uint8_t member;          /* 1 + the task's kernel_ids slot this row ran; 0 = unknown */
   uint8_t n_extra;         /* extras of its AICore and scheduler rows: capture->extras */
-  uint32_t extra_first;    /* [extra_first .. +n_extra) (one byte count keeps the task small) */
 } sl_task;
+
+static inline double sl_task_duration_us(const sl_task *t) { return t->end_us - t->start_us; }
+static inline double sl_task_local_setup_us(const sl_task *t) { return t->start_us - t->receive_us; }
+/* receive_us - dispatch_us with flag SL_TASK_HAS_PROPAGATION, else 0.0 */
+static inline double sl_task_propagation_us(const sl_task *t) {
+  return (t->flags & SL_TASK_HAS_PROPAGATION) ? t->receive_us - t->dispatch_us : 0.0;
+}
+/* (task_id >> 32) & 0xFFFFFFFF */
+static inline uint32_t sl_task_ring_id(const sl_task *t) { return (uint32_t)(t->task_id >> 32); }
 
 /* ---- scheduler phase records ---------------------------------------------------- */
 
@@ -97,20 +104,43 @@ typedef struct sl_extra_span {
 } sl_extra_span;
 #define SL_PH_MAX_EXTRA 8u /* per record; more are dropped */
 
+/* The integer fields of a scheduler phase record, by index: read them with sl_phase_value
+** (or the named accessors after struct sl_capture), never from sl_phase_rec's own fields. */
+enum sl_phase_value {
+  SL_PV_LOOP_ITER = 0,         /* 0 when absent (flag SL_PH_HAS_LOOP_ITER) */
+  SL_PV_TASKS_PROCESSED = 1,   /* 0 when absent (flag SL_PH_HAS_TASKS_PROCESSED) */
+  SL_PV_POP_HIT = 2,           /* flag SL_PH_HAS_POP */
+  SL_PV_POP_MISS = 3,
+  SL_PV_SHARED_AT_START = 4,   /* [4..7): queue depths [AIC, AIV, MIX], flag SL_PH_HAS_SHARED */
+  SL_PV_SHARED_AT_END = 7,     /* [7..10) */
+  SL_PV_COUNT = 10
+};
+
+/* 64 bytes a record (a 1M-task capture has ~2.6M): loop_iter is 32-bit here and the nine
+** counts and queue depths 16-bit, exact; a record with any value outside its width keeps
+** all ten, 64-bit, in capture->phase_wide[wide - 1] (wide == 0: the values are here). */
 typedef struct sl_phase_rec {
   double start_us;
   double end_us;
   uint64_t task_id;            /* flag SL_PH_HAS_TASK_ID; normalized to unsigned */
-  int64_t loop_iter;           /* 0 when absent */
-  int64_t tasks_processed;     /* 0 when absent (flag tells) */
-  int64_t pop_hit, pop_miss;   /* flag SL_PH_HAS_POP */
-  int64_t shared_at_start[3];  /* queue depths [AIC, AIV, MIX], flag SL_PH_HAS_SHARED */
-  int64_t shared_at_end[3];
-  int32_t phase_id;            /* enum sl_phase_kind or SL_PHASE_ID_UNKNOWN */
-  sl_extra_span extra;         /* fields the reader has no meaning for, into the trace args */
+  int32_t iter;                /* SL_PV_LOOP_ITER, when wide == 0 */
+  int16_t small[SL_PV_COUNT - 1]; /* value k = small[k - 1] for the others, when wide == 0 */
   sl_str phase;                /* lowercase name after renames; "unknown" if kind missing */
-  uint32_t flags;              /* enum sl_phase_flags */
+  uint32_t extra_first;        /* fields the reader has no meaning for, into the trace args: */
+  uint32_t wide;               /* 0, or 1 + index into capture->phase_wide */
+  int16_t phase_id;            /* enum sl_phase_kind or SL_PHASE_ID_UNKNOWN */
+  uint8_t flags;               /* enum sl_phase_flags */
+  uint8_t n_extra;             /* capture->extras[extra_first .. +n_extra) (sl_phase_extra) */
 } sl_phase_rec;
+
+/* A phase record's ten integer fields at full width (capture->phase_wide). */
+typedef struct sl_phase_wide {
+  int64_t v[SL_PV_COUNT];
+} sl_phase_wide;
+
+static inline sl_extra_span sl_phase_extra(const sl_phase_rec *p) {
+  return (sl_extra_span){p->extra_first, p->n_extra};
+}
 
 /* One scheduler thread's stream. In the older format this is one inner list of
 ** aicpu_scheduler_phases (index = thread); in the current format the stream with
@@ -289,6 +319,8 @@ typedef struct sl_capture {
   sl_sched_stream *streams;
   size_t n_phases;
   sl_phase_rec *phases;
+  size_t n_phase_wide, cap_phase_wide;
+  sl_phase_wide *phase_wide;   /* the records whose integers do not all fit 32 bits */
   size_t n_extras, cap_extras;
   sl_extra_field *extras;      /* the records' sl_extra_span point here */
 
@@ -331,6 +363,29 @@ typedef struct sl_capture {
   sl_str schema_fingerprint;   /* the writer's SL_SCHEMA_FINGERPRINT */
   sl_str schema_layout;        /* the writer's SL_SCHEMA_LAYOUT (names fields newer than this build) */
 } sl_capture;
+
+/* Integer field k (enum sl_phase_value) of a scheduler phase record, exact. */
+static inline int64_t sl_phase_value(const sl_capture *c, const sl_phase_rec *p, int k) {
+  if (p->wide) return c->phase_wide[p->wide - 1].v[k];
+  return k == SL_PV_LOOP_ITER ? (int64_t)p->iter : (int64_t)p->small[k - 1];
+}
+static inline int64_t sl_phase_loop_iter(const sl_capture *c, const sl_phase_rec *p) {
+  return sl_phase_value(c, p, SL_PV_LOOP_ITER);
+}
+static inline int64_t sl_phase_tasks_processed(const sl_capture *c, const sl_phase_rec *p) {
+  return sl_phase_value(c, p, SL_PV_TASKS_PROCESSED);
+}
+static inline int64_t sl_phase_pop_hit(const sl_capture *c, const sl_phase_rec *p) {
+  return sl_phase_value(c, p, SL_PV_POP_HIT);
+}
+static inline int64_t sl_phase_pop_miss(const sl_capture *c, const sl_phase_rec *p) {
+  return sl_phase_value(c, p, SL_PV_POP_MISS);
+}
+/* The three queue depths at the record's start (at_end 0) or end (at_end 1) into out[3]. */
+static inline void sl_phase_shared(const sl_capture *c, const sl_phase_rec *p, int at_end, int64_t out[3]) {
+  int k0 = at_end ? SL_PV_SHARED_AT_END : SL_PV_SHARED_AT_START;
+  for (int k = 0; k < 3; k++) out[k] = sl_phase_value(c, p, k0 + k);
+}
 
 /* Records dropped over every pool of capture->health. */
 uint64_t sl_capture_dropped(const sl_capture *c);
@@ -385,12 +440,22 @@ enum sl_deps_status {
   SL_DEPS_INVALID = 2,  /* unreadable or invalid JSON: every map None, `error` says why */
 };
 
+/* One id the maps name (a task or an edge end): 1 + its index in each map, 0 = not in it. */
+typedef struct sl_deps_node {
+  uint32_t pred, succ, kernel, block;  /* preds[], succ_keys[], kernel_task[], block_task[] */
+} sl_deps_node;
+
 typedef struct sl_deps {
   char *path;
   int status;              /* enum sl_deps_status */
   char *error;             /* SL_DEPS_INVALID: what went wrong (no file name) */
   sl_err warning;           /* what the reference warns about: unreadable or invalid
                            ** JSON, no 'edges' array; unset when there is nothing to say */
+  /* every id any map names, numbered once: the maps below are arrays indexed through it
+  ** (one hash map for all four; fewer than 2^32 ids) */
+  sl_map node_index;       /* id -> node */
+  size_t n_nodes;
+  sl_deps_node *nodes;
   int has_edges;
   /* pred -> successors: preds in first-appearance order, succs in edge order,
   ** (pred, succ) pairs deduplicated keeping the first; self-edges kept. */
@@ -399,25 +464,21 @@ typedef struct sl_deps {
   size_t *succ_off;        /* [n_preds + 1]: succs of preds[i] are succs[succ_off[i] .. succ_off[i+1]) */
   uint64_t *succs;
   size_t n_edges;          /* deduplicated pair count */
-  sl_map pred_index;       /* pred id -> i */
   /* inverted: succ -> preds in the order of iterating the edge map pred by pred */
   size_t n_succ_keys;
   uint64_t *succ_keys;
   size_t *pred_off;
   uint64_t *pred_list;
-  sl_map succ_index;
 
   int has_kernel_map;
   size_t n_kernel;
   uint64_t *kernel_task;   /* [n_kernel] first-appearance order */
   int64_t (*kernel_ids)[3];/* later duplicate entries overwrite the value */
-  sl_map kernel_index;
 
   int has_block_map;
   size_t n_block;
   uint64_t *block_task;
   int64_t *block_num;      /* max(int(block_num or 1), 1) */
-  sl_map block_index;
 } sl_deps;
 
 /* Load deps.json (streamed). Never fails and prints nothing: a missing file gives

@@ -25,19 +25,21 @@ static void dump(const sl_capture *c) {
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     printf("task %llu core %u %s ring %u %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g flags %u\n",
-           (unsigned long long)t->task_id, t->core_id, str(c, t->core_type), t->ring_id, t->start_us,
-           t->end_us, t->duration_us, t->dispatch_us, t->finish_us, t->receive_us, t->local_setup_us,
-           t->propagation_us, t->flags);
+           (unsigned long long)t->task_id, t->core_id, str(c, t->core_type), sl_task_ring_id(t), t->start_us,
+           t->end_us, sl_task_duration_us(t), t->dispatch_us, t->finish_us, t->receive_us, sl_task_local_setup_us(t),
+           sl_task_propagation_us(t), t->flags);
   }
   for (size_t s = 0; s < c->n_streams; s++)
     for (size_t i = c->streams[s].first; i < c->streams[s].first + c->streams[s].count; i++) {
       const sl_phase_rec *p = &c->phases[i];
       printf("T%zu %s %d %.17g %.17g it %lld tp %lld pop %lld/%lld task %llu sh %lld,%lld,%lld/%lld,%lld,%lld fl %x\n", s,
-             str(c, p->phase), p->phase_id, p->start_us, p->end_us, (long long)p->loop_iter,
-             (long long)p->tasks_processed, (long long)p->pop_hit, (long long)p->pop_miss,
-             (unsigned long long)p->task_id, (long long)p->shared_at_start[0], (long long)p->shared_at_start[1],
-             (long long)p->shared_at_start[2], (long long)p->shared_at_end[0], (long long)p->shared_at_end[1],
-             (long long)p->shared_at_end[2], p->flags);
+             str(c, p->phase), p->phase_id, p->start_us, p->end_us, (long long)sl_phase_loop_iter(c, p),
+             (long long)sl_phase_tasks_processed(c, p), (long long)sl_phase_pop_hit(c, p),
+             (long long)sl_phase_pop_miss(c, p), (unsigned long long)p->task_id,
+             (long long)sl_phase_value(c, p, SL_PV_SHARED_AT_START), (long long)sl_phase_value(c, p, SL_PV_SHARED_AT_START + 1),
+             (long long)sl_phase_value(c, p, SL_PV_SHARED_AT_START + 2), (long long)sl_phase_value(c, p, SL_PV_SHARED_AT_END),
+             (long long)sl_phase_value(c, p, SL_PV_SHARED_AT_END + 1), (long long)sl_phase_value(c, p, SL_PV_SHARED_AT_END + 2),
+             p->flags);
     }
   for (size_t t = 0; t < c->n_orch_threads; t++)
     for (size_t i = c->orch_threads[t].first; i < c->orch_threads[t].first + c->orch_threads[t].count; i++)
