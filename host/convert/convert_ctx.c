@@ -9,33 +9,38 @@
 ** tracks (convert_overhead.c) all call down into this file; it calls none of them.
 */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "convert_ctx.h"
 #include "convert_labels.h"
 #include "flow_place.h"
 
-const sl_group *sl_ctx_group(const sl_ctx *x, uint64_t id) {
-  size_t lo = 0, hi = x->ngroups;
+/* The first of n records (stride bytes each, sorted by the uint64 task id at byte `off`)
+** whose id is not below id: n when there is none. */
+static size_t first_not_below(const void *records, size_t n, size_t stride, size_t off, uint64_t id) {
+  const unsigned char *b = records;
+  size_t lo = 0, hi = n;
   while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (x->groups[mid].task_id < id)
+    size_t mid = lo + (hi - lo) / 2;
+    uint64_t k;
+    memcpy(&k, b + mid * stride + off, sizeof k);
+    if (k < id)
       lo = mid + 1;
     else
       hi = mid;
   }
+  return lo;
+}
+
+const sl_group *sl_ctx_group(const sl_ctx *x, uint64_t id) {
+  size_t lo = first_not_below(x->groups, x->ngroups, sizeof *x->groups, offsetof(sl_group, task_id), id);
   return lo < x->ngroups && x->groups[lo].task_id == id ? &x->groups[lo] : NULL;
 }
 
 size_t sl_ctx_anchors(const sl_ctx *x, uint64_t id, size_t *first) {
-  size_t lo = 0, hi = x->nanchors;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (x->anchors[mid].task_id < id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  size_t lo = first_not_below(x->anchors, x->nanchors, sizeof *x->anchors, offsetof(sl_anchor, task_id), id);
   size_t n = 0;
   while (lo + n < x->nanchors && x->anchors[lo + n].task_id == id) n++;
   *first = lo;

@@ -166,6 +166,15 @@ static int us_to_ns(double us, int64_t *ns) {
   return 1;
 }
 
+/* Every event: counted, then its time on the trace's ns axis; 0 when it has none there
+** (before the origin, not finite): the event is left out and counted as such. */
+static int event_ns(proto_sink *p, double us, int64_t *ns) {
+  sl_sink_count(&p->base);
+  if (us_to_ns(us, ns)) return 1;
+  p->negative_ts++;
+  return 0;
+}
+
 /* The id of s in t (NULL: ""); ids start at 1, so they serve as Perfetto iids as they are. */
 static uint32_t intern(sl_intern *t, const char *s) {
   if (!s) s = "";
@@ -337,12 +346,8 @@ static void pack_body(proto_sink *p, pslice *sl, const char *cat, const sl_arg *
 
 static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
   proto_sink *p = (proto_sink *)s;
-  sl_sink_count(s);
   int64_t start, dur = 0;
-  if (!us_to_ns(ev->ts, &start)) {
-    p->negative_ts++;
-    return;
-  }
+  if (!event_ns(p, ev->ts, &start)) return;
   if (ev->dur > 0 && !us_to_ns(ev->dur, &dur)) dur = 0;
   p->slices = sl_array_grow(p->slices, &p->slices_cap, p->nslices + 1, sizeof *p->slices);
   pslice *sl = &p->slices[p->nslices];
@@ -358,12 +363,8 @@ static void p_slice(sl_trace_sink *s, const sl_slice *ev) {
 
 static void p_counter(sl_trace_sink *s, const sl_counter *ev) {
   proto_sink *p = (proto_sink *)s;
-  sl_sink_count(s);
   int64_t ts;
-  if (!us_to_ns(ev->ts, &ts)) {
-    p->negative_ts++;
-    return;
-  }
+  if (!event_ns(p, ev->ts, &ts)) return;
   uint32_t proc = proc_index(p, ev->pid);
   for (size_t i = 0; i < ev->nargs; i++) {
     const sl_arg *a = &ev->args[i];
@@ -407,12 +408,8 @@ static uint64_t flow_key(const sl_flow *ev) {
 
 static void p_flow(sl_trace_sink *s, const sl_flow *ev) {
   proto_sink *p = (proto_sink *)s;
-  sl_sink_count(s);
   int64_t ts;
-  if (!us_to_ns(ev->ts, &ts)) {
-    p->negative_ts++;
-    return;
-  }
+  if (!event_ns(p, ev->ts, &ts)) return;
   /* (id, cat, name) names a JSON flow; each 's' opens a new proto flow id. */
   uint64_t key = flow_key(ev);
   uint64_t flow_id;
