@@ -187,6 +187,24 @@ static void count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
 
 /* ---- the whole finish step ------------------------------------------------------------ */
 
+/* Orchestrator kinds this build's schema does not know are drawn under their own name (in
+** the default colour): say so once, naming the first such record. */
+static void warn_unknown_orch_kinds(sl_capture *c) {
+  size_t n = 0, first = 0;
+  for (size_t i = 0; i < c->n_orch; i++)
+    if ((c->orch[i].flags & SL_ORCH_UNKNOWN) && n++ == 0) first = i;
+  if (!n) return;
+  size_t thread = 0, rec = first;
+  for (size_t t = 0; t < c->n_orch_threads; t++)
+    if (first >= c->orch_threads[t].first && first < c->orch_threads[t].first + c->orch_threads[t].count) {
+      thread = t;
+      rec = first - c->orch_threads[t].first;
+    }
+  add_warning(c, sl_mem_printf("%zu orchestrator record(s) of kinds this build's schema does not have, first "
+                               "'%s' (thread %zu, record %zu): drawn under their own name (schema/phases.lua)",
+                               n, sl_str_get(c, c->orch[first].phase), thread, rec));
+}
+
 /* Phase kinds this build's schema does not know (a newer writer, or a typo) are kept but
 ** not drawn: say so once, naming the first such record. */
 static void warn_unknown_phases(sl_capture *c) {
@@ -363,5 +381,6 @@ int sl_raw_finish(sl_raw *raw, sl_capture *c) {
   if (c->n_phases) c->phases = sl_mem_array(c->phases, c->n_phases, sizeof *c->phases);
   if (c->n_orch) c->orch = sl_mem_array(c->orch, c->n_orch, sizeof *c->orch);
   warn_unknown_phases(c);
+  warn_unknown_orch_kinds(c);
   return 0;
 }

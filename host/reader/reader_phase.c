@@ -53,7 +53,7 @@ void sl_phase_classify(sl_capture *c, sl_phase_rec *rec, const char *name, size_
 
 void sl_orch_classify(sl_capture *c, sl_orch_rec *rec, const char *name, size_t len) {
   char buf[64];
-  rec->flags &= ~(uint32_t)(SL_ORCH_RENAMED | SL_ORCH_RETIRED);
+  rec->flags &= ~(uint32_t)(SL_ORCH_RENAMED | SL_ORCH_RETIRED | SL_ORCH_UNKNOWN);
   if (!name) { /* a record naming no kind: the default */
     name = SL_ORCH_PHASE_DEFAULT;
     len = strlen(name);
@@ -65,15 +65,17 @@ void sl_orch_classify(sl_capture *c, sl_orch_rec *rec, const char *name, size_t 
       name = to;
       len = strlen(to);
       rec->flags |= SL_ORCH_RENAMED;
-    } else if (!sl_orch_phase_by_name(buf) && sl_orch_phase_is_retired(buf)) {
-      rec->flags |= SL_ORCH_RETIRED;
+    } else if (!sl_orch_phase_by_name(buf)) {
+      rec->flags |= sl_orch_phase_is_retired(buf) ? SL_ORCH_RETIRED : SL_ORCH_UNKNOWN;
     }
+  } else {
+    rec->flags |= SL_ORCH_UNKNOWN; /* too long, or a NUL inside: no kind has such a name */
   }
   rec->phase = sl_intern_add(&c->strings, name, len);
 }
 
 void sl_orch_classify_id(sl_capture *c, sl_orch_rec *rec, uint32_t id) {
-  rec->flags &= ~(uint32_t)(SL_ORCH_RENAMED | SL_ORCH_RETIRED);
+  rec->flags &= ~(uint32_t)(SL_ORCH_RENAMED | SL_ORCH_RETIRED | SL_ORCH_UNKNOWN);
   const sl_orch_phase_info *o = sl_orch_phase_by_id(id);
   const char *name = o ? o->name : sl_orch_phase_retired_name(id);
   char buf[32];
@@ -81,7 +83,7 @@ void sl_orch_classify_id(sl_capture *c, sl_orch_rec *rec, uint32_t id) {
     snprintf(buf, sizeof buf, "orch_kind_%u", (unsigned)id);
     name = buf;
   }
-  if (!o && sl_orch_phase_id_is_retired(id)) rec->flags |= SL_ORCH_RETIRED;
+  if (!o) rec->flags |= sl_orch_phase_id_is_retired(id) ? SL_ORCH_RETIRED : SL_ORCH_UNKNOWN;
   rec->phase = sl_intern_add(&c->strings, name, strlen(name));
 }
 

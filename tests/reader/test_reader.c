@@ -552,6 +552,21 @@ static void test_orch_kind_names(void **state) {
     if (c->orch[i].task_id == 5) assert_string_equal(ph, "orch_fanin");
     else assert_string_equal(ph, SL_ORCH_PHASE_DEFAULT); /* the default kind */
   }
+  assert_int_equal(c->n_warnings, 0);
+  sl_capture_free(c);
+  /* a kind this build's schema lacks is kept under its own name, with one warning */
+  c = read_str("{\"chip_swimlane_level\": 4, " META ", \"aicpu_orchestrator_phases\": [[], ["
+               "{\"phase\": \"orch_fanin\", \"start_cycles\": 400, \"end_cycles\": 440, \"task_id\": 5},"
+               "{\"phase\": \"orch_frobnicate\", \"start_cycles\": 450, \"end_cycles\": 460, \"task_id\": 6},"
+               "{\"phase\": \"orch_frobnicate\", \"start_cycles\": 470, \"end_cycles\": 480, \"task_id\": 7}]]}");
+  assert_non_null(c);
+  assert_string_equal(sl_str_get(c, c->orch[1].phase), "orch_frobnicate");
+  assert_true(c->orch[1].flags & SL_ORCH_UNKNOWN);
+  assert_false(c->orch[0].flags & SL_ORCH_UNKNOWN);
+  assert_int_equal(c->n_warnings, 1);
+  if (!strstr(c->warnings[0], "2 orchestrator record(s) of kinds this build's schema does not have, first "
+                              "'orch_frobnicate' (thread 1, record 1): drawn under their own name"))
+    fail_msg("warning: %s", c->warnings[0]);
   sl_capture_free(c);
 }
 

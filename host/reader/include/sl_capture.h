@@ -163,6 +163,7 @@ enum sl_orch_flags {
   SL_ORCH_HAS_SUBMIT_IDX = 1u << 1,
   SL_ORCH_RENAMED = 1u << 2,  /* named by a renamed kind's old name (phases.lua orch_aliases) */
   SL_ORCH_RETIRED = 1u << 3,  /* a retired kind (orch_retired): read, never drawn */
+  SL_ORCH_UNKNOWN = 1u << 4,  /* a kind the schema does not have: drawn under its own name */
 };
 
 typedef struct sl_orch_rec {
