@@ -188,10 +188,11 @@ static size_t drain_pass(sl_shard *s) {
 }
 
 /* An idle pass (woken by the bell or by the sleep's timeout) tops up every free queue of
-** this shard's pools. The other two refills (one per entry taken, one after each recycle)
-** both stand aside while a freeze is open and can race with its release; this pass is what
-** guarantees a queue left short that way fills again even when the device sends nothing
-** (a device waiting for a full queue hung without it in bench_prof_writer). */
+** this shard's pools: the answer to a pool's low-water doorbell. A queue can run low while
+** the recycled lane holds buffers (they came back while the queue was full, so that
+** recycle's top-up had no room), and the device then rings with nothing published: no
+** ready entry, no recycle, so only this pass refills it (test_prof_stress
+** low_water_bell_refills_the_queue; a device waiting for a full queue hangs without it). */
 static void topup_owned(sl_shard *s) {
   sl_collector *c = s->c;
   if (frozen(c)) return;
