@@ -373,7 +373,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   if (coll) {
     /* an orchestration that stopped early leaves a capture of part of the workload */
     if (interrupted || orc) sl_collector_mark_truncated(coll);
-    if (sl_run_add_host_capture(coll, rt, o->runtime, o->pool_records)) rc = 1;
+    sl_run_add_host_capture(coll, rt, o->runtime, o->pool_records);
     if (sl_run_slots_to_capture(coll, &timing)) rc = 1;
     if (sl_collector_finish(coll, out_dir)) rc = 1;
     sl_collector_report(coll);
