@@ -329,7 +329,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
                          .host_pool_records = level > SL_LEVEL_DISABLED ? o->pool_records : 0};
   sl_rt *rt = sl_rt_create(&rc_cfg);
   if (!rt) {
-    sl_error(wl->path, "run: %s", sl_rt_config_error()[0] ? sl_rt_config_error() : "out of memory");
+    sl_error(wl->path, "run: %s", sl_rt_config_error());
     sl_collector_destroy(coll);
     return 1;
   }

@@ -29,7 +29,7 @@ static char *sibling(const char *input, const char *name) {
   char *d = sl_mem_strndup(input, (size_t)(slash - input + 1));
   size_t n = strlen(d) + strlen(name) + 1;
   char *p = sl_mem_alloc(n);
-  if (p) snprintf(p, n, "%s%s", d, name);
+  snprintf(p, n, "%s%s", d, name);
   sl_mem_free(d);
   return p;
 }
@@ -119,7 +119,6 @@ static size_t unique_cores(const sl_capture *c) {
 static int has_sibling_name_map(const char *input) {
   const char *slash = strrchr(input, '/');
   char *dir = slash ? sl_mem_strndup(input, (size_t)(slash - input + (slash == input))) : sl_mem_strdup(".");
-  if (!dir) return 0;
   DIR *d = opendir(dir);
   sl_mem_free(dir);
   if (!d) return 0;
@@ -288,7 +287,7 @@ static int resolve_paths(convert_job *j) {
   }
   j->out_path = j->a.output ? sl_mem_strdup(j->a.output)
                             : sibling(j->input, j->a.proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
-  if (!j->out_path || sl_output_check(j->out_path) != 0) return -1;
+  if (sl_output_check(j->out_path) != 0) return -1;
   if (j->a.summary_json && sl_output_check(j->a.summary_json) != 0) return -1;
   if (strcmp(j->out_path, "-") != 0) { /* rules may write beside the trace, nowhere else */
     char *dir = sibling(j->out_path, ".");
@@ -296,7 +295,7 @@ static int resolve_paths(convert_job *j) {
     sl_mem_free(dir);
   }
   j->deps_path = j->a.deps_arg ? sl_mem_strdup(j->a.deps_arg) : sibling(j->input, "deps.json");
-  return j->deps_path ? 0 : -1;
+  return 0;
 }
 
 /* names: explicit wins, else exactly one sibling name_map*.json */
