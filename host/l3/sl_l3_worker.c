@@ -150,7 +150,7 @@ static int write_sidecar(const char *dir, const char *name, const char *fmt, ...
 static int write_sidecar(const char *dir, const char *name, const char *fmt, ...) {
   char *p = sl_path_join(dir, name);
   sl_outfile of;
-  if (!p || sl_outfile_open(&of, p)) {
+  if (sl_outfile_open(&of, p)) {
     sl_mem_free(p);
     return -1;
   }

@@ -85,19 +85,15 @@ static void print_names(FILE *out, const sl_namemap *m, const char *path, int di
   fprintf(out, "%s%s\n", discovered ? "Auto-discovered func names from: " : "Loading func names from: ",
           path);
   fprintf(out, "  Loaded %zu function name mappings:\n", m->n);
-  size_t *order = sl_mem_alloc((m->n ? m->n : 1) * sizeof *order);
   char **keys = sl_mem_alloc((m->n ? m->n : 1) * sizeof *keys);
-  if (order && keys) {
-    for (size_t i = 0; i < m->n; i++) keys[i] = m->keys[i];
-    qsort(keys, m->n, sizeof *keys, cmp_ids);
-    for (size_t i = 0; i < m->n; i++) {
-      const char *name = NULL;
-      for (size_t j = 0; j < m->n; j++)
-        if (m->keys[j] == keys[i]) name = m->names[j];
-      fprintf(out, "    func_id=%s: %s\n", keys[i], name ? name : "");
-    }
+  for (size_t i = 0; i < m->n; i++) keys[i] = m->keys[i];
+  qsort(keys, m->n, sizeof *keys, cmp_ids);
+  for (size_t i = 0; i < m->n; i++) {
+    const char *name = NULL;
+    for (size_t j = 0; j < m->n; j++)
+      if (m->keys[j] == keys[i]) name = m->names[j];
+    fprintf(out, "    func_id=%s: %s\n", keys[i], name ? name : "");
   }
-  sl_mem_free(order);
   sl_mem_free(keys);
   if (m->orchestrator_name) fprintf(out, "  Orchestrator: %s\n", m->orchestrator_name);
   fputc('\n', out);
