@@ -210,10 +210,10 @@ void sl_collector_mark_truncated(sl_collector *c) {
   if (c) atomic_store(&c->truncated, 1);
 }
 
-int sl_collector_read_metadata(sl_collector *c) {
-  if (!c || !c->dp) return 0;
+void sl_collector_read_metadata(sl_collector *c) {
+  if (!c || !c->dp) return;
   sl_collector_stop(c);
-  if (c->metadata_read) return 0;
+  if (c->metadata_read) return;
   c->core_to_thread = sl_mem_array(NULL, (size_t)c->cfg.num_cores, sizeof(int32_t));
   for (int i = 0; i < c->cfg.num_cores; i++) {
     int32_t t = atomic_load_explicit((_Atomic int32_t *)(void *)&c->hv->core_to_thread[i],
@@ -221,7 +221,6 @@ int sl_collector_read_metadata(sl_collector *c) {
     c->core_to_thread[i] = (t >= 0 && t < c->cfg.num_aicpu_threads) ? t : -1;
   }
   c->metadata_read = 1;
-  return 0;
 }
 
 void sl_collector_report(sl_collector *c) {
@@ -256,8 +255,8 @@ static void *dup_array(const void *src, size_t n, size_t size) {
   return p;
 }
 
-int sl_collector_set_host(sl_collector *c, const sl_coll_host *h) {
-  if (!c || !h) return 0;
+void sl_collector_set_host(sl_collector *c, const sl_coll_host *h) {
+  if (!c || !h) return;
   sl_coll_host copy = *h;
   copy.recs = dup_array(h->recs, h->nrecs, sizeof *h->recs);
   copy.uploads = dup_array(h->uploads, h->nuploads, sizeof *h->uploads);
@@ -267,29 +266,25 @@ int sl_collector_set_host(sl_collector *c, const sl_coll_host *h) {
   sl_mem_free((void *)c->host.anchors);
   c->host = copy;
   c->has_host = 1;
-  return 0;
 }
 
 /* Append `members` to *buf, comma-separated. */
-static int append_members(char **buf, const char *members) {
+static void append_members(char **buf, const char *members) {
   size_t old = *buf ? strlen(*buf) : 0, n = strlen(members);
   char *p = sl_mem_realloc(*buf, old + n + 3);
   if (old) memcpy(p + old, ", ", 2), old += 2;
   memcpy(p + old, members, n + 1);
   *buf = p;
-  return 0;
 }
 
-int sl_collector_add_metadata(sl_collector *c, const char *members) {
-  if (!c || !members) return 0;
-  return append_members(&c->extra_metadata, members);
+void sl_collector_add_metadata(sl_collector *c, const char *members) {
+  if (c && members) append_members(&c->extra_metadata, members);
 }
 
-int sl_collector_set_dispatch_clock(sl_collector *c, const sl_dispatch_clock *d) {
-  if (!c || !d) return 0;
+void sl_collector_set_dispatch_clock(sl_collector *c, const sl_dispatch_clock *d) {
+  if (!c || !d) return;
   if (!c->dclock) c->dclock = sl_mem_alloc(sizeof *c->dclock);
   *c->dclock = *d;
-  return 0;
 }
 
 int sl_collector_set_task_slots(sl_collector *c, const sl_coll_slot *v, size_t n) {
@@ -300,7 +295,6 @@ int sl_collector_set_task_slots(sl_collector *c, const sl_coll_slot *v, size_t n
   return 0;
 }
 
-int sl_collector_add_sections(sl_collector *c, const char *members) {
-  if (!c || !members) return 0;
-  return append_members(&c->extra_sections, members);
+void sl_collector_add_sections(sl_collector *c, const char *members) {
+  if (c && members) append_members(&c->extra_sections, members);
 }

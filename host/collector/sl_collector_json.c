@@ -254,7 +254,8 @@ int sl_collector_export(sl_collector *c, const char *dir) {
 /* stop, metadata, reconcile, then both exports */
 int sl_collector_finish(sl_collector *c, const char *dir) {
   if (!c) return -1;
-  if (sl_collector_stop(c) != 0 || sl_collector_read_metadata(c) != 0) return -1;
+  if (sl_collector_stop(c) != 0) return -1;
+  sl_collector_read_metadata(c);
   if (sl_collector_reconcile(c) < 0) return -1;
   return sl_collector_export(c, dir);
 }

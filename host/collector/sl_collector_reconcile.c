@@ -67,7 +67,7 @@ int sl_collector_reconcile(sl_collector *c) {
     c->reconciled = c->balanced = 1;
     return 0;
   }
-  if (sl_collector_read_metadata(c) != 0) return -1;
+  sl_collector_read_metadata(c);
   sl_devprof *dp = c->dp;
   int balanced = 1;
   c->uncommitted = c->bad_entries = 0;

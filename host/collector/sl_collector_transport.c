@@ -109,30 +109,28 @@ static void *map_get(sl_bufmap *m, uint64_t dev) {
 
 /* ---- region spans ---------------------------------------------------------------- */
 
-static int add_span(sl_collector *c, void *host, void *dev, size_t bytes, int per_tick) {
+static void add_span(sl_collector *c, void *host, void *dev, size_t bytes, int per_tick) {
   sl_mirror_span *s = sl_mem_array(c->spans, (size_t)c->nspans + 1, sizeof *s);
   c->spans = s;
   s[c->nspans++] = (sl_mirror_span){host, dev, bytes, per_tick};
-  return 0;
 }
 
 /* Indices first (tails, heads), then what they guard; device-private state
 ** (per-core rotation state, lifecycle records) only once the device is done. */
-static int build_spans(sl_collector *c) {
+static void build_spans(sl_collector *c) {
   sl_devprof *d = c->dp, *h = c->hv;
   size_t nt = (size_t)d->g.num_threads, nc = (size_t)d->g.num_cores;
-  int rc = add_span(c, h->rq_tail, d->rq_tail, 64 * nt, 1);
-  rc |= add_span(c, h->rq_head, d->rq_head, 64 * nt, 1);
-  rc |= add_span(c, h->bp, d->bp, sizeof *d->bp, 1);
+  add_span(c, h->rq_tail, d->rq_tail, 64 * nt, 1);
+  add_span(c, h->rq_head, d->rq_head, 64 * nt, 1);
+  add_span(c, h->bp, d->bp, sizeof *d->bp, 1);
   for (unsigned k = 0; k < SL_BUF_KIND_COUNT; k++)
-    rc |= add_span(c, h->pools[k], d->pools[k], sizeof(sl_buffer_pool) * (size_t)sl_devprof_pool_count(d, k), 1);
-  rc |= add_span(c, h->core_to_thread, d->core_to_thread, sizeof(int32_t) * nc, 1);
-  rc |= add_span(c, h->rq_entries, d->rq_entries, sizeof(sl_ready_entry) * nt * d->g.readyqueue_size, 1);
-  rc |= add_span(c, h->cores, d->cores, sizeof(sl_core_state) * nc, 0);
-  rc |= add_span(c, h->lifecycle_set, d->lifecycle_set, sizeof(uint32_t) * nt, 0);
-  rc |= add_span(c, h->sched_core, d->sched_core, sizeof(int32_t) * nt, 0);
-  rc |= add_span(c, h->lifecycle, d->lifecycle, sizeof(sl_aicpu_lifecycle_record) * nt, 0);
-  return rc;
+    add_span(c, h->pools[k], d->pools[k], sizeof(sl_buffer_pool) * (size_t)sl_devprof_pool_count(d, k), 1);
+  add_span(c, h->core_to_thread, d->core_to_thread, sizeof(int32_t) * nc, 1);
+  add_span(c, h->rq_entries, d->rq_entries, sizeof(sl_ready_entry) * nt * d->g.readyqueue_size, 1);
+  add_span(c, h->cores, d->cores, sizeof(sl_core_state) * nc, 0);
+  add_span(c, h->lifecycle_set, d->lifecycle_set, sizeof(uint32_t) * nt, 0);
+  add_span(c, h->sched_core, d->sched_core, sizeof(int32_t) * nt, 0);
+  add_span(c, h->lifecycle, d->lifecycle, sizeof(sl_aicpu_lifecycle_record) * nt, 0);
 }
 
 sl_status sl_coll_transport_init(sl_collector *c, sl_err *err) {
@@ -155,7 +153,7 @@ sl_status sl_coll_transport_init(sl_collector *c, sl_err *err) {
     return SL_OK;
   }
   c->hv = sl_devprof_create(&c->dp->g, NULL, 0); /* the device's geometry, already accepted */
-  if (build_spans(c) != 0) return sl_err_set(err, "collector", "cannot mirror the device region on the host");
+  build_spans(c);
   sl_coll_final_mirror(c); /* the shadow starts as the device's initial state */
   return SL_OK;
 }

@@ -82,7 +82,6 @@ static void summary_compute(const sl_capture *c, summary *S) {
   for (size_t i = 0; i < c->n_tasks; i++) {
     const sl_task *t = &c->tasks[i];
     fstat *f = fmap_get(&S->fm, t->func_id);
-    if (!f) break;
     f->count++;
     f->sum_exec += sl_task_duration_us(t);
     f->sum_local += sl_task_local_setup_us(t);

@@ -51,8 +51,8 @@ FILE *sl_hostlog_create(const char *dir, long pid, const char *role, const char 
   char name[64];
   snprintf(name, sizeof name, "host.%ld.log", pid);
   char *p = sl_path_join(dir, name);
-  FILE *f = p ? fopen(p, "w") : NULL;
-  if (!f) sl_error(p ? p : dir, "cannot create host log: %s", strerror(errno));
+  FILE *f = fopen(p, "w");
+  if (!f) sl_error(p, "cannot create host log: %s", strerror(errno));
   else fprintf(f, "swimlane-hostlog 1 pid=%ld role=%s host_clock_domain_id=%s\n", pid, role, domain);
   if (f) fflush(f);
   sl_mem_free(p);

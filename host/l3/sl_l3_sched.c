@@ -79,7 +79,7 @@ static char *case_root(const l3_opts *o) {
     char rel[700];
     snprintf(rel, sizeof rel, n == 1 ? "%s_%s_%s" : "%s_%s_%s_%d", name, kase, stamp, n);
     char *dir = sl_path_join(o->out_root, rel);
-    if (!dir || mkdir(dir, 0777) == 0) return dir;
+    if (mkdir(dir, 0777) == 0) return dir;
     if (errno != EEXIST) sl_error(dir, "cannot create the L3 case directory: %s", strerror(errno));
     sl_mem_free(dir);
     if (errno != EEXIST) return NULL;
@@ -236,7 +236,7 @@ static int stop_ranks(rank_proc *p, int n) {
 ** d0 into ROOT/l3_swimlane.json); only when the ranks captured. 0 ok, 1 failed. */
 static int merge_ranks(const l3_opts *o, const char *root, int (*convert)(int, char **)) {
   char *d0 = sl_path_join(root, "rank0/d0");
-  char *rec = d0 ? sl_l3_records_path(d0, NULL) : NULL;
+  char *rec = sl_l3_records_path(d0, NULL);
   sl_mem_free(d0);
   if (!rec) return 0; /* no chip swimlane: nothing to merge */
   sl_mem_free(rec);

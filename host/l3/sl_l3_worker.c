@@ -67,7 +67,7 @@ static void add_capture_metadata(sl_collector *coll) {
   d.sched_start_cycles = g_win.sched_start;
   d.sched_end_cycles = g_win.sched_end;
   d.close_cycles = g_win.close.cycles;
-  if (sl_collector_set_dispatch_clock(coll, &d)) sl_error(NULL, "run: out of memory for the capture's clock metadata");
+  sl_collector_set_dispatch_clock(coll, &d);
 }
 
 /* sl_run_device_hook: the device window of the round being run. Anchors are only
@@ -150,7 +150,7 @@ static int write_sidecar(const char *dir, const char *name, const char *fmt, ...
 static int write_sidecar(const char *dir, const char *name, const char *fmt, ...) {
   char *p = sl_path_join(dir, name);
   sl_outfile of;
-  if (!p || sl_outfile_open(&of, p)) {
+  if (sl_outfile_open(&of, p)) {
     sl_mem_free(p);
     return -1;
   }

@@ -96,7 +96,7 @@ int sl_l3_capture_dirs(const char *root, long dnum, char ***dirs, char ***labels
     char rel[64];
     snprintf(rel, sizeof rel, "rank%ld", ranks[i]);
     char *rd = sl_path_join(root, rel);
-    int rc = rd ? sl_l3_list_numbered(rd, "d", ds, L3_DIRS_MAX, &nd) : -1;
+    int rc = sl_l3_list_numbered(rd, "d", ds, L3_DIRS_MAX, &nd);
     sl_mem_free(rd);
     if (rc) return sl_l3_free_list(*dirs, *n), sl_l3_free_list(*labels, *n), -1;
     for (int k = 0; k < nd; k++) {

@@ -110,8 +110,7 @@ static int read_selected(l3_run *run) {
     char rel[96];
     snprintf(rel, sizeof rel, "rank%d/d%d", r->rank, r->dnum);
     r->dir = sl_path_join(run->o.root, rel);
-    r->identity_path = r->dir ? sl_path_join(r->dir, "dispatch_identity.json") : NULL;
-    if (!r->identity_path) return -1;
+    r->identity_path = sl_path_join(r->dir, "dispatch_identity.json");
     r->records = sl_l3_records_path(r->dir, run->o.records);
     if (!r->records) {
       sl_error(r->dir, "rank %d: no chip_swimlane_records.%s (was the run captured with "

@@ -444,7 +444,7 @@ static work_strs find_work_strs(const sl_strtab *st) {
 }
 
 /* Logical tasks per scheduler thread: each id counted on the thread of its final
-** (latest finish) row. *any_final: some row had a thread. NULL when out of memory. */
+** (latest finish) row. *any_final: some row had a thread. */
 static int64_t *logical_per_thread(const sl_capture *c, const ids *I, int *any_final) {
   size_t nthr = c->n_streams;
   int64_t *logical = sl_mem_calloc(nthr ? nthr : 1, sizeof *logical);

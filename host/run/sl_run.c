@@ -202,7 +202,6 @@ static char *make_out_dir(const char *root, const char *klass, const char *kase)
     for (char *p = rel; *p; p++)
       if (*p == '/' || *p == ' ') *p = '_';
     char *dir = sl_path_join(root, rel);
-    if (!dir) return NULL;
     if (mkdir(dir, 0777) == 0) return dir;
     int e = errno;
     if (e != EEXIST) {
@@ -274,16 +273,16 @@ static int write_round_files(const run_opts *o, sl_workload *wl, sl_rt *rt, cons
   char name[300];
   snprintf(name, sizeof name, "name_map_%s.json", case_name);
   char *p = sl_path_join(out_dir, name);
-  if (!p || sl_write_name_map(wl, p)) rc = 1;
+  if (sl_write_name_map(wl, p)) rc = 1;
   sl_mem_free(p);
   if (o->dep_gen) {
     p = sl_path_join(out_dir, "deps.json");
-    if (!p || sl_write_deps_json(rt, p)) rc = 1;
+    if (sl_write_deps_json(rt, p)) rc = 1;
     sl_mem_free(p);
   }
   if (o->dump_args) {
     p = sl_path_join(out_dir, "args_dump");
-    if (!p || sl_write_args_dump(rt, o->dump_args, p)) rc = 1;
+    if (sl_write_args_dump(rt, o->dump_args, p)) rc = 1;
     sl_mem_free(p);
   }
   if (sl_run_write_device_log(timing, out_dir)) rc = 1;
@@ -329,7 +328,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
                          .host_pool_records = level > SL_LEVEL_DISABLED ? o->pool_records : 0};
   sl_rt *rt = sl_rt_create(&rc_cfg);
   if (!rt) {
-    sl_error(wl->path, "run: %s", sl_rt_config_error()[0] ? sl_rt_config_error() : "out of memory");
+    sl_error(wl->path, "run: %s", sl_rt_config_error());
     sl_collector_destroy(coll);
     return 1;
   }
@@ -373,7 +372,7 @@ static int run_round(const run_opts *o, sl_workload *wl, int case_idx, const cha
   if (coll) {
     /* an orchestration that stopped early leaves a capture of part of the workload */
     if (interrupted || orc) sl_collector_mark_truncated(coll);
-    if (sl_run_add_host_capture(coll, rt, o->runtime, o->pool_records)) rc = 1;
+    sl_run_add_host_capture(coll, rt, o->runtime, o->pool_records);
     if (sl_run_slots_to_capture(coll, &timing)) rc = 1;
     if (sl_collector_finish(coll, out_dir)) rc = 1;
     sl_collector_report(coll);
@@ -400,7 +399,6 @@ sl_run_dev_hook_fn sl_run_device_hook;
 ** own defaults (sibling deps.json and name map, merged_swimlane.json beside them). */
 static int convert_capture(const char *out_dir, int quiet) {
   char *rec = sl_path_join(out_dir, "chip_swimlane_records.json");
-  if (!rec) return 1;
   char *argv[] = {(char *)"convert", rec, quiet ? (char *)"-q" : NULL, NULL};
   fflush(stdout);
   int rc = sl_run_convert(quiet ? 3 : 2, argv);

@@ -17,25 +17,21 @@
 #include "sl_mem.h"
 #include "sl_vec.h"
 
-/* A growing string (printf-appended); NULL data after an allocation failure. */
+/* A growing string (printf-appended); NULL data until the first append. */
 typedef struct sbuf {
   char *data;
   size_t len, cap;
-  int oom;
 } sbuf;
 
 static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* vsnprintf cannot fail here: the formats hold integers and %s of short literals
+** (no wide characters, nothing near INT_MAX bytes), so its count is never negative. */
 static void sb_printf(sbuf *b, const char *fmt, ...) {
-  if (b->oom) return;
   for (;;) {
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(b->data ? b->data + b->len : NULL, b->data ? b->cap - b->len : 0, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-      b->oom = 1;
-      return;
-    }
     if (b->data && b->len + (size_t)n < b->cap) {
       b->len += (size_t)n;
       return;
@@ -91,8 +87,8 @@ static void put_host_sections(sbuf *b, const sl_coll_host *h) {
   sb_printf(b, "%s]", h->nuploads ? "\n  " : "");
 }
 
-/* The run's host facts, once, for both capture formats (arrays malloc'd; NULL on OOM). */
-static int host_facts(const sl_rt *rt, int hbg, int pool_records, sl_coll_host *h) {
+/* The run's host facts, once, for both capture formats (arrays allocated, freed by the caller). */
+static void host_facts(const sl_rt *rt, int hbg, int pool_records, sl_coll_host *h) {
   const sl_rt_anchor *a;
   const sl_rt_host_submit *hs;
   const sl_rt_upload *u;
@@ -111,7 +107,7 @@ static int host_facts(const sl_rt *rt, int hbg, int pool_records, sl_coll_host *
   h->nanchors = na, h->nrecs = nh, h->nuploads = nu;
   h->samples_per_position = SL_RT_ANCHOR_SAMPLES;
   h->host_mode = hbg;
-  if (!hbg) return 0;
+  if (!hbg) return;
   sl_rt_stats st = sl_rt_get_stats(rt);
   int interrupted = sl_rt_interrupted(rt);
   h->origin_ns = na ? a[0].host_before_ns : 0;
@@ -123,33 +119,29 @@ static int host_facts(const sl_rt *rt, int hbg, int pool_records, sl_coll_host *
   h->dropped = h->rec_dropped;
   h->status = interrupted ? "truncated" : nh == h->expected ? "complete" : "partial";
   h->error = interrupted ? "interrupted" : nh == h->expected ? NULL : "record_allocation_failed";
-  return 0;
 }
 
-int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runtime, int pool_records) {
+void sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runtime, int pool_records) {
   const sl_rt_anchor *a;
   size_t na = sl_rt_anchors(rt, &a);
   if (sl_collector_level(coll) < 4) runtime = SL_RT_TMR; /* host records are level 4 */
-  if (runtime != SL_RT_HBG && !na) return 0;
+  if (runtime != SL_RT_HBG && !na) return;
   int hbg = runtime == SL_RT_HBG;
   sl_coll_host h;
   sbuf md = {0}, sec = {0};
-  int rc = host_facts(rt, hbg, pool_records, &h);
-  if (rc == 0) {
-    if (hbg) put_host_metadata(&md, &h);
-    if (h.nanchors) {
-      if (hbg) sb_printf(&md, ",\n    ");
-      put_anchors(&md, &h);
-    }
-    if (hbg) put_host_sections(&sec, &h);
-    rc = md.oom || sec.oom || sl_collector_add_metadata(coll, md.data) ||
-         (sec.data && sl_collector_add_sections(coll, sec.data)) || sl_collector_set_host(coll, &h);
+  host_facts(rt, hbg, pool_records, &h);
+  if (hbg) put_host_metadata(&md, &h);
+  if (h.nanchors) {
+    if (hbg) sb_printf(&md, ",\n    ");
+    put_anchors(&md, &h);
   }
-  if (rc) fprintf(stderr, "swimlane: run: out of memory writing the host capture\n");
+  if (hbg) put_host_sections(&sec, &h);
+  sl_collector_add_metadata(coll, md.data);
+  sl_collector_add_sections(coll, sec.data);
+  sl_collector_set_host(coll, &h);
   sl_mem_free(md.data);
   sl_mem_free(sec.data);
   sl_mem_free((void *)h.anchors);
   sl_mem_free((void *)h.recs);
   sl_mem_free((void *)h.uploads);
-  return rc ? -1 : 0;
 }

@@ -56,10 +56,10 @@ typedef struct sl_run_ctx {
 
 /* sl_run_hbg.c: the host_build_graph capture additions (metadata: orchestrator source,
 ** host capture status, clock anchors; sections: host_orchestrator_phases,
-** host_device_uploads). Anchors alone for a TMR run that sampled them. 0 ok. */
+** host_device_uploads). Anchors alone for a TMR run that sampled them. */
 struct sl_collector;
 /* pool_records: --pool-records (the host pools' capacity; 0 = unbounded). */
-int sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runtime, int pool_records);
+void sl_run_add_host_capture(struct sl_collector *coll, const sl_rt *rt, int runtime, int pool_records);
 
 /* sl_run_workload.c: load + validate; 0 ok, -1 error reported. */
 int sl_workload_load(sl_workload *wl, const char *name_or_path);

@@ -39,7 +39,6 @@ static int find_path(const char *arg, char *out, size_t len, char *msg, size_t m
   char rel[512];
   snprintf(rel, sizeof rel, "lua/workloads/%s.lua", arg);
   char *p = sl_path_join(sl_home(), rel);
-  if (!p) return snprintf(msg, mlen, "out of memory"), -1;
   int ok = is_file(p);
   if (ok) snprintf(out, len, "%s", p);
   else if (is_path) snprintf(msg, mlen, "no such workload file");

@@ -263,7 +263,7 @@ static const char *check_submit(sl_rt *rt, const sl_rt_submit *s, int *members, 
   return NULL;
 }
 
-/* The task's fields and payload copy; -1 out of memory. */
+/* The task's fields and payload copy. */
 static void build_task(sl_rt *rt, sl_rt_task *t, const sl_rt_submit *s, int members, int has_aic,
                        const struct sl_rt_graph *graph) {
   memcpy(t->kernel_ids, s->kernel_ids, sizeof t->kernel_ids);

@@ -87,34 +87,29 @@ static void vretire_unstarted(sl_rt *rt, int cores, int sched, int last_started)
 ** on the calling thread; the device phase gets a fresh clock whose slots (cores,
 ** schedulers, then the P thread in the orchestrator's slot) all start where the host
 ** phase ended. */
-static int vclock_host_begin(sl_rt *rt) {
-  if (!rt->cfg.vclock) return 0;
-  if (sl_vclock_init(&rt->vc, 1, rt->cfg.vclock)) return -1;
+static void vclock_host_begin(sl_rt *rt) {
+  if (!rt->cfg.vclock) return;
+  sl_vclock_init(&rt->vc, 1, rt->cfg.vclock);
   rt->clock.vc = &rt->vc;
   sl_vclock_enter(&rt->vc, 0);
-  return 0;
 }
 
-static int vclock_device_begin(sl_rt *rt) {
-  if (!rt->clock.vc) return 0;
+static void vclock_device_begin(sl_rt *rt) {
+  if (!rt->clock.vc) return;
   uint64_t t = sl_vclock_now(&rt->vc);
   sl_vclock_leave(&rt->vc);
   sl_vclock_free(&rt->vc);
   rt->clock.vc = NULL;
-  if (sl_vclock_init(&rt->vc, sl_rt_vslot_orch(rt) + 1, rt->cfg.vclock)) return -1;
+  sl_vclock_init(&rt->vc, sl_rt_vslot_orch(rt) + 1, rt->cfg.vclock);
   for (int i = 0; i < rt->vc.n; i++) rt->vc.vt[i] = t;
   rt->clock.vc = &rt->vc;
-  return 0;
 }
 
 /* host_build_graph: the orchestration on the calling thread, the upload, then the
 ** device threads (schedulers + P, or the AICore Schedulers) run the built graph. */
 static int hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   int cores = 0, sched = 0;
-  if (vclock_host_begin(rt)) {
-    snprintf(rt->err, sizeof rt->err, "out of memory");
-    return -1;
-  }
+  vclock_host_begin(rt);
   /* HBG opens its anchors before host orchestration: the interval covers the build,
   ** the upload and the execution */
   if (rt->cfg.clock_anchors || rt->cfg.level >= SL_MIN_LEVEL_ORCH_PHASE) sl_rt_anchor_sample(rt, SL_RT_ANCHOR_PRE);
@@ -123,10 +118,7 @@ static int hbg_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   rt->orch_end = sl_rt_now(&rt->clock);
   atomic_store_explicit(&rt->orch_done, 1, memory_order_release);
   if (rc == 0) sl_rt_host_upload(rt);
-  if (vclock_device_begin(rt)) {
-    snprintf(rt->err, sizeof rt->err, "out of memory");
-    return -1;
-  }
+  vclock_device_begin(rt);
   if (rc) atomic_store(&rt->interrupted, 1); /* nothing more will be submitted: drain */
   if (rt->aicore_sched) sl_rt_aisched_prepare(rt);
   if (start_device(rt, &cores, &sched)) {
@@ -147,10 +139,7 @@ int sl_rt_run(sl_rt *rt, sl_rt_orch_fn orch, void *ctx) {
   if (rt->cfg.runtime == SL_RT_HBG) return hbg_run(rt, orch, ctx);
   int cores = 0, sched = 0, rc = 0;
   if (rt->cfg.vclock) {
-    if (sl_vclock_init(&rt->vc, sl_rt_vslot_orch(rt) + 1, rt->cfg.vclock)) {
-      snprintf(rt->err, sizeof rt->err, "out of memory");
-      return -1;
-    }
+    sl_vclock_init(&rt->vc, sl_rt_vslot_orch(rt) + 1, rt->cfg.vclock);
     rt->clock.vc = &rt->vc;
   }
   /* TMR opens its anchors before kernel launch: the interval covers execution only */

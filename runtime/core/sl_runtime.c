@@ -84,6 +84,7 @@ sl_rt *sl_rt_create(const sl_rt_config *cfg) {
   }
   pthread_mutex_init(&rt->dump_mu, NULL);
   if (bad) {
+    snprintf(config_err, sizeof config_err, "the system refused a ready queue's mutex");
     sl_rt_destroy(rt);
     return NULL;
   }

@@ -12,7 +12,7 @@ static _Thread_local int tl_slot = -1;
 
 int sl_vclock_slot(void) { return tl_slot; }
 
-int sl_vclock_init(sl_vclock *vc, int n, const sl_vclock_model *m) {
+void sl_vclock_init(sl_vclock *vc, int n, const sl_vclock_model *m) {
   vc->n = n;
   vc->m = *m;
   vc->turn = n > 0 ? 0 : -1;
@@ -24,7 +24,6 @@ int sl_vclock_init(sl_vclock *vc, int n, const sl_vclock_model *m) {
     pthread_cond_init(&vc->cv[i], NULL);
     vc->active[i] = 1;
   }
-  return 0;
 }
 
 void sl_vclock_free(sl_vclock *vc) {

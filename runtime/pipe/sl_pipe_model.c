@@ -81,7 +81,7 @@ typedef struct set_index {
 
 /* Number the flags of `kind` per key in program order. ord[i] receives the
 ** ordinal of record i; with `out` the refs are collected too. */
-static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, set_index *out) {
+static void number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, set_index *out) {
   flag_ref *refs = NULL;
   size_t n = 0;
   for (size_t i = 0; i < s->n; i++)
@@ -118,7 +118,6 @@ static int number_flags(const sl_pipe_stream *s, sl_rec_kind kind, size_t *ord, 
   } else {
     sl_rt_free(refs);
   }
-  return 0;
 }
 
 static long find_set(const set_index *ix, int src, int dst, int ev, int cross, size_t ordinal) {
@@ -302,11 +301,7 @@ static int match_waits(sl_pipe_model *m, core_state *cs, set_index *sets) {
     sl_pipe_stream *s = &m->core[c];
     if (!s->n) continue;
     size_t *ord = sl_rt_calloc(s->n, sizeof *ord);
-    if (!ord || number_flags(s, SL_REC_WAIT, ord, NULL) != 0) {
-      sl_rt_free(ord);
-      snprintf(m->error, sizeof m->error, "out of memory matching flags");
-      return -1;
-    }
+    number_flags(s, SL_REC_WAIT, ord, NULL);
     for (size_t i = 0; i < s->n; i++) {
       cs[c].prod[i][0] = cs[c].prod[i][1] = (producer){-1, -1};
       const sl_pipe_rec *r = &s->recs[i];
@@ -361,12 +356,8 @@ int sl_pipe_timeline(sl_pipe_model *m) {
     if (!s->n) continue;
     size_t *ord = sl_rt_calloc(s->n, sizeof *ord);
     cs[c].prod = sl_rt_calloc(s->n, sizeof *cs[c].prod);
-    int bad = !ord || !cs[c].prod || number_flags(s, SL_REC_SET, ord, &sets[c]) != 0;
+    number_flags(s, SL_REC_SET, ord, &sets[c]);
     sl_rt_free(ord);
-    if (bad) {
-      snprintf(m->error, sizeof m->error, "out of memory timing the replay");
-      goto out;
-    }
   }
   if (match_waits(m, cs, sets) != 0) goto out;
 

@@ -29,7 +29,7 @@ static char *sibling(const char *input, const char *name) {
   char *d = sl_mem_strndup(input, (size_t)(slash - input + 1));
   size_t n = strlen(d) + strlen(name) + 1;
   char *p = sl_mem_alloc(n);
-  if (p) snprintf(p, n, "%s%s", d, name);
+  snprintf(p, n, "%s%s", d, name);
   sl_mem_free(d);
   return p;
 }
@@ -85,19 +85,15 @@ static void print_names(FILE *out, const sl_namemap *m, const char *path, int di
   fprintf(out, "%s%s\n", discovered ? "Auto-discovered func names from: " : "Loading func names from: ",
           path);
   fprintf(out, "  Loaded %zu function name mappings:\n", m->n);
-  size_t *order = sl_mem_alloc((m->n ? m->n : 1) * sizeof *order);
   char **keys = sl_mem_alloc((m->n ? m->n : 1) * sizeof *keys);
-  if (order && keys) {
-    for (size_t i = 0; i < m->n; i++) keys[i] = m->keys[i];
-    qsort(keys, m->n, sizeof *keys, cmp_ids);
-    for (size_t i = 0; i < m->n; i++) {
-      const char *name = NULL;
-      for (size_t j = 0; j < m->n; j++)
-        if (m->keys[j] == keys[i]) name = m->names[j];
-      fprintf(out, "    func_id=%s: %s\n", keys[i], name ? name : "");
-    }
+  for (size_t i = 0; i < m->n; i++) keys[i] = m->keys[i];
+  qsort(keys, m->n, sizeof *keys, cmp_ids);
+  for (size_t i = 0; i < m->n; i++) {
+    const char *name = NULL;
+    for (size_t j = 0; j < m->n; j++)
+      if (m->keys[j] == keys[i]) name = m->names[j];
+    fprintf(out, "    func_id=%s: %s\n", keys[i], name ? name : "");
   }
-  sl_mem_free(order);
   sl_mem_free(keys);
   if (m->orchestrator_name) fprintf(out, "  Orchestrator: %s\n", m->orchestrator_name);
   fputc('\n', out);
@@ -119,7 +115,6 @@ static size_t unique_cores(const sl_capture *c) {
 static int has_sibling_name_map(const char *input) {
   const char *slash = strrchr(input, '/');
   char *dir = slash ? sl_mem_strndup(input, (size_t)(slash - input + (slash == input))) : sl_mem_strdup(".");
-  if (!dir) return 0;
   DIR *d = opendir(dir);
   sl_mem_free(dir);
   if (!d) return 0;
@@ -288,7 +283,7 @@ static int resolve_paths(convert_job *j) {
   }
   j->out_path = j->a.output ? sl_mem_strdup(j->a.output)
                             : sibling(j->input, j->a.proto ? "merged_swimlane.pftrace" : "merged_swimlane.json");
-  if (!j->out_path || sl_output_check(j->out_path) != 0) return -1;
+  if (sl_output_check(j->out_path) != 0) return -1;
   if (j->a.summary_json && sl_output_check(j->a.summary_json) != 0) return -1;
   if (strcmp(j->out_path, "-") != 0) { /* rules may write beside the trace, nowhere else */
     char *dir = sibling(j->out_path, ".");
@@ -296,7 +291,7 @@ static int resolve_paths(convert_job *j) {
     sl_mem_free(dir);
   }
   j->deps_path = j->a.deps_arg ? sl_mem_strdup(j->a.deps_arg) : sibling(j->input, "deps.json");
-  return j->deps_path ? 0 : -1;
+  return 0;
 }
 
 /* names: explicit wins, else exactly one sibling name_map*.json */

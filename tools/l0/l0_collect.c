@@ -18,7 +18,7 @@
 /* Newest insight_export/OPPROF_* /simulator/trace.json (by name: stamps sort). */
 static char *find_export(const char *ws) {
   char *root = sl_path_join(ws, "insight_export");
-  DIR *d = root ? opendir(root) : NULL;
+  DIR *d = opendir(root);
   char *best = NULL, *best_name = NULL;
   struct dirent *e;
   while (d && (e = readdir(d))) {

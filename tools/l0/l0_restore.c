@@ -57,8 +57,8 @@ int sl_l0_restore_args(const sl_l0_manifest *m, sl_l0_task *t, const int *slots,
   }
   char *bin_path = sl_path_join(m->dir, bin->u.string);
   struct stat st;
-  if (!bin_path || stat(bin_path, &st) != 0) {
-    sl_error(m->path, "--restore-arg payload file not found: %s", bin_path ? bin_path : bin->u.string);
+  if (stat(bin_path, &st) != 0) {
+    sl_error(m->path, "--restore-arg payload file not found: %s", bin_path);
     sl_mem_free(bin_path);
     return -1;
   }

@@ -144,7 +144,7 @@ static void absolutize(lua_State *L, int t, const char *key) {
   if (lua_isstring(L, -1)) {
     char *abs = sl_path_join(sl_home(), lua_tostring(L, -1));
     lua_pop(L, 1);
-    lua_pushstring(L, abs ? abs : "");
+    lua_pushstring(L, abs);
     sl_mem_free(abs);
     lua_setfield(L, t, key);
     return;

@@ -56,17 +56,11 @@ static int one_rank(const char *dir, const char *label, oh_total *t) {
   sl_err err = SL_ERR_INIT;
   char *records = sl_l3_records_path(dir, NULL), *deps_path = sl_path_join(dir, "deps.json");
   if (!records) records = sl_path_join(dir, "chip_swimlane_records.json"); /* named in the error */
-  sl_capture *c = records ? sl_capture_read(records, NULL) : NULL;
-  sl_deps *d = c && deps_path ? sl_deps_load(deps_path) : NULL;
+  sl_capture *c = sl_capture_read(records, NULL);
+  sl_deps *d = c ? sl_deps_load(deps_path) : NULL;
   sl_oh_report rep;
   memset(&rep, 0, sizeof rep);
   int rc = -1;
-  if (!records || !deps_path) {
-    sl_error(dir, "out of memory");
-    sl_mem_free(records);
-    sl_mem_free(deps_path);
-    return -1;
-  }
   printf("\n=== %s ===\nPerf data:  %s\nDeps JSON:  %s\n", label, records, deps_path);
   fflush(stdout);
   if (d && d->status != SL_DEPS_OK)

@@ -130,7 +130,7 @@ int sl_collector_stop(sl_collector *c);
 ** The exported capture then says "truncated": true. */
 void sl_collector_mark_truncated(sl_collector *c);
 /* Copy core_to_thread (level >= 3) and the phase-thread counts out of the region. */
-int sl_collector_read_metadata(sl_collector *c);
+void sl_collector_read_metadata(sl_collector *c);
 
 /* ---- reconcile ----------------------------------------------------------------- */
 
@@ -161,8 +161,8 @@ int sl_collector_export_pb(sl_collector *c, const char *path);
 
 /* Extra members of the capture's metadata object, written after the capture block
 ** (e.g. "\"host_clock_domain_id\": \"x\"" — the caller's JSON, comma-separated
-** members, no braces). Appends to earlier calls. JSON export only. 0 ok, -1 no memory. */
-int sl_collector_add_metadata(sl_collector *c, const char *members);
+** members, no braces). Appends to earlier calls. JSON export only. */
+void sl_collector_add_metadata(sl_collector *c, const char *members);
 /* The clock facts of one dispatch of an L3 rank (docs/l3.md): the host clock domain,
 ** the two clock anchors around the device run (host ns before / after one device
 ** counter read) and the device window in cycles. Written into both exports: the
@@ -177,12 +177,12 @@ typedef struct sl_dispatch_clock {
   sl_clock_anchor pre, post;   /* pre_host_orchestration / post_device_execution */
   uint64_t open_cycles, sched_start_cycles, sched_end_cycles, close_cycles;
 } sl_dispatch_clock;
-/* Replaces an earlier call's. 0 ok, -1 no memory. */
-int sl_collector_set_dispatch_clock(sl_collector *c, const sl_dispatch_clock *d);
+/* Replaces an earlier call's. */
+void sl_collector_set_dispatch_clock(sl_collector *c, const sl_dispatch_clock *d);
 
 /* Extra top-level members of the JSON capture, written after the record sections
 ** (HBG: host_orchestrator_phases, host_device_uploads). Same rules as above. */
-int sl_collector_add_sections(sl_collector *c, const char *members);
+void sl_collector_add_sections(sl_collector *c, const char *members);
 
 /* The host side of a capture for the .pb export (the JSON export takes the same facts
 ** as text through the two calls above): host_build_graph's host records, upload steps
@@ -217,8 +217,8 @@ typedef struct sl_coll_host {
   size_t nanchors;
   uint32_t samples_per_position;
 } sl_coll_host;
-/* Copies h (its arrays, not its strings). 0 ok, -1 no memory. */
-int sl_collector_set_host(sl_collector *c, const sl_coll_host *h);
+/* Copies h (its arrays, not its strings). */
+void sl_collector_set_host(sl_collector *c, const sl_coll_host *h);
 
 /* The selective task-timing slots of the captured run (set_task_timing_slot(N)):
 ** each tagged slot's earliest dispatch and latest finish in device cycles, written

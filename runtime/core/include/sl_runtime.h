@@ -113,7 +113,8 @@ typedef struct sl_rt_submit {
 
 /* ---- lifecycle ------------------------------------------------------------------------- */
 
-sl_rt *sl_rt_create(const sl_rt_config *cfg); /* NULL on a bad config (message in sl_rt_error) */
+/* NULL on a bad config or a mutex the system refuses (message in sl_rt_config_error) */
+sl_rt *sl_rt_create(const sl_rt_config *cfg);
 const char *sl_rt_config_error(void);
 
 /* Start AICore + scheduler threads, run orch(ctx, rt) on the orchestrator thread, wait

@@ -38,8 +38,8 @@ typedef struct sl_vclock {
   sl_vclock_model m;
 } sl_vclock;
 
-/* n slots, all active at time 0. 0 ok, -1 out of memory. */
-int sl_vclock_init(sl_vclock *vc, int n, const sl_vclock_model *m);
+/* n slots, all active at time 0. */
+void sl_vclock_init(sl_vclock *vc, int n, const sl_vclock_model *m);
 void sl_vclock_free(sl_vclock *vc);
 /* The calling thread becomes slot `slot` and waits for its first turn. */
 void sl_vclock_enter(sl_vclock *vc, int slot);
