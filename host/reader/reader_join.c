@@ -187,6 +187,15 @@ static void count_unmatched(sl_capture *c, uint32_t core, size_t *cap) {
 
 /* ---- the whole finish step ------------------------------------------------------------ */
 
+/* Which of n spans (records [first, first + count) of a flat array) holds record `at`, and
+** its index there: span and index are left as they are when none does. */
+#define LOCATE(spans, n, at, span, index)                                        \
+  for (size_t i_ = 0; i_ < (n); i_++)                                            \
+    if ((at) >= (spans)[i_].first && (at) < (spans)[i_].first + (spans)[i_].count) { \
+      (span) = i_;                                                               \
+      (index) = (at) - (spans)[i_].first;                                        \
+    }
+
 /* Orchestrator kinds this build's schema does not know are drawn under their own name (in
 ** the default colour): say so once, naming the first such record. */
 static void warn_unknown_orch_kinds(sl_capture *c) {
@@ -195,11 +204,7 @@ static void warn_unknown_orch_kinds(sl_capture *c) {
     if ((c->orch[i].flags & SL_ORCH_UNKNOWN) && n++ == 0) first = i;
   if (!n) return;
   size_t thread = 0, rec = first;
-  for (size_t t = 0; t < c->n_orch_threads; t++)
-    if (first >= c->orch_threads[t].first && first < c->orch_threads[t].first + c->orch_threads[t].count) {
-      thread = t;
-      rec = first - c->orch_threads[t].first;
-    }
+  LOCATE(c->orch_threads, c->n_orch_threads, first, thread, rec);
   add_warning(c, sl_mem_printf("%zu orchestrator record(s) of kinds this build's schema does not have, first "
                                "'%s' (thread %zu, record %zu): drawn under their own name (schema/phases.lua)",
                                n, sl_str_get(c, c->orch[first].phase), thread, rec));
@@ -213,11 +218,7 @@ static void warn_unknown_phases(sl_capture *c) {
     if ((c->phases[i].flags & SL_PH_UNKNOWN) && n++ == 0) first = i;
   if (!n) return;
   size_t stream = 0, rec = first;
-  for (size_t s = 0; s < c->n_streams; s++)
-    if (first >= c->streams[s].first && first < c->streams[s].first + c->streams[s].count) {
-      stream = s;
-      rec = first - c->streams[s].first;
-    }
+  LOCATE(c->streams, c->n_streams, first, stream, rec);
   add_warning(c, sl_mem_printf("%zu scheduler phase record(s) of kinds this build's schema does not "
                                "have, first '%s' (stream %zu, record %zu): not drawn (schema/phases.lua)",
                                n, sl_str_get(c, c->phases[first].phase), stream, rec));
